@@ -1,0 +1,172 @@
+// Device reductions held against the long-double reference and the CPU backend,
+// on fresh random data at awkward sizes and alignments, with poisoned outputs.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "cunum/core.hpp"
+#include "cunum/reduce.hpp"
+#include "reduce/reduce_reference.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::ReduceOp;
+using cunum::testing::awkward_sizes;
+using cunum::testing::random_vector;
+
+constexpr ReduceOp kOps[] = {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max};
+
+template <class T>
+void expect_matches_reference(ReduceOp op, const std::vector<T>& host, std::int64_t offset,
+                              std::int64_t n, cunum::reduce_result_t<T> result) {
+  const auto ref = cunum::testing::reference_reduce(op, host.data() + offset, n);
+  if constexpr (std::is_floating_point_v<T>) {
+    const auto threads = cunum::testing::cuda_launched_threads(
+        n, sizeof(T), cunum::device_properties().multiprocessor_count);
+    const auto bound = cunum::testing::floating_sum_bound<T>(ref, cunum::testing::cuda_sum_depth(n, threads));
+    EXPECT_LE(std::fabs(result - ref.value), bound)
+        << cunum::to_string(op) << " n=" << n << " offset=" << offset << " got " << result;
+  } else {
+    EXPECT_EQ(static_cast<long double>(result), ref.value)
+        << cunum::to_string(op) << " n=" << n << " offset=" << offset;
+  }
+}
+
+template <class T>
+class GpuReduce : public ::testing::Test {};
+using ElementTypes = ::testing::Types<float, double, std::int32_t, std::int64_t>;
+TYPED_TEST_SUITE(GpuReduce, ElementTypes);
+
+TYPED_TEST(GpuReduce, MatchesReferenceAtAwkwardSizesAndAlignments) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  using R = cunum::reduce_result_t<T>;
+  cunum::Stream stream;
+  cunum::Reducer<T> reducer(Backend::cuda);
+  cunum::DeviceBuffer<R> result(1, stream);
+  for (std::int64_t n : awkward_sizes()) {
+    // Offsets 1 and 3 elements move the data off 16-byte alignment.
+    for (std::int64_t offset : {0, 1, 3}) {
+      const auto host = random_vector<T>(static_cast<std::size_t>(n + offset), static_cast<std::uint64_t>(n * 8 + offset));
+      const cunum::DeviceBuffer<T> data(host, stream);
+      for (ReduceOp op : kOps) {
+        result.fill_bytes(0xFF);
+        reducer.reduce(op, data.data() + offset, n, result.data(), stream);
+        R value{};
+        result.copy_to_host(&value, 1);
+        expect_matches_reference(op, host, offset, n, value);
+      }
+    }
+  }
+}
+
+TYPED_TEST(GpuReduce, IsBitIdenticalRunToRunAndCloseToTheCpuBackend) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const auto host = random_vector<T>((1 << 24) + 5, 11);
+  const cunum::DeviceBuffer<T> data(host);
+  const auto n = static_cast<std::int64_t>(host.size());
+  for (ReduceOp op : kOps) {
+    const auto first = cunum::reduce(op, data.data(), n, Backend::cuda);
+    for (int run = 0; run < 5; ++run) {
+      const auto again = cunum::reduce(op, data.data(), n, Backend::cuda);
+      EXPECT_EQ(std::memcmp(&first, &again, sizeof(first)), 0) << cunum::to_string(op) << " run " << run;
+    }
+    expect_matches_reference(op, host, 0, n, first);
+    const auto cpu = cunum::reduce(op, host, Backend::cpu);
+    if constexpr (!std::is_floating_point_v<T>) {
+      EXPECT_EQ(first, cpu);
+    }
+  }
+}
+
+TEST(GpuReduce, HandlesMoreThan2To31Elements) {
+  CUNUM_REQUIRE_GPU();
+  const std::int64_t n = (std::int64_t{1} << 31) + 5;
+  if (cunum::device_properties().global_memory_bytes < static_cast<std::size_t>(n) * 4 * 3 / 2) {
+    GTEST_SKIP() << "SKIPPED: device memory too small for 2^31 + 5 int32";
+  }
+  // Every byte 0x01: each int32 is 0x01010101, so the exact sum is known.
+  cunum::DeviceBuffer<std::int32_t> data(static_cast<std::size_t>(n));
+  data.fill_bytes(0x01);
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum, data.data(), n, Backend::cuda), n * std::int64_t{0x01010101});
+  EXPECT_EQ(cunum::reduce(ReduceOp::max, data.data(), n, Backend::cuda), std::int64_t{0x01010101});
+}
+
+TEST(GpuReduce, MinMaxIgnoreNaNLikeTheCpuBackend) {
+  CUNUM_REQUIRE_GPU();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> host = random_vector<float>(100003, 3);
+  for (std::size_t i = 0; i < host.size(); i += 7) host[i] = nan;
+  EXPECT_EQ(cunum::reduce(ReduceOp::min, host, Backend::cuda), cunum::reduce(ReduceOp::min, host, Backend::cpu));
+  EXPECT_EQ(cunum::reduce(ReduceOp::max, host, Backend::cuda), cunum::reduce(ReduceOp::max, host, Backend::cpu));
+  EXPECT_TRUE(std::isnan(cunum::reduce(ReduceOp::sum, host, Backend::cuda)));
+}
+
+TEST(GpuReduce, BadArgumentsAreNamedErrorsAndNothingIsWritten) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Reducer<double> reducer(Backend::cuda);
+  cunum::DeviceBuffer<double> data(4), result(1);
+  result.fill_bytes(0xAB);
+  EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, nullptr, 4, result.data()), cunum::ErrorCode::invalid_argument, "'data'");
+  EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, data.data(), -3, result.data()), cunum::ErrorCode::invalid_argument, "'n'");
+  EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::min, data.data(), 0, result.data()), cunum::ErrorCode::invalid_argument, "'n'");
+  EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, data.data(), 4, nullptr), cunum::ErrorCode::invalid_argument, "'result'");
+  unsigned char bytes[sizeof(double)];
+  cunum::memory::copy_device_to_host(bytes, result.data(), sizeof(double), nullptr);
+  for (unsigned char b : bytes) EXPECT_EQ(b, 0xAB);
+}
+
+// The seven classic kernels.
+template <class T>
+class GpuClassicReduce : public ::testing::Test {};
+using ClassicTypes = ::testing::Types<std::int32_t, float, double>;
+TYPED_TEST_SUITE(GpuClassicReduce, ClassicTypes);
+
+TYPED_TEST(GpuClassicReduce, EveryKernelMatchesReference) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  cunum::Stream stream;
+  cunum::ClassicReducer<T> reducer;
+  cunum::DeviceBuffer<T> result(1, stream);
+  for (std::int64_t n : awkward_sizes()) {
+    const auto host = random_vector<T>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 99);
+    const cunum::DeviceBuffer<T> data(host, stream);
+    const auto ref = cunum::testing::reference_reduce(ReduceOp::sum, host.data(), n);
+    for (int k = 1; k <= 7; ++k) {
+      const auto kernel = static_cast<cunum::ClassicReduceKernel>(k);
+      result.fill_bytes(0xFF);
+      reducer.sum(kernel, data.data(), n, result.data(), stream);
+      T value{};
+      result.copy_to_host(&value, 1);
+      if constexpr (std::is_floating_point_v<T>) {
+        // Accumulated in T itself, along chains of at most ceil(n / 256) + 256 additions.
+        const long double depth = std::ceil(n / 256.0L) + 2 * 256;
+        const long double bound = depth * std::numeric_limits<T>::epsilon() / 2 * ref.sum_of_magnitudes;
+        EXPECT_LE(std::fabs(value - ref.value), bound) << cunum::to_string(kernel) << " n=" << n;
+      } else {
+        EXPECT_EQ(static_cast<long double>(value), ref.value) << cunum::to_string(kernel) << " n=" << n;
+      }
+    }
+  }
+}
+
+TEST(GpuClassicReduce, RejectsWhatThirtyTwoBitIndexingCannotServe) {
+  CUNUM_REQUIRE_GPU();
+  cunum::ClassicReducer<float> reducer;
+  cunum::DeviceBuffer<float> data(8), result(1);
+  EXPECT_CUNUM_ERROR(reducer.sum(cunum::ClassicReduceKernel::complete_unroll, data.data(),
+                                 cunum::ClassicReducer<float>::max_elements + 1, result.data()),
+                     cunum::ErrorCode::invalid_argument, "'n'");
+  EXPECT_CUNUM_ERROR(reducer.sum(static_cast<cunum::ClassicReduceKernel>(9), data.data(), 8, result.data()),
+                     cunum::ErrorCode::invalid_argument, "'kernel'");
+  EXPECT_CUNUM_ERROR(reducer.sum(cunum::ClassicReduceKernel::complete_unroll, nullptr, 8, result.data()),
+                     cunum::ErrorCode::invalid_argument, "'data'");
+}
+
+}  // namespace
