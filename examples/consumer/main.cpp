@@ -1,0 +1,14 @@
+// Compiled by the host compiler alone: cunum's headers need no CUDA header.
+#include <cstdio>
+#include <vector>
+
+#include "cunum/core.hpp"
+#include "cunum/reduce.hpp"
+
+int main() {
+  const std::vector<double> values = {1.0, 2.0, 3.0, 4.0};
+  const double sum = cunum::reduce(cunum::ReduceOp::sum, values);
+  std::printf("cunum consumer: sum = %g on the %s backend\n", sum,
+              cunum::to_string(cunum::resolve_backend(cunum::Backend::automatic)));
+  return sum == 10.0 ? 0 : 1;
+}

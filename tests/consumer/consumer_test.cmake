@@ -1,0 +1,12 @@
+file(REMOVE_RECURSE ${SCRATCH_DIR})
+function(run_step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "step failed (${status}): ${ARGN}")
+  endif()
+endfunction()
+run_step(${CMAKE_COMMAND} --install ${CUNUM_BINARY_DIR} --prefix ${SCRATCH_DIR}/prefix)
+run_step(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${SCRATCH_DIR}/build
+         -DCMAKE_PREFIX_PATH=${SCRATCH_DIR}/prefix -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+run_step(${CMAKE_COMMAND} --build ${SCRATCH_DIR}/build)
+run_step(${SCRATCH_DIR}/build/consumer)
