@@ -48,7 +48,7 @@ __device__ __forceinline__ Accumulator accumulate(Accumulator acc, const Vector<
 }
 
 template <class T, class Operation>
-__global__ void __launch_bounds__(ReducePolicy::block_threads)
+__global__ void __launch_bounds__(ReducePolicy::block_threads, ReducePolicy::blocks_per_multiprocessor)
     reduce_single_pass(const T* __restrict__ data, std::int64_t n,
                        typename Operation::Accumulator* __restrict__ partials,
                        unsigned int* __restrict__ blocks_done,

@@ -6,6 +6,7 @@
 //   min/max: fmin/fmax semantics; NaN is the identity, so NaN elements are ignored
 //   unless all are NaN, and the order of combination cannot change the result.
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -48,11 +49,11 @@ struct ReduceOperation {
   CUNUM_HOST_DEVICE static Accumulator combine(Accumulator a, Accumulator b) {
     if constexpr (is_additive) {
       return a + b;
+    } else if constexpr (is_floating) {
+      // IEEE minNum/maxNum: one instruction on the GPU, NaN only if both are NaN.
+      if constexpr (Op == ReduceOp::min) return static_cast<Accumulator>(::fmin(a, b));
+      return static_cast<Accumulator>(::fmax(a, b));
     } else {
-      if constexpr (is_floating) {
-        if (a != a) return b;  // a is NaN
-        if (b != b) return a;
-      }
       if constexpr (Op == ReduceOp::min) return b < a ? b : a;
       return a < b ? b : a;
     }
