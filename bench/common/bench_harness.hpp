@@ -1,0 +1,122 @@
+#pragma once
+// The bench harness every cunum-bench-<module> shares: options, timing (CUDA events
+// on a GPU, std::chrono on the CPU backend), inputs rotated so that no run finds its
+// input in L2, the device's own copy bandwidth as the yardstick, and the report
+// (a markdown table on stdout, one JSON object per row with --json).
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cunum/core.hpp"
+
+namespace cunum::bench {
+
+// Every tuning knob of the harness in one place.
+struct BenchOptions {
+  bool quick = false;            // CI smoke: fewer sizes and runs
+  int warmup_runs = 3;           // untimed runs before timing (clocks, allocations, caches)
+  int timed_runs = 25;           // the median is taken over these
+  std::string json_path;         // --json FILE: one JSON object per row; empty: none
+  double l2_rotation_factor = 4.0;          // inputs rotate until their copies exceed this x L2
+  std::size_t copy_bytes = std::size_t{1} << 30;  // size of the copy-bandwidth yardstick
+};
+
+// Parses --quick, --reps N, --json FILE, --help. Prints usage and exits on --help
+// or on a bad argument (status 0 and 2).
+BenchOptions parse_options(int argc, char** argv, const char* program_summary);
+
+// Where the bench runs and the yardstick it is measured against.
+struct BenchEnvironment {
+  Backend backend = Backend::cpu;
+  std::string device_name;       // GPU name, or "host CPU (N OpenMP threads)"
+  int multiprocessor_count = 0;  // 0 on the CPU backend
+  std::size_t l2_cache_bytes = 0;
+  double copy_gbps = 0.0;        // (bytes read + written) / time of a large copy, median of runs
+  std::string date_utc;
+};
+
+// Picks the backend (CUDA when a device exists) and measures the copy bandwidth:
+// cudaMemcpyAsync device to device, or an OpenMP-parallel memcpy on the CPU backend.
+BenchEnvironment measure_environment(const BenchOptions& options);
+
+double median(std::vector<double> values);
+
+// Median milliseconds of `enqueue()`, device work enqueued on `stream`, over
+// options.timed_runs runs after options.warmup_runs; each run is bracketed by CUDA
+// events and finishes before the next is enqueued.
+double median_device_ms(const BenchOptions& options, StreamHandle stream,
+                        const std::function<void()>& enqueue);
+// The same for synchronous host work, timed with std::chrono::steady_clock.
+double median_host_ms(const BenchOptions& options, const std::function<void()>& run);
+
+// How many copies of a `bytes`-sized input make their total exceed factor x L2, so
+// that cycling through them evicts each copy before it is read again (1 for large inputs).
+std::size_t rotation_copies(std::size_t bytes, std::size_t l2_cache_bytes, double factor);
+
+// Identical copies of one input in device memory, handed out in turn by next(). One
+// cursor serves every routine timed on the set, so consecutive runs, ours and the
+// peer's alike, never read the same copy while it could still be in L2.
+template <class T>
+class RotatingDeviceInput {
+ public:
+  RotatingDeviceInput(const T* host, std::size_t n, const BenchEnvironment& environment,
+                      const BenchOptions& options, StreamHandle stream) {
+    const std::size_t count =
+        rotation_copies(n * sizeof(T), environment.l2_cache_bytes, options.l2_rotation_factor);
+    copies_.emplace_back(n, stream);
+    copies_.front().copy_from_host(host, n);
+    for (std::size_t c = 1; c < count; ++c) {
+      copies_.emplace_back(n, stream);
+      memory::copy_device_to_device(copies_.back().data(), copies_.front().data(),
+                                    copies_.front().bytes(), stream);
+    }
+    synchronize(stream);
+  }
+  const T* next() noexcept {
+    const T* copy = copies_[cursor_].data();
+    cursor_ = (cursor_ + 1) % copies_.size();
+    return copy;
+  }
+  std::size_t copy_count() const noexcept { return copies_.size(); }
+
+ private:
+  std::vector<DeviceBuffer<T>> copies_;
+  std::size_t cursor_ = 0;
+};
+
+// One measured case. gbps counts the bytes the operation must move: each input
+// element read once, the output written once.
+struct BenchRow {
+  std::string module;
+  std::string case_name;
+  std::string precision;
+  std::int64_t n = 0;
+  double median_ms = 0.0;
+  double bytes_moved = 0.0;
+  std::optional<std::string> peer;  // e.g. "cub::DeviceReduce::Sum"; empty where there is none
+  std::optional<double> peer_median_ms;
+  std::string note;                 // free text, e.g. a historical reference figure
+};
+
+// Prints the heading and table header at construction, then one line per row as it
+// is added (and a JSON line with --json), so that long runs show progress.
+class BenchReport {
+ public:
+  BenchReport(const BenchEnvironment& environment, const BenchOptions& options, const std::string& title);
+  ~BenchReport();
+  BenchReport(const BenchReport&) = delete;
+  BenchReport& operator=(const BenchReport&) = delete;
+
+  void add(const BenchRow& row);
+
+ private:
+  const BenchEnvironment& environment_;
+  std::FILE* json_ = nullptr;
+};
+
+}  // namespace cunum::bench

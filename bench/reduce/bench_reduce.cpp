@@ -1,0 +1,338 @@
+// cunum-bench-reduce: (a) the seed's table, the seven classic tutorial kernels on ints
+// beside the G80 figures of the seed (001_b8528793eb76bef2.txt), with the production
+// Reducer as "kernel 8"; (b) the production Reducer<T> against cub::DeviceReduce.
+// Every case is checked once, outside the timed runs, against a long double host
+// reference; a mismatch is reported loudly and makes the exit status non-zero.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "bench_harness.hpp"
+#include "cub_peer.hpp"
+#include "cunum/reduce.hpp"
+
+namespace {
+
+using cunum::ClassicReduceKernel;
+using cunum::ReduceOp;
+using cunum::reduce_result_t;
+using cunum::bench::BenchEnvironment;
+using cunum::bench::BenchOptions;
+using cunum::bench::BenchReport;
+using cunum::bench::BenchRow;
+
+constexpr std::int64_t pow2(int exponent) { return std::int64_t{1} << exponent; }
+constexpr const char* kModule = "reduce";
+
+// The seed's G80 figures for 2^22 ints (slides "4Mの要素のリダクションのパフォーマンス").
+struct SeedFigure {
+  ClassicReduceKernel kernel;
+  const char* note;
+};
+constexpr SeedFigure kSeedG80At4M[] = {
+    {ClassicReduceKernel::interleaved_divergent, "G80 (seed): 8.054 ms, 2.083 GB/s"},
+    {ClassicReduceKernel::interleaved_strided, "G80 (seed): 3.456 ms, 4.854 GB/s"},
+    {ClassicReduceKernel::sequential_addressing, "G80 (seed): 1.722 ms, 9.741 GB/s"},
+    {ClassicReduceKernel::first_add_during_load, "G80 (seed): 0.965 ms, 17.377 GB/s"},
+    {ClassicReduceKernel::unroll_last_warp, "G80 (seed): 0.536 ms, 31.289 GB/s"},
+    {ClassicReduceKernel::complete_unroll, "G80 (seed): 0.381 ms, 43.996 GB/s"},
+    {ClassicReduceKernel::multiple_elements_per_thread, "G80 (seed): 0.268 ms, 62.671 GB/s"},
+};
+constexpr const char* kSeedG80Kernel7At32M = "G80 (seed): 72 GB/s";
+
+template <class T>
+const char* precision_name() {
+  if constexpr (std::is_same_v<T, float>) return "float32";
+  if constexpr (std::is_same_v<T, double>) return "float64";
+  return "int32";
+}
+
+// Random, never all zero, fixed seed. Floating values in [1, 2) and ints in [1, 63]
+// keep every sum well conditioned, and 2^25 ints below 2^31, the classic kernels'
+// int accumulator.
+template <class T>
+std::vector<T> random_input(std::int64_t n, unsigned seed) {
+  std::mt19937_64 engine(seed);
+  std::vector<T> values(static_cast<std::size_t>(n));
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> uniform(T{1}, T{2});
+    for (T& x : values) x = uniform(engine);
+  } else {
+    std::uniform_int_distribution<T> uniform(1, 63);
+    for (T& x : values) x = uniform(engine);
+  }
+  return values;
+}
+
+template <class T>
+long double host_reference(ReduceOp op, const T* data, std::int64_t n) {
+  long double accumulator = op == ReduceOp::min   ? std::numeric_limits<long double>::infinity()
+                            : op == ReduceOp::max ? -std::numeric_limits<long double>::infinity()
+                                                  : 0.0L;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const long double x = data[i];
+    switch (op) {
+      case ReduceOp::sum: accumulator += x; break;
+      case ReduceOp::sum_of_squares: accumulator += x * x; break;
+      case ReduceOp::min: accumulator = std::min(accumulator, x); break;
+      case ReduceOp::max: accumulator = std::max(accumulator, x); break;
+    }
+  }
+  return accumulator;
+}
+
+// Relative tolerances against the long double reference. Integer results and min/max
+// must be exact. cunum's are tight (float is accumulated in double and rounded once,
+// see include/cunum/reduce.hpp); CUB accumulates float in float, hence its looser bound.
+template <class T>
+double relative_tolerance(ReduceOp op, bool is_cunum) {
+  if (!std::is_floating_point_v<T> || op == ReduceOp::min || op == ReduceOp::max) return 0.0;
+  if (std::is_same_v<T, float>) return is_cunum ? 4.0 * 0x1p-24 : 1e-4;
+  return is_cunum ? 1e-12 : 1e-10;
+}
+
+// Counts failed checks; each failure is printed at once, loudly, on stderr and stdout.
+class Verifier {
+ public:
+  void check(const std::string& what, long double value, long double expected, double tolerance) {
+    const long double error = std::fabs(value - expected);
+    if (error <= tolerance * std::fabs(expected)) return;
+    ++failures_;
+    for (std::FILE* stream : {stderr, stdout}) {
+      std::fprintf(stream,
+                   "\n!!! VERIFICATION FAILED: %s gave %.17Lg, expected %.17Lg (relative error %.3Lg, "
+                   "tolerance %.3g)\n\n",
+                   what.c_str(), value, expected, expected != 0 ? error / std::fabs(expected) : error,
+                   tolerance);
+      std::fflush(stream);
+    }
+  }
+  int failures() const noexcept { return failures_; }
+
+ private:
+  int failures_ = 0;
+};
+
+std::string describe(const char* routine, ReduceOp op, const char* precision, std::int64_t n) {
+  return std::string(routine) + " " + cunum::to_string(op) + " " + precision + " n=" + std::to_string(n);
+}
+
+double bytes_moved(std::int64_t n, std::size_t element_bytes, std::size_t result_bytes) {
+  return static_cast<double>(n) * static_cast<double>(element_bytes) + static_cast<double>(result_bytes);
+}
+
+BenchRow new_row(const std::string& case_name, const char* precision, std::int64_t n) {
+  BenchRow row;
+  row.module = kModule;
+  row.case_name = case_name;
+  row.precision = precision;
+  row.n = n;
+  return row;
+}
+
+template <class Result>
+Result read_device_scalar(const cunum::DeviceBuffer<Result>& scalar) {
+  Result value{};
+  scalar.copy_to_host(&value, 1);
+  return value;
+}
+
+// Everything one run of the bench shares.
+struct BenchContext {
+  const BenchOptions& options;
+  const BenchEnvironment& environment;
+  BenchReport& report;
+  Verifier& verifier;
+  cunum::Stream* stream;  // null on the CPU backend
+};
+
+// (b) on the GPU: cunum::Reducer<T> and the CUB peer on the same rotating input set.
+template <class T>
+void bench_reducer_cuda(BenchContext& context, ReduceOp op, const std::vector<T>& host, std::int64_t n) {
+  using Result = reduce_result_t<T>;
+  cunum::StreamHandle stream = *context.stream;
+  const char* precision = precision_name<T>();
+  cunum::bench::RotatingDeviceInput<T> input(host.data(), static_cast<std::size_t>(n), context.environment,
+                                             context.options, stream);
+  cunum::Reducer<T> reducer(cunum::Backend::cuda);
+  cunum::bench::CubReduce<T> peer(op, n, stream);
+  cunum::DeviceBuffer<Result> our_result(1, stream);
+  cunum::DeviceBuffer<Result> peer_result(1, stream);
+
+  reducer.reduce(op, input.next(), n, our_result.data(), stream);
+  peer.run(input.next(), peer_result.data(), stream);
+  const long double expected = host_reference(op, host.data(), n);
+  context.verifier.check(describe("cunum::Reducer", op, precision, n), read_device_scalar(our_result),
+                         expected, relative_tolerance<T>(op, true));
+  context.verifier.check(describe(peer.name(op), op, precision, n), read_device_scalar(peer_result),
+                         expected, relative_tolerance<T>(op, false));
+
+  BenchRow row = new_row(cunum::to_string(op), precision, n);
+  row.median_ms = cunum::bench::median_device_ms(context.options, stream, [&] {
+    reducer.reduce(op, input.next(), n, our_result.data(), stream);
+  });
+  row.peer = peer.name(op);
+  row.peer_median_ms = cunum::bench::median_device_ms(context.options, stream, [&] {
+    peer.run(input.next(), peer_result.data(), stream);
+  });
+  row.bytes_moved = bytes_moved(n, sizeof(T), sizeof(Result));
+  if (input.copy_count() > 1) row.note = std::to_string(input.copy_count()) + " input copies rotated";
+  context.report.add(row);
+}
+
+// (b) on the CPU backend: host data, no peer.
+template <class T>
+void bench_reducer_cpu(BenchContext& context, ReduceOp op, const std::vector<T>& host, std::int64_t n) {
+  using Result = reduce_result_t<T>;
+  const char* precision = precision_name<T>();
+  cunum::Reducer<T> reducer(cunum::Backend::cpu);
+  Result result{};
+  reducer.reduce(op, host.data(), n, &result);
+  context.verifier.check(describe("cunum::Reducer (CPU)", op, precision, n), result,
+                         host_reference(op, host.data(), n), relative_tolerance<T>(op, true));
+
+  BenchRow row = new_row(cunum::to_string(op), precision, n);
+  row.median_ms = cunum::bench::median_host_ms(context.options, [&] {
+    reducer.reduce(op, host.data(), n, &result);
+  });
+  row.bytes_moved = bytes_moved(n, sizeof(T), sizeof(Result));
+  context.report.add(row);
+}
+
+template <class T>
+void bench_reducer(BenchContext& context, ReduceOp op, const std::vector<T>& host, std::int64_t n) {
+  if (context.stream != nullptr) {
+    bench_reducer_cuda(context, op, host, n);
+  } else {
+    bench_reducer_cpu(context, op, host, n);
+  }
+}
+
+// (a) The seed's table at one size: the seven classic kernels, then the production
+// Reducer as kernel 8, every row beside CUB's int sum timed once on the same input set.
+void bench_classic_table(BenchContext& context, const std::vector<std::int32_t>& host, std::int64_t n) {
+  cunum::StreamHandle stream = *context.stream;
+  cunum::bench::RotatingDeviceInput<std::int32_t> input(host.data(), static_cast<std::size_t>(n),
+                                                        context.environment, context.options, stream);
+  const auto expected = host_reference(ReduceOp::sum, host.data(), n);
+
+  cunum::bench::CubReduce<std::int32_t> peer(ReduceOp::sum, n, stream);
+  cunum::DeviceBuffer<std::int64_t> peer_result(1, stream);
+  peer.run(input.next(), peer_result.data(), stream);
+  context.verifier.check(describe(peer.name(ReduceOp::sum), ReduceOp::sum, "int32", n),
+                         read_device_scalar(peer_result), expected, 0.0);
+  const double peer_ms = cunum::bench::median_device_ms(context.options, stream, [&] {
+    peer.run(input.next(), peer_result.data(), stream);
+  });
+
+  const auto add_row = [&](const std::string& case_name, double median_ms, std::size_t result_bytes,
+                           std::string note) {
+    BenchRow row = new_row(case_name, "int32", n);
+    row.median_ms = median_ms;
+    row.bytes_moved = bytes_moved(n, sizeof(std::int32_t), result_bytes);
+    row.peer = peer.name(ReduceOp::sum);
+    row.peer_median_ms = peer_ms;
+    row.note = std::move(note);
+    context.report.add(row);
+  };
+
+  cunum::ClassicReducer<std::int32_t> classic;
+  cunum::DeviceBuffer<std::int32_t> classic_result(1, stream);
+  for (const SeedFigure& seed : kSeedG80At4M) {
+    const std::string name = "classic " + std::to_string(static_cast<int>(seed.kernel)) + ": " +
+                             cunum::to_string(seed.kernel);
+    classic.sum(seed.kernel, input.next(), n, classic_result.data(), stream);
+    context.verifier.check(name + " n=" + std::to_string(n), read_device_scalar(classic_result), expected, 0.0);
+    const double ms = cunum::bench::median_device_ms(context.options, stream, [&] {
+      classic.sum(seed.kernel, input.next(), n, classic_result.data(), stream);
+    });
+    const bool seed_size = n == pow2(22);
+    const bool seed_kernel7_at_32m = n == pow2(25) && seed.kernel == ClassicReduceKernel::multiple_elements_per_thread;
+    add_row(name, ms, sizeof(std::int32_t),
+            seed_size ? seed.note : seed_kernel7_at_32m ? kSeedG80Kernel7At32M : "");
+  }
+
+  cunum::Reducer<std::int32_t> reducer(cunum::Backend::cuda);
+  cunum::DeviceBuffer<std::int64_t> reducer_result(1, stream);
+  reducer.reduce(ReduceOp::sum, input.next(), n, reducer_result.data(), stream);
+  context.verifier.check(describe("cunum::Reducer", ReduceOp::sum, "int32", n),
+                         read_device_scalar(reducer_result), expected, 0.0);
+  const double ms = cunum::bench::median_device_ms(context.options, stream, [&] {
+    reducer.reduce(ReduceOp::sum, input.next(), n, reducer_result.data(), stream);
+  });
+  add_row("kernel 8: production Reducer", ms, sizeof(std::int64_t), "");
+}
+
+// The sizes of each part; --quick keeps the smallest.
+struct CaseSizes {
+  std::vector<std::int64_t> classic;
+  std::vector<std::int64_t> floating;
+  std::vector<std::int64_t> int32;
+};
+
+CaseSizes case_sizes(bool quick) {
+  if (quick) return {{pow2(22)}, {pow2(20)}, {pow2(20), pow2(22)}};
+  return {{pow2(22), pow2(25)},
+          {pow2(20), pow2(24), pow2(28)},
+          {pow2(20), pow2(22), pow2(24), pow2(25), pow2(28)}};
+}
+
+int run(const BenchOptions& options) {
+  const BenchEnvironment environment = cunum::bench::measure_environment(options);
+  BenchReport report(environment, options, "cunum-bench-reduce");
+  Verifier verifier;
+  const bool on_gpu = environment.backend == cunum::Backend::cuda;
+  std::optional<cunum::Stream> stream;
+  if (on_gpu) stream.emplace();
+  BenchContext context{options, environment, report, verifier, on_gpu ? &*stream : nullptr};
+  const CaseSizes sizes = case_sizes(options.quick);
+
+  // One host input per type, at the largest size; smaller cases use its prefix.
+  const std::vector<std::int32_t> ints = random_input<std::int32_t>(
+      std::max(sizes.int32.back(), sizes.classic.back()), 20070101u);
+  if (on_gpu) {
+    for (const std::int64_t n : sizes.classic) bench_classic_table(context, ints, n);
+  }
+  for (const std::int64_t n : sizes.int32) bench_reducer(context, ReduceOp::sum, ints, n);
+  {
+    const std::vector<double> doubles = random_input<double>(sizes.floating.back(), 20070102u);
+    for (const std::int64_t n : sizes.floating) bench_reducer(context, ReduceOp::sum, doubles, n);
+  }
+  const std::vector<float> floats = random_input<float>(sizes.floating.back(), 20070103u);
+  for (const ReduceOp op : {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max}) {
+    for (const std::int64_t n : sizes.floating) bench_reducer(context, op, floats, n);
+  }
+
+  if (!on_gpu) {
+    std::printf("\nclassic kernels and the CUB peer need a CUDA device: not run\n");
+  }
+  if (verifier.failures() > 0) {
+    std::fprintf(stderr, "\n!!! cunum-bench-reduce: %d VERIFICATION FAILURE(S); figures above are not valid\n",
+                 verifier.failures());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const BenchOptions options = cunum::bench::parse_options(
+      argc, argv,
+      "cunum-bench-reduce: the classic reduction kernels and cunum::Reducer against "
+      "cub::DeviceReduce (CPU backend without a GPU)");
+  try {
+    return run(options);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "cunum-bench-reduce: error: %s\n", error.what());
+    return 1;
+  }
+}
