@@ -1,0 +1,278 @@
+// Brownian bridge on the GPU: every strategy against the CPU backend (itself held
+// against the naive reference in the CPU suite) over awkward N, d, path counts,
+// both layouts, free and fixed-end bridges, paths and increments, float and
+// double, with poisoned device outputs; strategy limits raise not_supported.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "bridge_reference.hpp"
+#include "cunum/brownian_bridge.hpp"
+#include "cunum/core.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::BridgeLayout;
+using cunum::BridgeOrder;
+using cunum::BridgeStrategy;
+using cunum::BrownianBridge;
+using cunum::CovarianceForm;
+using cunum::ErrorCode;
+using cunum::testing::BridgeSetup;
+using cunum::testing::fresh_seed;
+
+constexpr BridgeStrategy kStrategies[] = {
+    BridgeStrategy::automatic,     BridgeStrategy::constant_memory,
+    BridgeStrategy::vectorized,    BridgeStrategy::prefetch,
+    BridgeStrategy::shared_memory, BridgeStrategy::shared_memory_reuse,
+    BridgeStrategy::shared_memory_reuse_prefetch};
+
+struct LayoutPair {
+  BridgeLayout z, output;
+};
+constexpr LayoutPair kLayouts[] = {{BridgeLayout::path_fastest, BridgeLayout::path_fastest},
+                                   {BridgeLayout::path_contiguous, BridgeLayout::path_contiguous},
+                                   {BridgeLayout::path_contiguous, BridgeLayout::path_fastest}};
+
+BridgeSetup make_setup(std::size_t n, int d, bool fixed, int order_kind, std::uint64_t seed) {
+  BridgeSetup s;
+  s.t0 = 0.5;
+  s.T = 3.0;
+  const auto grid = cunum::testing::random_grid(n, s.t0, s.T, seed);
+  if (order_kind == 0) {
+    s.order = cunum::make_bridge_order(grid, BridgeOrder::bisection);
+  } else if (order_kind == 1) {
+    s.order = cunum::make_bridge_order(grid, BridgeOrder::ascending);
+  } else {
+    s.order = grid;
+    std::mt19937_64 engine(seed);
+    std::shuffle(s.order.begin(), s.order.end(), engine);
+  }
+  s.d = d;
+  s.factor = cunum::testing::random_factor(d, seed ^ 5);
+  s.start.resize(d);
+  for (int j = 0; j < d; ++j) s.start[j] = 0.25 * j - 0.5;
+  if (fixed) {
+    s.end = std::vector<double>(d);
+    for (int j = 0; j < d; ++j) (*s.end)[j] = 1.0 - 0.5 * j;
+  }
+  return s;
+}
+
+// Runs `strategy` on the device and the CPU backend on the same normals; compares
+// paths (rel * max(1, |X|max)) and increments (the differencing amplifies path
+// errors by 2 / dt, so the bound is rel * (|inc| + 2 |X|max / dt)).
+template <class T>
+void expect_gpu_matches_cpu(const BridgeSetup& s, std::int64_t paths, LayoutPair layouts,
+                            BridgeStrategy strategy, std::uint64_t seed) {
+  const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cuda);
+  const BrownianBridge cpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cpu);
+  const std::int64_t records = cpu.output_records();
+  const auto z = cunum::testing::normals<T>(static_cast<std::size_t>(paths * cpu.z_records() * s.d), seed);
+  cunum::BridgeGenerateOptions options;
+  options.z_layout = layouts.z;
+  options.output_layout = layouts.output;
+  options.strategy = strategy;
+  cunum::Stream stream;
+  options.stream = stream;
+  const cunum::DeviceBuffer<T> device_z(z, stream);
+  const double rel = std::is_same_v<T, double> ? 1e-12 : 1e-5;
+
+  const auto cpu_paths = cpu.generate_paths(paths, z, options);
+  double path_scale = 1;
+  for (T v : cpu_paths) path_scale = std::max(path_scale, std::fabs(static_cast<double>(v)));
+  std::vector<double> times = s.order;
+  std::sort(times.begin(), times.end());
+  times.insert(times.begin(), s.t0);
+  times.push_back(s.T);
+
+  for (bool increments : {false, true}) {
+    const auto want = increments ? cpu.generate_increments(paths, z, options) : cpu_paths;
+    cunum::DeviceBuffer<T> device_out(want.size(), stream);
+    device_out.fill_bytes(0xFF);
+    if (increments) {
+      gpu.generate_increments(paths, device_z.data(), device_out.data(), options);
+    } else {
+      gpu.generate_paths(paths, device_z.data(), device_out.data(), options);
+    }
+    stream.synchronize();
+    const auto got = device_out.to_host();
+    for (std::int64_t p = 0; p < paths; ++p) {
+      for (std::int64_t r = 0; r < records; ++r) {
+        for (int j = 0; j < s.d; ++j) {
+          const auto e = cunum::testing::layout_index(layouts.output, paths, records, s.d, p, r, j);
+          const double w = want[e], g = got[e];
+          const double bound = increments
+                                   ? rel * (std::fabs(w) + 2 * path_scale / (times[r + 1] - times[r]))
+                                   : rel * path_scale;
+          ASSERT_TRUE(std::fabs(g - w) <= bound)
+              << cunum::to_string(strategy) << (increments ? " increments" : " paths") << " N="
+              << s.order.size() << " d=" << s.d << " fixed=" << s.end.has_value() << " paths=" << paths
+              << " p=" << p << " record=" << r << " j=" << j << " got " << g << " want " << w;
+        }
+      }
+    }
+  }
+}
+
+template <class T>
+void sweep(std::uint64_t salt) {
+  std::uint64_t case_id = salt;
+  for (std::size_t n : {1, 2, 3, 63, 64, 65, 1000}) {
+    for (int d : {1, 2, 3, 5}) {
+      for (bool fixed : {false, true}) {
+        for (const LayoutPair& layouts : kLayouts) {
+          ++case_id;
+          const BridgeSetup s = make_setup(n, d, fixed, static_cast<int>(case_id % 3), fresh_seed() + case_id);
+          // Not a multiple of any block or vector width, and a multiple of 4 (vector path).
+          const std::int64_t paths = case_id % 2 ? 1037 : (n >= 1000 ? 256 : 1024);
+          for (BridgeStrategy strategy : kStrategies) {
+            expect_gpu_matches_cpu<T>(s, paths, layouts, strategy, fresh_seed() ^ case_id);
+            if (::testing::Test::HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BridgeGpu, EveryStrategyMatchesCpuDouble) {
+  CUNUM_REQUIRE_GPU();
+  sweep<double>(1000);
+}
+
+TEST(BridgeGpu, EveryStrategyMatchesCpuFloat) {
+  CUNUM_REQUIRE_GPU();
+  sweep<float>(2000);
+}
+
+TEST(BridgeGpu, FewPaths) {
+  CUNUM_REQUIRE_GPU();
+  for (std::int64_t paths : {1, 2, 3, 5, 31, 33, 127, 129}) {
+    const BridgeSetup s = make_setup(65, 3, false, 0, fresh_seed() + paths);
+    for (BridgeStrategy strategy : kStrategies) {
+      expect_gpu_matches_cpu<float>(s, paths, kLayouts[0], strategy, fresh_seed() ^ paths);
+      expect_gpu_matches_cpu<double>(s, paths, kLayouts[1], strategy, fresh_seed() ^ paths);
+    }
+  }
+}
+
+TEST(BridgeGpu, LargeNUsesASharedMemoryStrategy) {
+  CUNUM_REQUIRE_GPU();
+  // N + 1 > 65535: beyond the 16-bit indices of the constant-memory strategies.
+  const BridgeSetup s = make_setup(70000, 1, false, 0, fresh_seed());
+  expect_gpu_matches_cpu<double>(s, 37, kLayouts[0], BridgeStrategy::automatic, fresh_seed());
+  expect_gpu_matches_cpu<double>(s, 37, kLayouts[1], BridgeStrategy::shared_memory_reuse, fresh_seed());
+  const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cuda);
+  cunum::DeviceBuffer<double> z(static_cast<std::size_t>(gpu.z_records())), out(static_cast<std::size_t>(gpu.output_records()));
+  cunum::BridgeGenerateOptions options;
+  options.strategy = BridgeStrategy::constant_memory;
+  EXPECT_CUNUM_ERROR(gpu.generate_paths(1, z.data(), out.data(), options), ErrorCode::not_supported, "65535");
+}
+
+TEST(BridgeGpu, DimensionLimits) {
+  CUNUM_REQUIRE_GPU();
+  // d = 9: C no longer fits the register strategies; automatic falls back to constant memory.
+  const BridgeSetup nine = make_setup(20, 9, true, 2, fresh_seed());
+  expect_gpu_matches_cpu<double>(nine, 100, kLayouts[2], BridgeStrategy::automatic, fresh_seed());
+  const BrownianBridge gpu(nine.t0, nine.T, nine.order, nine.d, nine.factor, CovarianceForm::factor,
+                           nine.start, nine.end, Backend::cuda);
+  cunum::DeviceBuffer<double> z(static_cast<std::size_t>(gpu.z_records() * 9));
+  cunum::DeviceBuffer<double> out(static_cast<std::size_t>(gpu.output_records() * 9));
+  cunum::BridgeGenerateOptions options;
+  options.strategy = BridgeStrategy::shared_memory;
+  EXPECT_CUNUM_ERROR(gpu.generate_paths(1, z.data(), out.data(), options), ErrorCode::not_supported, "dimension");
+  // d = 17: no strategy serves.
+  const BridgeSetup big = make_setup(4, 17, false, 0, fresh_seed());
+  const BrownianBridge none(big.t0, big.T, big.order, big.d, big.factor, CovarianceForm::factor, big.start,
+                            big.end, Backend::cuda);
+  cunum::DeviceBuffer<double> z17(static_cast<std::size_t>(none.z_records() * 17));
+  cunum::DeviceBuffer<double> out17(static_cast<std::size_t>(none.output_records() * 17));
+  EXPECT_CUNUM_ERROR(none.generate_paths(1, z17.data(), out17.data()), ErrorCode::not_supported, "dimension");
+}
+
+// Misaligned device pointers push the vectorized strategy onto its scalar path.
+TEST(BridgeGpu, VectorizedWithMisalignedPointers) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
+  const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cuda);
+  const BrownianBridge cpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cpu);
+  const std::int64_t paths = 1024;
+  const auto z = cunum::testing::normals<float>(static_cast<std::size_t>(paths * cpu.z_records() * 2), fresh_seed());
+  const auto want = cpu.generate_paths(paths, z);
+  std::vector<float> shifted_z(z.size() + 1, 0.0f);
+  std::copy(z.begin(), z.end(), shifted_z.begin() + 1);
+  const cunum::DeviceBuffer<float> device_z(shifted_z);
+  cunum::DeviceBuffer<float> device_out(want.size() + 1);
+  device_out.fill_bytes(0xFF);
+  cunum::BridgeGenerateOptions options;
+  options.strategy = BridgeStrategy::vectorized;
+  gpu.generate_paths(paths, device_z.data() + 1, device_out.data() + 1, options);
+  const auto got = device_out.to_host();
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_NEAR(got[i + 1], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i]))) << "element " << i;
+  }
+}
+
+// Two bridges with constant-memory strategies queued back to back on one stream:
+// each launch must see its own strategy in the shared constant symbol.
+TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup a = make_setup(63, 1, false, 0, fresh_seed());
+  const BridgeSetup b = make_setup(200, 1, true, 2, fresh_seed() + 1);
+  const BrownianBridge gpu_a(a.t0, a.T, a.order, 1, a.factor, CovarianceForm::factor, a.start, a.end, Backend::cuda);
+  const BrownianBridge gpu_b(b.t0, b.T, b.order, 1, b.factor, CovarianceForm::factor, b.start, b.end, Backend::cuda);
+  const BrownianBridge cpu_a(a.t0, a.T, a.order, 1, a.factor, CovarianceForm::factor, a.start, a.end, Backend::cpu);
+  const BrownianBridge cpu_b(b.t0, b.T, b.order, 1, b.factor, CovarianceForm::factor, b.start, b.end, Backend::cpu);
+  const std::int64_t paths = 4096;
+  const auto za = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu_a.z_records()), fresh_seed());
+  const auto zb = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu_b.z_records()), ~fresh_seed());
+  cunum::Stream stream;
+  const cunum::DeviceBuffer<double> dza(za, stream), dzb(zb, stream);
+  cunum::DeviceBuffer<double> outa(static_cast<std::size_t>(paths * cpu_a.output_records()), stream);
+  cunum::DeviceBuffer<double> outb(static_cast<std::size_t>(paths * cpu_b.output_records()), stream);
+  cunum::BridgeGenerateOptions options;
+  options.stream = stream;
+  for (BridgeStrategy strategy : {BridgeStrategy::constant_memory, BridgeStrategy::prefetch}) {
+    options.strategy = strategy;
+    outa.fill_bytes(0xFF);
+    outb.fill_bytes(0xFF);
+    gpu_a.generate_paths(paths, dza.data(), outa.data(), options);
+    gpu_b.generate_paths(paths, dzb.data(), outb.data(), options);
+    gpu_a.generate_increments(paths, dza.data(), outa.data(), options);
+    const auto got_a = outa.to_host(), got_b = outb.to_host();
+    const auto want_a = cpu_a.generate_increments(paths, za), want_b = cpu_b.generate_paths(paths, zb);
+    for (std::size_t i = 0; i < want_a.size(); ++i) {
+      ASSERT_NEAR(got_a[i], want_a[i], 1e-9 * std::max(1.0, std::fabs(want_a[i]))) << cunum::to_string(strategy);
+    }
+    for (std::size_t i = 0; i < want_b.size(); ++i) {
+      ASSERT_NEAR(got_b[i], want_b[i], 1e-12 * std::max(1.0, std::fabs(want_b[i]))) << cunum::to_string(strategy);
+    }
+  }
+}
+
+TEST(BridgeGpu, HostConvenienceMatchesCpu) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(100, 2, false, 0, fresh_seed());
+  const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cuda);
+  const BrownianBridge cpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                           Backend::cpu);
+  const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(500 * cpu.z_records() * 2), fresh_seed());
+  const auto a = gpu.generate_paths(500, z);
+  const auto b = cpu.generate_paths(500, z);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * std::max(1.0, std::fabs(b[i])));
+}
+
+}  // namespace
