@@ -31,6 +31,13 @@
 
 namespace cunum {
 
+class BrownianBridge;
+namespace detail {
+class BridgeDeviceStrategy;
+// The bridge's uploaded strategy (null for the CPU backend); for cunum's own kernels and benches.
+const BridgeDeviceStrategy* device_strategy(const BrownianBridge& bridge) noexcept;
+}  // namespace detail
+
 // ---------------------------------------------------------------------------
 // Construction orders (g05xe).
 enum class BridgeOrder {
@@ -78,12 +85,29 @@ struct BridgeGenerateOptions {
   StreamHandle stream = nullptr;  // CUDA only
 };
 
+// The Sobol sequences of cuRAND (its direction vectors for up to 20,000 dimensions,
+// after Joe and Kuo, and for the scrambled ones its scrambling constants).
+enum class SobolSequence { sobol32, scrambled_sobol32, sobol64, scrambled_sobol64 };
+
+const char* to_string(SobolSequence sequence) noexcept;
+
+struct SobolBridgeOptions {
+  SobolSequence sequence = SobolSequence::scrambled_sobol32;
+  std::uint64_t offset = 0;  // path p takes point offset + p of the sequence
+  BridgeLayout output_layout = BridgeLayout::path_fastest;
+  StreamHandle stream = nullptr;  // CUDA only
+};
+
 // Where step k of a neighbour comes from in strategy 5 (reuse of the previous step).
 enum class BridgeReuse : std::uint8_t { stack, previous_left, previous_right, previous_point };
 
 // One step of the compiled execution strategy: build the point at time index
 // `output_index` (1..N) from stack slots `left_slot`, `right_slot` and Z record
 // `z_index`, then store it in `store_slot` (or nowhere: no_store).
+// Increments are written in the same pass: increment i pairs t_{i-1} and t_i, and
+// the later-built of the two is interior and has the other as its nearest
+// neighbour, so exactly one step writes it (left_increment: record theta - 1, from
+// X_l; right_increment: record theta, from X_r).
 struct BridgeStep {
   static constexpr std::uint32_t no_store = 0xFFFFFFFFu;
   std::uint32_t left_slot = 0;
@@ -96,6 +120,10 @@ struct BridgeStep {
   double left_weight = 0;   // (r - theta) / (r - l)
   double right_weight = 0;  // (theta - l) / (r - l)
   double std_dev = 0;       // sqrt((r - theta)(theta - l) / (r - l))
+  double inverse_left_gap = 0;   // 1 / (theta - l)
+  double inverse_right_gap = 0;  // 1 / (r - theta)
+  bool left_increment = false;   // l == theta - 1: this step writes increment theta
+  bool right_increment = false;  // r == theta + 1: this step writes increment theta + 1
   BridgeReuse left_reuse = BridgeReuse::stack;
   BridgeReuse right_reuse = BridgeReuse::stack;
 };
@@ -146,6 +174,23 @@ class BrownianBridge {
   void generate_increments(std::int64_t paths, const T* z, T* output,
                            const BridgeGenerateOptions& options = {}) const;
 
+  // Fused quasi-random bridge: path p is driven by point offset + p of a Sobol
+  // sequence of z_records() * dimension() dimensions, dimension r * d + j feeding
+  // element j of Z record r, so the lowest dimensions build X_T and the first points
+  // of the construction order. The numbers are those of the two-step route (a
+  // cuRAND generator of the same sequence, dimensions and offset writing Z, which is
+  // then path-fastest, followed by generate_paths), to rounding. CUDA: one kernel
+  // draws the normals in registers and Z never touches memory; CPU: cuRAND's host
+  // generator a block of paths at a time, then the OpenMP bridge. Limits (not
+  // supported beyond): 20,000 dimensions; offset + paths <= 2^32 for the 32-bit
+  // sequences; on the GPU the Sobol tables and stack must fit in shared memory
+  // (docs/brownian_bridge.md).
+  template <class T>
+  void generate_sobol_paths(std::int64_t paths, T* output, const SobolBridgeOptions& options = {}) const;
+  template <class T>
+  void generate_sobol_increments(std::int64_t paths, T* output,
+                                 const SobolBridgeOptions& options = {}) const;
+
   // Host convenience: copies through the device for the CUDA backend.
   template <class T>
   std::vector<T> generate_paths(std::int64_t paths, const std::vector<T>& z,
@@ -159,9 +204,13 @@ class BrownianBridge {
   void generate(bool increments, std::int64_t paths, const T* z, T* output,
                 const BridgeGenerateOptions& options) const;
   template <class T>
+  void generate_sobol(bool increments, std::int64_t paths, T* output,
+                      const SobolBridgeOptions& options) const;
+  template <class T>
   std::vector<T> generate_host(bool increments, std::int64_t paths, const std::vector<T>& z,
                                const BridgeGenerateOptions& options) const;
 
+  friend const detail::BridgeDeviceStrategy* detail::device_strategy(const BrownianBridge& bridge) noexcept;
   struct DeviceStrategy;
   Backend backend_;
   int dimension_;

@@ -3,12 +3,13 @@
 // holds `groups` paths (or groups x V paths for strategy 2); thread (g, j) builds
 // dimension j of its paths, and C Z is formed cooperatively through shared memory
 // with two barriers per step. Strategy 2 moves V paths per thread with vector
-// loads and stores; strategy 3 keeps P normals in flight in registers.
+// loads and stores; strategy 3 keeps P normals in flight in registers. Increments
+// are written by the steps that complete them, in the same pass.
 
 #include <cstring>
 
 #include "brownian_bridge/bridge_device.cuh"
-#include "core/cuda_check.hpp"
+#include "brownian_bridge/bridge_launch.cuh"
 
 namespace cunum::detail {
 namespace {
@@ -111,6 +112,7 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
   const bool active = in_group && first_path < a.paths;
 
   const T* weights = constant_array<T>(layout.weights);
+  const std::uint8_t* increment_flags = constant_array<std::uint8_t>(layout.increments);
   const std::uint16_t* z_index = constant_array<std::uint16_t>(layout.z_index);
   const std::uint16_t* output_index = constant_array<std::uint16_t>(layout.output_index);
   const std::uint8_t* left = constant_array<std::uint8_t>(layout.left);
@@ -132,16 +134,33 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
   }
 #pragma unroll
   for (int v = 0; v < V; ++v) stack[BrownianBridge::start_slot][v] = x0;
-  if (active) store_lanes<T, V>(a, vector_io, first_path, a.steps, jj, stack[BrownianBridge::end_slot]);
+  if (active && !a.increments) {
+    store_lanes<T, V>(a, vector_io, first_path, a.steps, jj, stack[BrownianBridge::end_slot]);
+  }
 
   auto build = [&](std::uint32_t k, const T (&zk)[V]) {
     correlate<T, V>(layout, d, groups, group, jj, shared_z, zk, cz);
-    const T wl = weights[3 * k], wr = weights[3 * k + 1], sd = weights[3 * k + 2];
+    const T* w = weights + kConstantWeightsPerStep * k;
     const int l = left[k], r = right[k], s = store[k];
     T x[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) x[v] = wl * stack[l][v] + wr * stack[r][v] + sd * cz[v];
-    if (active) store_lanes<T, V>(a, vector_io, first_path, output_index[k] - 1, jj, x);
+    for (int v = 0; v < V; ++v) x[v] = w[0] * stack[l][v] + w[1] * stack[r][v] + w[2] * cz[v];
+    if (active && a.increments) {
+      const std::uint8_t flags = increment_flags[k];
+      T increment[V];
+      if (flags & kLeftIncrement) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) increment[v] = (x[v] - stack[l][v]) * w[3];
+        store_lanes<T, V>(a, vector_io, first_path, output_index[k] - 1, jj, increment);
+      }
+      if (flags & kRightIncrement) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) increment[v] = (stack[r][v] - x[v]) * w[4];
+        store_lanes<T, V>(a, vector_io, first_path, output_index[k], jj, increment);
+      }
+    } else if (active) {
+      store_lanes<T, V>(a, vector_io, first_path, output_index[k] - 1, jj, x);
+    }
     if (s != BridgePolicy::constant_no_store) {
 #pragma unroll
       for (int v = 0; v < V; ++v) stack[s][v] = x[v];
@@ -183,18 +202,14 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
 
 template <class T, int V, int P>
 void launch(const BridgeArgs<T>& args, const ConstantLayout& layout, bool vector_io,
-            StreamHandle stream) {
+            StreamHandle stream, BridgeKernelInfo* describe) {
   const int d = args.dimension;
   const int groups = BridgePolicy::constant_block_threads / d;
   const std::int64_t paths_per_block = static_cast<std::int64_t>(groups) * V;
-  const std::int64_t blocks = (args.paths + paths_per_block - 1) / paths_per_block;
-  if (blocks > 0x7FFFFFFF) {
-    throw Error(ErrorCode::not_supported, "cunum::BrownianBridge::generate: paths exceed the grid limit");
-  }
   const std::size_t shared = d > 1 ? sizeof(T) * groups * d * V : 0;
-  bridge_constant_kernel<T, V, P><<<static_cast<unsigned>(blocks), groups * d, shared, stream>>>(
-      args, layout, vector_io);
-  CUNUM_CHECK_LAUNCH("bridge_constant_kernel");
+  launch_or_describe(bridge_constant_kernel<T, V, P>, (args.paths + paths_per_block - 1) / paths_per_block,
+                     groups * d, shared, V, stream, describe, "bridge_constant_kernel", args, layout,
+                     vector_io);
 }
 
 // Vector accesses need path-fastest layouts, whole vectors per row and aligned bases.
@@ -211,30 +226,34 @@ bool vector_io_allowed(const BridgeArgs<T>& a) {
 
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream) {
+                            BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
   const TypedDeviceStrategy<T>& typed = strategy.typed<T>();
-  // The symbol is shared by every bridge: the copy is ordered on `stream` before the launch.
-  CUNUM_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(),
-                                           typed.constant_image.size(), 0,
-                                           cudaMemcpyHostToDevice, stream));
+  // The symbol is shared by every bridge: the copy is ordered on `stream` before the
+  // launch. The image is pageable host memory, so the copy is staged by the driver
+  // and the host may reuse the image at once.
+  if (describe == nullptr) {
+    CUNUM_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(),
+                                             typed.constant_image.size(), 0,
+                                             cudaMemcpyHostToDevice, stream));
+  }
   switch (which) {
     case BridgeStrategy::vectorized: {
-      constexpr int V = sizeof(T) == sizeof(float) ? 4 : 2;
-      launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream);
+      constexpr int V = vector_paths<T>();
+      launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
       return;
     }
     case BridgeStrategy::prefetch:
-      launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream);
+      launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
       return;
     default:
-      launch<T, 1, 0>(args, typed.constant_layout, false, stream);
+      launch<T, 1, 0>(args, typed.constant_layout, false, stream, describe);
       return;
   }
 }
 
 template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<float>&,
-                                     BridgeStrategy, StreamHandle);
+                                     BridgeStrategy, StreamHandle, BridgeKernelInfo*);
 template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<double>&,
-                                     BridgeStrategy, StreamHandle);
+                                     BridgeStrategy, StreamHandle, BridgeKernelInfo*);
 
 }  // namespace cunum::detail

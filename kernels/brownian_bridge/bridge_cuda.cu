@@ -1,7 +1,8 @@
 // CUDA side of the Brownian bridge: uploads a compiled strategy (constant-memory
-// image for strategies 1-3, global step records for 4-5), chooses the strategy,
-// launches it, and turns sample paths into scaled increments in place.
+// image for strategies 1-3, step indices and weights for 4-5 and the fused Sobol
+// kernel), chooses the strategy and launches it.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -9,14 +10,18 @@
 
 #include "brownian_bridge/bridge_backends.hpp"
 #include "brownian_bridge/bridge_device.cuh"
+#include "brownian_bridge/sobol_sequence.hpp"
 #include "core/cuda_check.hpp"
+#include "core/validate.hpp"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {
 namespace {
 
 constexpr const char* kGenerateRoutine = "cunum::BrownianBridge::generate";
+constexpr const char* kSobolRoutine = "cunum::BrownianBridge::generate_sobol";
 constexpr std::int64_t kMaxConstantIndex = 0xFFFF;  // 16-bit Z and output indices
+constexpr std::uint32_t kMaxSharedSlots = 0xFFFF;   // 16-bit stack slots
 
 template <class T>
 void append(std::vector<unsigned char>& image, std::uint32_t& offset, const T* values,
@@ -28,6 +33,11 @@ void append(std::vector<unsigned char>& image, std::uint32_t& offset, const T* v
   std::memcpy(image.data() + offset, values, sizeof(T) * count);
 }
 
+std::uint8_t increment_flags(const BridgeStep& s) {
+  return static_cast<std::uint8_t>((s.left_increment ? kLeftIncrement : 0) |
+                                   (s.right_increment ? kRightIncrement : 0));
+}
+
 bool constant_strategy_possible(const BrownianBridge& bridge) {
   return bridge.dimension() <= BridgePolicy::max_constant_dimension &&
          bridge.stack_size() <= static_cast<std::uint32_t>(BridgePolicy::max_local_stack) &&
@@ -37,7 +47,6 @@ bool constant_strategy_possible(const BrownianBridge& bridge) {
 template <class T>
 void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
   if (!constant_strategy_possible(bridge)) return;
-  const auto& steps = bridge.steps();
   const int d = bridge.dimension();
   constexpr int m = BridgePolicy::max_constant_dimension;
   std::vector<T> factor(m * m, T(0));
@@ -49,16 +58,18 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   if (bridge.fixed_end()) end.assign(bridge.end_value()->begin(), bridge.end_value()->end());
   std::vector<T> weights;
   std::vector<std::uint16_t> z_index, output_index;
-  std::vector<std::uint8_t> left, right, store;
-  for (const BridgeStep& s : steps) {
+  std::vector<std::uint8_t> left, right, store, increments;
+  for (const BridgeStep& s : bridge.steps()) {
     weights.insert(weights.end(), {static_cast<T>(s.left_weight), static_cast<T>(s.right_weight),
-                                   static_cast<T>(s.std_dev)});
+                                   static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
+                                   static_cast<T>(s.inverse_right_gap)});
     z_index.push_back(static_cast<std::uint16_t>(s.z_index));
     output_index.push_back(static_cast<std::uint16_t>(s.output_index));
     left.push_back(static_cast<std::uint8_t>(s.left_slot));
     right.push_back(static_cast<std::uint8_t>(s.right_slot));
     store.push_back(s.store_slot == BridgeStep::no_store ? BridgePolicy::constant_no_store
                                                          : static_cast<std::uint8_t>(s.store_slot));
+    increments.push_back(increment_flags(s));
   }
   std::vector<unsigned char> image;
   ConstantLayout& layout = typed.constant_layout;
@@ -71,6 +82,7 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   append(image, layout.left, left.data(), left.size());
   append(image, layout.right, right.data(), right.size());
   append(image, layout.store, store.data(), store.size());
+  append(image, layout.increments, increments.data(), increments.size());
   layout.bytes = static_cast<std::uint32_t>(image.size());
   if (image.size() <= BridgePolicy::constant_bytes) typed.constant_image = std::move(image);
 }
@@ -87,27 +99,14 @@ template <class T>
 void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
   build_constant_image(bridge, typed);
   const int d = bridge.dimension();
-  if (bridge.stack_size() < 0xFFFF) {
-    std::vector<GpuStep<T>> steps;
-    steps.reserve(bridge.steps().size());
-    for (const BridgeStep& s : bridge.steps()) {
-      GpuStep<T> g{};
-      g.left_weight = static_cast<T>(s.left_weight);
-      g.right_weight = static_cast<T>(s.right_weight);
-      g.std_dev = static_cast<T>(s.std_dev);
-      g.z_index = s.z_index;
-      g.output_index = s.output_index;
-      g.left_slot = static_cast<std::uint16_t>(s.left_slot);
-      g.right_slot = static_cast<std::uint16_t>(s.right_slot);
-      // The stack size marks "no store" (every real slot is below it).
-      g.store_slot = static_cast<std::uint16_t>(s.store_slot == BridgeStep::no_store ? bridge.stack_size()
-                                                                                    : s.store_slot);
-      g.left_reuse = static_cast<std::uint8_t>(s.left_reuse);
-      g.right_reuse = static_cast<std::uint8_t>(s.right_reuse);
-      steps.push_back(g);
-    }
-    typed.steps = DeviceBuffer<GpuStep<T>>(steps);
+  std::vector<StepWeights<T>> weights;
+  weights.reserve(bridge.steps().size());
+  for (const BridgeStep& s : bridge.steps()) {
+    weights.push_back({static_cast<T>(s.left_weight), static_cast<T>(s.right_weight),
+                       static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
+                       static_cast<T>(s.inverse_right_gap)});
   }
+  typed.weights = DeviceBuffer<StepWeights<T>>(weights);
   if (d <= BridgePolicy::max_register_dimension) {
     constexpr int m = BridgePolicy::max_register_dimension;
     std::vector<T> factor(m * m, T(0));
@@ -122,14 +121,45 @@ void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
   typed.end = DeviceBuffer<T>(end);
 }
 
+std::vector<StepIndices> step_indices(const BrownianBridge& bridge) {
+  std::vector<StepIndices> indices;
+  indices.reserve(bridge.steps().size());
+  for (const BridgeStep& s : bridge.steps()) {
+    StepIndices g{};
+    g.z_index = s.z_index;
+    g.output_index = s.output_index;
+    g.left_slot = static_cast<std::uint16_t>(s.left_slot);
+    g.right_slot = static_cast<std::uint16_t>(s.right_slot);
+    // The stack size marks "no store" (every real slot is below it).
+    g.store_slot = static_cast<std::uint16_t>(s.store_slot == BridgeStep::no_store ? bridge.stack_size()
+                                                                                  : s.store_slot);
+    g.reuse = static_cast<std::uint8_t>(static_cast<int>(s.left_reuse) | static_cast<int>(s.right_reuse) << 2);
+    g.increments = increment_flags(s);
+    indices.push_back(g);
+  }
+  return indices;
+}
+
 bool is_constant_family(BridgeStrategy s) {
   return s == BridgeStrategy::constant_memory || s == BridgeStrategy::vectorized ||
          s == BridgeStrategy::prefetch;
 }
 
+std::string register_family_limits(const BrownianBridge& bridge, std::size_t shared_bytes_needed) {
+  if (bridge.dimension() > BridgePolicy::max_register_dimension) {
+    return "dimension > " + std::to_string(BridgePolicy::max_register_dimension) + " (C held in registers)";
+  }
+  if (bridge.stack_size() >= kMaxSharedSlots) return "stack size >= 65535 (16-bit slots)";
+  const std::size_t available = device_properties().shared_memory_per_block_optin_bytes;
+  if (shared_bytes_needed > available) {
+    return "needs " + std::to_string(shared_bytes_needed) + " bytes of shared memory per block > " +
+           std::to_string(available);
+  }
+  return {};
+}
+
 // Why `which` cannot serve, or an empty string when it can.
-std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy which,
-                               bool double_precision) {
+std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy which, bool double_precision) {
   if (is_constant_family(which)) {
     if (bridge.dimension() > BridgePolicy::max_constant_dimension) {
       return "dimension > " + std::to_string(BridgePolicy::max_constant_dimension);
@@ -139,96 +169,23 @@ std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy whic
              std::to_string(BridgePolicy::max_local_stack);
     }
     if (bridge.output_records() > kMaxConstantIndex) return "N + 1 > 65535 (16-bit indices)";
-    const std::size_t bytes = double_precision
-                                  ? bridge_constant_image_bytes<double>(bridge)
-                                  : bridge_constant_image_bytes<float>(bridge);
+    const std::size_t bytes = double_precision ? bridge_constant_image_bytes<double>(bridge)
+                                               : bridge_constant_image_bytes<float>(bridge);
     if (bytes > BridgePolicy::constant_bytes) {
       return "strategy needs " + std::to_string(bytes) + " bytes of constant memory > " +
              std::to_string(BridgePolicy::constant_bytes);
     }
     return {};
   }
-  if (bridge.dimension() > BridgePolicy::max_register_dimension) {
-    return "dimension > " + std::to_string(BridgePolicy::max_register_dimension) +
-           " (C held in registers)";
-  }
-  if (bridge.stack_size() >= 0xFFFF) return "stack size >= 65535 (16-bit slots)";
-  const std::size_t bytes =
-      double_precision
-          ? bridge_shared_bytes<double>(bridge.stack_size(), bridge.dimension(),
-                                        BridgePolicy::min_shared_block_threads)
-          : bridge_shared_bytes<float>(bridge.stack_size(), bridge.dimension(),
-                                       BridgePolicy::min_shared_block_threads);
-  const std::size_t available = device_properties().shared_memory_per_block_optin_bytes;
-  if (bytes > available) {
-    return "stack needs " + std::to_string(bytes) + " bytes of shared memory per block > " +
-           std::to_string(available);
-  }
-  return {};
+  const int threads = BridgePolicy::min_shared_block_threads;
+  return register_family_limits(
+      bridge, double_precision ? bridge_shared_bytes<double>(bridge.stack_size(), bridge.dimension(), threads, 1)
+                               : bridge_shared_bytes<float>(bridge.stack_size(), bridge.dimension(), threads, 1));
 }
 
 template <class T>
-__global__ void __launch_bounds__(BridgePolicy::increment_block_threads)
-    bridge_increments_kernel(T* output, std::int64_t paths, std::int64_t records, int dimension,
-                             BridgeLayout layout, const double* __restrict__ times,
-                             const T* __restrict__ start) {
-  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (e >= paths * dimension) return;
-  // Consecutive threads take consecutive paths of one dimension (coalesced path-fastest).
-  const std::int64_t p = e % paths;
-  const int j = static_cast<int>(e / paths);
-  // Backwards, so each difference reads a point not yet overwritten.
-  T later = output[bridge_element(layout, paths, records, dimension, p, records - 1, j)];
-  for (std::int64_t i = records; i >= 1; --i) {
-    const T earlier =
-        i > 1 ? output[bridge_element(layout, paths, records, dimension, p, i - 2, j)] : start[j];
-    const T dt = static_cast<T>(times[i] - times[i - 1]);
-    output[bridge_element(layout, paths, records, dimension, p, i - 1, j)] = (later - earlier) / dt;
-    later = earlier;
-  }
-}
-
-}  // namespace
-
-BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge) {
-  auto strategy = std::make_unique<BridgeDeviceStrategy>();
-  strategy->stack_size = bridge.stack_size();
-  upload_typed(bridge, strategy->single);
-  upload_typed(bridge, strategy->double_precision);
-  strategy->times = DeviceBuffer<double>(bridge.times());
-  return strategy.release();
-}
-
-void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept { delete strategy; }
-
-BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,
-                                      bool double_precision) {
-  if (requested == BridgeStrategy::automatic) {
-    for (BridgeStrategy candidate :
-         {BridgeStrategy::shared_memory_reuse_prefetch, BridgeStrategy::prefetch}) {
-      if (unsupported_reason(bridge, candidate, double_precision).empty()) return candidate;
-    }
-    throw Error(ErrorCode::not_supported,
-                std::string(kGenerateRoutine) + ": no GPU strategy serves this bridge: " +
-                    unsupported_reason(bridge, BridgeStrategy::shared_memory_reuse_prefetch,
-                                       double_precision) +
-                    "; " + unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
-  }
-  const std::string reason = unsupported_reason(bridge, requested, double_precision);
-  if (!reason.empty()) {
-    throw Error(ErrorCode::not_supported, std::string(kGenerateRoutine) + ": strategy " +
-                                              to_string(requested) + " cannot serve: " + reason);
-  }
-  return requested;
-}
-
-template <class T>
-void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
-                          bool increments, std::int64_t paths, const T* z, T* output,
-                          const BridgeGenerateOptions& options) {
-  const BridgeStrategy which =
-      bridge_select_strategy(bridge, options.strategy, sizeof(T) == sizeof(double));
-  if (paths == 0) return;
+BridgeArgs<T> make_args(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z,
+                        T* output, BridgeLayout z_layout, BridgeLayout output_layout) {
   BridgeArgs<T> args{};
   args.z = z;
   args.output = output;
@@ -237,31 +194,156 @@ void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrate
   args.output_records = bridge.output_records();
   args.steps = static_cast<std::uint32_t>(bridge.interior_points());
   args.dimension = bridge.dimension();
-  args.z_layout = options.z_layout;
-  args.output_layout = options.output_layout;
+  args.z_layout = z_layout;
+  args.output_layout = output_layout;
   args.end_std_dev = static_cast<T>(std::sqrt(bridge.times().back() - bridge.times().front()));
   args.fixed_end = bridge.fixed_end();
-  if (is_constant_family(which)) {
-    launch_bridge_constant(strategy, args, which, options.stream);
-  } else {
-    launch_bridge_shared(strategy, args, which, options.stream);
-  }
-  if (!increments) return;
-  const std::int64_t series = paths * bridge.dimension();
-  const std::int64_t blocks =
-      (series + BridgePolicy::increment_block_threads - 1) / BridgePolicy::increment_block_threads;
-  bridge_increments_kernel<T><<<static_cast<unsigned>(blocks), BridgePolicy::increment_block_threads,
-                                0, options.stream>>>(output, paths, bridge.output_records(),
-                                                     bridge.dimension(), options.output_layout,
-                                                     strategy.times.data(),
-                                                     strategy.typed<T>().start.data());
-  CUNUM_CHECK_LAUNCH("bridge_increments_kernel");
+  args.increments = increments;
+  return args;
 }
 
-template void bridge_generate_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool,
-                                   std::int64_t, const float*, float*, const BridgeGenerateOptions&);
-template void bridge_generate_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool,
-                                   std::int64_t, const double*, double*,
-                                   const BridgeGenerateOptions&);
+bool wide_sobol_words(SobolSequence sequence) {
+  return sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64;
+}
+
+// Lane table (x_k of lane l's part of the index), direction vectors and
+// scrambling constants, back to back (see DeviceSobolTables).
+template <class Word>
+std::vector<unsigned char> sobol_table_bytes(SobolSequence sequence, std::int64_t dimensions) {
+  constexpr int bits = sizeof(Word) * 8;
+  constexpr int lanes = 32;
+  const SobolTables<Word> tables = sobol_tables<Word>(sequence, dimensions);
+  std::vector<Word> words(static_cast<std::size_t>(dimensions) * (lanes + bits + 1));
+  for (std::int64_t k = 0; k < dimensions; ++k) {
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      const unsigned gray = lane ^ (lane >> 1);
+      Word x = 0;
+      for (int b = 0; b < 5; ++b) {
+        if (gray >> b & 1u) x ^= tables.direction_vectors[k * bits + b];
+      }
+      words[k * lanes + lane] = x;
+    }
+  }
+  std::copy(tables.direction_vectors.begin(), tables.direction_vectors.end(), words.begin() + dimensions * lanes);
+  std::copy(tables.scramble.begin(), tables.scramble.end(), words.begin() + dimensions * (lanes + bits));
+  std::vector<unsigned char> bytes(words.size() * sizeof(Word));
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
+}
+
+}  // namespace
+
+const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge& bridge,
+                                                            SobolSequence sequence) const {
+  std::lock_guard<std::mutex> lock(sobol_mutex_);
+  auto& entry = sobol_[static_cast<int>(sequence)];
+  if (!entry) {
+    const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
+    auto tables = std::make_unique<DeviceSobolTables>();
+    tables->bytes = DeviceBuffer<unsigned char>(wide_sobol_words(sequence)
+                                                    ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
+                                                    : sobol_table_bytes<std::uint32_t>(sequence, dimensions));
+    entry = std::move(tables);
+  }
+  return *entry;
+}
+
+BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge) {
+  auto strategy = std::make_unique<BridgeDeviceStrategy>();
+  strategy->stack_size = bridge.stack_size();
+  upload_typed(bridge, strategy->single);
+  upload_typed(bridge, strategy->double_precision);
+  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = DeviceBuffer<StepIndices>(step_indices(bridge));
+  return strategy.release();
+}
+
+void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept { delete strategy; }
+
+BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,
+                                      bool double_precision) {
+  if (requested == BridgeStrategy::automatic) {
+    for (BridgeStrategy candidate : {BridgeStrategy::shared_memory_reuse_prefetch, BridgeStrategy::prefetch}) {
+      if (unsupported_reason(bridge, candidate, double_precision).empty()) return candidate;
+    }
+    throw Error(ErrorCode::not_supported,
+                std::string(kGenerateRoutine) + ": no GPU strategy serves this bridge: " +
+                    unsupported_reason(bridge, BridgeStrategy::shared_memory_reuse_prefetch, double_precision) +
+                    "; " + unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
+  }
+  const std::string reason = unsupported_reason(bridge, requested, double_precision);
+  if (!reason.empty()) {
+    throw Error(ErrorCode::not_supported, std::string(kGenerateRoutine) + ": strategy " + to_string(requested) +
+                                              " cannot serve: " + reason);
+  }
+  return requested;
+}
+
+template <class T>
+void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy, bool increments,
+                          std::int64_t paths, const T* z, T* output, const BridgeGenerateOptions& options,
+                          BridgeKernelInfo* describe) {
+  const BridgeStrategy which = bridge_select_strategy(bridge, options.strategy, sizeof(T) == sizeof(double));
+  if (paths == 0) return;
+  const BridgeArgs<T> args =
+      make_args(bridge, increments, paths, z, output, options.z_layout, options.output_layout);
+  if (is_constant_family(which)) {
+    launch_bridge_constant(strategy, args, which, options.stream, describe);
+  } else {
+    launch_bridge_shared(strategy, args, which, options.stream, describe);
+  }
+}
+
+template <class T>
+void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
+                                bool increments, std::int64_t paths, T* output,
+                                const SobolBridgeOptions& options, BridgeKernelInfo* describe) {
+  const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
+  const std::string reason = register_family_limits(
+      bridge, bridge_sobol_shared_bytes<T>(bridge.stack_size(), bridge.dimension(), dimensions,
+                                           wide_sobol_words(options.sequence)));
+  if (!reason.empty()) {
+    throw Error(ErrorCode::not_supported, std::string(kSobolRoutine) + ": the fused kernel cannot serve: " +
+                                              reason + " (the Sobol tables grow with z_records() * dimension())");
+  }
+  if (paths == 0) return;
+  const BridgeArgs<T> args = make_args<T>(bridge, increments, paths, nullptr, output, BridgeLayout::path_fastest,
+                                          options.output_layout);
+  launch_bridge_sobol(strategy, args, options.sequence, options.offset,
+                      strategy.sobol_tables(bridge, options.sequence), options.stream, describe);
+}
+
+template <class T>
+BridgeKernelInfo describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+                                        const T* z, T* output, const BridgeGenerateOptions& options) {
+  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
+  require(strategy != nullptr, "cunum::detail::describe_bridge_kernel", "bridge", "does not use the CUDA backend");
+  BridgeKernelInfo info;
+  bridge_generate_cuda(bridge, *strategy, increments, paths, z, output, options, &info);
+  return info;
+}
+
+template <class T>
+BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+                                              T* output, const SobolBridgeOptions& options) {
+  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
+  require(strategy != nullptr, "cunum::detail::describe_sobol_bridge_kernel", "bridge",
+          "does not use the CUDA backend");
+  BridgeKernelInfo info;
+  bridge_generate_sobol_cuda(bridge, *strategy, increments, paths, output, options, &info);
+  return info;
+}
+
+#define CUNUM_INSTANTIATE_BRIDGE_CUDA(T)                                                                    \
+  template void bridge_generate_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool, std::int64_t, \
+                                     const T*, T*, const BridgeGenerateOptions&, BridgeKernelInfo*);        \
+  template void bridge_generate_sobol_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool,         \
+                                           std::int64_t, T*, const SobolBridgeOptions&, BridgeKernelInfo*); \
+  template BridgeKernelInfo describe_bridge_kernel(const BrownianBridge&, bool, std::int64_t, const T*, T*,  \
+                                                   const BridgeGenerateOptions&);                           \
+  template BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge&, bool, std::int64_t, T*,      \
+                                                         const SobolBridgeOptions&);
+
+CUNUM_INSTANTIATE_BRIDGE_CUDA(float)
+CUNUM_INSTANTIATE_BRIDGE_CUDA(double)
 
 }  // namespace cunum::detail

@@ -1,11 +1,14 @@
 #pragma once
 // Internal: the device form of a compiled bridge strategy, the tuning policy and
-// the launch arguments shared by the constant-memory (1-3) and shared-memory (4-5)
-// kernels.
+// the launch arguments shared by the constant-memory (1-3), shared-memory (4-5)
+// and fused Sobol kernels.
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
+#include "brownian_bridge/bridge_backends.hpp"
 #include "brownian_bridge/bridge_layout.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/device_buffer.hpp"
@@ -21,35 +24,56 @@ struct BridgePolicy {
   static constexpr std::uint8_t constant_no_store = 255;
   static constexpr std::size_t constant_bytes = 56 * 1024;
   static constexpr int prefetch_normals = 8;  // P of strategy 3
-  // Strategies 4-5: one thread per path, all d dimensions; C in registers (d padded
-  // to 1, 2, 4 or 8); stack and a chunk of the strategy in shared memory.
+  // Strategies 4-5 and the fused Sobol kernel: one thread per path (or per V
+  // paths), all d dimensions; C in registers (d padded to 1, 2, 4 or 8); stack and a
+  // chunk of the strategy in shared memory.
   static constexpr int shared_block_threads = 128;
   static constexpr int min_shared_block_threads = 32;
   static constexpr int shared_chunk_steps = 128;  // a multiple of every prefetch depth
   static constexpr int max_register_dimension = 8;
-  static constexpr int increment_block_threads = 256;
+  static constexpr int vector_bytes = 16;          // 16-byte Z loads and output stores
+  static constexpr int vector_prefetch_depth = 4;  // Z vectors in flight per thread
+  static constexpr int sobol_block_threads = 128;
 };
 
-// Normals prefetched per dimension by strategies 4 and 5-with-prefetch: the
-// registers spent (P x D) stay near 8-16.
+// Normals prefetched per dimension by strategies 4 and 5-with-prefetch when each
+// thread takes one path: the registers spent (P x D) stay near 8-16.
 template <int D>
 constexpr int shared_prefetch_depth() {
   return D <= 2 ? 8 : (D <= 4 ? 4 : 2);
 }
 
-// One step in global memory (strategies 4-5); a multiple of 4 bytes so that
-// blocks stage it word by word.
+// Paths per thread when Z and output move as 16-byte vectors.
 template <class T>
-struct GpuStep {
-  T left_weight, right_weight, std_dev;
+constexpr int vector_paths() {
+  return BridgePolicy::vector_bytes / static_cast<int>(sizeof(T));
+}
+
+// The integer part of one step (strategies 4-5, fused Sobol): 16 bytes, staged
+// into shared memory and read two steps ahead into registers.
+struct StepIndices {
   std::uint32_t z_index, output_index;
   std::uint16_t left_slot, right_slot, store_slot;  // store_slot == stack size: no store
-  std::uint8_t left_reuse, right_reuse;             // BridgeReuse
+  std::uint8_t reuse;       // BridgeReuse of the left neighbour | that of the right << 2
+  std::uint8_t increments;  // kLeftIncrement | kRightIncrement
 };
+static_assert(sizeof(StepIndices) == 16, "step indices move as one 16-byte vector");
+constexpr std::uint8_t kLeftIncrement = 1;
+constexpr std::uint8_t kRightIncrement = 2;
+
+// The floating part of one step, in the precision of the run.
+template <class T>
+struct StepWeights {
+  T left, right, std_dev, inverse_left_gap, inverse_right_gap;
+};
+
+// Weights of one step in the constant-memory image: left weight, right weight,
+// standard deviation, 1 / (theta - l), 1 / (r - theta).
+constexpr int kConstantWeightsPerStep = 5;
 
 // Byte offsets of the arrays inside the constant-memory image (strategies 1-3).
 struct ConstantLayout {
-  std::uint32_t factor, start, end, weights, z_index, output_index, left, right, store;
+  std::uint32_t factor, start, end, weights, z_index, output_index, left, right, store, increments;
   std::uint32_t bytes;
 };
 
@@ -66,6 +90,18 @@ struct BridgeArgs {
   BridgeLayout output_layout;
   T end_std_dev;  // sqrt(T - t0)
   bool fixed_end;
+  bool increments;  // write scaled increments instead of points
+};
+
+// The device copy of a strategy in one precision, as strategies 4-5 read it.
+template <class T>
+struct DeviceSteps {
+  const StepIndices* indices;
+  const StepWeights<T>* weights;
+  const T* factor;  // max_register_dimension^2, zero padded
+  const T* start;
+  const T* end;     // w (zeros for a free bridge)
+  std::uint32_t stack_size;
 };
 
 // Everything one precision needs on the device.
@@ -73,17 +109,24 @@ template <class T>
 struct TypedDeviceStrategy {
   std::vector<unsigned char> constant_image;  // empty when it does not fit
   ConstantLayout constant_layout{};
-  DeviceBuffer<GpuStep<T>> steps;
-  DeviceBuffer<T> factor;  // max_register_dimension^2, zero padded (empty if d > 8)
+  DeviceBuffer<StepWeights<T>> weights;
+  DeviceBuffer<T> factor;  // empty if d > max_register_dimension
   DeviceBuffer<T> start;
   DeviceBuffer<T> end;
+};
+
+// Tables of one Sobol sequence for this bridge's dimensions, `Word`-bit: the lane
+// table (dimension-major, 32 lanes each), direction vectors (dimension-major) and
+// scrambling constants, back to back in one buffer.
+struct DeviceSobolTables {
+  DeviceBuffer<unsigned char> bytes;
 };
 
 class BridgeDeviceStrategy {
  public:
   TypedDeviceStrategy<float> single;
   TypedDeviceStrategy<double> double_precision;
-  DeviceBuffer<double> times;
+  DeviceBuffer<StepIndices> indices;  // empty if the stack exceeds 16-bit slots
   std::uint32_t stack_size = 0;
 
   template <class T>
@@ -94,17 +137,40 @@ class BridgeDeviceStrategy {
       return double_precision;
     }
   }
+  template <class T>
+  DeviceSteps<T> device_steps() const {
+    const TypedDeviceStrategy<T>& t = typed<T>();
+    return {indices.data(), t.weights.data(), t.factor.data(), t.start.data(), t.end.data(), stack_size};
+  }
+
+  // Sobol tables, uploaded on first use of each sequence.
+  const DeviceSobolTables& sobol_tables(const BrownianBridge& bridge, SobolSequence sequence) const;
+
+ private:
+  mutable std::mutex sobol_mutex_;
+  mutable std::unique_ptr<DeviceSobolTables> sobol_[4];
 };
 
-// Launchers (kernels/brownian_bridge/*.cu); they check every CUDA call.
+// Launchers (kernels/brownian_bridge/*.cu); they check every CUDA call. With
+// `describe` set they launch nothing and describe the kernel they would launch.
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream);
+                            BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe);
 template <class T>
 void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream);
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe);
+template <class T>
+void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
+                         SobolSequence sequence, std::uint64_t offset, const DeviceSobolTables& tables,
+                         StreamHandle stream, BridgeKernelInfo* describe);
+
 // Dynamic shared memory the shared-memory kernels need for `threads` per block.
 template <class T>
-std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int threads);
+std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int threads,
+                                int paths_per_thread);
+// Dynamic shared memory of the fused Sobol kernel.
+template <class T>
+std::size_t bridge_sobol_shared_bytes(std::uint32_t stack_size, int dimension,
+                                      std::int64_t sobol_dimensions, bool wide_words);
 
 }  // namespace cunum::detail

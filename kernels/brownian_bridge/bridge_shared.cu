@@ -1,193 +1,74 @@
-// GPU strategies 4 and 5 (seed sections 6-7): one thread per path computes all d
-// dimensions with C in registers, so the main loop has no barriers. The strategy
-// lives in global memory and is staged into shared memory a chunk at a time (with
-// two steps of overlap, since each thread reads step records two steps ahead);
-// the stack lives in shared memory, slot-major so that a warp's accesses hit
-// distinct banks. Strategy 5 keeps {X_l, X_r, X_theta} of the previous step in
-// registers and reads the stack only for neighbours that are not among them.
-// Strategy 4 and 5-with-prefetch keep P normals per dimension in flight.
+// GPU strategies 4 and 5 (seed sections 6-7): one thread per path (or per V
+// consecutive paths moved as 16-byte vectors) computes all d dimensions with C in
+// registers, so the step loop has no barriers. The strategy lives in global memory
+// and is staged into shared memory a chunk at a time; each thread reads step indices
+// two steps ahead. The stack lives in shared memory. Strategy 5 keeps {X_l, X_r,
+// X_theta} of the previous step in registers and reads the stack only for
+// neighbours that are not among them. Strategy 4 and 5-with-prefetch keep P normals
+// in flight per thread.
 
-#include "brownian_bridge/bridge_device.cuh"
-#include "core/cuda_check.hpp"
+#include "brownian_bridge/bridge_launch.cuh"
+#include "brownian_bridge/bridge_path_builder.cuh"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {
 namespace {
 
-constexpr int kStagedSteps = BridgePolicy::shared_chunk_steps + 2;
-
-template <class T, int D>
-__device__ __forceinline__ void load_normals(const BridgeArgs<T>& a, std::int64_t p,
-                                             std::uint32_t record, T (&z)[D]) {
-#pragma unroll
-  for (int j = 0; j < D; ++j) {
-    z[j] = j < a.dimension
-               ? a.z[bridge_element(a.z_layout, a.paths, a.z_records, a.dimension, p, record, j)]
-               : T(0);
-  }
-}
-
-template <class T, int D>
-__device__ __forceinline__ void store_point(const BridgeArgs<T>& a, std::int64_t p,
-                                            std::int64_t record, const T (&x)[D]) {
-#pragma unroll
-  for (int j = 0; j < D; ++j) {
-    if (j < a.dimension) {
-      a.output[bridge_element(a.output_layout, a.paths, a.output_records, a.dimension, p, record, j)] = x[j];
-    }
-  }
-}
-
-template <class T, int D>
-__device__ __forceinline__ void select_point(BridgeReuse source, const T (&prev_left)[D],
-                                             const T (&prev_right)[D], const T (&prev_point)[D],
-                                             T (&out)[D]) {
-  const T(&chosen)[D] = source == BridgeReuse::previous_left
-                            ? prev_left
-                            : (source == BridgeReuse::previous_right ? prev_right : prev_point);
-#pragma unroll
-  for (int j = 0; j < D; ++j) out[j] = chosen[j];
-}
-
-// D: dimension padded to 1, 2, 4 or 8; Reuse: strategy 5; P: normals in flight (1 = none).
-template <class T, int D, bool Reuse, int P>
+// D: dimension padded to 1, 2, 4 or 8; V: paths per thread; Reuse: strategy 5;
+// P: normals in flight (1 = none).
+template <class T, int D, int V, bool Reuse, int P>
 __global__ void __launch_bounds__(BridgePolicy::shared_block_threads)
-    bridge_shared_kernel(BridgeArgs<T> a, const GpuStep<T>* __restrict__ steps,
-                         const T* __restrict__ factor, const T* __restrict__ start,
-                         const T* __restrict__ end, std::uint32_t stack_size) {
+    bridge_shared_kernel(BridgeArgs<T> a, DeviceSteps<T> steps) {
+  using Values = T[D][V];
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  GpuStep<T>* staged = reinterpret_cast<GpuStep<T>*>(shared_bytes);
-  T* stack = reinterpret_cast<T*>(shared_bytes + sizeof(GpuStep<T>) * kStagedSteps);
-  const int d = a.dimension;
-  const int threads = static_cast<int>(blockDim.x);
-  const int tid = static_cast<int>(threadIdx.x);
-  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * threads + tid;
-  const bool active = p < a.paths;
-  // Element j of slot s of this thread's stack.
-  auto slot = [&](std::uint32_t s, int j) -> T& { return stack[(s * d + j) * threads + tid]; };
+  StagedSteps<T> staged(shared_bytes);
+  PathBuilder<T, D, V, Reuse> builder(steps, a.dimension, shared_bytes + StagedSteps<T>::bytes());
+  const std::int64_t first = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * V;
+  const bool active = first < a.paths;
+  const PathGroup in{a.z_layout, a.paths, a.z_records, a.dimension, first};
+  const PathGroup out{a.output_layout, a.paths, a.output_records, a.dimension, first};
 
-  T c[D][D];
-#pragma unroll
-  for (int i = 0; i < D; ++i) {
-#pragma unroll
-    for (int j = 0; j < D; ++j) c[i][j] = factor[i * BridgePolicy::max_register_dimension + j];
-  }
-  auto correlate = [&](const T (&z)[D], T (&cz)[D]) {
-#pragma unroll
-    for (int i = 0; i < D; ++i) {
-      cz[i] = T(0);
-#pragma unroll
-      for (int j = 0; j <= i; ++j) cz[i] += c[i][j] * z[j];
-    }
-  };
-
-  T x0[D], z[D], cz[D];
-  T prev_left[D], prev_right[D], prev_point[D];
-#pragma unroll
-  for (int j = 0; j < D; ++j) {
-    x0[j] = j < d ? start[j] : T(0);
-    prev_left[j] = prev_right[j] = prev_point[j] = T(0);
-  }
   if (active) {
-    if (a.fixed_end) {
-#pragma unroll
-      for (int j = 0; j < D; ++j) prev_point[j] = j < d ? end[j] : T(0);
-    } else {
-      load_normals<T, D>(a, p, 0, z);
-      correlate(z, cz);
-#pragma unroll
-      for (int j = 0; j < D; ++j) prev_point[j] = x0[j] + a.end_std_dev * cz[j];
-    }
-    store_point<T, D>(a, p, a.steps, prev_point);
-#pragma unroll
-    for (int j = 0; j < D; ++j) {
-      if (j < d) {
-        slot(BrownianBridge::start_slot, j) = x0[j];
-        slot(BrownianBridge::end_slot, j) = prev_point[j];
-      }
-    }
+    Values z0{};
+    if (!a.fixed_end) read_record<T, D, V>(a.z, in, 0, z0);
+    builder.begin(a, out, z0);
   }
-
-  // Ring of P normal vectors; z indices of steps ahead come straight from global memory.
-  T ring[P][D];
+  // Ring of P normal records: the record of step k + P is requested at step k.
+  Values ring[P];
   if constexpr (P > 1) {
 #pragma unroll
     for (int u = 0; u < P; ++u) {
       if (active && static_cast<std::uint32_t>(u) < a.steps) {
-        load_normals<T, D>(a, p, steps[u].z_index, ring[u]);
+        read_record<T, D, V>(a.z, in, __ldg(&steps.indices[u].z_index), ring[u]);
       }
     }
   }
 
-  GpuStep<T> current{}, next{};
-  std::uint32_t chunk_begin = 0;
+  StepIndices current{}, next{};
   for (std::uint32_t k0 = 0; k0 < a.steps; k0 += P) {
     if (k0 % BridgePolicy::shared_chunk_steps == 0) {
-      // Stage steps [k0, k0 + chunk + 2) word by word; uniform across the block.
-      chunk_begin = k0;
-      const std::uint32_t count = min(a.steps - k0, static_cast<std::uint32_t>(kStagedSteps));
-      constexpr int words_per_step = sizeof(GpuStep<T>) / sizeof(std::uint32_t);
-      const auto* source = reinterpret_cast<const std::uint32_t*>(steps + k0);
-      auto* target = reinterpret_cast<std::uint32_t*>(staged);
-      __syncthreads();
-      for (std::uint32_t w = tid; w < count * words_per_step; w += threads) target[w] = source[w];
-      __syncthreads();
-      current = staged[0];
-      if (count > 1) next = staged[1];
+      staged.stage(steps, k0, a.steps);  // uniform across the block
+      current = staged.index(k0);
+      if (k0 + 1 < a.steps) next = staged.index(k0 + 1);
     }
 #pragma unroll
     for (int u = 0; u < P; ++u) {
       const std::uint32_t k = k0 + u;
       if (k < a.steps && active) {
-        // Step records two ahead: `next` is k + 1, `ahead` is k + 2.
-        const std::uint32_t ahead_index = k + 2 - chunk_begin;
-        GpuStep<T> ahead{};
-        if (ahead_index < static_cast<std::uint32_t>(kStagedSteps) && k + 2 < a.steps) {
-          ahead = staged[ahead_index];
-        }
+        StepIndices ahead{};
+        if (k + 2 < a.steps) ahead = staged.index(k + 2);
+        Values z;
         if constexpr (P > 1) {
 #pragma unroll
-          for (int j = 0; j < D; ++j) z[j] = ring[u][j];
-          if (k + P < a.steps) load_normals<T, D>(a, p, steps[k + P].z_index, ring[u]);
-        } else {
-          load_normals<T, D>(a, p, current.z_index, z);
-        }
-        correlate(z, cz);
-        T xl[D], xr[D];
-        const auto left_source = static_cast<BridgeReuse>(current.left_reuse);
-        const auto right_source = static_cast<BridgeReuse>(current.right_reuse);
-        if (Reuse && left_source != BridgeReuse::stack) {
-          select_point<T, D>(left_source, prev_left, prev_right, prev_point, xl);
-        } else {
-#pragma unroll
-          for (int j = 0; j < D; ++j) xl[j] = j < d ? slot(current.left_slot, j) : T(0);
-        }
-        if (Reuse && right_source != BridgeReuse::stack) {
-          select_point<T, D>(right_source, prev_left, prev_right, prev_point, xr);
-        } else {
-#pragma unroll
-          for (int j = 0; j < D; ++j) xr[j] = j < d ? slot(current.right_slot, j) : T(0);
-        }
-        T x[D];
-#pragma unroll
-        for (int j = 0; j < D; ++j) {
-          x[j] = current.left_weight * xl[j] + current.right_weight * xr[j] + current.std_dev * cz[j];
-        }
-        store_point<T, D>(a, p, current.output_index - 1, x);
-        if (current.store_slot != stack_size) {
-#pragma unroll
           for (int j = 0; j < D; ++j) {
-            if (j < d) slot(current.store_slot, j) = x[j];
-          }
-        }
-        if constexpr (Reuse) {
 #pragma unroll
-          for (int j = 0; j < D; ++j) {
-            prev_left[j] = xl[j];
-            prev_right[j] = xr[j];
-            prev_point[j] = x[j];
+            for (int v = 0; v < V; ++v) z[j][v] = ring[u][j][v];
           }
+          if (k + P < a.steps) read_record<T, D, V>(a.z, in, __ldg(&steps.indices[k + P].z_index), ring[u]);
+        } else {
+          read_record<T, D, V>(a.z, in, current.z_index, z);
         }
+        builder.build(a, out, current, staged.weight(k), z);
         current = next;
         next = ahead;
       }
@@ -195,69 +76,85 @@ __global__ void __launch_bounds__(BridgePolicy::shared_block_threads)
   }
 }
 
-template <class T, int D, bool Reuse, int P>
-void launch(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, StreamHandle stream) {
-  const TypedDeviceStrategy<T>& typed = strategy.typed<T>();
+template <class T, int D, int V, bool Reuse, int P>
+void launch(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, StreamHandle stream,
+            BridgeKernelInfo* describe) {
   const auto& properties = device_properties();
   int threads = BridgePolicy::shared_block_threads;
   while (threads > BridgePolicy::min_shared_block_threads &&
-         bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads) >
+         bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads, V) >
              properties.shared_memory_per_block_optin_bytes) {
     threads /= 2;
   }
-  const std::size_t shared = bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads);
-  const std::int64_t blocks = (args.paths + threads - 1) / threads;
-  if (blocks > 0x7FFFFFFF) {
-    throw Error(ErrorCode::not_supported, "cunum::BrownianBridge::generate: paths exceed the grid limit");
-  }
-  auto kernel = bridge_shared_kernel<T, D, Reuse, P>;
-  CUNUM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(shared)));
-  kernel<<<static_cast<unsigned>(blocks), threads, shared, stream>>>(
-      args, typed.steps.data(), typed.factor.data(), typed.start.data(), typed.end.data(),
-      strategy.stack_size);
-  CUNUM_CHECK_LAUNCH("bridge_shared_kernel");
+  const std::int64_t paths_per_block = static_cast<std::int64_t>(threads) * V;
+  launch_or_describe(bridge_shared_kernel<T, D, V, Reuse, P>, (args.paths + paths_per_block - 1) / paths_per_block,
+                     threads, bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads, V), V,
+                     stream, describe, "bridge_shared_kernel", args, strategy.device_steps<T>());
+}
+
+// 16-byte vectors of consecutive paths need path-fastest arrays whose rows all
+// start 16-byte aligned.
+template <class T>
+bool vector_io_allowed(const BridgeArgs<T>& a) {
+  constexpr int V = vector_paths<T>();
+  const auto aligned = [](const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % BridgePolicy::vector_bytes == 0;
+  };
+  return a.z_layout == BridgeLayout::path_fastest && a.output_layout == BridgeLayout::path_fastest &&
+         a.paths % V == 0 && aligned(a.z) && aligned(a.output);
 }
 
 template <class T, int D>
 void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream) {
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
   constexpr int P = shared_prefetch_depth<D>();
+  if constexpr (D == 1) {
+    // One dimension: V paths per thread in 16-byte vectors where the arrays allow.
+    constexpr int V = vector_paths<T>();
+    constexpr int PV = BridgePolicy::vector_prefetch_depth;
+    const bool vector = vector_io_allowed(args) &&
+                        bridge_shared_bytes<T>(strategy.stack_size, args.dimension,
+                                               BridgePolicy::min_shared_block_threads, V) <=
+                            device_properties().shared_memory_per_block_optin_bytes;
+    if (vector) {
+      switch (which) {
+        case BridgeStrategy::shared_memory_reuse: return launch<T, D, V, true, 1>(strategy, args, stream, describe);
+        case BridgeStrategy::shared_memory_reuse_prefetch:
+          return launch<T, D, V, true, PV>(strategy, args, stream, describe);
+        default: return launch<T, D, V, false, PV>(strategy, args, stream, describe);
+      }
+    }
+  }
   switch (which) {
-    case BridgeStrategy::shared_memory_reuse:
-      launch<T, D, true, 1>(strategy, args, stream);
-      return;
+    case BridgeStrategy::shared_memory_reuse: return launch<T, D, 1, true, 1>(strategy, args, stream, describe);
     case BridgeStrategy::shared_memory_reuse_prefetch:
-      launch<T, D, true, P>(strategy, args, stream);
-      return;
-    default:
-      launch<T, D, false, P>(strategy, args, stream);
-      return;
+      return launch<T, D, 1, true, P>(strategy, args, stream, describe);
+    default: return launch<T, D, 1, false, P>(strategy, args, stream, describe);
   }
 }
 
 }  // namespace
 
 template <class T>
-std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int threads) {
-  return sizeof(GpuStep<T>) * kStagedSteps +
-         sizeof(T) * static_cast<std::size_t>(stack_size) * dimension * threads;
+std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int threads, int paths_per_thread) {
+  return StagedSteps<T>::bytes() +
+         sizeof(T) * static_cast<std::size_t>(stack_size) * dimension * threads * paths_per_thread;
 }
 
 template <class T>
 void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream) {
-  if (args.dimension <= 1) return launch_for_dimension<T, 1>(strategy, args, which, stream);
-  if (args.dimension <= 2) return launch_for_dimension<T, 2>(strategy, args, which, stream);
-  if (args.dimension <= 4) return launch_for_dimension<T, 4>(strategy, args, which, stream);
-  launch_for_dimension<T, BridgePolicy::max_register_dimension>(strategy, args, which, stream);
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
+  if (args.dimension <= 1) return launch_for_dimension<T, 1>(strategy, args, which, stream, describe);
+  if (args.dimension <= 2) return launch_for_dimension<T, 2>(strategy, args, which, stream, describe);
+  if (args.dimension <= 4) return launch_for_dimension<T, 4>(strategy, args, which, stream, describe);
+  launch_for_dimension<T, BridgePolicy::max_register_dimension>(strategy, args, which, stream, describe);
 }
 
-template std::size_t bridge_shared_bytes<float>(std::uint32_t, int, int);
-template std::size_t bridge_shared_bytes<double>(std::uint32_t, int, int);
-template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<float>&,
-                                   BridgeStrategy, StreamHandle);
-template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<double>&,
-                                   BridgeStrategy, StreamHandle);
+template std::size_t bridge_shared_bytes<float>(std::uint32_t, int, int, int);
+template std::size_t bridge_shared_bytes<double>(std::uint32_t, int, int, int);
+template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<float>&, BridgeStrategy,
+                                   StreamHandle, BridgeKernelInfo*);
+template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<double>&, BridgeStrategy,
+                                   StreamHandle, BridgeKernelInfo*);
 
 }  // namespace cunum::detail

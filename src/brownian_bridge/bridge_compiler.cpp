@@ -195,6 +195,10 @@ CompiledBridge compile_bridge(const std::vector<double>& times,
         step.left_weight = (r - theta) / (r - l);
         step.right_weight = (theta - l) / (r - l);
         step.std_dev = std::sqrt((r - theta) * (theta - l) / (r - l));
+        step.inverse_left_gap = 1.0 / (theta - l);
+        step.inverse_right_gap = 1.0 / (r - theta);
+        step.left_increment = nb.left + 1 == v;
+        step.right_increment = nb.right == v + 1;
         if (k > 0) {
           const BridgeStep& previous = result.steps[k - 1];
           auto reuse = [&](std::uint32_t point) {

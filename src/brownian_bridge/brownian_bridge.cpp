@@ -28,11 +28,22 @@ const char* to_string(BridgeStrategy strategy) noexcept {
   return "unknown";
 }
 
+const char* to_string(SobolSequence sequence) noexcept {
+  switch (sequence) {
+    case SobolSequence::sobol32: return "sobol32";
+    case SobolSequence::scrambled_sobol32: return "scrambled_sobol32";
+    case SobolSequence::sobol64: return "sobol64";
+    case SobolSequence::scrambled_sobol64: return "scrambled_sobol64";
+  }
+  return "unknown";
+}
+
 namespace {
 
 constexpr const char* kOrderRoutine = "cunum::make_bridge_order";
 constexpr const char* kInitRoutine = "cunum::BrownianBridge";
 constexpr const char* kGenerateRoutine = "cunum::BrownianBridge::generate";
+constexpr const char* kSobolRoutine = "cunum::BrownianBridge::generate_sobol";
 
 // Largest N: step indices are 32-bit and the increment pass indexes N + 1 records.
 constexpr std::int64_t kMaxInteriorPoints = (std::int64_t{1} << 31) - 2;
@@ -84,12 +95,24 @@ std::vector<double> cholesky(const std::vector<double>& sigma, int d) {
 }
 
 // paths >= 0 and paths x per_path elements of `element_bytes` fit in 2^63 bytes.
-void validate_paths(std::int64_t paths, std::int64_t per_path, std::size_t element_bytes) {
-  detail::require_non_negative(paths, kGenerateRoutine, "paths");
+void validate_paths(const char* routine, std::int64_t paths, std::int64_t per_path,
+                    std::size_t element_bytes) {
+  detail::require_non_negative(paths, routine, "paths");
   detail::require(paths <= std::numeric_limits<std::int64_t>::max() /
                                static_cast<std::int64_t>(element_bytes) / per_path,
-                  kGenerateRoutine, "paths", "makes the arrays larger than 2^63 bytes");
+                  routine, "paths", "makes the arrays larger than 2^63 bytes");
 }
+
+bool valid_layout(BridgeLayout layout) {
+  return layout == BridgeLayout::path_fastest || layout == BridgeLayout::path_contiguous;
+}
+
+bool is_32_bit(SobolSequence sequence) {
+  return sequence == SobolSequence::sobol32 || sequence == SobolSequence::scrambled_sobol32;
+}
+
+// cuRAND's direction-vector tables hold this many dimensions.
+constexpr std::int64_t kMaxSobolDimensions = 20000;
 
 void validate_factor(const std::vector<double>& c, int d) {
   for (int i = 0; i < d; ++i) {
@@ -214,6 +237,12 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
   }
 }
 
+namespace detail {
+const BridgeDeviceStrategy* device_strategy(const BrownianBridge& bridge) noexcept {
+  return bridge.device_ ? bridge.device_->strategy : nullptr;
+}
+}  // namespace detail
+
 BrownianBridge::~BrownianBridge() = default;
 BrownianBridge::BrownianBridge(BrownianBridge&&) noexcept = default;
 BrownianBridge& BrownianBridge::operator=(BrownianBridge&&) noexcept = default;
@@ -221,24 +250,69 @@ BrownianBridge& BrownianBridge::operator=(BrownianBridge&&) noexcept = default;
 template <class T>
 void BrownianBridge::generate(bool increments, std::int64_t paths, const T* z, T* output,
                               const BridgeGenerateOptions& options) const {
-  validate_paths(paths, output_records() * dimension_, sizeof(T));
+  validate_paths(kGenerateRoutine, paths, output_records() * dimension_, sizeof(T));
   const std::int64_t per_path = output_records() * dimension_;
   detail::require_pointer(z, paths * z_records() * dimension_, kGenerateRoutine, "z");
   detail::require_pointer(output, paths * per_path, kGenerateRoutine, "output");
-  auto valid_layout = [](BridgeLayout layout) {
-    return layout == BridgeLayout::path_fastest || layout == BridgeLayout::path_contiguous;
-  };
   detail::require(valid_layout(options.z_layout), kGenerateRoutine, "options.z_layout",
                   "is not a BridgeLayout");
   detail::require(valid_layout(options.output_layout), kGenerateRoutine,
                   "options.output_layout", "is not a BridgeLayout");
   if (backend_ == Backend::cpu) {
     if (paths == 0) return;
-    detail::bridge_generate_cpu(*this, increments, paths, z, output, options.z_layout,
-                                options.output_layout);
+    detail::bridge_generate_cpu<T>(*this, increments, paths, {z, options.z_layout, paths, 0},
+                                   {output, options.output_layout, paths, 0});
     return;
   }
   detail::bridge_generate_cuda(*this, *device_->strategy, increments, paths, z, output, options);
+}
+
+template <class T>
+void BrownianBridge::generate_sobol(bool increments, std::int64_t paths, T* output,
+                                    const SobolBridgeOptions& options) const {
+  validate_paths(kSobolRoutine, paths, output_records() * dimension_, sizeof(T));
+  detail::require_pointer(output, paths * output_records() * dimension_, kSobolRoutine, "output");
+  detail::require(valid_layout(options.output_layout), kSobolRoutine, "options.output_layout",
+                  "is not a BridgeLayout");
+  const SobolSequence sequence = options.sequence;
+  detail::require(is_32_bit(sequence) || sequence == SobolSequence::sobol64 ||
+                      sequence == SobolSequence::scrambled_sobol64,
+                  kSobolRoutine, "options.sequence", "is not a SobolSequence");
+  const auto unsigned_paths = static_cast<std::uint64_t>(paths);
+  if (is_32_bit(sequence)) {
+    detail::require(options.offset <= (std::uint64_t{1} << 32) &&
+                        unsigned_paths <= (std::uint64_t{1} << 32) - options.offset,
+                    kSobolRoutine, "options.offset",
+                    "+ paths exceeds the 2^32 points of a 32-bit Sobol sequence");
+  } else {
+    detail::require(unsigned_paths <= std::numeric_limits<std::uint64_t>::max() - options.offset,
+                    kSobolRoutine, "options.offset", "+ paths exceeds the 2^64 points of the sequence");
+  }
+  const std::int64_t dimensions = z_records() * dimension_;
+  if (dimensions > kMaxSobolDimensions) {
+    throw Error(ErrorCode::not_supported,
+                std::string(kSobolRoutine) + ": the bridge needs " + std::to_string(dimensions) +
+                    " Sobol dimensions (z_records() * dimension()); cuRAND's direction vectors "
+                    "cover 20000");
+  }
+  if (backend_ == Backend::cpu) {
+    if (paths == 0) return;
+    detail::bridge_generate_sobol_cpu(*this, increments, paths, output, options);
+    return;
+  }
+  detail::bridge_generate_sobol_cuda(*this, *device_->strategy, increments, paths, output, options);
+}
+
+template <class T>
+void BrownianBridge::generate_sobol_paths(std::int64_t paths, T* output,
+                                          const SobolBridgeOptions& options) const {
+  generate_sobol(false, paths, output, options);
+}
+
+template <class T>
+void BrownianBridge::generate_sobol_increments(std::int64_t paths, T* output,
+                                               const SobolBridgeOptions& options) const {
+  generate_sobol(true, paths, output, options);
 }
 
 template <class T>
@@ -257,7 +331,7 @@ template <class T>
 std::vector<T> BrownianBridge::generate_host(bool increments, std::int64_t paths,
                                              const std::vector<T>& z,
                                              const BridgeGenerateOptions& options) const {
-  validate_paths(paths, output_records() * dimension_, sizeof(T));
+  validate_paths(kGenerateRoutine, paths, output_records() * dimension_, sizeof(T));
   detail::require(static_cast<std::int64_t>(z.size()) == paths * z_records() * dimension_,
                   kGenerateRoutine, "z", "must hold paths * z_records() * dimension() values");
   const auto out_size = static_cast<std::size_t>(paths * output_records() * dimension_);
@@ -292,7 +366,11 @@ std::vector<T> BrownianBridge::generate_increments(std::int64_t paths, const std
   template std::vector<T> BrownianBridge::generate_paths(std::int64_t, const std::vector<T>&, \
                                                          const BridgeGenerateOptions&) const; \
   template std::vector<T> BrownianBridge::generate_increments(                               \
-      std::int64_t, const std::vector<T>&, const BridgeGenerateOptions&) const;
+      std::int64_t, const std::vector<T>&, const BridgeGenerateOptions&) const;              \
+  template void BrownianBridge::generate_sobol_paths(std::int64_t, T*,                       \
+                                                     const SobolBridgeOptions&) const;       \
+  template void BrownianBridge::generate_sobol_increments(std::int64_t, T*,                  \
+                                                          const SobolBridgeOptions&) const;
 
 CUNUM_INSTANTIATE_BRIDGE(float)
 CUNUM_INSTANTIATE_BRIDGE(double)

@@ -1,0 +1,62 @@
+// The fused quasi-random bridge on the CPU backend: cuRAND's host generator writes
+// the Sobol normals of a block of paths (dimension-major, which is the path-fastest
+// Z layout of the block), and the OpenMP bridge turns them into the paths' output.
+// Blocks bound the memory to block_paths x z_records x d values.
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "brownian_bridge/bridge_backends.hpp"
+#include "brownian_bridge/sobol_sequence.hpp"
+#include "core/curand_check.hpp"
+
+namespace cunum::detail {
+namespace {
+
+constexpr std::int64_t kBlockElements = std::int64_t{1} << 24;  // normals per block
+
+struct HostGenerator {
+  curandGenerator_t handle = nullptr;
+  explicit HostGenerator(SobolSequence sequence) {
+    CUNUM_CURAND_CHECK(curandCreateGeneratorHost(&handle, curand_rng_type(sequence)));
+  }
+  ~HostGenerator() { curandDestroyGenerator(handle); }
+  HostGenerator(const HostGenerator&) = delete;
+  HostGenerator& operator=(const HostGenerator&) = delete;
+};
+
+void generate_normals(curandGenerator_t generator, float* z, std::size_t count) {
+  CUNUM_CURAND_CHECK(curandGenerateNormal(generator, z, count, 0.0f, 1.0f));
+}
+void generate_normals(curandGenerator_t generator, double* z, std::size_t count) {
+  CUNUM_CURAND_CHECK(curandGenerateNormalDouble(generator, z, count, 0.0, 1.0));
+}
+
+}  // namespace
+
+template <class T>
+void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+                               T* output, const SobolBridgeOptions& options) {
+  const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
+  const std::int64_t block_paths = std::max<std::int64_t>(1, kBlockElements / dimensions);
+  std::vector<T> z(static_cast<std::size_t>(std::min(paths, block_paths) * dimensions));
+  HostGenerator generator(options.sequence);
+  CUNUM_CURAND_CHECK(curandSetQuasiRandomGeneratorDimensions(generator.handle,
+                                                             static_cast<unsigned>(dimensions)));
+  for (std::int64_t first = 0; first < paths; first += block_paths) {
+    const std::int64_t count = std::min(block_paths, paths - first);
+    CUNUM_CURAND_CHECK(curandSetGeneratorOffset(generator.handle, options.offset + first));
+    generate_normals(generator.handle, z.data(), static_cast<std::size_t>(count * dimensions));
+    bridge_generate_cpu<T>(bridge, increments, count,
+                           {z.data(), BridgeLayout::path_fastest, count, 0},
+                           {output, options.output_layout, paths, first});
+  }
+}
+
+template void bridge_generate_sobol_cpu(const BrownianBridge&, bool, std::int64_t, float*,
+                                        const SobolBridgeOptions&);
+template void bridge_generate_sobol_cpu(const BrownianBridge&, bool, std::int64_t, double*,
+                                        const SobolBridgeOptions&);
+
+}  // namespace cunum::detail
