@@ -1,12 +1,13 @@
-// Arithmetic-average Asian call under Black-Scholes, priced with Brownian bridge
-// paths built from Sobol quasi-random normals (cuRAND) and, for comparison, from
-// pseudo-random normals. Runs on the GPU when one is present, else on the CPU
-// backend with cuRAND's host generators.
+// Arithmetic-average Asian call under Black-Scholes, priced with Brownian paths
+// from a bisection bridge driven two ways: scrambled Sobol points through the fused
+// quasi-random bridge (the normals never touch memory on the GPU), and Philox
+// pseudo-random normals from cuRAND through generate_paths. Runs on the GPU when one
+// is present, else on the CPU backend (cuRAND's host generators).
 //
-// cuRAND's quasi-random generators return, for n points of D dimensions, all n
-// values of dimension 0, then of dimension 1, ...: exactly the path-fastest Z
-// layout of a 1-d bridge (record k = Sobol dimension k), so the lowest, best
-// distributed Sobol dimensions drive X_T and the coarse bisection points.
+// The bisection order gives the lowest, best distributed Sobol dimensions to X_T and
+// the coarse midpoints, which carry most of the payoff's variance: that is what makes
+// the quasi-random estimate converge faster. Standard errors come from 32 batches;
+// for Sobol points the batches are not independent, so theirs is only an indication.
 
 #include <curand.h>
 
@@ -34,56 +35,65 @@ void check(curandStatus_t status, const char* what) {
   }
 }
 
-// Standard normals for `paths` x `records`, path-fastest; in device memory when
-// `device` is set (returned through `device_z`), else on the host.
-std::vector<double> normals(bool quasi, bool device, std::int64_t paths, std::int64_t records,
-                            cunum::DeviceBuffer<double>& device_z) {
-  curandGenerator_t generator;
-  const auto type = quasi ? CURAND_RNG_QUASI_SCRAMBLED_SOBOL64 : CURAND_RNG_PSEUDO_PHILOX4_32_10;
-  check(device ? curandCreateGenerator(&generator, type) : curandCreateGeneratorHost(&generator, type),
-        "curandCreateGenerator");
-  if (quasi) {
-    check(curandSetQuasiRandomGeneratorDimensions(generator, static_cast<unsigned>(records)), "dimensions");
+// Brownian paths W at the averaging dates, path-fastest, on the host.
+std::vector<double> sobol_paths(const cunum::BrownianBridge& bridge, std::int64_t paths) {
+  const auto count = static_cast<std::size_t>(paths * bridge.output_records());
+  std::vector<double> w(count);
+  cunum::SobolBridgeOptions options;
+  options.sequence = cunum::SobolSequence::scrambled_sobol64;
+  if (bridge.backend() == cunum::Backend::cuda) {
+    cunum::DeviceBuffer<double> device_w(count);
+    bridge.generate_sobol_paths(paths, device_w.data(), options);
+    device_w.copy_to_host(w.data(), count);
   } else {
-    check(curandSetPseudoRandomGeneratorSeed(generator, 20260101ull), "seed");
+    bridge.generate_sobol_paths(paths, w.data(), options);
   }
-  const auto count = static_cast<std::size_t>(paths * records);
-  std::vector<double> host;
-  double* target = nullptr;
-  if (device) {
-    device_z = cunum::DeviceBuffer<double>(count);
-    target = device_z.data();
-  } else {
-    host.resize(count);
-    target = host.data();
-  }
-  check(curandGenerateNormalDouble(generator, target, count, 0.0, 1.0), "curandGenerateNormalDouble");
-  check(curandDestroyGenerator(generator), "curandDestroyGenerator");
-  return host;
+  return w;
 }
 
-struct Estimate {
-  double price, standard_error;
-};
+std::vector<double> pseudo_random_paths(const cunum::BrownianBridge& bridge, std::int64_t paths) {
+  const bool device = bridge.backend() == cunum::Backend::cuda;
+  curandGenerator_t generator;
+  check(device ? curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10)
+               : curandCreateGeneratorHost(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10),
+        "curandCreateGenerator");
+  check(curandSetPseudoRandomGeneratorSeed(generator, 20260101ull), "curandSetPseudoRandomGeneratorSeed");
+  const auto normals = static_cast<std::size_t>(paths * bridge.z_records());  // even: 64 per path
+  std::vector<double> w;
+  if (device) {
+    cunum::DeviceBuffer<double> z(normals);
+    cunum::DeviceBuffer<double> device_w(static_cast<std::size_t>(paths * bridge.output_records()));
+    check(curandGenerateNormalDouble(generator, z.data(), normals, 0.0, 1.0), "curandGenerateNormalDouble");
+    bridge.generate_paths(paths, z.data(), device_w.data());
+    w = device_w.to_host();
+  } else {
+    std::vector<double> z(normals);
+    check(curandGenerateNormalDouble(generator, z.data(), normals, 0.0, 1.0), "curandGenerateNormalDouble");
+    w = bridge.generate_paths(paths, z);
+  }
+  check(curandDestroyGenerator(generator), "curandDestroyGenerator");
+  return w;
+}
 
-// Discounted payoff per path from W at the averaging dates (path-fastest).
+// Discounted payoff of each path.
 std::vector<double> payoffs(const Market& m, const std::vector<double>& w, std::int64_t paths) {
   std::vector<double> result(static_cast<std::size_t>(paths));
   const double dt = m.maturity / m.dates;
+  const double drift = m.rate - 0.5 * m.volatility * m.volatility;
   for (std::int64_t p = 0; p < paths; ++p) {
     double sum = 0;
     for (int i = 0; i < m.dates; ++i) {
-      const double t = (i + 1) * dt;
-      sum += m.spot * std::exp((m.rate - 0.5 * m.volatility * m.volatility) * t +
-                               m.volatility * w[static_cast<std::size_t>(i) * paths + p]);
+      sum += m.spot * std::exp(drift * (i + 1) * dt + m.volatility * w[static_cast<std::size_t>(i) * paths + p]);
     }
     result[p] = std::exp(-m.rate * m.maturity) * std::max(sum / m.dates - m.strike, 0.0);
   }
   return result;
 }
 
-// Price and the standard error of the mean of `batches` consecutive batches (for
-// Sobol points this is a rough indication, since the batches are not independent).
+struct Estimate {
+  double price, standard_error;
+};
+
 Estimate summarize(const std::vector<double>& values, int batches) {
   const std::size_t per_batch = values.size() / batches;
   double sum = 0, sum_squares = 0;
@@ -104,33 +114,21 @@ Estimate summarize(const std::vector<double>& values, int batches) {
 int main() {
   try {
     const Market market;
-    const bool device = cunum::cuda_available();
-    const cunum::Backend backend = device ? cunum::Backend::cuda : cunum::Backend::cpu;
-    const std::int64_t paths = std::int64_t{1} << 17;
-    const int batches = 32;
-
+    const cunum::Backend backend = cunum::cuda_available() ? cunum::Backend::cuda : cunum::Backend::cpu;
     std::vector<double> grid;
     for (int i = 1; i < market.dates; ++i) grid.push_back(market.maturity * i / market.dates);
     const cunum::BrownianBridge bridge(0.0, market.maturity,
-                                       cunum::make_bridge_order(grid, cunum::BridgeOrder::bisection), 1,
-                                       {1.0}, cunum::CovarianceForm::factor, {0.0}, {}, backend);
-    std::printf("Asian call, %d dates, %lld paths, backend %s, bridge stack %u\n", market.dates,
-                static_cast<long long>(paths), cunum::to_string(backend), bridge.stack_size());
-
-    for (bool quasi : {true, false}) {
-      cunum::DeviceBuffer<double> device_z;
-      std::vector<double> z = normals(quasi, device, paths, bridge.z_records(), device_z);
-      std::vector<double> w;
-      if (device) {
-        cunum::DeviceBuffer<double> device_w(static_cast<std::size_t>(paths * bridge.output_records()));
-        bridge.generate_paths(paths, device_z.data(), device_w.data());
-        w = device_w.to_host();
-      } else {
-        w = bridge.generate_paths(paths, z);
-      }
-      const Estimate e = summarize(payoffs(market, w, paths), batches);
-      std::printf("  %-14s price %.6f  std error %.6f\n", quasi ? "Sobol+bridge" : "pseudo-random",
-                  e.price, e.standard_error);
+                                       cunum::make_bridge_order(grid, cunum::BridgeOrder::bisection), 1, {1.0},
+                                       cunum::CovarianceForm::factor, {0.0}, {}, backend);
+    std::printf("Asian call (S = K = 100, r = 5%%, sigma = 20%%, T = 1, %d dates), backend %s, bridge stack %u\n",
+                market.dates, cunum::to_string(backend), bridge.stack_size());
+    std::printf("%10s  %-28s  %-28s\n", "paths", "Sobol + fused bridge", "Philox + bridge");
+    for (int log2_paths = 12; log2_paths <= 18; log2_paths += 2) {
+      const std::int64_t paths = std::int64_t{1} << log2_paths;
+      const Estimate quasi = summarize(payoffs(market, sobol_paths(bridge, paths), paths), 32);
+      const Estimate pseudo = summarize(payoffs(market, pseudo_random_paths(bridge, paths), paths), 32);
+      std::printf("%10lld  %.6f (s.e. %.6f)  %.6f (s.e. %.6f)\n", static_cast<long long>(paths), quasi.price,
+                  quasi.standard_error, pseudo.price, pseudo.standard_error);
     }
     return 0;
   } catch (const std::exception& error) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cunum/brownian_bridge.hpp"
 #include "cunum/core.hpp"
 #include "cunum/reduce.hpp"
 
@@ -63,6 +64,45 @@ DemoRow demo_reduce(cunum::Backend backend) {
   return {"reduce", "sum of 2^26 floats", ms, n * sizeof(float) / (ms * 1e6), agrees};
 }
 
+DemoRow demo_brownian_bridge(cunum::Backend backend) {
+  const std::int64_t paths = std::int64_t{1} << 18;
+  std::vector<double> grid;
+  for (int i = 1; i < 64; ++i) grid.push_back(i / 64.0);
+  const auto order = cunum::make_bridge_order(grid, cunum::BridgeOrder::bisection);
+  auto make = [&](cunum::Backend b) {
+    return cunum::BrownianBridge(0.0, 1.0, order, 1, {1.0}, cunum::CovarianceForm::factor, {0.0}, {}, b);
+  };
+  const cunum::BrownianBridge bridge = make(backend);
+  std::vector<float> z(static_cast<std::size_t>(paths * bridge.z_records()));
+  std::mt19937 engine(11);
+  std::normal_distribution<float> normal;
+  for (float& x : z) x = normal(engine);
+
+  std::vector<float> x;
+  double ms = 0.0;
+  if (backend == cunum::Backend::cuda) {
+    cunum::Stream stream;
+    const cunum::DeviceBuffer<float> device_z(z, stream);
+    cunum::DeviceBuffer<float> device_x(static_cast<std::size_t>(paths * bridge.output_records()), stream);
+    cunum::BridgeGenerateOptions options;
+    options.stream = stream;
+    ms = median_ms(20, [&] {
+      bridge.generate_paths(paths, device_z.data(), device_x.data(), options);
+      stream.synchronize();
+    });
+    x = device_x.to_host();
+  } else {
+    ms = median_ms(5, [&] { x = bridge.generate_paths(paths, z); });
+  }
+  const std::vector<float> cpu = make(cunum::Backend::cpu).generate_paths(paths, z);
+  bool agrees = x.size() == cpu.size();
+  for (std::size_t i = 0; agrees && i < x.size(); ++i) {
+    agrees = std::fabs(x[i] - cpu[i]) <= 1e-5f * std::max(1.0f, std::fabs(cpu[i]));
+  }
+  const double bytes = static_cast<double>(z.size() + x.size()) * sizeof(float);
+  return {"brownian_bridge", "2^18 float paths x 64 steps, bisection", ms, bytes / (ms * 1e6), agrees};
+}
+
 }  // namespace
 
 int main() {
@@ -73,7 +113,7 @@ int main() {
   } else {
     std::printf("cunum demo: no CUDA device found, running the OpenMP CPU backend\n\n");
   }
-  const std::vector<DemoRow> rows = {demo_reduce(backend)};
+  const std::vector<DemoRow> rows = {demo_reduce(backend), demo_brownian_bridge(backend)};
 
   std::printf("| module | problem | median ms | GB/s | agrees with CPU |\n|---|---|---|---|---|\n");
   bool all_agree = true;

@@ -199,28 +199,35 @@ TEST(BridgeGpu, DimensionLimits) {
   EXPECT_CUNUM_ERROR(none.generate_paths(1, z17.data(), out17.data()), ErrorCode::not_supported, "dimension");
 }
 
-// Misaligned device pointers push the vectorized strategy onto its scalar path.
-TEST(BridgeGpu, VectorizedWithMisalignedPointers) {
+// Misaligned device pointers push the 16-byte strategies (2, and 4-5 for d = 1)
+// onto their scalar paths.
+TEST(BridgeGpu, VectorStrategiesWithMisalignedPointers) {
   CUNUM_REQUIRE_GPU();
-  const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
-  const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
-                           Backend::cuda);
-  const BrownianBridge cpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
-                           Backend::cpu);
-  const std::int64_t paths = 1024;
-  const auto z = cunum::testing::normals<float>(static_cast<std::size_t>(paths * cpu.z_records() * 2), fresh_seed());
-  const auto want = cpu.generate_paths(paths, z);
-  std::vector<float> shifted_z(z.size() + 1, 0.0f);
-  std::copy(z.begin(), z.end(), shifted_z.begin() + 1);
-  const cunum::DeviceBuffer<float> device_z(shifted_z);
-  cunum::DeviceBuffer<float> device_out(want.size() + 1);
-  device_out.fill_bytes(0xFF);
-  cunum::BridgeGenerateOptions options;
-  options.strategy = BridgeStrategy::vectorized;
-  gpu.generate_paths(paths, device_z.data() + 1, device_out.data() + 1, options);
-  const auto got = device_out.to_host();
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    ASSERT_NEAR(got[i + 1], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i]))) << "element " << i;
+  for (int d : {1, 2}) {
+    const BridgeSetup s = make_setup(63, d, false, 0, fresh_seed() + d);
+    const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                             Backend::cuda);
+    const BrownianBridge cpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end,
+                             Backend::cpu);
+    const std::int64_t paths = 1024;
+    const auto z = cunum::testing::normals<float>(static_cast<std::size_t>(paths * cpu.z_records() * d), fresh_seed());
+    const auto want = cpu.generate_paths(paths, z);
+    std::vector<float> shifted_z(z.size() + 1, 0.0f);
+    std::copy(z.begin(), z.end(), shifted_z.begin() + 1);
+    const cunum::DeviceBuffer<float> device_z(shifted_z);
+    for (BridgeStrategy strategy : {BridgeStrategy::vectorized, BridgeStrategy::shared_memory,
+                                    BridgeStrategy::shared_memory_reuse, BridgeStrategy::shared_memory_reuse_prefetch}) {
+      cunum::DeviceBuffer<float> device_out(want.size() + 1);
+      device_out.fill_bytes(0xFF);
+      cunum::BridgeGenerateOptions options;
+      options.strategy = strategy;
+      gpu.generate_paths(paths, device_z.data() + 1, device_out.data() + 1, options);
+      const auto got = device_out.to_host();
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        ASSERT_NEAR(got[i + 1], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i])))
+            << cunum::to_string(strategy) << " d=" << d << " element " << i;
+      }
+    }
   }
 }
 
