@@ -121,6 +121,15 @@ BenchOptions parse_options(int argc, char** argv, const char* program_summary) {
     options.timed_runs = 5;
   }
   if (reps) options.timed_runs = *reps;
+  // Emptied once here; every report of the run appends its rows.
+  if (!options.json_path.empty()) {
+    std::FILE* json = std::fopen(options.json_path.c_str(), "w");
+    if (json == nullptr) {
+      std::fprintf(stderr, "--json: cannot open '%s' for writing\n", options.json_path.c_str());
+      usage_and_exit(argv[0], program_summary, 2);
+    }
+    std::fclose(json);
+  }
   return options;
 }
 
@@ -188,9 +197,9 @@ BenchReport::BenchReport(const BenchEnvironment& environment, const BenchOptions
                          const std::string& title)
     : environment_(environment) {
   if (!options.json_path.empty()) {
-    json_ = std::fopen(options.json_path.c_str(), "w");
+    json_ = std::fopen(options.json_path.c_str(), "a");
     if (json_ == nullptr) {
-      throw Error(ErrorCode::invalid_argument, "--json: cannot open '" + options.json_path + "' for writing");
+      throw Error(ErrorCode::invalid_argument, "--json: cannot open '" + options.json_path + "' for appending");
     }
   }
   if (environment.backend == Backend::cuda) {
@@ -199,7 +208,7 @@ BenchReport::BenchReport(const BenchEnvironment& environment, const BenchOptions
                 environment.copy_gbps, environment.date_utc.c_str());
   } else {
     std::printf("%s: NO CUDA DEVICE, CPU backend on %s, measured host memcpy %.1f GB/s, %s"
-                " (std::chrono timings; CUDA-only cases and peers skipped)\n",
+                " (std::chrono timings; CUDA-only cases and GPU peers skipped)\n",
                 title.c_str(), environment.device_name.c_str(), environment.copy_gbps,
                 environment.date_utc.c_str());
   }

@@ -27,7 +27,8 @@ struct BenchOptions {
 };
 
 // Parses --quick, --reps N, --json FILE, --help. Prints usage and exits on --help
-// or on a bad argument (status 0 and 2).
+// or on a bad argument (status 0 and 2). The JSON file is emptied here, once;
+// every BenchReport of the run appends to it.
 BenchOptions parse_options(int argc, char** argv, const char* program_summary);
 
 // Where the bench runs and the yardstick it is measured against.
