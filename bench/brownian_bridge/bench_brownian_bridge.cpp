@@ -38,6 +38,7 @@
 #endif
 
 #include "bench_harness.hpp"
+#include "bridge_tuning.hpp"
 #include "brownian_bridge/bridge_backends.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "curand_generator.hpp"
@@ -333,6 +334,7 @@ class Sections {
   // `body(report)` adds the rows; `options` are the section's (runs, warm-ups).
   template <class Body>
   void run(const BenchOptions& options, const std::string& title, const Body& body) {
+    if (!cunum::bench::section_selected(options, title)) return;
     std::printf("\n");
     BenchReport report(environment_, options, std::string(kProgram) + ": " + title);
     body(report);
@@ -647,6 +649,101 @@ std::vector<std::string> bench_sobol(BenchContext& context, BenchReport& report,
 }
 
 // ---------------------------------------------------------------------------
+// Tuning sweep: kernel variants instantiated from the library's templates (see
+// bridge_tuning.hpp), each verified and timed like the strategies; strategy 4 at
+// 1x and 4x the paths shows what the last, partly filled wave of blocks costs.
+
+template <class T>
+void bench_shared_variants(BenchContext& context, BenchReport& report, const BridgeProblem& problem) {
+  const std::int64_t paths = context.paths;
+  const StreamHandle stream = *context.stream;
+  const BrownianBridge bridge = make_bridge(problem, Backend::cuda);
+  const std::vector<T> z_host = cunum::bench::philox_normals<T>(z_count(bridge, paths), kNormalSeed, context.stream);
+  RotatingDeviceInput<T> z(z_host.data(), z_host.size(), context.environment, context.options, stream);
+  DeviceBuffer<T> output(output_count(bridge, paths), stream);
+  const std::vector<T> reference = make_bridge(problem, Backend::cpu).generate_paths(paths, z_host);
+  const BridgeTolerance tolerance{OutputKind::paths, relative_tolerance<T>(), max_abs(reference), smallest_step(bridge)};
+  const auto& strategy = *cunum::detail::device_strategy(bridge);
+  const auto args = [&] {
+    return cunum::detail::bridge_args<T>(bridge, false, paths, z.next(), output.data(), BridgeLayout::path_fastest,
+                                         BridgeLayout::path_fastest);
+  };
+  for (const auto& variant : cunum::bench::shared_kernel_variants<T>(problem.dimension)) {
+    BenchRow row = new_row("tuning paths " + variant.name, precision_name<T>(), paths);
+    row.bytes_moved = bridge_bytes<T>(bridge, paths);
+    BridgeKernelInfo kernel;
+    variant.launch(strategy, args(), stream, &kernel);
+    output.fill_bytes(0xFF);
+    variant.launch(strategy, args(), stream, nullptr);
+    context.verifier.check(problem.name + " " + row.case_name + " " + row.precision + " vs CPU backend",
+                           output.to_host(), reference, tolerance);
+    row.median_ms = cunum::bench::median_device_ms(context.options, stream,
+                                                   [&] { variant.launch(strategy, args(), stream, nullptr); });
+    row.note = problem.name + "; " + kernel_note(kernel);
+    report.add(row);
+  }
+}
+
+// Strategy 4 on the seed problem with `multiple` times the paths.
+template <class T>
+void bench_paths_scaling(BenchContext& context, BenchReport& report, int multiple) {
+  const std::int64_t paths = context.paths * multiple;
+  const StreamHandle stream = *context.stream;
+  const BridgeProblem problem = seed_problem(paths);
+  const BrownianBridge bridge = make_bridge(problem, Backend::cuda);
+  const std::vector<T> z_host = cunum::bench::philox_normals<T>(z_count(bridge, paths), kNormalSeed, context.stream);
+  const DeviceBuffer<T> z(z_host, stream);
+  DeviceBuffer<T> output(output_count(bridge, paths), stream);
+  const std::vector<T> reference = make_bridge(problem, Backend::cpu).generate_paths(paths, z_host);
+  BridgeGenerateOptions options;
+  options.strategy = BridgeStrategy::shared_memory;
+  options.stream = stream;
+  BenchRow row = new_row("tuning paths 4 shared_memory, " + std::to_string(multiple) + "x seed paths",
+                         precision_name<T>(), paths);
+  row.bytes_moved = bridge_bytes<T>(bridge, paths);
+  output.fill_bytes(0xFF);
+  bridge.generate_paths(paths, z.data(), output.data(), options);
+  context.verifier.check(row.case_name + " " + row.precision + " vs CPU backend", output.to_host(), reference,
+                         BridgeTolerance{OutputKind::paths, relative_tolerance<T>(), max_abs(reference),
+                                         smallest_step(bridge)});
+  row.median_ms = cunum::bench::median_device_ms(
+      context.options, stream, [&] { bridge.generate_paths(paths, z.data(), output.data(), options); });
+  row.note = kernel_note(cunum::detail::describe_bridge_kernel(bridge, false, paths, z.data(), output.data(), options));
+  report.add(row);
+}
+
+template <class T>
+void bench_sobol_variants(BenchContext& context, BenchReport& report) {
+  const std::int64_t paths = context.paths;
+  const StreamHandle stream = *context.stream;
+  const BrownianBridge bridge = make_bridge(seed_problem(paths), Backend::cuda);
+  DeviceBuffer<T> output(output_count(bridge, paths), stream);
+  SobolBridgeOptions sobol_options;
+  sobol_options.sequence = SobolSequence::scrambled_sobol32;
+  sobol_options.stream = stream;
+  bridge.generate_sobol_paths(paths, output.data(), sobol_options);
+  const std::vector<T> reference = output.to_host();
+  const auto& strategy = *cunum::detail::device_strategy(bridge);
+  const auto& tables = strategy.sobol_tables(bridge, sobol_options.sequence);
+  const auto args = cunum::detail::bridge_args<T>(bridge, false, paths, nullptr, output.data(),
+                                                  BridgeLayout::path_fastest, BridgeLayout::path_fastest);
+  for (const auto& variant : cunum::bench::sobol_kernel_variants<T>()) {
+    BenchRow row = new_row("tuning sobol paths " + variant.name, precision_name<T>(), paths);
+    row.bytes_moved = static_cast<double>(output_count(bridge, paths)) * sizeof(T);
+    BridgeKernelInfo kernel;
+    variant.launch(strategy, args, kSobolOffset, tables, stream, &kernel);
+    output.fill_bytes(0xFF);
+    variant.launch(strategy, args, kSobolOffset, tables, stream, nullptr);
+    context.verifier.check(row.case_name + " " + row.precision + " vs generate_sobol_paths", output.to_host(),
+                           reference, RelativeTolerance{relative_tolerance<T>()});
+    row.median_ms = cunum::bench::median_device_ms(
+        context.options, stream, [&] { variant.launch(strategy, args, kSobolOffset, tables, stream, nullptr); });
+    row.note = kernel_note(kernel) + "; GB/s counts the output only";
+    report.add(row);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // CPU: the OpenMP backend (Table 2) and QuantLib.
 
 // Sets the OpenMP thread count; restores the one it found when it goes.
@@ -824,6 +921,7 @@ int run(const BenchOptions& options) {
   const std::vector<BridgeProblem> problems = {seed_problem(paths), full_covariance_problem(paths),
                                                random_order_problem(paths)};
   const std::string sobol_title = "Fused Sobol bridge vs cuRAND + bridge (seed problem, " + problem_size(paths) + ")";
+  const std::string tuning_title = "Tuning: kernel variants (seed problem and d = 3, " + problem_size(paths) + ")";
   if (on_gpu) {
     for (const BridgeProblem& problem : problems) {
       sections.run(options, problem.title, [&](BenchReport& report) {
@@ -840,6 +938,18 @@ int run(const BenchOptions& options) {
         for (std::string& line : bench_sobol<double>(context, report, sequence)) summaries.push_back(std::move(line));
       }
       print_summaries(summaries);
+    });
+    sections.run(options, tuning_title, [&](BenchReport& report) {
+      bench_shared_variants<float>(context, report, problems[0]);
+      bench_shared_variants<double>(context, report, problems[0]);
+      bench_shared_variants<float>(context, report, problems[1]);
+      bench_shared_variants<double>(context, report, problems[1]);
+      for (const int multiple : {1, 4}) {
+        bench_paths_scaling<float>(context, report, multiple);
+        bench_paths_scaling<double>(context, report, multiple);
+      }
+      bench_sobol_variants<float>(context, report);
+      bench_sobol_variants<double>(context, report);
     });
   }
 
@@ -862,7 +972,7 @@ int run(const BenchOptions& options) {
   if (!on_gpu) {
     std::printf("\n%s: NO CUDA DEVICE: the GPU sections were not run:\n", kProgram);
     for (const BridgeProblem& problem : problems) std::printf("  - %s\n", problem.title.c_str());
-    std::printf("  - %s\n", sobol_title.c_str());
+    std::printf("  - %s\n  - %s\n", sobol_title.c_str(), tuning_title.c_str());
   }
   if (verifier.failures() > 0) {
     std::fprintf(stderr, "\n!!! %s: %d VERIFICATION FAILURE(S); figures above are not valid\n", kProgram,

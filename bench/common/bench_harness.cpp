@@ -16,10 +16,11 @@ namespace {
 [[noreturn]] void usage_and_exit(const char* program, const char* summary, int status) {
   std::FILE* out = status == 0 ? stdout : stderr;
   std::fprintf(out,
-               "%s\n\nusage: %s [--quick] [--reps N] [--json FILE]\n"
-               "  --quick      fewer sizes and runs (CI smoke)\n"
-               "  --reps N     timed runs per case, median reported (default 25, --quick 5)\n"
-               "  --json FILE  also write one JSON object per row to FILE\n",
+               "%s\n\nusage: %s [--quick] [--reps N] [--json FILE] [--filter TEXT]\n"
+               "  --quick        fewer sizes and runs (CI smoke)\n"
+               "  --reps N       timed runs per case, median reported (default 25, --quick 5)\n"
+               "  --json FILE    also write one JSON object per row to FILE\n"
+               "  --filter TEXT  run only the sections whose title contains TEXT\n",
                summary, program);
   std::exit(status);
 }
@@ -109,6 +110,8 @@ BenchOptions parse_options(int argc, char** argv, const char* program_summary) {
       reps = static_cast<int>(value);
     } else if (argument == "--json" && has_value) {
       options.json_path = argv[++i];
+    } else if (argument == "--filter" && has_value) {
+      options.filter = argv[++i];
     } else if (argument == "--help" || argument == "-h") {
       usage_and_exit(argv[0], program_summary, 0);
     } else {
@@ -148,6 +151,10 @@ BenchEnvironment measure_environment(const BenchOptions& options) {
     environment.copy_gbps = host_copy_gbps(options);
   }
   return environment;
+}
+
+bool section_selected(const BenchOptions& options, const std::string& title) {
+  return options.filter.empty() || title.find(options.filter) != std::string::npos;
 }
 
 double median(std::vector<double> values) {

@@ -22,11 +22,12 @@ struct BenchOptions {
   int warmup_runs = 3;           // untimed runs before timing (clocks, allocations, caches)
   int timed_runs = 25;           // the median is taken over these
   std::string json_path;         // --json FILE: one JSON object per row; empty: none
+  std::string filter;            // --filter TEXT: only sections whose title contains TEXT
   double l2_rotation_factor = 4.0;          // inputs rotate until their copies exceed this x L2
   std::size_t copy_bytes = std::size_t{1} << 30;  // size of the copy-bandwidth yardstick
 };
 
-// Parses --quick, --reps N, --json FILE, --help. Prints usage and exits on --help
+// Parses --quick, --reps N, --json FILE, --filter TEXT, --help. Prints usage and exits on --help
 // or on a bad argument (status 0 and 2). The JSON file is emptied here, once;
 // every BenchReport of the run appends to it.
 BenchOptions parse_options(int argc, char** argv, const char* program_summary);
@@ -46,6 +47,9 @@ struct BenchEnvironment {
 BenchEnvironment measure_environment(const BenchOptions& options);
 
 double median(std::vector<double> values);
+
+// Whether a section with this title runs under options.filter.
+bool section_selected(const BenchOptions& options, const std::string& title);
 
 // Median milliseconds of `enqueue()`, device work enqueued on `stream`, over
 // options.timed_runs runs after options.warmup_runs; each run is bracketed by CUDA

@@ -184,7 +184,8 @@ class BrownianBridge {
   // generator a block of paths at a time, then the OpenMP bridge. Limits (not
   // supported beyond): 20,000 dimensions; offset + paths <= 2^32 for the 32-bit
   // sequences; on the GPU the Sobol tables and stack must fit in shared memory
-  // (docs/brownian_bridge.md).
+  // (docs/brownian_bridge.md); on the CPU offset < 2^32 (cuRAND's host generator
+  // keeps only the low 32 bits of an offset).
   template <class T>
   void generate_sobol_paths(std::int64_t paths, T* output, const SobolBridgeOptions& options = {}) const;
   template <class T>

@@ -183,9 +183,11 @@ std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy whic
                                : bridge_shared_bytes<float>(bridge.stack_size(), bridge.dimension(), threads, 1));
 }
 
+}  // namespace
+
 template <class T>
-BridgeArgs<T> make_args(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z,
-                        T* output, BridgeLayout z_layout, BridgeLayout output_layout) {
+BridgeArgs<T> bridge_args(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z, T* output,
+                          BridgeLayout z_layout, BridgeLayout output_layout) {
   BridgeArgs<T> args{};
   args.z = z;
   args.output = output;
@@ -201,6 +203,8 @@ BridgeArgs<T> make_args(const BrownianBridge& bridge, bool increments, std::int6
   args.increments = increments;
   return args;
 }
+
+namespace {
 
 bool wide_sobol_words(SobolSequence sequence) {
   return sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64;
@@ -262,12 +266,12 @@ void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept { delete s
 BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,
                                       bool double_precision) {
   if (requested == BridgeStrategy::automatic) {
-    for (BridgeStrategy candidate : {BridgeStrategy::shared_memory_reuse_prefetch, BridgeStrategy::prefetch}) {
+    for (BridgeStrategy candidate : {BridgeStrategy::shared_memory, BridgeStrategy::prefetch}) {
       if (unsupported_reason(bridge, candidate, double_precision).empty()) return candidate;
     }
     throw Error(ErrorCode::not_supported,
                 std::string(kGenerateRoutine) + ": no GPU strategy serves this bridge: " +
-                    unsupported_reason(bridge, BridgeStrategy::shared_memory_reuse_prefetch, double_precision) +
+                    unsupported_reason(bridge, BridgeStrategy::shared_memory, double_precision) +
                     "; " + unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
   }
   const std::string reason = unsupported_reason(bridge, requested, double_precision);
@@ -285,7 +289,7 @@ void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrate
   const BridgeStrategy which = bridge_select_strategy(bridge, options.strategy, sizeof(T) == sizeof(double));
   if (paths == 0) return;
   const BridgeArgs<T> args =
-      make_args(bridge, increments, paths, z, output, options.z_layout, options.output_layout);
+      bridge_args(bridge, increments, paths, z, output, options.z_layout, options.output_layout);
   if (is_constant_family(which)) {
     launch_bridge_constant(strategy, args, which, options.stream, describe);
   } else {
@@ -297,16 +301,14 @@ template <class T>
 void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                                 bool increments, std::int64_t paths, T* output,
                                 const SobolBridgeOptions& options, BridgeKernelInfo* describe) {
-  const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
-  const std::string reason = register_family_limits(
-      bridge, bridge_sobol_shared_bytes<T>(bridge.stack_size(), bridge.dimension(), dimensions,
-                                           wide_sobol_words(options.sequence)));
+  const std::string reason =
+      register_family_limits(bridge, sobol_policy_shared_bytes<T>(bridge, wide_sobol_words(options.sequence)));
   if (!reason.empty()) {
     throw Error(ErrorCode::not_supported, std::string(kSobolRoutine) + ": the fused kernel cannot serve: " +
                                               reason + " (the Sobol tables grow with z_records() * dimension())");
   }
   if (paths == 0) return;
-  const BridgeArgs<T> args = make_args<T>(bridge, increments, paths, nullptr, output, BridgeLayout::path_fastest,
+  const BridgeArgs<T> args = bridge_args<T>(bridge, increments, paths, nullptr, output, BridgeLayout::path_fastest,
                                           options.output_layout);
   launch_bridge_sobol(strategy, args, options.sequence, options.offset,
                       strategy.sobol_tables(bridge, options.sequence), options.stream, describe);
@@ -334,6 +336,8 @@ BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool
 }
 
 #define CUNUM_INSTANTIATE_BRIDGE_CUDA(T)                                                                    \
+  template BridgeArgs<T> bridge_args(const BrownianBridge&, bool, std::int64_t, const T*, T*, BridgeLayout,     \
+                                     BridgeLayout);                                                         \
   template void bridge_generate_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool, std::int64_t, \
                                      const T*, T*, const BridgeGenerateOptions&, BridgeKernelInfo*);        \
   template void bridge_generate_sobol_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool,         \

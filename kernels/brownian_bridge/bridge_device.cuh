@@ -25,8 +25,8 @@ struct BridgePolicy {
   static constexpr std::size_t constant_bytes = 56 * 1024;
   static constexpr int prefetch_normals = 8;  // P of strategy 3
   // Strategies 4-5 and the fused Sobol kernel: one thread per path (or per V
-  // paths), all d dimensions; C in registers (d padded to 1, 2, 4 or 8); stack and a
-  // chunk of the strategy in shared memory.
+  // paths), all d dimensions; C in registers (d exact up to 4, else padded to 8);
+  // stack and a chunk of the strategy in shared memory.
   static constexpr int shared_block_threads = 128;
   static constexpr int min_shared_block_threads = 32;
   static constexpr int shared_chunk_steps = 128;  // a multiple of every prefetch depth
@@ -34,7 +34,11 @@ struct BridgePolicy {
   static constexpr int vector_bytes = 16;          // 16-byte Z loads and output stores
   static constexpr int vector_prefetch_depth = 4;  // Z vectors in flight per thread
   static constexpr int sobol_block_threads = 128;
+  static constexpr int sobol_paths = 4;  // per thread, warp-strided (d <= 4)
 };
+
+// Paths per thread of the fused Sobol kernel: V values per dimension in registers.
+constexpr int sobol_paths_per_thread(int d) { return d <= 4 ? BridgePolicy::sobol_paths : 1; }
 
 // Normals prefetched per dimension by strategies 4 and 5-with-prefetch when each
 // thread takes one path: the registers spent (P x D) stay near 8-16.
@@ -42,6 +46,9 @@ template <int D>
 constexpr int shared_prefetch_depth() {
   return D <= 2 ? 8 : (D <= 4 ? 4 : 2);
 }
+
+// The kernels' dimension template for d: exact up to 4, else padded to 8.
+constexpr int padded_dimension(int d) { return d <= 4 ? d : BridgePolicy::max_register_dimension; }
 
 // Paths per thread when Z and output move as 16-byte vectors.
 template <class T>
@@ -168,9 +175,12 @@ void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<
 template <class T>
 std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int threads,
                                 int paths_per_thread);
-// Dynamic shared memory of the fused Sobol kernel.
+// The launch arguments of a generate call.
 template <class T>
-std::size_t bridge_sobol_shared_bytes(std::uint32_t stack_size, int dimension,
-                                      std::int64_t sobol_dimensions, bool wide_words);
+BridgeArgs<T> bridge_args(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z, T* output,
+                          BridgeLayout z_layout, BridgeLayout output_layout);
+// Dynamic shared memory of the fused Sobol kernel the policy picks for `bridge`.
+template <class T>
+std::size_t sobol_policy_shared_bytes(const BrownianBridge& bridge, bool wide_words);
 
 }  // namespace cunum::detail

@@ -24,6 +24,10 @@ struct VectorOf<float, 4> {
   using type = float4;
 };
 template <>
+struct VectorOf<float, 2> {
+  using type = float2;
+};
+template <>
 struct VectorOf<double, 2> {
   using type = double2;
 };
@@ -52,23 +56,30 @@ __device__ __forceinline__ void store_streaming(T* address, const Lanes<T, V>& l
   }
 }
 
-// V consecutive paths starting at `first`, of an array in `layout`. V > 1 only
-// for path-fastest arrays whose rows are 16-byte aligned (the launcher checks).
+// The V paths of one thread, in an array of `layout`: consecutive paths first ..
+// first + V - 1 moved as one 16-byte vector (LaneStride 1; the launcher checks that
+// the array is path-fastest with 16-byte aligned rows), or paths first + 32 v, each
+// a scalar access coalesced across the warp (LaneStride 32), of which those in
+// `lanes` (bit v) exist.
+template <int V, int LaneStride = 1>
 struct PathGroup {
   BridgeLayout layout;
   std::int64_t paths;
   std::int64_t records;
   int dimension;
   std::int64_t first;
+  unsigned lanes = (1u << V) - 1;
 
-  __device__ std::int64_t element(std::int64_t record, int j) const {
-    return bridge_element(layout, paths, records, dimension, first, record, j);
+  __device__ std::int64_t element(std::int64_t record, int j, int v = 0) const {
+    return bridge_element(layout, paths, records, dimension, first + static_cast<std::int64_t>(v) * LaneStride,
+                          record, j);
   }
 };
 
-template <class T, int D, int V>
-__device__ __forceinline__ void read_record(const T* z, const PathGroup& group, std::uint32_t record,
+template <class T, int D, int V, int S>
+__device__ __forceinline__ void read_record(const T* z, const PathGroup<V, S>& group, std::uint32_t record,
                                             T (&values)[D][V]) {
+  static_assert(S == 1, "Z is read by consecutive groups only");
 #pragma unroll
   for (int j = 0; j < D; ++j) {
     Lanes<T, V> lanes{};
@@ -78,16 +89,22 @@ __device__ __forceinline__ void read_record(const T* z, const PathGroup& group, 
   }
 }
 
-template <class T, int D, int V>
-__device__ __forceinline__ void write_record(T* output, const PathGroup& group, std::int64_t record,
+template <class T, int D, int V, int S>
+__device__ __forceinline__ void write_record(T* output, const PathGroup<V, S>& group, std::int64_t record,
                                              const T (&values)[D][V]) {
 #pragma unroll
   for (int j = 0; j < D; ++j) {
-    if (j < group.dimension) {
+    if (j >= group.dimension) continue;
+    if constexpr (S == 1) {
       Lanes<T, V> lanes;
 #pragma unroll
       for (int v = 0; v < V; ++v) lanes.value[v] = values[j][v];
       store_streaming<T, V>(output + group.element(record, j), lanes);
+    } else {
+#pragma unroll
+      for (int v = 0; v < V; ++v) {
+        if (group.lanes >> v & 1u) __stcs(output + group.element(record, j, v), values[j][v]);
+      }
     }
   }
 }
@@ -158,7 +175,8 @@ class PathBuilder {
 
   // X_t0 and X_T into their slots; X_T is written out unless increments are made.
   // `z0` is Z_0 (ignored for a fixed end).
-  __device__ void begin(const BridgeArgs<T>& a, const PathGroup& out, const Values& z0) {
+  template <class Group>
+  __device__ void begin(const BridgeArgs<T>& a, const Group& out, const Values& z0) {
     Values end;
     if (a.fixed_end) {
 #pragma unroll
@@ -188,8 +206,9 @@ class PathBuilder {
 
   // One step: X_theta from its neighbours and Z, written out (or the increments it
   // completes), and kept on the stack if a later step needs it.
-  __device__ void build(const BridgeArgs<T>& a, const PathGroup& out, const StepIndices& s,
-                        const StepWeights<T>& w, const Values& z) {
+  template <class Group>
+  __device__ void build(const BridgeArgs<T>& a, const Group& out, const StepIndices& s, const StepWeights<T>& w,
+                        const Values& z) {
     Values cz, left, right, x;
     correlate(z, cz);
     neighbour(static_cast<BridgeReuse>(s.reuse & 3), s.left_slot, left);

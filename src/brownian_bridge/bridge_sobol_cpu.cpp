@@ -1,7 +1,10 @@
 // The fused quasi-random bridge on the CPU backend: cuRAND's host generator writes
 // the Sobol normals of a block of paths (dimension-major, which is the path-fastest
 // Z layout of the block), and the OpenMP bridge turns them into the paths' output.
-// Blocks bound the memory to block_paths x z_records x d values.
+// Blocks bound the memory to block_paths x z_records x d values. The generator's
+// offset is set once and the blocks follow on: cuRAND's host generator keeps only
+// the low 32 bits of an offset (seen with cuRAND 13.0), although it runs on past
+// 2^32 correctly.
 
 #include <algorithm>
 #include <memory>
@@ -44,9 +47,9 @@ void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, st
   HostGenerator generator(options.sequence);
   CUNUM_CURAND_CHECK(curandSetQuasiRandomGeneratorDimensions(generator.handle,
                                                              static_cast<unsigned>(dimensions)));
+  CUNUM_CURAND_CHECK(curandSetGeneratorOffset(generator.handle, options.offset));
   for (std::int64_t first = 0; first < paths; first += block_paths) {
     const std::int64_t count = std::min(block_paths, paths - first);
-    CUNUM_CURAND_CHECK(curandSetGeneratorOffset(generator.handle, options.offset + first));
     generate_normals(generator.handle, z.data(), static_cast<std::size_t>(count * dimensions));
     bridge_generate_cpu<T>(bridge, increments, count,
                            {z.data(), BridgeLayout::path_fastest, count, 0},

@@ -296,6 +296,11 @@ void BrownianBridge::generate_sobol(bool increments, std::int64_t paths, T* outp
                     "cover 20000");
   }
   if (backend_ == Backend::cpu) {
+    if (options.offset >= (std::uint64_t{1} << 32)) {
+      throw Error(ErrorCode::not_supported,
+                  std::string(kSobolRoutine) + ": options.offset >= 2^32 on the CPU backend: cuRAND's host "
+                  "generator keeps only the low 32 bits of an offset (the CUDA backend has no such limit)");
+    }
     if (paths == 0) return;
     detail::bridge_generate_sobol_cpu(*this, increments, paths, output, options);
     return;

@@ -102,8 +102,10 @@ void expect_close(const std::vector<T>& got, const std::vector<T>& want, const B
   }
 }
 
+// cpu_route: also compare with the CPU backend (cuRAND's host generator), which
+// cannot start past 2^32.
 template <class T>
-void check_case(const SobolCase& c, SobolSequence sequence, std::uint64_t seed) {
+void check_case(const SobolCase& c, SobolSequence sequence, std::uint64_t seed, bool cpu_route = true) {
   const BridgeSetup s = make_setup(c, seed);
   const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, Backend::cuda);
   const BrownianBridge cpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, Backend::cpu);
@@ -137,7 +139,7 @@ void check_case(const SobolCase& c, SobolSequence sequence, std::uint64_t seed) 
     const auto fused = got.to_host();
     expect_close(fused, want.to_host(), s, c, increments, rel,
                  std::string("fused vs cuRAND device + bridge, ") + cunum::to_string(sequence));
-    if (::testing::Test::HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure() || !cpu_route) continue;
     // The CPU route draws its normals from cuRAND's host generator.
     std::vector<T> host(out_size);
     options.stream = nullptr;
@@ -185,11 +187,22 @@ TEST(BridgeSobolGpu, FusedKernelIsTheTwoStepRouteDouble) {
   }
 }
 
-// 64-bit sequences reach past 2^32 points.
+// 64-bit sequences reach past 2^32 points on the GPU; the CPU backend refuses to
+// start there (cuRAND's host generator truncates offsets to 32 bits) but runs
+// across 2^32 from below.
 TEST(BridgeSobolGpu, OffsetsBeyondThirtyTwoBits) {
   CUNUM_REQUIRE_GPU();
-  check_case<double>({31, 1, false, 100, (std::uint64_t{1} << 33) + 7, BridgeLayout::path_fastest},
+  const std::uint64_t beyond = (std::uint64_t{1} << 33) + 7;
+  check_case<double>({31, 1, false, 100, beyond, BridgeLayout::path_fastest}, SobolSequence::scrambled_sobol64,
+                     cunum::testing::fresh_seed(), false);
+  check_case<double>({31, 1, false, 100, (std::uint64_t{1} << 32) - 40, BridgeLayout::path_fastest},
                      SobolSequence::scrambled_sobol64, cunum::testing::fresh_seed());
+  const BrownianBridge cpu(0, 1, {0.5}, 1, {1.0}, CovarianceForm::factor, {0.0}, {}, Backend::cpu);
+  std::vector<double> out(2 * 10);
+  SobolBridgeOptions options;
+  options.sequence = SobolSequence::sobol64;
+  options.offset = beyond;
+  EXPECT_CUNUM_ERROR(cpu.generate_sobol_paths(10, out.data(), options), ErrorCode::not_supported, "2^32");
 }
 
 TEST(BridgeSobolGpu, LimitsAreNotSupported) {

@@ -1,0 +1,74 @@
+#include "bridge_tuning.hpp"
+
+#include "brownian_bridge/bridge_shared_kernel.cuh"
+#include "brownian_bridge/bridge_sobol_kernel.cuh"
+
+namespace cunum::bench {
+namespace {
+
+using detail::launch_bridge_shared_variant;
+using detail::launch_bridge_sobol_variant;
+
+// "4" or "5" (reuse), D, V paths per thread, P normals in flight, block threads,
+// minimum resident blocks (a register cap).
+template <class T, int D, int V, bool Reuse, int P, int Threads, int MinBlocks>
+SharedKernelVariant<T> shared_variant() {
+  std::string name = std::string(Reuse ? "5" : "4") + " D" + std::to_string(D) + " V" + std::to_string(V) + " P" +
+                     std::to_string(P) + " t" + std::to_string(Threads);
+  if (MinBlocks > 1) name += " min" + std::to_string(MinBlocks);
+  return {name, &launch_bridge_shared_variant<T, D, V, Reuse, P, Threads, MinBlocks>};
+}
+
+template <class T, int V, int Threads, int MinBlocks>
+SobolKernelVariant<T> sobol_variant() {
+  std::string name = "sobol32 D1 V" + std::to_string(V) + " t" + std::to_string(Threads);
+  if (MinBlocks > 1) name += " min" + std::to_string(MinBlocks);
+  return {name, &launch_bridge_sobol_variant<T, 1, V, unsigned int, Threads, MinBlocks>};
+}
+
+}  // namespace
+
+template <>
+std::vector<SharedKernelVariant<float>> shared_kernel_variants<float>(int dimension) {
+  if (dimension == 3) {
+    return {shared_variant<float, 3, 1, false, 4, 128, 1>(), shared_variant<float, 3, 1, false, 2, 128, 1>(),
+            shared_variant<float, 3, 1, false, 8, 128, 1>(), shared_variant<float, 3, 1, false, 4, 256, 1>(),
+            shared_variant<float, 3, 1, false, 4, 128, 8>(), shared_variant<float, 4, 1, false, 4, 128, 1>(),
+            shared_variant<float, 3, 2, false, 4, 128, 1>(), shared_variant<float, 3, 2, false, 2, 128, 1>(),
+            shared_variant<float, 3, 1, true, 1, 128, 1>()};
+  }
+  return {shared_variant<float, 1, 4, false, 4, 128, 1>(), shared_variant<float, 1, 4, false, 2, 128, 1>(),
+          shared_variant<float, 1, 4, false, 8, 128, 1>(), shared_variant<float, 1, 4, false, 4, 256, 1>(),
+          shared_variant<float, 1, 4, false, 4, 64, 1>(),  shared_variant<float, 1, 4, false, 4, 128, 12>(),
+          shared_variant<float, 1, 2, false, 4, 128, 1>(), shared_variant<float, 1, 2, false, 8, 128, 1>(),
+          shared_variant<float, 1, 1, false, 8, 128, 1>(), shared_variant<float, 1, 4, true, 1, 128, 1>(),
+          shared_variant<float, 1, 4, true, 2, 128, 1>()};
+}
+
+template <>
+std::vector<SharedKernelVariant<double>> shared_kernel_variants<double>(int dimension) {
+  if (dimension == 3) {
+    return {shared_variant<double, 3, 1, false, 4, 128, 1>(), shared_variant<double, 3, 1, false, 2, 128, 1>(),
+            shared_variant<double, 3, 1, false, 8, 128, 1>(), shared_variant<double, 3, 1, false, 4, 128, 6>(),
+            shared_variant<double, 3, 2, false, 2, 128, 1>(), shared_variant<double, 3, 1, true, 1, 128, 1>()};
+  }
+  return {shared_variant<double, 1, 2, false, 4, 128, 1>(), shared_variant<double, 1, 2, false, 2, 128, 1>(),
+          shared_variant<double, 1, 2, false, 8, 128, 1>(), shared_variant<double, 1, 2, false, 4, 256, 1>(),
+          shared_variant<double, 1, 2, false, 4, 128, 10>(), shared_variant<double, 1, 1, false, 8, 128, 1>(),
+          shared_variant<double, 1, 2, true, 1, 128, 1>(),  shared_variant<double, 1, 2, true, 2, 128, 1>()};
+}
+
+template <>
+std::vector<SobolKernelVariant<float>> sobol_kernel_variants<float>() {
+  return {sobol_variant<float, 4, 128, 1>(), sobol_variant<float, 1, 128, 1>(), sobol_variant<float, 2, 128, 1>(),
+          sobol_variant<float, 8, 128, 1>(), sobol_variant<float, 4, 256, 1>(), sobol_variant<float, 4, 64, 1>(),
+          sobol_variant<float, 2, 256, 1>()};
+}
+
+template <>
+std::vector<SobolKernelVariant<double>> sobol_kernel_variants<double>() {
+  return {sobol_variant<double, 4, 128, 1>(), sobol_variant<double, 1, 128, 1>(), sobol_variant<double, 2, 128, 1>(),
+          sobol_variant<double, 2, 256, 1>()};
+}
+
+}  // namespace cunum::bench
