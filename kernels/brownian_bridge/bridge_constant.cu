@@ -238,7 +238,7 @@ void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeAr
   }
   switch (which) {
     case BridgeStrategy::vectorized: {
-      constexpr int V = vector_paths<T>();
+      constexpr int V = vector_paths<T>(1);
       launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
       return;
     }

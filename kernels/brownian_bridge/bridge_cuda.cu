@@ -302,7 +302,7 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
                                 bool increments, std::int64_t paths, T* output,
                                 const SobolBridgeOptions& options, BridgeKernelInfo* describe) {
   const std::string reason =
-      register_family_limits(bridge, sobol_policy_shared_bytes<T>(bridge, wide_sobol_words(options.sequence)));
+      register_family_limits(bridge, sobol_minimum_shared_bytes<T>(bridge, wide_sobol_words(options.sequence)));
   if (!reason.empty()) {
     throw Error(ErrorCode::not_supported, std::string(kSobolRoutine) + ": the fused kernel cannot serve: " +
                                               reason + " (the Sobol tables grow with z_records() * dimension())");

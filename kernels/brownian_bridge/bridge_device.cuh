@@ -31,10 +31,12 @@ struct BridgePolicy {
   static constexpr int min_shared_block_threads = 32;
   static constexpr int shared_chunk_steps = 128;  // a multiple of every prefetch depth
   static constexpr int max_register_dimension = 8;
-  static constexpr int vector_bytes = 16;          // 16-byte Z loads and output stores
-  static constexpr int vector_prefetch_depth = 4;  // Z vectors in flight per thread
+  static constexpr int vector_bytes = 16;          // the widest Z load and output store
+  // Z vectors in flight per thread with vector I/O: 2 beat 4 and 8 on the H100
+  // (fewer registers, more resident blocks; docs/brownian_bridge.md).
+  static constexpr int vector_prefetch_depth = 2;
   static constexpr int sobol_block_threads = 128;
-  static constexpr int sobol_paths = 4;  // per thread, warp-strided (d <= 4)
+  static constexpr int sobol_paths = 4;  // per thread, warp-strided (d <= 4), when shared memory allows
 };
 
 // Paths per thread of the fused Sobol kernel: V values per dimension in registers.
@@ -50,10 +52,12 @@ constexpr int shared_prefetch_depth() {
 // The kernels' dimension template for d: exact up to 4, else padded to 8.
 constexpr int padded_dimension(int d) { return d <= 4 ? d : BridgePolicy::max_register_dimension; }
 
-// Paths per thread when Z and output move as 16-byte vectors.
+// Paths per thread when Z and output move as vectors of consecutive paths: a
+// 16-byte vector for d = 1, two paths for d = 2 or 3 (two paths of d = 3 beat one
+// by a quarter on the H100), none beyond (the registers of V x D values).
 template <class T>
-constexpr int vector_paths() {
-  return BridgePolicy::vector_bytes / static_cast<int>(sizeof(T));
+constexpr int vector_paths(int d) {
+  return d == 1 ? BridgePolicy::vector_bytes / static_cast<int>(sizeof(T)) : (d <= 3 ? 2 : 1);
 }
 
 // The integer part of one step (strategies 4-5, fused Sobol): 16 bytes, staged
@@ -179,8 +183,9 @@ std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int thr
 template <class T>
 BridgeArgs<T> bridge_args(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z, T* output,
                           BridgeLayout z_layout, BridgeLayout output_layout);
-// Dynamic shared memory of the fused Sobol kernel the policy picks for `bridge`.
+// Dynamic shared memory of the fused Sobol kernel's smallest variant (one path per
+// thread) for `bridge`: beyond the device's limit, no variant serves.
 template <class T>
-std::size_t sobol_policy_shared_bytes(const BrownianBridge& bridge, bool wide_words);
+std::size_t sobol_minimum_shared_bytes(const BrownianBridge& bridge, bool wide_words);
 
 }  // namespace cunum::detail

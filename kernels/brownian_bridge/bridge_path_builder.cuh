@@ -58,21 +58,36 @@ __device__ __forceinline__ void store_streaming(T* address, const Lanes<T, V>& l
 
 // The V paths of one thread, in an array of `layout`: consecutive paths first ..
 // first + V - 1 moved as one 16-byte vector (LaneStride 1; the launcher checks that
-// the array is path-fastest with 16-byte aligned rows), or paths first + 32 v, each
-// a scalar access coalesced across the warp (LaneStride 32), of which those in
-// `lanes` (bit v) exist.
+// the array is path-fastest with aligned rows), or paths first + 32 v, each a scalar
+// access coalesced across the warp (LaneStride 32), of which those in `lanes` (bit v)
+// exist. Element j of record r of lane v sits at (r d + j) row_scale + path_term +
+// v lane_step (see bridge_element), so an access costs one multiply-add per record.
 template <int V, int LaneStride = 1>
 struct PathGroup {
-  BridgeLayout layout;
-  std::int64_t paths;
-  std::int64_t records;
+  std::int64_t row_scale;  // path-fastest: paths; path-contiguous: 1
+  std::int64_t path_term;  // lane 0's term
+  std::int64_t lane_step;  // from one lane to the next
   int dimension;
-  std::int64_t first;
   unsigned lanes = (1u << V) - 1;
 
+  // Vectors of consecutive paths exist only in path-fastest arrays: the layout is
+  // then known at compile time, and the terms fold into values the thread holds.
+  static constexpr bool known_path_fastest = LaneStride == 1 && V > 1;
+
+  __device__ PathGroup(BridgeLayout layout, std::int64_t paths, std::int64_t records, int d, std::int64_t first)
+      : PathGroup(known_path_fastest || layout == BridgeLayout::path_fastest, paths, records, d, first) {}
+
+ private:
+  __device__ PathGroup(bool path_fastest, std::int64_t paths, std::int64_t records, int d, std::int64_t first)
+      : row_scale(path_fastest ? paths : 1),
+        path_term(path_fastest ? first : first * records * d),
+        lane_step(path_fastest ? LaneStride : LaneStride * records * d),
+        dimension(d) {}
+
+ public:
+
   __device__ std::int64_t element(std::int64_t record, int j, int v = 0) const {
-    return bridge_element(layout, paths, records, dimension, first + static_cast<std::int64_t>(v) * LaneStride,
-                          record, j);
+    return (record * dimension + j) * row_scale + path_term + v * lane_step;
   }
 };
 

@@ -11,9 +11,9 @@ void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs
                           BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
   constexpr int threads = BridgePolicy::shared_block_threads;
   constexpr int P = shared_prefetch_depth<D>();
-  if constexpr (D == 1) {
-    // One dimension: V paths per thread in 16-byte vectors where the arrays allow.
-    constexpr int V = vector_paths<T>();
+  constexpr int V = vector_paths<T>(D);
+  if constexpr (V > 1) {
+    // V consecutive paths per thread in one vector access, where the arrays allow.
     constexpr int PV = BridgePolicy::vector_prefetch_depth;
     const bool vector = bridge_vector_io_allowed<T, V>(args) &&
                         bridge_shared_bytes<T>(strategy.stack_size, args.dimension,

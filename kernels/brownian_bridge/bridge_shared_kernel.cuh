@@ -29,8 +29,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
   PathBuilder<T, D, V, Reuse> builder(steps, a.dimension, shared_bytes + StagedSteps<T>::bytes());
   const std::int64_t first = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * V;
   const bool active = first < a.paths;
-  const PathGroup<V> in{a.z_layout, a.paths, a.z_records, a.dimension, first};
-  const PathGroup<V> out{a.output_layout, a.paths, a.output_records, a.dimension, first};
+  const PathGroup<V> in(a.z_layout, a.paths, a.z_records, a.dimension, first);
+  const PathGroup<V> out(a.output_layout, a.paths, a.output_records, a.dimension, first);
 
   if (active) {
     Values z0{};

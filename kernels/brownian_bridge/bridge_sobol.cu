@@ -6,31 +6,42 @@
 namespace cunum::detail {
 namespace {
 
+// V paths per thread when their tables and stack fit in shared memory, else one.
+template <class T, int D, class Word>
+void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, std::uint64_t offset,
+                          const DeviceSobolTables& tables, StreamHandle stream, BridgeKernelInfo* describe) {
+  constexpr int threads = BridgePolicy::sobol_block_threads;
+  constexpr int V = sobol_paths_per_thread(D);
+  if constexpr (V > 1) {
+    const std::size_t bytes = bridge_sobol_shared_bytes<T>(strategy.stack_size, args.dimension,
+                                                           args.z_records * args.dimension, sizeof(Word), threads, V);
+    if (bytes <= device_properties().shared_memory_per_block_optin_bytes) {
+      return launch_bridge_sobol_variant<T, D, V, Word, threads, 1>(strategy, args, offset, tables, stream, describe);
+    }
+  }
+  launch_bridge_sobol_variant<T, D, 1, Word, threads, 1>(strategy, args, offset, tables, stream, describe);
+}
+
 template <class T, class Word>
 void launch_for_word(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, std::uint64_t offset,
                      const DeviceSobolTables& tables, StreamHandle stream, BridgeKernelInfo* describe) {
-  constexpr int threads = BridgePolicy::sobol_block_threads;
-  constexpr int V = sobol_paths_per_thread(1);
   switch (args.dimension) {
-    case 1: return launch_bridge_sobol_variant<T, 1, V, Word, threads, 1>(strategy, args, offset, tables, stream, describe);
-    case 2: return launch_bridge_sobol_variant<T, 2, V, Word, threads, 1>(strategy, args, offset, tables, stream, describe);
-    case 3: return launch_bridge_sobol_variant<T, 3, V, Word, threads, 1>(strategy, args, offset, tables, stream, describe);
-    case 4: return launch_bridge_sobol_variant<T, 4, V, Word, threads, 1>(strategy, args, offset, tables, stream, describe);
+    case 1: return launch_for_dimension<T, 1, Word>(strategy, args, offset, tables, stream, describe);
+    case 2: return launch_for_dimension<T, 2, Word>(strategy, args, offset, tables, stream, describe);
+    case 3: return launch_for_dimension<T, 3, Word>(strategy, args, offset, tables, stream, describe);
+    case 4: return launch_for_dimension<T, 4, Word>(strategy, args, offset, tables, stream, describe);
     default:
-      return launch_bridge_sobol_variant<T, BridgePolicy::max_register_dimension,
-                                         sobol_paths_per_thread(BridgePolicy::max_register_dimension), Word, threads,
-                                         1>(
-          strategy, args, offset, tables, stream, describe);
+      return launch_for_dimension<T, BridgePolicy::max_register_dimension, Word>(strategy, args, offset, tables,
+                                                                                  stream, describe);
   }
 }
 
 }  // namespace
 
 template <class T>
-std::size_t sobol_policy_shared_bytes(const BrownianBridge& bridge, bool wide_words) {
+std::size_t sobol_minimum_shared_bytes(const BrownianBridge& bridge, bool wide_words) {
   return bridge_sobol_shared_bytes<T>(bridge.stack_size(), bridge.dimension(), bridge.z_records() * bridge.dimension(),
-                                      wide_words ? 8 : 4, BridgePolicy::sobol_block_threads,
-                                      sobol_paths_per_thread(bridge.dimension()));
+                                      wide_words ? 8 : 4, BridgePolicy::sobol_block_threads, 1);
 }
 
 template <class T>
@@ -43,8 +54,8 @@ void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<
   launch_for_word<T, unsigned int>(strategy, args, offset, tables, stream, describe);
 }
 
-template std::size_t sobol_policy_shared_bytes<float>(const BrownianBridge&, bool);
-template std::size_t sobol_policy_shared_bytes<double>(const BrownianBridge&, bool);
+template std::size_t sobol_minimum_shared_bytes<float>(const BrownianBridge&, bool);
+template std::size_t sobol_minimum_shared_bytes<double>(const BrownianBridge&, bool);
 template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<float>&, SobolSequence,
                                   std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelInfo*);
 template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<double>&, SobolSequence,

@@ -63,6 +63,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
   constexpr int bits = sizeof(Word) * 8;
   using Values = T[D][V];
   extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const int sobol_dimensions = static_cast<int>(dimensions);  // <= 20000: shared indices stay 32-bit
   const int warps = static_cast<int>(blockDim.x) / kWarpLanes;
   const int warp = static_cast<int>(threadIdx.x) / kWarpLanes;
   const int lane = static_cast<int>(threadIdx.x) % kWarpLanes;
@@ -70,15 +71,15 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
   unsigned char* cursor = shared_bytes + StagedSteps<T>::bytes();
   Word* lane_table = reinterpret_cast<Word*>(cursor);  // dimensions x 32
   cursor += round_up_16(sizeof(Word) * kWarpLanes * dimensions);
-  Word* warp_words = reinterpret_cast<Word*>(cursor) + static_cast<std::int64_t>(warp) * V * dimensions;  // U, V rows
+  Word* warp_words = reinterpret_cast<Word*>(cursor) + warp * V * sobol_dimensions;  // U, V rows
   cursor += round_up_16(sizeof(Word) * warps * V * dimensions);
   PathBuilder<T, D, V, true> builder(steps, a.dimension, cursor);
 
   const Word* direction_vectors = tables + dimensions * kWarpLanes;
   const Word* scramble = direction_vectors + dimensions * bits;
-  for (std::int64_t i = threadIdx.x; i < dimensions * kWarpLanes; i += blockDim.x) lane_table[i] = tables[i];
+  for (int i = threadIdx.x; i < sobol_dimensions * kWarpLanes; i += blockDim.x) lane_table[i] = tables[i];
   for (int v = 0; v < V; ++v) {
-    for (std::int64_t k = lane; k < dimensions; k += kWarpLanes) warp_words[v * dimensions + k] = scramble[k];
+    for (int k = lane; k < sobol_dimensions; k += kWarpLanes) warp_words[v * sobol_dimensions + k] = scramble[k];
   }
   __syncthreads();
 
@@ -91,8 +92,8 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
       const std::uint64_t q = q0 + v;
       const Word h = static_cast<Word>((q ^ (q >> 1)) << 5 | (q & 1) << 4);
       const Word changed = h ^ h_previous[v];
-      Word* words = warp_words + v * dimensions;
-      for (std::int64_t k = lane; k < dimensions; k += kWarpLanes) {
+      Word* words = warp_words + v * sobol_dimensions;
+      for (int k = lane; k < sobol_dimensions; k += kWarpLanes) {
         Word word = words[k];
         for (Word b = changed; b != 0; b &= b - 1) word ^= __ldg(direction_vectors + k * bits + lowest_bit(b));
         words[k] = word;
@@ -102,8 +103,9 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     __syncwarp();
 
     const std::uint64_t n0 = q0 * kWarpLanes + lane;
-    PathGroup<V, kWarpLanes> out{a.output_layout, a.paths, a.output_records, a.dimension,
-                                 static_cast<std::int64_t>(n0 - offset), 0u};
+    PathGroup<V, kWarpLanes> out(a.output_layout, a.paths, a.output_records, a.dimension,
+                                 static_cast<std::int64_t>(n0 - offset));
+    out.lanes = 0;
 #pragma unroll
     for (int v = 0; v < V; ++v) {
       const std::uint64_t n = n0 + static_cast<std::uint64_t>(v) * kWarpLanes;
@@ -113,11 +115,11 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     auto normals = [&](std::uint32_t record, Values& z) {
 #pragma unroll
       for (int j = 0; j < D; ++j) {
-        const std::int64_t k = static_cast<std::int64_t>(record) * a.dimension + j;
+        const int k = static_cast<int>(record) * a.dimension + j;
         const Word lane_part = j < a.dimension ? lane_table[k * kWarpLanes + lane] : Word(0);
 #pragma unroll
         for (int v = 0; v < V; ++v) {
-          z[j][v] = j < a.dimension ? sobol_inverse_normal<T>(lane_part ^ warp_words[v * dimensions + k]) : T(0);
+          z[j][v] = j < a.dimension ? sobol_inverse_normal<T>(lane_part ^ warp_words[v * sobol_dimensions + k]) : T(0);
         }
       }
     };
