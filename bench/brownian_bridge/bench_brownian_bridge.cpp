@@ -248,8 +248,8 @@ struct RelativeTolerance {
   double operator()(double expected) const { return relative * std::max(1.0, std::fabs(expected)); }
 };
 
-// Counts failed checks; each failure is printed at once, loudly, on stderr and stdout.
-class Verifier {
+// Outputs element by element against their references; failures go to the run's log.
+class Verifier : public cunum::bench::FailureLog {
  public:
   // Every element of `got` against `want`, within bound(expected).
   template <class T, class Bound>
@@ -275,7 +275,6 @@ class Verifier {
                   static_cast<double>(got[first]), static_cast<double>(want[first]), bound(want[first]));
     fail(what + detail);
   }
-  int failures() const noexcept { return failures_; }
 
  private:
   // NaN, what a poisoned element left unwritten reads as, is never within.
@@ -284,16 +283,6 @@ class Verifier {
     const double expected = static_cast<double>(want);
     return std::fabs(static_cast<double>(got) - expected) <= bound(expected);
   }
-
-  void fail(const std::string& message) {
-    ++failures_;
-    for (std::FILE* stream : {stderr, stdout}) {
-      std::fprintf(stream, "\n!!! VERIFICATION FAILED: %s\n\n", message.c_str());
-      std::fflush(stream);
-    }
-  }
-
-  int failures_ = 0;
 };
 
 // ---------------------------------------------------------------------------
@@ -907,10 +896,9 @@ void bench_quantlib(BenchContext& context, BenchReport& report, const BenchOptio
 
 // ---------------------------------------------------------------------------
 
-int run(const BenchOptions& options) {
+void run(const BenchOptions& options, Verifier& verifier) {
   const BenchEnvironment environment = cunum::bench::measure_environment(options);
   Sections sections(environment);
-  Verifier verifier;
   const bool on_gpu = environment.backend == Backend::cuda;
   std::optional<cunum::Stream> stream;
   if (on_gpu) stream.emplace();
@@ -974,25 +962,16 @@ int run(const BenchOptions& options) {
     for (const BridgeProblem& problem : problems) std::printf("  - %s\n", problem.title.c_str());
     std::printf("  - %s\n  - %s\n", sobol_title.c_str(), tuning_title.c_str());
   }
-  if (verifier.failures() > 0) {
-    std::fprintf(stderr, "\n!!! %s: %d VERIFICATION FAILURE(S); figures above are not valid\n", kProgram,
-                 verifier.failures());
-    return 1;
-  }
-  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const BenchOptions options = cunum::bench::parse_options(
-      argc, argv,
+  Verifier verifier;
+  return cunum::bench::bench_main(
+      argc, argv, kProgram,
       "cunum-bench-brownian-bridge: the seed's Brownian bridge problem on every GPU strategy, the fused "
-      "Sobol bridge against cuRAND + bridge, the OpenMP backend and QuantLib (CPU sections only without a GPU)");
-  try {
-    return run(options);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
-    return 1;
-  }
+      "Sobol bridge against cuRAND + bridge, kernel tuning variants, the OpenMP backend and QuantLib (CPU "
+      "sections only without a GPU)",
+      verifier, [&](const BenchOptions& options) { run(options, verifier); });
 }

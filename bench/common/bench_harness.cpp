@@ -153,6 +153,31 @@ BenchEnvironment measure_environment(const BenchOptions& options) {
   return environment;
 }
 
+void FailureLog::fail(const std::string& message) {
+  ++failures_;
+  for (std::FILE* stream : {stderr, stdout}) {
+    std::fprintf(stream, "\n!!! VERIFICATION FAILED: %s\n\n", message.c_str());
+    std::fflush(stream);
+  }
+}
+
+int bench_main(int argc, char** argv, const char* program, const char* summary, const FailureLog& failures,
+               const std::function<void(const BenchOptions&)>& run) {
+  const BenchOptions options = parse_options(argc, argv, summary);
+  try {
+    run(options);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s: error: %s\n", program, error.what());
+    return 1;
+  }
+  if (failures.failures() > 0) {
+    std::fprintf(stderr, "\n!!! %s: %d VERIFICATION FAILURE(S); figures above are not valid\n", program,
+                 failures.failures());
+    return 1;
+  }
+  return 0;
+}
+
 bool section_selected(const BenchOptions& options, const std::string& title) {
   return options.filter.empty() || title.find(options.filter) != std::string::npos;
 }

@@ -63,6 +63,21 @@ double median_host_ms(const BenchOptions& options, const std::function<void()>& 
 // that cycling through them evicts each copy before it is read again (1 for large inputs).
 std::size_t rotation_copies(std::size_t bytes, std::size_t l2_cache_bytes, double factor);
 
+// Counts failed verifications; each is printed at once, loudly, on stderr and stdout.
+class FailureLog {
+ public:
+  void fail(const std::string& message);
+  int failures() const noexcept { return failures_; }
+
+ private:
+  int failures_ = 0;
+};
+
+// A bench's main(): parses the options, runs `run` and returns its status; an
+// exception, or any failure in `failures`, makes the status 1 with a loud line.
+int bench_main(int argc, char** argv, const char* program, const char* summary, const FailureLog& failures,
+               const std::function<void(const BenchOptions&)>& run);
+
 // Identical copies of one input in device memory, handed out in turn by next(). One
 // cursor serves every routine timed on the set, so consecutive runs, ours and the
 // peer's alike, never read the same copy while it could still be in L2.

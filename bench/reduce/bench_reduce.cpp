@@ -99,26 +99,17 @@ double relative_tolerance(ReduceOp op, bool is_cunum) {
   return is_cunum ? 1e-12 : 1e-10;
 }
 
-// Counts failed checks; each failure is printed at once, loudly, on stderr and stdout.
-class Verifier {
+// Each result against its long double reference; failures go to the run's log.
+class Verifier : public cunum::bench::FailureLog {
  public:
   void check(const std::string& what, long double value, long double expected, double tolerance) {
     const long double error = std::fabs(value - expected);
     if (error <= tolerance * std::fabs(expected)) return;
-    ++failures_;
-    for (std::FILE* stream : {stderr, stdout}) {
-      std::fprintf(stream,
-                   "\n!!! VERIFICATION FAILED: %s gave %.17Lg, expected %.17Lg (relative error %.3Lg, "
-                   "tolerance %.3g)\n\n",
-                   what.c_str(), value, expected, expected != 0 ? error / std::fabs(expected) : error,
-                   tolerance);
-      std::fflush(stream);
-    }
+    char detail[256];
+    std::snprintf(detail, sizeof detail, " gave %.17Lg, expected %.17Lg (relative error %.3Lg, tolerance %.3g)",
+                  value, expected, expected != 0 ? error / std::fabs(expected) : error, tolerance);
+    fail(what + detail);
   }
-  int failures() const noexcept { return failures_; }
-
- private:
-  int failures_ = 0;
 };
 
 std::string describe(const char* routine, ReduceOp op, const char* precision, std::int64_t n) {
@@ -285,10 +276,9 @@ CaseSizes case_sizes(bool quick) {
           {pow2(20), pow2(22), pow2(24), pow2(25), pow2(28)}};
 }
 
-int run(const BenchOptions& options) {
+void run(const BenchOptions& options, Verifier& verifier) {
   const BenchEnvironment environment = cunum::bench::measure_environment(options);
   BenchReport report(environment, options, "cunum-bench-reduce");
-  Verifier verifier;
   const bool on_gpu = environment.backend == cunum::Backend::cuda;
   std::optional<cunum::Stream> stream;
   if (on_gpu) stream.emplace();
@@ -314,25 +304,14 @@ int run(const BenchOptions& options) {
   if (!on_gpu) {
     std::printf("\nclassic kernels and the CUB peer need a CUDA device: not run\n");
   }
-  if (verifier.failures() > 0) {
-    std::fprintf(stderr, "\n!!! cunum-bench-reduce: %d VERIFICATION FAILURE(S); figures above are not valid\n",
-                 verifier.failures());
-    return 1;
-  }
-  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const BenchOptions options = cunum::bench::parse_options(
-      argc, argv,
-      "cunum-bench-reduce: the classic reduction kernels and cunum::Reducer against "
-      "cub::DeviceReduce (CPU backend without a GPU)");
-  try {
-    return run(options);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "cunum-bench-reduce: error: %s\n", error.what());
-    return 1;
-  }
+  Verifier verifier;
+  return cunum::bench::bench_main(argc, argv, "cunum-bench-reduce",
+                                  "cunum-bench-reduce: the classic reduction kernels and cunum::Reducer against "
+                                  "cub::DeviceReduce (CPU backend without a GPU)",
+                                  verifier, [&](const BenchOptions& options) { run(options, verifier); });
 }

@@ -13,9 +13,23 @@
 #include <set>
 #include <vector>
 
+#include <curand.h>
+
 #include "cunum/brownian_bridge.hpp"
 
 namespace cunum::testing {
+
+// The cuRAND generator of each Sobol sequence: the two-step routes the fused
+// bridge is held against.
+inline curandRngType_t curand_sobol_type(SobolSequence sequence) {
+  switch (sequence) {
+    case SobolSequence::sobol32: return CURAND_RNG_QUASI_SOBOL32;
+    case SobolSequence::scrambled_sobol32: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
+    case SobolSequence::sobol64: return CURAND_RNG_QUASI_SOBOL64;
+    case SobolSequence::scrambled_sobol64: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+  }
+  return CURAND_RNG_QUASI_SOBOL32;
+}
 
 struct BridgeSetup {
   double t0 = 0;

@@ -24,23 +24,13 @@ using cunum::ErrorCode;
 using cunum::SobolBridgeOptions;
 using cunum::SobolSequence;
 
-curandRngType_t rng_type(SobolSequence sequence) {
-  switch (sequence) {
-    case SobolSequence::sobol32: return CURAND_RNG_QUASI_SOBOL32;
-    case SobolSequence::scrambled_sobol32: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
-    case SobolSequence::sobol64: return CURAND_RNG_QUASI_SOBOL64;
-    case SobolSequence::scrambled_sobol64: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
-  }
-  return CURAND_RNG_QUASI_SOBOL32;
-}
-
 // All paths' normals in one call of cuRAND's host generator: dimension-major, which
 // is the path-fastest Z layout.
 template <class T>
 std::vector<T> host_sobol_normals(SobolSequence sequence, std::int64_t dimensions, std::int64_t paths,
                                   std::uint64_t offset) {
   curandGenerator_t generator = nullptr;
-  EXPECT_EQ(curandCreateGeneratorHost(&generator, rng_type(sequence)), CURAND_STATUS_SUCCESS);
+  EXPECT_EQ(curandCreateGeneratorHost(&generator, cunum::testing::curand_sobol_type(sequence)), CURAND_STATUS_SUCCESS);
   EXPECT_EQ(curandSetQuasiRandomGeneratorDimensions(generator, static_cast<unsigned>(dimensions)),
             CURAND_STATUS_SUCCESS);
   EXPECT_EQ(curandSetGeneratorOffset(generator, offset), CURAND_STATUS_SUCCESS);

@@ -30,22 +30,12 @@ using cunum::testing::BridgeSetup;
 
 #define CURAND_EXPECT(call) ASSERT_EQ((call), CURAND_STATUS_SUCCESS) << #call
 
-curandRngType_t rng_type(SobolSequence sequence) {
-  switch (sequence) {
-    case SobolSequence::sobol32: return CURAND_RNG_QUASI_SOBOL32;
-    case SobolSequence::scrambled_sobol32: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
-    case SobolSequence::sobol64: return CURAND_RNG_QUASI_SOBOL64;
-    case SobolSequence::scrambled_sobol64: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
-  }
-  return CURAND_RNG_QUASI_SOBOL32;
-}
-
 // Z for the two-step route, written by cuRAND's device generator on `stream`.
 template <class T>
 void device_sobol_normals(SobolSequence sequence, std::int64_t dimensions, std::int64_t paths,
                           std::uint64_t offset, cunum::StreamHandle stream, T* z) {
   curandGenerator_t generator = nullptr;
-  CURAND_EXPECT(curandCreateGenerator(&generator, rng_type(sequence)));
+  CURAND_EXPECT(curandCreateGenerator(&generator, cunum::testing::curand_sobol_type(sequence)));
   CURAND_EXPECT(curandSetStream(generator, stream));
   CURAND_EXPECT(curandSetQuasiRandomGeneratorDimensions(generator, static_cast<unsigned>(dimensions)));
   CURAND_EXPECT(curandSetGeneratorOffset(generator, offset));
