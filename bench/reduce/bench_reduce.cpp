@@ -17,6 +17,7 @@
 
 #include "bench_harness.hpp"
 #include "cub_peer.hpp"
+#include "reduce_tuning.hpp"
 #include "cunum/reduce.hpp"
 
 namespace {
@@ -276,6 +277,37 @@ CaseSizes case_sizes(bool quick) {
           {pow2(20), pow2(22), pow2(24), pow2(25), pow2(28)}};
 }
 
+// (c) Policies of the production kernel on float sums, and the empty-kernel floor.
+void bench_tuning(BenchContext& context, const std::vector<float>& host, std::int64_t n) {
+  const cunum::StreamHandle stream = *context.stream;
+  cunum::bench::RotatingDeviceInput<float> input(host.data(), static_cast<std::size_t>(n), context.environment,
+                                                 context.options, stream);
+  constexpr int kMaxBlocksPerMultiprocessor = 16;
+  cunum::DeviceBuffer<double> partials(
+      static_cast<std::size_t>(cunum::device_properties().multiprocessor_count * kMaxBlocksPerMultiprocessor), stream);
+  cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
+  blocks_done.fill_bytes(0);
+  cunum::DeviceBuffer<float> result(1, stream);
+  const long double expected = host_reference(ReduceOp::sum, host.data(), n);
+  for (const cunum::bench::ReduceVariant& variant : cunum::bench::reduce_sum_variants()) {
+    if (variant.max_blocks_per_multiprocessor > kMaxBlocksPerMultiprocessor) continue;
+    const auto run_variant = [&] {
+      variant.launch(input.next(), n, result.data(), partials.data(), blocks_done.data(), stream);
+    };
+    run_variant();
+    context.verifier.check("tuning " + variant.name + " float32 sum n=" + std::to_string(n),
+                           read_device_scalar(result), expected, relative_tolerance<float>(ReduceOp::sum, true));
+    BenchRow row = new_row("tuning sum " + variant.name, "float32", n);
+    row.median_ms = cunum::bench::median_device_ms(context.options, stream, run_variant);
+    row.bytes_moved = bytes_moved(n, sizeof(float), sizeof(float));
+    context.report.add(row);
+  }
+  BenchRow floor = new_row("empty kernel (the launch floor of an event-timed call)", "-", 0);
+  floor.median_ms = cunum::bench::median_device_ms(context.options, stream,
+                                                   [&] { cunum::bench::launch_empty_kernel(stream); });
+  context.report.add(floor);
+}
+
 void run(const BenchOptions& options, Verifier& verifier) {
   const BenchEnvironment environment = cunum::bench::measure_environment(options);
   BenchReport report(environment, options, "cunum-bench-reduce");
@@ -301,8 +333,10 @@ void run(const BenchOptions& options, Verifier& verifier) {
     for (const std::int64_t n : sizes.floating) bench_reducer(context, op, floats, n);
   }
 
-  if (!on_gpu) {
-    std::printf("\nclassic kernels and the CUB peer need a CUDA device: not run\n");
+  if (on_gpu) {
+    for (const std::int64_t n : {sizes.floating.front(), sizes.floating.back()}) bench_tuning(context, floats, n);
+  } else {
+    std::printf("\nclassic kernels, the CUB peer and the tuning sweep need a CUDA device: not run\n");
   }
 }
 

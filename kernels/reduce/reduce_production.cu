@@ -1,142 +1,9 @@
-// The production reduction: one launch, single pass. Each thread streams its
-// share of the input with 16-byte loads, several in flight; blocks reduce by warp
-// shuffles and write one partial each; the last block to finish (atomic ticket)
-// reduces the partials in index order and writes the result. No floating atomics,
-// so the result depends only on n and the grid, which depends only on the device.
+// The production reduction: the library's policy of the single-pass kernel
+// (reduce_single_pass.cuh).
 
-#include <cstdint>
-#include <cstring>
-
-#include "core/cuda_check.hpp"
-#include "cunum/core/device.hpp"
-#include "reduce/block_reduce.cuh"
-#include "reduce/reduce_backends.hpp"
-#include "reduce/reduce_ops.hpp"
+#include "reduce/reduce_single_pass.cuh"
 
 namespace cunum::detail {
-namespace {
-
-struct ReducePolicy {
-  static constexpr int block_threads = 256;
-  static constexpr int blocks_per_multiprocessor = 8;  // 2048 resident threads per SM on sm_90
-  static constexpr int vector_bytes = 16;
-  static constexpr int loads_in_flight = 4;  // 16-byte loads issued before the first use
-};
-
-// A 16-byte vector of T and a loader that accumulates its lanes in order.
-template <class T>
-struct alignas(ReducePolicy::vector_bytes) Vector {
-  static constexpr int lanes = ReducePolicy::vector_bytes / static_cast<int>(sizeof(T));
-  T lane[lanes];
-};
-
-template <class T>
-__device__ __forceinline__ Vector<T> load_streaming(const Vector<T>* address) {
-  Vector<T> v;
-  // Read once: the non-coherent path with evict-first keeps L2 for others.
-  const int4 raw = __ldcs(reinterpret_cast<const int4*>(address));
-  static_assert(sizeof(Vector<T>) == sizeof(int4), "vector must be 16 bytes");
-  memcpy(&v, &raw, sizeof(raw));
-  return v;
-}
-
-template <class Operation, class T, class Accumulator>
-__device__ __forceinline__ Accumulator accumulate(Accumulator acc, const Vector<T>& v) {
-#pragma unroll
-  for (int l = 0; l < Vector<T>::lanes; ++l) acc = Operation::combine(acc, Operation::transform(v.lane[l]));
-  return acc;
-}
-
-template <class T, class Operation>
-__global__ void __launch_bounds__(ReducePolicy::block_threads, ReducePolicy::blocks_per_multiprocessor)
-    reduce_single_pass(const T* __restrict__ data, std::int64_t n,
-                       typename Operation::Accumulator* __restrict__ partials,
-                       unsigned int* __restrict__ blocks_done,
-                       typename Operation::Result* __restrict__ result) {
-  using Accumulator = typename Operation::Accumulator;
-  using Vec = Vector<T>;
-  constexpr int lanes = Vec::lanes;
-  constexpr int unroll = ReducePolicy::loads_in_flight;
-
-  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-
-  // Split the input into an unaligned head, a 16-byte aligned body and a tail.
-  // Data not aligned to its own element size is read by scalars throughout.
-  const auto address = reinterpret_cast<std::uintptr_t>(data);
-  std::int64_t head = n;
-  if (address % sizeof(T) == 0) {
-    const std::int64_t to_alignment =
-        static_cast<std::int64_t>((ReducePolicy::vector_bytes - address % ReducePolicy::vector_bytes) %
-                                  ReducePolicy::vector_bytes) / static_cast<std::int64_t>(sizeof(T));
-    head = to_alignment < n ? to_alignment : n;
-  }
-  const std::int64_t body_vectors = (n - head) / lanes;
-  const std::int64_t tail_begin = head + body_vectors * lanes;
-
-  Accumulator acc = Operation::identity();
-  for (std::int64_t i = thread; i < head; i += threads) {
-    acc = Operation::combine(acc, Operation::transform(data[i]));
-  }
-  const Vec* body = reinterpret_cast<const Vec*>(data + head);
-  std::int64_t v = thread;
-  for (; v + (unroll - 1) * threads < body_vectors; v += unroll * threads) {
-    Vec loaded[unroll];
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) loaded[u] = load_streaming(body + v + u * threads);
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) acc = accumulate<Operation>(acc, loaded[u]);
-  }
-  for (; v < body_vectors; v += threads) acc = accumulate<Operation>(acc, load_streaming(body + v));
-  for (std::int64_t i = tail_begin + thread; i < n; i += threads) {
-    acc = Operation::combine(acc, Operation::transform(data[i]));
-  }
-
-  acc = block_reduce<ReducePolicy::block_threads, Operation>(acc);
-
-  __shared__ bool is_last_block;
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = acc;
-    __threadfence();  // publish the partial before taking a ticket
-    is_last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!is_last_block) return;
-
-  __threadfence();
-  Accumulator total = Operation::identity();
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-    total = Operation::combine(total, __ldcg(partials + b));  // L2: other blocks wrote these
-  }
-  total = block_reduce<ReducePolicy::block_threads, Operation>(total);
-  if (threadIdx.x == 0) {
-    *result = Operation::finish(total);
-    *blocks_done = 0;  // ready for the next launch on this workspace
-  }
-}
-
-int grid_blocks(std::int64_t n, int element_bytes) {
-  const std::int64_t per_block = static_cast<std::int64_t>(ReducePolicy::block_threads) *
-                                 (ReducePolicy::vector_bytes / element_bytes) *
-                                 ReducePolicy::loads_in_flight;
-  const std::int64_t wanted = (n + per_block - 1) / per_block;
-  const std::int64_t cap = reduce_cuda_max_blocks();
-  return static_cast<int>(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
-}
-
-template <class T, ReduceOp Op>
-void launch(const T* data, std::int64_t n, reduce_result_t<T>* result, void* partials,
-            unsigned int* blocks_done, StreamHandle stream) {
-  using Operation = ReduceOperation<T, Op>;
-  static_assert(sizeof(typename Operation::Accumulator) == 8, "partials hold 8-byte accumulators");
-  reduce_single_pass<T, Operation>
-      <<<grid_blocks(n, sizeof(T)), ReducePolicy::block_threads, 0, stream>>>(
-          data, n, static_cast<typename Operation::Accumulator*>(partials), blocks_done, result);
-  CUNUM_CHECK_LAUNCH("reduce_single_pass");
-}
-
-}  // namespace
-
 int reduce_cuda_max_blocks() {
   return device_properties().multiprocessor_count * ReducePolicy::blocks_per_multiprocessor;
 }
@@ -145,11 +12,11 @@ template <class T>
 void reduce_cuda(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
                  void* partials, unsigned int* blocks_done, StreamHandle stream) {
   switch (op) {
-    case ReduceOp::sum: return launch<T, ReduceOp::sum>(data, n, result, partials, blocks_done, stream);
+    case ReduceOp::sum: return launch_reduce<ReducePolicy, T, ReduceOp::sum>(data, n, result, partials, blocks_done, stream);
     case ReduceOp::sum_of_squares:
-      return launch<T, ReduceOp::sum_of_squares>(data, n, result, partials, blocks_done, stream);
-    case ReduceOp::min: return launch<T, ReduceOp::min>(data, n, result, partials, blocks_done, stream);
-    case ReduceOp::max: return launch<T, ReduceOp::max>(data, n, result, partials, blocks_done, stream);
+      return launch_reduce<ReducePolicy, T, ReduceOp::sum_of_squares>(data, n, result, partials, blocks_done, stream);
+    case ReduceOp::min: return launch_reduce<ReducePolicy, T, ReduceOp::min>(data, n, result, partials, blocks_done, stream);
+    case ReduceOp::max: return launch_reduce<ReducePolicy, T, ReduceOp::max>(data, n, result, partials, blocks_done, stream);
   }
 }
 

@@ -1,0 +1,27 @@
+#pragma once
+// Tuning sweep: policies of the production single-pass kernel (block size, blocks
+// per SM, 16-byte loads in flight) for float sums, instantiated from the library's
+// kernel template, and an empty kernel: the floor a CUDA-event timing of one launch
+// can reach.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cunum/core/stream.hpp"
+
+namespace cunum::bench {
+
+struct ReduceVariant {
+  std::string name;
+  int max_blocks_per_multiprocessor;  // sizes the partials the launch may write
+  // Sums data[0, n) into *result; `partials` and the zeroed `blocks_done` as for Reducer.
+  void (*launch)(const float* data, std::int64_t n, float* result, void* partials, unsigned int* blocks_done,
+                 StreamHandle stream);
+};
+
+std::vector<ReduceVariant> reduce_sum_variants();
+
+void launch_empty_kernel(StreamHandle stream);
+
+}  // namespace cunum::bench
