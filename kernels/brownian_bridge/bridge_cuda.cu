@@ -87,12 +87,13 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   if (image.size() <= BridgePolicy::constant_bytes) typed.constant_image = std::move(image);
 }
 
-// Size of the constant-memory image of `bridge` in precision T (0 if it cannot have one).
+// Size of the constant-memory image of `bridge` in precision T (0 if it cannot have
+// one), as built when the bridge's strategy was uploaded.
 template <class T>
 std::size_t bridge_constant_image_bytes(const BrownianBridge& bridge) {
-  TypedDeviceStrategy<T> probe;
-  build_constant_image(bridge, probe);
-  return probe.constant_layout.bytes;
+  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
+  require(strategy != nullptr, kGenerateRoutine, "bridge", "does not use the CUDA backend");
+  return strategy->typed<T>().constant_layout.bytes;
 }
 
 template <class T>
@@ -206,10 +207,6 @@ BridgeArgs<T> bridge_args(const BrownianBridge& bridge, bool increments, std::in
 
 namespace {
 
-bool wide_sobol_words(SobolSequence sequence) {
-  return sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64;
-}
-
 // Lane table (x_k of lane l's part of the index), direction vectors and
 // scrambling constants, back to back (see DeviceSobolTables).
 template <class Word>
@@ -244,7 +241,7 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   if (!entry) {
     const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
     auto tables = std::make_unique<DeviceSobolTables>();
-    tables->bytes = DeviceBuffer<unsigned char>(wide_sobol_words(sequence)
+    tables->bytes = DeviceBuffer<unsigned char>(is_64_bit(sequence)
                                                     ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
                                                     : sobol_table_bytes<std::uint32_t>(sequence, dimensions));
     entry = std::move(tables);
@@ -302,7 +299,7 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
                                 bool increments, std::int64_t paths, T* output,
                                 const SobolBridgeOptions& options, BridgeKernelInfo* describe) {
   const std::string reason =
-      register_family_limits(bridge, sobol_minimum_shared_bytes<T>(bridge, wide_sobol_words(options.sequence)));
+      register_family_limits(bridge, sobol_minimum_shared_bytes<T>(bridge, is_64_bit(options.sequence)));
   if (!reason.empty()) {
     throw Error(ErrorCode::not_supported, std::string(kSobolRoutine) + ": the fused kernel cannot serve: " +
                                               reason + " (the Sobol tables grow with z_records() * dimension())");

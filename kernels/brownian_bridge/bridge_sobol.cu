@@ -2,6 +2,7 @@
 // Sobol word size (bridge_sobol_kernel.cuh holds the kernel).
 
 #include "brownian_bridge/bridge_sobol_kernel.cuh"
+#include "brownian_bridge/sobol_sequence.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -48,7 +49,7 @@ template <class T>
 void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, SobolSequence sequence,
                          std::uint64_t offset, const DeviceSobolTables& tables, StreamHandle stream,
                          BridgeKernelInfo* describe) {
-  if (sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64) {
+  if (is_64_bit(sequence)) {
     return launch_for_word<T, unsigned long long>(strategy, args, offset, tables, stream, describe);
   }
   launch_for_word<T, unsigned int>(strategy, args, offset, tables, stream, describe);

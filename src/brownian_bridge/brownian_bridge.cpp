@@ -9,6 +9,7 @@
 
 #include "brownian_bridge/bridge_backends.hpp"
 #include "brownian_bridge/bridge_compiler.hpp"
+#include "brownian_bridge/sobol_sequence.hpp"
 #include "core/validate.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
@@ -105,10 +106,6 @@ void validate_paths(const char* routine, std::int64_t paths, std::int64_t per_pa
 
 bool valid_layout(BridgeLayout layout) {
   return layout == BridgeLayout::path_fastest || layout == BridgeLayout::path_contiguous;
-}
-
-bool is_32_bit(SobolSequence sequence) {
-  return sequence == SobolSequence::sobol32 || sequence == SobolSequence::scrambled_sobol32;
 }
 
 // cuRAND's direction-vector tables hold this many dimensions.
@@ -275,11 +272,11 @@ void BrownianBridge::generate_sobol(bool increments, std::int64_t paths, T* outp
   detail::require(valid_layout(options.output_layout), kSobolRoutine, "options.output_layout",
                   "is not a BridgeLayout");
   const SobolSequence sequence = options.sequence;
-  detail::require(is_32_bit(sequence) || sequence == SobolSequence::sobol64 ||
-                      sequence == SobolSequence::scrambled_sobol64,
+  detail::require(sequence == SobolSequence::sobol32 || sequence == SobolSequence::scrambled_sobol32 ||
+                      sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64,
                   kSobolRoutine, "options.sequence", "is not a SobolSequence");
   const auto unsigned_paths = static_cast<std::uint64_t>(paths);
-  if (is_32_bit(sequence)) {
+  if (!detail::is_64_bit(sequence)) {
     detail::require(options.offset <= (std::uint64_t{1} << 32) &&
                         unsigned_paths <= (std::uint64_t{1} << 32) - options.offset,
                     kSobolRoutine, "options.offset",

@@ -18,40 +18,47 @@ bool is_scrambled(SobolSequence sequence) noexcept {
   return sequence == SobolSequence::scrambled_sobol32 || sequence == SobolSequence::scrambled_sobol64;
 }
 
+bool is_64_bit(SobolSequence sequence) noexcept {
+  return sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64;
+}
+
+namespace {
+
+// The first `dimensions` dimensions of cuRAND's tables; `constants` is null for an
+// unscrambled sequence.
+template <class Word, class CurandWord>
+SobolTables<Word> copy_tables(const CurandWord* vectors, const CurandWord* constants, std::int64_t dimensions) {
+  static_assert(sizeof(Word) == sizeof(CurandWord), "cuRAND's words and ours differ in size");
+  constexpr int bits = sizeof(Word) * 8;
+  SobolTables<Word> tables;
+  tables.direction_vectors.assign(vectors, vectors + dimensions * bits);
+  tables.scramble.assign(static_cast<std::size_t>(dimensions), Word{0});
+  if (constants != nullptr) tables.scramble.assign(constants, constants + dimensions);
+  return tables;
+}
+
+}  // namespace
+
 template <>
 SobolTables<std::uint32_t> sobol_tables(SobolSequence sequence, std::int64_t dimensions) {
-  constexpr int bits = 32;
   curandDirectionVectors32_t* vectors = nullptr;
   CUNUM_CURAND_CHECK(curandGetDirectionVectors32(
       &vectors, is_scrambled(sequence) ? CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6
                                        : CURAND_DIRECTION_VECTORS_32_JOEKUO6));
-  SobolTables<std::uint32_t> tables;
-  tables.direction_vectors.assign(&vectors[0][0], &vectors[0][0] + dimensions * bits);
-  tables.scramble.assign(static_cast<std::size_t>(dimensions), 0u);
-  if (is_scrambled(sequence)) {
-    unsigned int* constants = nullptr;
-    CUNUM_CURAND_CHECK(curandGetScrambleConstants32(&constants));
-    tables.scramble.assign(constants, constants + dimensions);
-  }
-  return tables;
+  unsigned int* constants = nullptr;
+  if (is_scrambled(sequence)) CUNUM_CURAND_CHECK(curandGetScrambleConstants32(&constants));
+  return copy_tables<std::uint32_t>(&vectors[0][0], constants, dimensions);
 }
 
 template <>
 SobolTables<std::uint64_t> sobol_tables(SobolSequence sequence, std::int64_t dimensions) {
-  constexpr int bits = 64;
   curandDirectionVectors64_t* vectors = nullptr;
   CUNUM_CURAND_CHECK(curandGetDirectionVectors64(
       &vectors, is_scrambled(sequence) ? CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6
                                        : CURAND_DIRECTION_VECTORS_64_JOEKUO6));
-  SobolTables<std::uint64_t> tables;
-  tables.direction_vectors.assign(&vectors[0][0], &vectors[0][0] + dimensions * bits);
-  tables.scramble.assign(static_cast<std::size_t>(dimensions), 0u);
-  if (is_scrambled(sequence)) {
-    unsigned long long* constants = nullptr;
-    CUNUM_CURAND_CHECK(curandGetScrambleConstants64(&constants));
-    tables.scramble.assign(constants, constants + dimensions);
-  }
-  return tables;
+  unsigned long long* constants = nullptr;
+  if (is_scrambled(sequence)) CUNUM_CURAND_CHECK(curandGetScrambleConstants64(&constants));
+  return copy_tables<std::uint64_t>(&vectors[0][0], constants, dimensions);
 }
 
 }  // namespace cunum::detail

@@ -13,6 +13,8 @@ namespace cunum::detail {
 
 curandRngType_t curand_rng_type(SobolSequence sequence) noexcept;
 bool is_scrambled(SobolSequence sequence) noexcept;
+// 64-bit words (sobol64, scrambled_sobol64) rather than 32-bit ones.
+bool is_64_bit(SobolSequence sequence) noexcept;
 
 // Direction vectors of dimensions [0, dimensions), `Word`-bit (32 or 64) each,
 // dimension-major (dimension k's vectors at [k * bits, (k + 1) * bits)), and the
