@@ -192,21 +192,6 @@ double median(std::vector<double> values) {
   return 0.5 * (lower + upper);
 }
 
-double median_device_ms(const BenchOptions& options, StreamHandle stream,
-                        const std::function<void()>& enqueue) {
-  for (int warmup = 0; warmup < options.warmup_runs; ++warmup) enqueue();
-  EventTimer timer;
-  std::vector<double> times;
-  times.reserve(static_cast<std::size_t>(options.timed_runs));
-  for (int timed = 0; timed < options.timed_runs; ++timed) {
-    timer.start(stream);
-    enqueue();
-    timer.stop(stream);
-    times.push_back(timer.elapsed_ms());  // waits for the run: runs never overlap
-  }
-  return median(std::move(times));
-}
-
 double median_host_ms(const BenchOptions& options, const std::function<void()>& run) {
   for (int warmup = 0; warmup < options.warmup_runs; ++warmup) run();
   std::vector<double> times;

@@ -51,11 +51,38 @@ double median(std::vector<double> values);
 // Whether a section with this title runs under options.filter.
 bool section_selected(const BenchOptions& options, const std::string& title);
 
-// Median milliseconds of `enqueue()`, device work enqueued on `stream`, over
-// options.timed_runs runs after options.warmup_runs; each run is bracketed by CUDA
-// events and finishes before the next is enqueued.
+// What the CUDA events of a device timing bracket.
+enum class DeviceTiming {
+  // One call as a program sees it on an idle GPU: the start event is recorded, then the
+  // call is enqueued, so its host-side launch cost is inside. The default of every table.
+  host_call,
+  // One call's GPU time alone: a spinning kernel holds the stream while the call is
+  // enqueued and is released after the stop event (nvbench's blocking kernel).
+  gpu_only,
+  // One call's share of a CUDA graph of calls_per_graph calls replayed back to back on a
+  // held stream: the launch gaps between successive calls are hidden.
+  graph_replay,
+};
+
+const char* to_string(DeviceTiming timing) noexcept;
+
+// Median milliseconds of one call of `enqueue()`, device work enqueued on `stream`,
+// over options.timed_runs runs after options.warmup_runs; each run finishes before the
+// next is enqueued. For graph_replay, enqueue() is captured calls_per_graph times (it
+// must be capturable) and the median replay time is divided by calls_per_graph.
 double median_device_ms(const BenchOptions& options, StreamHandle stream,
-                        const std::function<void()>& enqueue);
+                        const std::function<void()>& enqueue, DeviceTiming timing = DeviceTiming::host_call,
+                        int calls_per_graph = 1);
+
+// The same for our routine and its peer, their runs interleaved (ours, peer, ours, ...)
+// so that a drift of clocks or temperature during the case cannot favour either.
+struct PairedMedians {
+  double ours_ms = 0.0;
+  double peer_ms = 0.0;
+};
+PairedMedians compare_device_ms(const BenchOptions& options, StreamHandle stream,
+                                const std::function<void()>& ours, const std::function<void()>& peer,
+                                DeviceTiming timing = DeviceTiming::host_call, int calls_per_graph = 1);
 // The same for synchronous host work, timed with std::chrono::steady_clock.
 double median_host_ms(const BenchOptions& options, const std::function<void()>& run);
 

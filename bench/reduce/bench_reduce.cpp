@@ -1,6 +1,7 @@
 // cunum-bench-reduce: (a) the seed's table, the seven classic tutorial kernels on ints
 // beside the G80 figures of the seed (001_b8528793eb76bef2.txt), with the production
-// Reducer as "kernel 8"; (b) the production Reducer<T> against cub::DeviceReduce.
+// Reducer as "kernel 8"; (b) the production Reducer<T> against cub::DeviceReduce;
+// (c) small sums timed three ways; (d) a policy sweep of the production kernel.
 // Every case is checked once, outside the timed runs, against a long double host
 // reference; a mismatch is reported loudly and makes the exit status non-zero.
 
@@ -167,14 +168,13 @@ void bench_reducer_cuda(BenchContext& context, ReduceOp op, const std::vector<T>
   context.verifier.check(describe(peer.name(op), op, precision, n), read_device_scalar(peer_result),
                          expected, relative_tolerance<T>(op, false));
 
+  const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(
+      context.options, stream, [&] { reducer.reduce(op, input.next(), n, our_result.data(), stream); },
+      [&] { peer.run(input.next(), peer_result.data(), stream); });
   BenchRow row = new_row(cunum::to_string(op), precision, n);
-  row.median_ms = cunum::bench::median_device_ms(context.options, stream, [&] {
-    reducer.reduce(op, input.next(), n, our_result.data(), stream);
-  });
+  row.median_ms = medians.ours_ms;
   row.peer = peer.name(op);
-  row.peer_median_ms = cunum::bench::median_device_ms(context.options, stream, [&] {
-    peer.run(input.next(), peer_result.data(), stream);
-  });
+  row.peer_median_ms = medians.peer_ms;
   row.bytes_moved = bytes_moved(n, sizeof(T), sizeof(Result));
   if (input.copy_count() > 1) row.note = std::to_string(input.copy_count()) + " input copies rotated";
   context.report.add(row);
@@ -268,31 +268,70 @@ struct CaseSizes {
   std::vector<std::int64_t> classic;
   std::vector<std::int64_t> floating;
   std::vector<std::int64_t> int32;
+  std::vector<std::int64_t> latency;  // float sums timed three ways (at most floating.back())
 };
 
 CaseSizes case_sizes(bool quick) {
-  if (quick) return {{pow2(22)}, {pow2(20)}, {pow2(20), pow2(22)}};
+  if (quick) return {{pow2(22)}, {pow2(20)}, {pow2(20), pow2(22)}, {pow2(20)}};
   return {{pow2(22), pow2(25)},
           {pow2(20), pow2(24), pow2(28)},
-          {pow2(20), pow2(22), pow2(24), pow2(25), pow2(28)}};
+          {pow2(20), pow2(22), pow2(24), pow2(25), pow2(28)},
+          {pow2(16), pow2(20), pow2(24)}};
 }
 
-// (c) Policies of the production kernel on float sums, and the empty-kernel floor.
+// (c) Small float sums, where launches dominate, timed three ways (harness DeviceTiming):
+// one call with its host launch, one call's GPU time, and one call's share of a CUDA
+// graph of back-to-back calls. The graph holds as many calls as there are rotated
+// input copies, so that its calls, like the others, never read an input still in L2.
+void bench_call_latency(BenchContext& context, const std::vector<float>& host, std::int64_t n) {
+  using cunum::bench::DeviceTiming;
+  const cunum::StreamHandle stream = *context.stream;
+  cunum::bench::RotatingDeviceInput<float> input(host.data(), static_cast<std::size_t>(n), context.environment,
+                                                 context.options, stream);
+  cunum::Reducer<float> reducer(cunum::Backend::cuda);
+  cunum::bench::CubReduce<float> peer(ReduceOp::sum, n, stream);
+  cunum::DeviceBuffer<float> our_result(1, stream);
+  cunum::DeviceBuffer<float> peer_result(1, stream);
+  const auto ours = [&] { reducer.reduce(ReduceOp::sum, input.next(), n, our_result.data(), stream); };
+  const auto theirs = [&] { peer.run(input.next(), peer_result.data(), stream); };
+  const int calls_per_graph = static_cast<int>(input.copy_count());
+  const long double expected = host_reference(ReduceOp::sum, host.data(), n);
+  for (const DeviceTiming timing : {DeviceTiming::host_call, DeviceTiming::gpu_only, DeviceTiming::graph_replay}) {
+    const cunum::bench::PairedMedians medians =
+        cunum::bench::compare_device_ms(context.options, stream, ours, theirs, timing, calls_per_graph);
+    const std::string what = std::string(" float32 sum n=") + std::to_string(n) + " after " + to_string(timing);
+    context.verifier.check("cunum::Reducer" + what, read_device_scalar(our_result), expected,
+                           relative_tolerance<float>(ReduceOp::sum, true));
+    context.verifier.check(peer.name(ReduceOp::sum) + what, read_device_scalar(peer_result), expected,
+                           relative_tolerance<float>(ReduceOp::sum, false));
+    BenchRow row = new_row(std::string("sum, ") + to_string(timing), "float32", n);
+    row.median_ms = medians.ours_ms;
+    row.peer = peer.name(ReduceOp::sum);
+    row.peer_median_ms = medians.peer_ms;
+    row.bytes_moved = bytes_moved(n, sizeof(float), sizeof(float));
+    if (timing == DeviceTiming::graph_replay) row.note = std::to_string(calls_per_graph) + " calls per graph";
+    context.report.add(row);
+  }
+}
+
+// (d) Policies of the production kernel on float sums, and the empty-kernel floor.
 void bench_tuning(BenchContext& context, const std::vector<float>& host, std::int64_t n) {
   const cunum::StreamHandle stream = *context.stream;
   cunum::bench::RotatingDeviceInput<float> input(host.data(), static_cast<std::size_t>(n), context.environment,
                                                  context.options, stream);
   constexpr int kMaxBlocksPerMultiprocessor = 16;
+  const int multiprocessor_count = cunum::device_properties().multiprocessor_count;
   cunum::DeviceBuffer<double> partials(
-      static_cast<std::size_t>(cunum::device_properties().multiprocessor_count * kMaxBlocksPerMultiprocessor), stream);
+      static_cast<std::size_t>(multiprocessor_count * kMaxBlocksPerMultiprocessor), stream);
   cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
   blocks_done.fill_bytes(0);
+  const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), multiprocessor_count};
   cunum::DeviceBuffer<float> result(1, stream);
   const long double expected = host_reference(ReduceOp::sum, host.data(), n);
   for (const cunum::bench::ReduceVariant& variant : cunum::bench::reduce_sum_variants()) {
     if (variant.max_blocks_per_multiprocessor > kMaxBlocksPerMultiprocessor) continue;
     const auto run_variant = [&] {
-      variant.launch(input.next(), n, result.data(), partials.data(), blocks_done.data(), stream);
+      variant.launch(input.next(), n, result.data(), scratch, stream);
     };
     run_variant();
     context.verifier.check("tuning " + variant.name + " float32 sum n=" + std::to_string(n),
@@ -334,9 +373,11 @@ void run(const BenchOptions& options, Verifier& verifier) {
   }
 
   if (on_gpu) {
+    for (const std::int64_t n : sizes.latency) bench_call_latency(context, floats, n);
     for (const std::int64_t n : {sizes.floating.front(), sizes.floating.back()}) bench_tuning(context, floats, n);
   } else {
-    std::printf("\nclassic kernels, the CUB peer and the tuning sweep need a CUDA device: not run\n");
+    std::printf("\nclassic kernels, the CUB peer, the call-latency timings and the tuning sweep need a CUDA "
+                "device: not run\n");
   }
 }
 

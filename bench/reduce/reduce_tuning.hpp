@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "cunum/core/stream.hpp"
+#include "reduce/reduce_backends.hpp"
 
 namespace cunum::bench {
 
 struct ReduceVariant {
   std::string name;
   int max_blocks_per_multiprocessor;  // sizes the partials the launch may write
-  // Sums data[0, n) into *result; `partials` and the zeroed `blocks_done` as for Reducer.
-  void (*launch)(const float* data, std::int64_t n, float* result, void* partials, unsigned int* blocks_done,
+  // Sums data[0, n) into *result.
+  void (*launch)(const float* data, std::int64_t n, float* result, const detail::ReduceScratch& scratch,
                  StreamHandle stream);
 };
 

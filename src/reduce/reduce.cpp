@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/validate.hpp"
+#include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 #include "reduce/reduce_backends.hpp"
@@ -37,21 +38,26 @@ void validate(ReduceOp op, const void* data, std::int64_t n, const void* result)
 
 }  // namespace
 
-// Partials (one 8-byte accumulator per block) and the last-block ticket counter.
+// Partials (one 8-byte accumulator per block), the last-block ticket counter and the
+// SM count of the device current at construction, read once here rather than per call.
 template <class T>
 struct Reducer<T>::DeviceWorkspace {
   DeviceBuffer<double> partials;
   DeviceBuffer<unsigned int> blocks_done;
+  detail::ReduceScratch scratch;
 };
 
 template <class T>
 Reducer<T>::Reducer(Backend backend) : backend_(resolve_backend(backend)) {
   if (backend_ != Backend::cuda) return;
+  const int multiprocessor_count = device_properties().multiprocessor_count;
   workspace_ = std::make_unique<DeviceWorkspace>();
-  workspace_->partials = DeviceBuffer<double>(static_cast<std::size_t>(detail::reduce_cuda_max_blocks()));
+  workspace_->partials =
+      DeviceBuffer<double>(static_cast<std::size_t>(detail::reduce_cuda_max_blocks(multiprocessor_count)));
   workspace_->blocks_done = DeviceBuffer<unsigned int>(1);
   workspace_->blocks_done.fill_bytes(0);
   synchronize(nullptr);
+  workspace_->scratch = {workspace_->partials.data(), workspace_->blocks_done.data(), multiprocessor_count};
 }
 
 template <class T>
@@ -69,8 +75,7 @@ void Reducer<T>::reduce(ReduceOp op, const T* data, std::int64_t n, reduce_resul
     *result = detail::reduce_cpu(op, data, n);
     return;
   }
-  detail::reduce_cuda(op, data, n, result, workspace_->partials.data(),
-                      workspace_->blocks_done.data(), stream);
+  detail::reduce_cuda(op, data, n, result, workspace_->scratch, stream);
 }
 
 template <class T>

@@ -11,11 +11,19 @@ namespace cunum::detail {
 template <class T>
 reduce_result_t<T> reduce_cpu(ReduceOp op, const T* data, std::int64_t n);
 
-// CUDA production kernel. `partials` holds at least reduce_cuda_max_blocks() 8-byte
-// slots; `blocks_done` is a zeroed counter that the kernel leaves zeroed again.
-int reduce_cuda_max_blocks();
+// Device scratch of a CUDA reduction and the device's SM count, both fixed when a
+// plan is made, so that a call queries nothing before it launches.
+struct ReduceScratch {
+  void* partials = nullptr;             // one 8-byte slot per block the launch may use
+  unsigned int* blocks_done = nullptr;  // zeroed; every launch leaves it zeroed again
+  int multiprocessor_count = 0;
+};
+
+// CUDA production kernel. `scratch.partials` holds at least
+// reduce_cuda_max_blocks(scratch.multiprocessor_count) slots.
+int reduce_cuda_max_blocks(int multiprocessor_count);
 template <class T>
 void reduce_cuda(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
-                 void* partials, unsigned int* blocks_done, StreamHandle stream);
+                 const ReduceScratch& scratch, StreamHandle stream);
 
 }  // namespace cunum::detail

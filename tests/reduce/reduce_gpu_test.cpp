@@ -1,6 +1,7 @@
 // Device reductions held against the long-double reference and the CPU backend,
 // on fresh random data at awkward sizes and alignments, with poisoned outputs.
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -83,6 +84,71 @@ TYPED_TEST(GpuReduce, IsBitIdenticalRunToRunAndCloseToTheCpuBackend) {
       EXPECT_EQ(first, cpu);
     }
   }
+}
+
+// Many reductions on one Reducer and stream with no synchronisation between them. Each
+// launch may start while the one before it finishes (programmatic dependent launch), so
+// this holds the shared workspace (partials, last-block ticket) to its reset.
+TYPED_TEST(GpuReduce, BackToBackCallsOnOneWorkspaceAreEachRight) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  using R = cunum::reduce_result_t<T>;
+  const std::vector<std::int64_t> sizes = {1, 4099, 262147, 1048573, 7};
+  const auto host = random_vector<T>(1048573, 29);
+  cunum::Stream stream;
+  const cunum::DeviceBuffer<T> data(host, stream);
+  cunum::Reducer<T> reducer(Backend::cuda);
+  constexpr int kRounds = 3;
+  const std::size_t calls = kRounds * sizes.size() * std::size(kOps);
+  cunum::DeviceBuffer<R> results(calls, stream);
+  results.fill_bytes(0xFF);
+  std::size_t call = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (const std::int64_t n : sizes) {
+      for (const ReduceOp op : kOps) reducer.reduce(op, data.data(), n, results.data() + call++, stream);
+    }
+  }
+  std::vector<R> values(calls);
+  results.copy_to_host(values.data(), calls);
+  call = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (const std::int64_t n : sizes) {
+      for (const ReduceOp op : kOps) expect_matches_reference(op, host, 0, n, values[call++]);
+    }
+  }
+}
+
+// Reductions captured into a CUDA graph: the graph replays them, reading the input as
+// it is at each replay.
+TEST(GpuReduce, ReplaysFromACapturedCudaGraph) {
+  CUNUM_REQUIRE_GPU();
+  const std::vector<std::int64_t> sizes = {3, 65537, 1048573};
+  cunum::Stream stream;
+  cunum::DeviceBuffer<float> data(static_cast<std::size_t>(sizes.back()), stream);
+  cunum::DeviceBuffer<float> results(sizes.size(), stream);
+  cunum::Reducer<float> reducer(Backend::cuda);
+  cudaStream_t capture_stream = stream;
+  ASSERT_EQ(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    reducer.reduce(ReduceOp::sum, data.data(), sizes[i], results.data() + i, stream);
+  }
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(capture_stream, &graph), cudaSuccess);
+  cudaGraphExec_t replay = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&replay, graph, 0), cudaSuccess);
+  for (std::uint64_t seed : {41u, 42u}) {
+    const auto host = random_vector<float>(static_cast<std::size_t>(sizes.back()), seed);
+    data.copy_from_host(host.data(), host.size());
+    results.fill_bytes(0xFF);
+    ASSERT_EQ(cudaGraphLaunch(replay, capture_stream), cudaSuccess);
+    std::vector<float> values(sizes.size());
+    results.copy_to_host(values.data(), values.size());
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      expect_matches_reference(ReduceOp::sum, host, 0, sizes[i], values[i]);
+    }
+  }
+  EXPECT_EQ(cudaGraphExecDestroy(replay), cudaSuccess);
+  EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
 }
 
 TEST(GpuReduce, HandlesMoreThan2To31Elements) {

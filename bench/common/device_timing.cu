@@ -1,0 +1,187 @@
+// Device timings of the bench harness (bench_harness.hpp): CUDA events around one
+// call, around a call whose stream was held while it was enqueued, or around the
+// replay of a CUDA graph of calls.
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <utility>
+
+#include "bench_harness.hpp"
+#include "core/cuda_check.hpp"
+
+namespace cunum::bench {
+
+namespace {
+
+__device__ __forceinline__ unsigned long long global_nanoseconds() {
+  unsigned long long now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
+// Spins until the host sets *release; gives up after timeout_ns and says so, so that
+// work which waits for the stream while enqueueing (a synchronous copy, say) cannot hang.
+__global__ void hold_stream_kernel(const volatile int* release, volatile int* timed_out,
+                                   unsigned long long timeout_ns) {
+  const unsigned long long start = global_nanoseconds();
+  while (*release == 0) {
+    if (global_nanoseconds() - start > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}
+
+// Holds a stream with hold_stream_kernel while work is enqueued behind it, so that the
+// events around the work measure the GPU alone (the blocking kernel of NVIDIA's nvbench).
+class StreamHold {
+ public:
+  StreamHold() {
+    CUNUM_CUDA_CHECK(cudaHostAlloc(&flags_, 2 * sizeof(int), cudaHostAllocMapped));
+    flags_[0] = flags_[1] = 0;
+    CUNUM_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
+  }
+  ~StreamHold() { cudaFreeHost(flags_); }
+  StreamHold(const StreamHold&) = delete;
+  StreamHold& operator=(const StreamHold&) = delete;
+
+  void hold(StreamHandle stream) {
+    __atomic_store_n(&flags_[0], 0, __ATOMIC_SEQ_CST);
+    hold_stream_kernel<<<1, 1, 0, stream>>>(device_flags_, device_flags_ + 1, kTimeoutNanoseconds);
+    CUNUM_CHECK_LAUNCH("hold_stream_kernel");
+  }
+  void release() { __atomic_store_n(&flags_[0], 1, __ATOMIC_SEQ_CST); }
+
+  // After the held work has finished: whether the hold gave up waiting.
+  void check_not_timed_out() const {
+    if (__atomic_load_n(&flags_[1], __ATOMIC_SEQ_CST) != 0) {
+      throw Error(ErrorCode::not_supported,
+                  "bench timing: the timed work waited for its own stream while it was being enqueued, so it "
+                  "cannot be timed with DeviceTiming::gpu_only or graph_replay");
+    }
+  }
+
+ private:
+  static constexpr unsigned long long kTimeoutNanoseconds = 2'000'000'000ull;
+  int* flags_ = nullptr;  // [0]: release, [1]: timed out
+  int* device_flags_ = nullptr;
+};
+
+// `calls` calls of enqueue() captured into one instantiated CUDA graph.
+class CapturedCalls {
+ public:
+  CapturedCalls(StreamHandle stream, const std::function<void()>& enqueue, int calls) {
+    CUNUM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+      for (int call = 0; call < calls; ++call) enqueue();
+    } catch (...) {
+      cudaStreamEndCapture(stream, &graph);
+      if (graph != nullptr) cudaGraphDestroy(graph);
+      throw;
+    }
+    CUNUM_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    const cudaError_t status = cudaGraphInstantiate(&graph_exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    CUNUM_CUDA_CHECK(status);
+  }
+  ~CapturedCalls() { cudaGraphExecDestroy(graph_exec_); }
+  CapturedCalls(const CapturedCalls&) = delete;
+  CapturedCalls& operator=(const CapturedCalls&) = delete;
+
+  void launch(StreamHandle stream) { CUNUM_CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream)); }
+
+ private:
+  cudaGraphExec_t graph_exec_ = nullptr;
+};
+
+// One routine under one timing: what one timed run enqueues and how many calls it holds.
+class TimedRoutine {
+ public:
+  TimedRoutine(StreamHandle stream, const std::function<void()>& enqueue, DeviceTiming timing, int calls_per_graph)
+      : stream_(stream), enqueue_(enqueue), timing_(timing) {
+    if (timing == DeviceTiming::graph_replay) {
+      if (calls_per_graph < 1) {
+        throw Error(ErrorCode::invalid_argument, "bench timing: calls_per_graph must be >= 1");
+      }
+      graph_.emplace(stream, enqueue, calls_per_graph);
+      calls_ = calls_per_graph;
+    }
+  }
+
+  void warm_up() { enqueue_calls(); }
+
+  // Milliseconds of one call: the whole run, divided by the calls it holds.
+  double timed_run_ms(StreamHold& hold, EventTimer& timer) {
+    const bool held = timing_ != DeviceTiming::host_call;
+    if (held) hold.hold(stream_);
+    timer.start(stream_);
+    enqueue_calls();
+    timer.stop(stream_);
+    if (held) hold.release();
+    const double ms = timer.elapsed_ms();
+    if (held) hold.check_not_timed_out();
+    return ms / calls_;
+  }
+
+ private:
+  void enqueue_calls() {
+    if (graph_) {
+      graph_->launch(stream_);
+    } else {
+      enqueue_();
+    }
+  }
+
+  StreamHandle stream_;
+  const std::function<void()>& enqueue_;
+  DeviceTiming timing_;
+  std::optional<CapturedCalls> graph_;
+  int calls_ = 1;
+};
+
+}  // namespace
+
+const char* to_string(DeviceTiming timing) noexcept {
+  switch (timing) {
+    case DeviceTiming::host_call: return "one call, host launch included";
+    case DeviceTiming::gpu_only: return "one call, GPU time only";
+    case DeviceTiming::graph_replay: return "per call in a CUDA graph of back-to-back calls";
+  }
+  return "unknown";
+}
+
+double median_device_ms(const BenchOptions& options, StreamHandle stream, const std::function<void()>& enqueue,
+                        DeviceTiming timing, int calls_per_graph) {
+  TimedRoutine routine(stream, enqueue, timing, calls_per_graph);
+  for (int warmup = 0; warmup < options.warmup_runs; ++warmup) routine.warm_up();
+  StreamHold hold;
+  EventTimer timer;
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(options.timed_runs));
+  for (int timed = 0; timed < options.timed_runs; ++timed) times.push_back(routine.timed_run_ms(hold, timer));
+  return median(std::move(times));
+}
+
+PairedMedians compare_device_ms(const BenchOptions& options, StreamHandle stream,
+                                const std::function<void()>& ours, const std::function<void()>& peer,
+                                DeviceTiming timing, int calls_per_graph) {
+  TimedRoutine our_routine(stream, ours, timing, calls_per_graph);
+  TimedRoutine peer_routine(stream, peer, timing, calls_per_graph);
+  for (int warmup = 0; warmup < options.warmup_runs; ++warmup) {
+    our_routine.warm_up();
+    peer_routine.warm_up();
+  }
+  StreamHold hold;
+  EventTimer timer;
+  std::vector<double> our_times;
+  std::vector<double> peer_times;
+  for (int timed = 0; timed < options.timed_runs; ++timed) {
+    our_times.push_back(our_routine.timed_run_ms(hold, timer));
+    peer_times.push_back(peer_routine.timed_run_ms(hold, timer));
+  }
+  return {median(std::move(our_times)), median(std::move(peer_times))};
+}
+
+}  // namespace cunum::bench
