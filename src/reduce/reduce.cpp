@@ -30,8 +30,10 @@ void validate(ReduceOp op, const void* data, std::int64_t n, const void* result)
                       op == ReduceOp::max,
                   kRoutine, "op", "is not a ReduceOp");
   detail::require_non_negative(n, kRoutine, "n");
-  detail::require(n > 0 || op == ReduceOp::sum || op == ReduceOp::sum_of_squares, kRoutine, "n",
-                  std::string("must be >= 1 for ") + to_string(op) + " (no identity element)");
+  if (n == 0 && (op == ReduceOp::min || op == ReduceOp::max)) {
+    detail::throw_invalid_argument(kRoutine, "n", std::string("must be >= 1 for ") + to_string(op) +
+                                                      " (no identity element)");
+  }
   detail::require_pointer(data, n, kRoutine, "data");
   detail::require(result != nullptr, kRoutine, "result", "is null");
 }
