@@ -4,8 +4,11 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bench_harness.hpp"
 #include "core/cuda_check.hpp"
@@ -100,7 +103,7 @@ class CapturedCalls {
 class TimedRoutine {
  public:
   TimedRoutine(StreamHandle stream, const std::function<void()>& enqueue, DeviceTiming timing, int calls_per_graph)
-      : stream_(stream), enqueue_(enqueue), timing_(timing) {
+      : stream_(stream), enqueue_(enqueue) {
     if (timing == DeviceTiming::graph_replay) {
       if (calls_per_graph < 1) {
         throw Error(ErrorCode::invalid_argument, "bench timing: calls_per_graph must be >= 1");
@@ -112,16 +115,16 @@ class TimedRoutine {
 
   void warm_up() { enqueue_calls(); }
 
-  // Milliseconds of one call: the whole run, divided by the calls it holds.
-  double timed_run_ms(StreamHold& hold, EventTimer& timer) {
-    const bool held = timing_ != DeviceTiming::host_call;
-    if (held) hold.hold(stream_);
+  // Milliseconds of one call: the whole run, divided by the calls it holds. `hold` is
+  // null for DeviceTiming::host_call, which enqueues on a free-running stream.
+  double timed_run_ms(StreamHold* hold, EventTimer& timer) {
+    if (hold != nullptr) hold->hold(stream_);
     timer.start(stream_);
     enqueue_calls();
     timer.stop(stream_);
-    if (held) hold.release();
+    if (hold != nullptr) hold->release();
     const double ms = timer.elapsed_ms();
-    if (held) hold.check_not_timed_out();
+    if (hold != nullptr) hold->check_not_timed_out();
     return ms / calls_;
   }
 
@@ -136,10 +139,34 @@ class TimedRoutine {
 
   StreamHandle stream_;
   const std::function<void()>& enqueue_;
-  DeviceTiming timing_;
   std::optional<CapturedCalls> graph_;
   int calls_ = 1;
 };
+
+// The median of each routine's runs, the runs of all routines interleaved.
+std::vector<double> interleaved_medians(const BenchOptions& options, StreamHandle stream,
+                                        const std::vector<const std::function<void()>*>& enqueues,
+                                        DeviceTiming timing, int calls_per_graph) {
+  std::vector<std::unique_ptr<TimedRoutine>> routines;
+  for (const auto* enqueue : enqueues) {
+    routines.push_back(std::make_unique<TimedRoutine>(stream, *enqueue, timing, calls_per_graph));
+  }
+  for (int warmup = 0; warmup < options.warmup_runs; ++warmup) {
+    for (auto& routine : routines) routine->warm_up();
+  }
+  std::optional<StreamHold> hold;
+  if (timing != DeviceTiming::host_call) hold.emplace();
+  EventTimer timer;
+  std::vector<std::vector<double>> times(routines.size());
+  for (int timed = 0; timed < options.timed_runs; ++timed) {
+    for (std::size_t r = 0; r < routines.size(); ++r) {
+      times[r].push_back(routines[r]->timed_run_ms(hold ? &*hold : nullptr, timer));
+    }
+  }
+  std::vector<double> medians;
+  for (auto& routine_times : times) medians.push_back(median(std::move(routine_times)));
+  return medians;
+}
 
 }  // namespace
 
@@ -154,34 +181,14 @@ const char* to_string(DeviceTiming timing) noexcept {
 
 double median_device_ms(const BenchOptions& options, StreamHandle stream, const std::function<void()>& enqueue,
                         DeviceTiming timing, int calls_per_graph) {
-  TimedRoutine routine(stream, enqueue, timing, calls_per_graph);
-  for (int warmup = 0; warmup < options.warmup_runs; ++warmup) routine.warm_up();
-  StreamHold hold;
-  EventTimer timer;
-  std::vector<double> times;
-  times.reserve(static_cast<std::size_t>(options.timed_runs));
-  for (int timed = 0; timed < options.timed_runs; ++timed) times.push_back(routine.timed_run_ms(hold, timer));
-  return median(std::move(times));
+  return interleaved_medians(options, stream, {&enqueue}, timing, calls_per_graph).front();
 }
 
 PairedMedians compare_device_ms(const BenchOptions& options, StreamHandle stream,
                                 const std::function<void()>& ours, const std::function<void()>& peer,
                                 DeviceTiming timing, int calls_per_graph) {
-  TimedRoutine our_routine(stream, ours, timing, calls_per_graph);
-  TimedRoutine peer_routine(stream, peer, timing, calls_per_graph);
-  for (int warmup = 0; warmup < options.warmup_runs; ++warmup) {
-    our_routine.warm_up();
-    peer_routine.warm_up();
-  }
-  StreamHold hold;
-  EventTimer timer;
-  std::vector<double> our_times;
-  std::vector<double> peer_times;
-  for (int timed = 0; timed < options.timed_runs; ++timed) {
-    our_times.push_back(our_routine.timed_run_ms(hold, timer));
-    peer_times.push_back(peer_routine.timed_run_ms(hold, timer));
-  }
-  return {median(std::move(our_times)), median(std::move(peer_times))};
+  const std::vector<double> medians = interleaved_medians(options, stream, {&ours, &peer}, timing, calls_per_graph);
+  return {medians[0], medians[1]};
 }
 
 }  // namespace cunum::bench
