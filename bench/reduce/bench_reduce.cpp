@@ -269,14 +269,16 @@ struct CaseSizes {
   std::vector<std::int64_t> floating;
   std::vector<std::int64_t> int32;
   std::vector<std::int64_t> latency;  // float sums timed three ways (at most floating.back())
+  std::vector<std::int64_t> tuning;   // the policy sweep (at most floating.back())
 };
 
 CaseSizes case_sizes(bool quick) {
-  if (quick) return {{pow2(22)}, {pow2(20)}, {pow2(20), pow2(22)}, {pow2(20)}};
+  if (quick) return {{pow2(22)}, {pow2(20)}, {pow2(20), pow2(22)}, {pow2(20)}, {pow2(20)}};
   return {{pow2(22), pow2(25)},
           {pow2(20), pow2(24), pow2(28)},
           {pow2(20), pow2(22), pow2(24), pow2(25), pow2(28)},
-          {pow2(16), pow2(20), pow2(24)}};
+          {pow2(16), pow2(20), pow2(24)},
+          {pow2(20), pow2(24), pow2(28)}};
 }
 
 // (c) Small float sums, where launches dominate, timed three ways (harness DeviceTiming):
@@ -314,8 +316,11 @@ void bench_call_latency(BenchContext& context, const std::vector<float>& host, s
   }
 }
 
-// (d) Policies of the production kernel on float sums, and the empty-kernel floor.
+// (d) Policies of the production kernel on float sums, GPU time alone (the host launch
+// is the same for every policy and would hide their differences at small n), and the
+// empty-kernel floor timed both ways.
 void bench_tuning(BenchContext& context, const std::vector<float>& host, std::int64_t n) {
+  using cunum::bench::DeviceTiming;
   const cunum::StreamHandle stream = *context.stream;
   cunum::bench::RotatingDeviceInput<float> input(host.data(), static_cast<std::size_t>(n), context.environment,
                                                  context.options, stream);
@@ -328,23 +333,39 @@ void bench_tuning(BenchContext& context, const std::vector<float>& host, std::in
   const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), multiprocessor_count};
   cunum::DeviceBuffer<float> result(1, stream);
   const long double expected = host_reference(ReduceOp::sum, host.data(), n);
-  for (const cunum::bench::ReduceVariant& variant : cunum::bench::reduce_sum_variants()) {
+  const std::vector<cunum::bench::ReduceVariant> variants = cunum::bench::reduce_sum_variants();
+  const auto launcher = [&](const cunum::bench::ReduceVariant& variant) {
+    return [&, launch = variant.launch] { launch(input.next(), n, result.data(), scratch, stream); };
+  };
+  const auto library_policy = launcher(variants.front());
+  for (const cunum::bench::ReduceVariant& variant : variants) {
     if (variant.max_blocks_per_multiprocessor > kMaxBlocksPerMultiprocessor) continue;
-    const auto run_variant = [&] {
-      variant.launch(input.next(), n, result.data(), scratch, stream);
-    };
+    const auto run_variant = launcher(variant);
     run_variant();
     context.verifier.check("tuning " + variant.name + " float32 sum n=" + std::to_string(n),
                            read_device_scalar(result), expected, relative_tolerance<float>(ReduceOp::sum, true));
-    BenchRow row = new_row("tuning sum " + variant.name, "float32", n);
-    row.median_ms = cunum::bench::median_device_ms(context.options, stream, run_variant);
+    BenchRow row = new_row("tuning sum " + variant.name + ", GPU time only", "float32", n);
     row.bytes_moved = bytes_moved(n, sizeof(float), sizeof(float));
+    if (&variant == &variants.front()) {
+      row.median_ms = cunum::bench::median_device_ms(context.options, stream, run_variant, DeviceTiming::gpu_only);
+      row.note = "the library's policy";
+    } else {
+      // Interleaved with the library's policy, so that the speed-up column says
+      // whether this variant would beat it.
+      const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(
+          context.options, stream, run_variant, library_policy, DeviceTiming::gpu_only);
+      row.median_ms = medians.ours_ms;
+      row.peer = "library policy";
+      row.peer_median_ms = medians.peer_ms;
+    }
     context.report.add(row);
   }
-  BenchRow floor = new_row("empty kernel (the launch floor of an event-timed call)", "-", 0);
-  floor.median_ms = cunum::bench::median_device_ms(context.options, stream,
-                                                   [&] { cunum::bench::launch_empty_kernel(stream); });
-  context.report.add(floor);
+  for (const DeviceTiming timing : {DeviceTiming::host_call, DeviceTiming::gpu_only}) {
+    BenchRow floor = new_row(std::string("empty kernel (the floor of an event-timed call), ") + to_string(timing), "-", 0);
+    floor.median_ms = cunum::bench::median_device_ms(context.options, stream,
+                                                     [&] { cunum::bench::launch_empty_kernel(stream); }, timing);
+    context.report.add(floor);
+  }
 }
 
 void run(const BenchOptions& options, Verifier& verifier) {
@@ -374,7 +395,7 @@ void run(const BenchOptions& options, Verifier& verifier) {
 
   if (on_gpu) {
     for (const std::int64_t n : sizes.latency) bench_call_latency(context, floats, n);
-    for (const std::int64_t n : {sizes.floating.front(), sizes.floating.back()}) bench_tuning(context, floats, n);
+    for (const std::int64_t n : sizes.tuning) bench_tuning(context, floats, n);
   } else {
     std::printf("\nclassic kernels, the CUB peer, the call-latency timings and the tuning sweep need a CUDA "
                 "device: not run\n");

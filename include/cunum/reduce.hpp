@@ -6,8 +6,8 @@
 // the longest chain of additions any element passes through,
 //     |computed - exact| <= D * u * sum |x_i|   (+ one rounding to float for float),
 // CUDA: each of the P launched threads adds ceil(n / P) elements in order, then
-//   shuffle trees: D <= ceil(n / P) + 48, with P = 256 x min(ceil(n / (1024 x
-//   elements per 16 bytes)), 8 x SMs), i.e. about 270,000 threads on an H100.
+//   shuffle trees: D <= ceil(n / P) + 48, with P = 512 x min(ceil(n / (2048 x
+//   elements per 16 bytes)), 4 x SMs), i.e. about 270,000 threads on an H100.
 // CPU: blocks of 256 in order, blocks merged pairwise, then threads in order:
 //   D <= 256 + ceil(log2(n / 256 + 1)) + threads.
 // Determinism: partial results are combined in a fixed order (no floating atomics),

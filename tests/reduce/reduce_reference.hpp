@@ -55,11 +55,11 @@ inline long double cpu_sum_depth(std::int64_t n, int threads) {
   return 256 + log2_ceil(static_cast<long double>(n) / 256 + 1) + threads;
 }
 
-// CUDA, as documented in cunum/reduce.hpp: P = 256 x min(ceil(n / (1024 x lanes)), 8 x SMs).
+// CUDA, as documented in cunum/reduce.hpp: P = 512 x min(ceil(n / (2048 x lanes)), 4 x SMs).
 inline std::int64_t cuda_launched_threads(std::int64_t n, int element_bytes, int multiprocessors) {
-  const std::int64_t per_block = 1024 * (16 / element_bytes);
-  const std::int64_t blocks = std::min<std::int64_t>((n + per_block - 1) / per_block, 8 * multiprocessors);
-  return 256 * std::max<std::int64_t>(blocks, 1);
+  const std::int64_t per_block = 2048 * (16 / element_bytes);
+  const std::int64_t blocks = std::min<std::int64_t>((n + per_block - 1) / per_block, 4 * multiprocessors);
+  return 512 * std::max<std::int64_t>(blocks, 1);
 }
 inline long double cuda_sum_depth(std::int64_t n, std::int64_t launched_threads) {
   return std::ceil(static_cast<long double>(n) / launched_threads) + 48;
