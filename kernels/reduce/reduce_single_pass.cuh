@@ -30,8 +30,8 @@ struct ReducePolicyOf {
 };
 
 // The library's policy: 2048 resident threads per SM on sm_90 in blocks of 512, four
-// loads in flight; the fastest of the bench's sweep on an H100 at 2^20, 2^24 and 2^28
-// floats (docs/reduce.md).
+// loads in flight; on an H100 it beat <256, 8, 4> at 2^24 and 2^28 floats and tied
+// it at 2^20 (the bench's sweep, docs/reduce.md).
 using ReducePolicy = ReducePolicyOf<512, 4, 4>;
 
 // A 16-byte vector of T and a loader that accumulates its lanes in order.
