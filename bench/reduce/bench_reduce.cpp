@@ -324,22 +324,24 @@ void bench_tuning(BenchContext& context, const std::vector<float>& host, std::in
   const cunum::StreamHandle stream = *context.stream;
   cunum::bench::RotatingDeviceInput<float> input(host.data(), static_cast<std::size_t>(n), context.environment,
                                                  context.options, stream);
-  constexpr int kMaxBlocksPerMultiprocessor = 16;
+  const std::vector<cunum::bench::ReduceVariant> variants = cunum::bench::reduce_sum_variants();
+  int max_blocks_per_multiprocessor = 0;
+  for (const auto& variant : variants) {
+    max_blocks_per_multiprocessor = std::max(max_blocks_per_multiprocessor, variant.max_blocks_per_multiprocessor);
+  }
   const int multiprocessor_count = cunum::device_properties().multiprocessor_count;
   cunum::DeviceBuffer<double> partials(
-      static_cast<std::size_t>(multiprocessor_count * kMaxBlocksPerMultiprocessor), stream);
+      static_cast<std::size_t>(multiprocessor_count * max_blocks_per_multiprocessor), stream);
   cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
   blocks_done.fill_bytes(0);
   const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), multiprocessor_count};
   cunum::DeviceBuffer<float> result(1, stream);
   const long double expected = host_reference(ReduceOp::sum, host.data(), n);
-  const std::vector<cunum::bench::ReduceVariant> variants = cunum::bench::reduce_sum_variants();
   const auto launcher = [&](const cunum::bench::ReduceVariant& variant) {
     return [&, launch = variant.launch] { launch(input.next(), n, result.data(), scratch, stream); };
   };
   const auto library_policy = launcher(variants.front());
   for (const cunum::bench::ReduceVariant& variant : variants) {
-    if (variant.max_blocks_per_multiprocessor > kMaxBlocksPerMultiprocessor) continue;
     const auto run_variant = launcher(variant);
     run_variant();
     context.verifier.check("tuning " + variant.name + " float32 sum n=" + std::to_string(n),

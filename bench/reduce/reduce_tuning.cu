@@ -2,29 +2,28 @@
 
 #include "reduce/reduce_single_pass.cuh"
 
-#include <type_traits>
-
 namespace cunum::bench {
 namespace {
 
-template <int Threads, int BlocksPerSM, int Loads>
+template <class Policy>
 ReduceVariant variant() {
-  using Policy = detail::ReducePolicyOf<Threads, BlocksPerSM, Loads>;
-  return {"t" + std::to_string(Threads) + " x" + std::to_string(BlocksPerSM) + "/SM, " + std::to_string(Loads) +
-              " loads in flight",
-          BlocksPerSM, &detail::launch_reduce<Policy, float, ReduceOp::sum>};
+  return {"t" + std::to_string(Policy::block_threads) + " x" + std::to_string(Policy::blocks_per_multiprocessor) +
+              "/SM, " + std::to_string(Policy::loads_in_flight) + " loads in flight",
+          Policy::blocks_per_multiprocessor, &detail::launch_reduce<Policy, float, ReduceOp::sum>};
 }
 
 __global__ void empty_kernel() {}
 
 }  // namespace
 
-// The first is the library's policy; the others vary one knob.
+// The first is the library's policy (detail::ReducePolicy); the others vary its block
+// shape or its loads in flight.
 std::vector<ReduceVariant> reduce_sum_variants() {
-  static_assert(std::is_same_v<detail::ReducePolicy, detail::ReducePolicyOf<512, 4, 4>>,
-                "the sweep starts from the library's policy");
-  return {variant<512, 4, 4>(),  variant<512, 4, 2>(),  variant<512, 4, 8>(),  variant<512, 2, 4>(),
-          variant<256, 8, 4>(),  variant<1024, 2, 4>(), variant<1024, 2, 2>(), variant<128, 16, 4>()};
+  using detail::ReducePolicyOf;
+  return {variant<detail::ReducePolicy>(),        variant<ReducePolicyOf<512, 4, 2>>(),
+          variant<ReducePolicyOf<512, 4, 8>>(),   variant<ReducePolicyOf<512, 2, 4>>(),
+          variant<ReducePolicyOf<256, 8, 4>>(),   variant<ReducePolicyOf<1024, 2, 4>>(),
+          variant<ReducePolicyOf<1024, 2, 2>>(),  variant<ReducePolicyOf<128, 16, 4>>()};
 }
 
 void launch_empty_kernel(StreamHandle stream) {
