@@ -39,7 +39,7 @@
 
 #include "bench_harness.hpp"
 #include "bridge_tuning.hpp"
-#include "brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "curand_generator.hpp"
 

@@ -1,7 +1,7 @@
 #include "bridge_tuning.hpp"
 
-#include "brownian_bridge/bridge_shared_kernel.cuh"
-#include "brownian_bridge/bridge_sobol_kernel.cuh"
+#include "kernels/brownian_bridge/bridge_shared_kernel.cuh"
+#include "kernels/brownian_bridge/bridge_sobol_kernel.cuh"
 
 namespace cunum::bench {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "brownian_bridge/bridge_device.cuh"
+#include "kernels/brownian_bridge/bridge_device.cuh"
 
 namespace cunum::bench {
 

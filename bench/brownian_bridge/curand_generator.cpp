@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/curand_check.hpp"
+#include "src/core/curand_check.hpp"
 
 namespace cunum::bench {
 

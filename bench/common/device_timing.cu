@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bench_harness.hpp"
-#include "core/cuda_check.hpp"
+#include "src/core/cuda_check.hpp"
 
 namespace cunum::bench {
 

@@ -1,6 +1,6 @@
 #include "reduce_tuning.hpp"
 
-#include "reduce/reduce_single_pass.cuh"
+#include "kernels/reduce/reduce_single_pass.cuh"
 
 namespace cunum::bench {
 namespace {

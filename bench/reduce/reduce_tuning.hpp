@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cunum/core/stream.hpp"
-#include "reduce/reduce_backends.hpp"
+#include "src/reduce/reduce_backends.hpp"
 
 namespace cunum::bench {
 

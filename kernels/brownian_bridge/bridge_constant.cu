@@ -8,8 +8,8 @@
 
 #include <cstring>
 
-#include "brownian_bridge/bridge_device.cuh"
-#include "brownian_bridge/bridge_launch.cuh"
+#include "kernels/brownian_bridge/bridge_device.cuh"
+#include "kernels/brownian_bridge/bridge_launch.cuh"
 
 namespace cunum::detail {
 namespace {

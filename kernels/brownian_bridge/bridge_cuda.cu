@@ -8,11 +8,11 @@
 #include <memory>
 #include <string>
 
-#include "brownian_bridge/bridge_backends.hpp"
-#include "brownian_bridge/bridge_device.cuh"
-#include "brownian_bridge/sobol_sequence.hpp"
-#include "core/cuda_check.hpp"
-#include "core/validate.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "kernels/brownian_bridge/bridge_device.cuh"
+#include "src/random/sobol_tables.hpp"
+#include "src/core/cuda_check.hpp"
+#include "src/core/validate.hpp"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {

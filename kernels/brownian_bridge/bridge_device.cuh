@@ -8,8 +8,8 @@
 #include <mutex>
 #include <vector>
 
-#include "brownian_bridge/bridge_backends.hpp"
-#include "brownian_bridge/bridge_layout.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_layout.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/device_buffer.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "brownian_bridge/bridge_backends.hpp"
-#include "core/cuda_check.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/core/cuda_check.hpp"
 #include "cunum/core/error.hpp"
 
 namespace cunum::detail {

@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "brownian_bridge/bridge_device.cuh"
+#include "kernels/brownian_bridge/bridge_device.cuh"
 
 namespace cunum::detail {
 

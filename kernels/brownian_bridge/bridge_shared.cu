@@ -1,7 +1,7 @@
 // GPU strategies 4 and 5: the variants the policy names, chosen per problem
 // (bridge_shared_kernel.cuh holds the kernel).
 
-#include "brownian_bridge/bridge_shared_kernel.cuh"
+#include "kernels/brownian_bridge/bridge_shared_kernel.cuh"
 
 namespace cunum::detail {
 namespace {

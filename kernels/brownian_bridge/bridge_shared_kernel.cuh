@@ -11,8 +11,8 @@
 // and reads the stack only for neighbours that are not among them. P > 1 keeps P
 // normal records in flight per thread.
 
-#include "brownian_bridge/bridge_launch.cuh"
-#include "brownian_bridge/bridge_path_builder.cuh"
+#include "kernels/brownian_bridge/bridge_launch.cuh"
+#include "kernels/brownian_bridge/bridge_path_builder.cuh"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {

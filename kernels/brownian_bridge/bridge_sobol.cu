@@ -1,8 +1,8 @@
 // The fused quasi-random bridge: the variant the policy names, per dimension and
 // Sobol word size (bridge_sobol_kernel.cuh holds the kernel).
 
-#include "brownian_bridge/bridge_sobol_kernel.cuh"
-#include "brownian_bridge/sobol_sequence.hpp"
+#include "kernels/brownian_bridge/bridge_sobol_kernel.cuh"
+#include "src/random/sobol_tables.hpp"
 
 namespace cunum::detail {
 namespace {

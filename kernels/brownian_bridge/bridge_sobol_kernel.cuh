@@ -23,8 +23,8 @@
 #include <curand_globals.h>
 #include <curand_normal_static.h>
 
-#include "brownian_bridge/bridge_launch.cuh"
-#include "brownian_bridge/bridge_path_builder.cuh"
+#include "kernels/brownian_bridge/bridge_launch.cuh"
+#include "kernels/brownian_bridge/bridge_path_builder.cuh"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {

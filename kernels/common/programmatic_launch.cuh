@@ -8,7 +8,7 @@
 
 #include <cuda_runtime.h>
 
-#include "core/cuda_check.hpp"
+#include "src/core/cuda_check.hpp"
 
 namespace cunum::detail {
 

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/cuda_check.hpp"
-#include "core/validate.hpp"
+#include "src/core/cuda_check.hpp"
+#include "src/core/validate.hpp"
 #include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/reduce.hpp"

@@ -1,7 +1,7 @@
 // The production reduction: the library's policy of the single-pass kernel
 // (reduce_single_pass.cuh).
 
-#include "reduce/reduce_single_pass.cuh"
+#include "kernels/reduce/reduce_single_pass.cuh"
 
 namespace cunum::detail {
 int reduce_cuda_max_blocks(int multiprocessor_count) {

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "common/programmatic_launch.cuh"
-#include "reduce/block_reduce.cuh"
-#include "reduce/reduce_backends.hpp"
-#include "reduce/reduce_ops.hpp"
+#include "kernels/common/programmatic_launch.cuh"
+#include "kernels/common/block_reduce.cuh"
+#include "src/reduce/reduce_backends.hpp"
+#include "src/reduce/reduce_ops.hpp"
 
 namespace cunum::detail {
 

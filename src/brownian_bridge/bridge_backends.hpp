@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "brownian_bridge/bridge_layout.hpp"
+#include "src/brownian_bridge/bridge_layout.hpp"
 #include "cunum/brownian_bridge.hpp"
 
 namespace cunum::detail {

@@ -18,7 +18,7 @@
 // and the stack is 2 (x0, X_T) + f(root, true, true). The stack-minimality test
 // checks this against brute force over all equivalent orders.
 
-#include "brownian_bridge/bridge_compiler.hpp"
+#include "src/brownian_bridge/bridge_compiler.hpp"
 
 #include <algorithm>
 #include <array>

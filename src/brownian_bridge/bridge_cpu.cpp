@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
 
 namespace cunum::detail {
 namespace {

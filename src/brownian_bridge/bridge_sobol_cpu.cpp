@@ -10,9 +10,9 @@
 #include <memory>
 #include <vector>
 
-#include "brownian_bridge/bridge_backends.hpp"
-#include "brownian_bridge/sobol_sequence.hpp"
-#include "core/curand_check.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/random/sobol_tables.hpp"
+#include "src/core/curand_check.hpp"
 
 namespace cunum::detail {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <utility>
 
-#include "brownian_bridge/bridge_backends.hpp"
-#include "brownian_bridge/bridge_compiler.hpp"
-#include "brownian_bridge/sobol_sequence.hpp"
-#include "core/validate.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_compiler.hpp"
+#include "src/random/sobol_tables.hpp"
+#include "src/core/validate.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 

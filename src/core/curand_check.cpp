@@ -1,4 +1,4 @@
-#include "core/curand_check.hpp"
+#include "src/core/curand_check.hpp"
 
 #include <string>
 

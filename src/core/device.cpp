@@ -3,7 +3,7 @@
 #include <map>
 #include <mutex>
 
-#include "core/cuda_check.hpp"
+#include "src/core/cuda_check.hpp"
 #include "cunum/core/backend.hpp"
 
 namespace cunum {

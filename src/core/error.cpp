@@ -1,7 +1,7 @@
 #include "cunum/core/error.hpp"
 
-#include "core/cuda_check.hpp"
-#include "core/validate.hpp"
+#include "src/core/cuda_check.hpp"
+#include "src/core/validate.hpp"
 
 namespace cunum {
 

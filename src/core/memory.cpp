@@ -1,4 +1,4 @@
-#include "core/cuda_check.hpp"
+#include "src/core/cuda_check.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/event_timer.hpp"
 #include "cunum/core/stream.hpp"

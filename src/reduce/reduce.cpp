@@ -3,11 +3,11 @@
 
 #include <string>
 
-#include "core/validate.hpp"
+#include "src/core/validate.hpp"
 #include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
-#include "reduce/reduce_backends.hpp"
+#include "src/reduce/reduce_backends.hpp"
 
 namespace cunum {
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "reduce/reduce_backends.hpp"
-#include "reduce/reduce_ops.hpp"
+#include "src/reduce/reduce_backends.hpp"
+#include "src/reduce/reduce_ops.hpp"
 
 namespace cunum::detail {
 namespace {

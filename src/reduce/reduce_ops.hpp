@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/host_device.hpp"
+#include "src/core/host_device.hpp"
 #include "cunum/reduce.hpp"
 
 namespace cunum::detail {

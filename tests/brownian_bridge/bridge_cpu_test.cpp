@@ -9,7 +9,7 @@
 #include <map>
 #include <numeric>
 
-#include "brownian_bridge/bridge_compiler.hpp"
+#include "src/brownian_bridge/bridge_compiler.hpp"
 #include "bridge_reference.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "test_support.hpp"

@@ -1,6 +1,6 @@
-#include "brownian_bridge/sobol_sequence.hpp"
+#include "src/random/sobol_tables.hpp"
 
-#include "core/curand_check.hpp"
+#include "src/core/curand_check.hpp"
 
 namespace cunum::detail {
 
