@@ -461,7 +461,7 @@ StrategyResult bench_strategy(BenchContext& context, BenchReport& report, const 
     return result;
   }
 
-  gpu_case.output.fill_bytes(0xFF);
+  gpu_case.output.fill_bytes_async(0xFF);
   generate(bridge, gpu_case.kind, paths, gpu_case.z.next(), gpu_case.output.data(), options);
   context.verifier.check(gpu_case.problem.name + " " + row.case_name + " " + row.precision + " vs CPU backend",
                          gpu_case.output.to_host(), gpu_case.reference, gpu_case.tolerance);
@@ -613,8 +613,8 @@ std::vector<std::string> bench_sobol(BenchContext& context, BenchReport& report,
 
     {
       cunum::bench::CurandGenerator fresh = cunum::bench::sobol_generator(sequence, dimensions, kSobolOffset, stream);
-      fused.fill_bytes(0xFF);
-      two_step.fill_bytes(0xFF);
+      fused.fill_bytes_async(0xFF);
+      two_step.fill_bytes_async(0xFF);
       run_fused();
       run_two_step(fresh);
       context.verifier.check(row.case_name + " " + row.precision + " vs " + peer, fused.to_host(), two_step.to_host(),
@@ -662,7 +662,7 @@ void bench_shared_variants(BenchContext& context, BenchReport& report, const Bri
     row.bytes_moved = bridge_bytes<T>(bridge, paths);
     BridgeKernelInfo kernel;
     variant.launch(strategy, args(), stream, &kernel);
-    output.fill_bytes(0xFF);
+    output.fill_bytes_async(0xFF);
     variant.launch(strategy, args(), stream, nullptr);
     context.verifier.check(problem.name + " " + row.case_name + " " + row.precision + " vs CPU backend",
                            output.to_host(), reference, tolerance);
@@ -681,7 +681,7 @@ void bench_paths_scaling(BenchContext& context, BenchReport& report, int multipl
   const BridgeProblem problem = seed_problem(paths);
   const BrownianBridge bridge = make_bridge(problem, Backend::cuda);
   const std::vector<T> z_host = cunum::bench::philox_normals<T>(z_count(bridge, paths), kNormalSeed, context.stream);
-  const DeviceBuffer<T> z(z_host, stream);
+  const auto z = DeviceBuffer<T>::from_host(z_host, stream);
   DeviceBuffer<T> output(output_count(bridge, paths), stream);
   const std::vector<T> reference = make_bridge(problem, Backend::cpu).generate_paths(paths, z_host);
   BridgeGenerateOptions options;
@@ -690,7 +690,7 @@ void bench_paths_scaling(BenchContext& context, BenchReport& report, int multipl
   BenchRow row = new_row("tuning paths 4 shared_memory, " + std::to_string(multiple) + "x seed paths",
                          precision_name<T>(), paths);
   row.bytes_moved = bridge_bytes<T>(bridge, paths);
-  output.fill_bytes(0xFF);
+  output.fill_bytes_async(0xFF);
   bridge.generate_paths(paths, z.data(), output.data(), options);
   context.verifier.check(row.case_name + " " + row.precision + " vs CPU backend", output.to_host(), reference,
                          BridgeTolerance{OutputKind::paths, relative_tolerance<T>(), max_abs(reference),
@@ -721,7 +721,7 @@ void bench_sobol_variants(BenchContext& context, BenchReport& report) {
     row.bytes_moved = static_cast<double>(output_count(bridge, paths)) * sizeof(T);
     BridgeKernelInfo kernel;
     variant.launch(strategy, args, kSobolOffset, tables, stream, &kernel);
-    output.fill_bytes(0xFF);
+    output.fill_bytes_async(0xFF);
     variant.launch(strategy, args, kSobolOffset, tables, stream, nullptr);
     context.verifier.check(row.case_name + " " + row.precision + " vs generate_sobol_paths", output.to_host(),
                            reference, RelativeTolerance{relative_tolerance<T>()});

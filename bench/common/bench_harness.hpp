@@ -119,7 +119,7 @@ class RotatingDeviceInput {
     copies_.front().copy_from_host(host, n);
     for (std::size_t c = 1; c < count; ++c) {
       copies_.emplace_back(n, stream);
-      memory::copy_device_to_device(copies_.back().data(), copies_.front().data(),
+      memory::copy_device_to_device_async(copies_.back().data(), copies_.front().data(),
                                     copies_.front().bytes(), stream);
     }
     synchronize(stream);

@@ -333,7 +333,7 @@ void bench_tuning(BenchContext& context, const std::vector<float>& host, std::in
   cunum::DeviceBuffer<double> partials(
       static_cast<std::size_t>(multiprocessor_count * max_blocks_per_multiprocessor), stream);
   cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
-  blocks_done.fill_bytes(0);
+  blocks_done.fill_bytes_async(0);
   const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), multiprocessor_count};
   cunum::DeviceBuffer<float> result(1, stream);
   const long double expected = host_reference(ReduceOp::sum, host.data(), n);
