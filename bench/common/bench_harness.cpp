@@ -210,6 +210,16 @@ std::size_t rotation_copies(std::size_t bytes, std::size_t l2_cache_bytes, doubl
   return static_cast<std::size_t>(std::floor(needed)) + 1;
 }
 
+BenchRow bench_row(const std::string& module, const std::string& case_name, const std::string& precision,
+                   std::int64_t n) {
+  BenchRow row;
+  row.module = module;
+  row.case_name = case_name;
+  row.precision = precision;
+  row.n = n;
+  return row;
+}
+
 BenchReport::BenchReport(const BenchEnvironment& environment, const BenchOptions& options,
                          const std::string& title)
     : environment_(environment) {
