@@ -12,7 +12,7 @@
 
 #include "src/brownian_bridge/bridge_backends.hpp"
 #include "src/random/sobol_tables.hpp"
-#include "src/core/check_curand.hpp"
+#include "src/core/check_libraries.hpp"
 
 namespace cunum::detail {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Internal: one status-check family for every CUDA library cunum calls. A library
-// joins it by specialising LibraryStatus for its status type (check_curand.hpp,
-// check_cufft.hpp); CUNUM_CHECK then works on any of them:
+// joins it by specialising LibraryStatus for its status type (cuRAND and cuFFT:
+// check_libraries.hpp); CUNUM_CHECK then works on any of them:
 //     CUNUM_CHECK(cudaMemcpyAsync(...));   CUNUM_CHECK(curandGenerateNormal(...));
 // A failure throws cunum::Error naming the API routine in progress (routine.hpp),
 // the call, the library's status and the source file relative to the project.

@@ -4,8 +4,7 @@
 #include <string>
 
 #include "src/core/check.hpp"
-#include "src/core/check_cufft.hpp"
-#include "src/core/check_curand.hpp"
+#include "src/core/check_libraries.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"

@@ -34,27 +34,28 @@ DeviceMemoryResource* set_current_device_resource(DeviceMemoryResource* resource
 }
 
 namespace memory {
+namespace {
+
+// Every copy helper: enqueued on `stream`, and waited for when `wait`.
+void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, StreamHandle stream, bool wait) {
+  if (bytes == 0) return;
+  CUNUM_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+  if (wait) CUNUM_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace
 
 void copy_host_to_device(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  if (bytes == 0) return;
-  CUNUM_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-  CUNUM_CHECK(cudaStreamSynchronize(stream));
+  copy(dst, src, bytes, cudaMemcpyHostToDevice, stream, true);
 }
-
 void copy_host_to_device_async(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  if (bytes == 0) return;
-  CUNUM_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+  copy(dst, src, bytes, cudaMemcpyHostToDevice, stream, false);
 }
-
 void copy_device_to_host(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  if (bytes == 0) return;
-  CUNUM_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
-  CUNUM_CHECK(cudaStreamSynchronize(stream));
+  copy(dst, src, bytes, cudaMemcpyDeviceToHost, stream, true);
 }
-
 void copy_device_to_device_async(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  if (bytes == 0) return;
-  CUNUM_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+  copy(dst, src, bytes, cudaMemcpyDeviceToDevice, stream, false);
 }
 
 void fill_bytes_async(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream) {

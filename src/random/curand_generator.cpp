@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "src/core/check_curand.hpp"
+#include "src/core/check_libraries.hpp"
 #include "src/random/sobol_tables.hpp"
 
 namespace cunum::detail {

@@ -1,6 +1,6 @@
 #include "src/random/sobol_tables.hpp"
 
-#include "src/core/check_curand.hpp"
+#include "src/core/check_libraries.hpp"
 #include "src/core/enum_functions.hpp"
 
 namespace cunum {
