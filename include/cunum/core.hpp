@@ -5,3 +5,4 @@
 #include "cunum/core/error.hpp"
 #include "cunum/core/event_timer.hpp"
 #include "cunum/core/stream.hpp"
+#include "cunum/version.hpp"
