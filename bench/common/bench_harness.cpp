@@ -39,9 +39,9 @@ double device_copy_gbps(const BenchOptions& options) {
   Stream stream;
   DeviceBuffer<unsigned char> source(options.copy_bytes, stream);
   DeviceBuffer<unsigned char> target(options.copy_bytes, stream);
-  source.fill_bytes(1);
+  source.fill_bytes_async(1);
   const double ms = median_device_ms(options, stream, [&] {
-    memory::copy_device_to_device(target.data(), source.data(), options.copy_bytes, stream);
+    memory::copy_device_to_device_async(target.data(), source.data(), options.copy_bytes, stream);
   });
   return 2.0 * static_cast<double>(options.copy_bytes) / (ms * 1e6);
 }
@@ -208,6 +208,16 @@ std::size_t rotation_copies(std::size_t bytes, std::size_t l2_cache_bytes, doubl
   if (bytes == 0) return 1;
   const double needed = factor * static_cast<double>(l2_cache_bytes) / static_cast<double>(bytes);
   return static_cast<std::size_t>(std::floor(needed)) + 1;
+}
+
+BenchRow bench_row(const std::string& module, const std::string& case_name, const std::string& precision,
+                   std::int64_t n) {
+  BenchRow row;
+  row.module = module;
+  row.case_name = case_name;
+  row.precision = precision;
+  row.n = n;
+  return row;
 }
 
 BenchReport::BenchReport(const BenchEnvironment& environment, const BenchOptions& options,

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cunum/core.hpp"
@@ -119,7 +120,7 @@ class RotatingDeviceInput {
     copies_.front().copy_from_host(host, n);
     for (std::size_t c = 1; c < count; ++c) {
       copies_.emplace_back(n, stream);
-      memory::copy_device_to_device(copies_.back().data(), copies_.front().data(),
+      memory::copy_device_to_device_async(copies_.back().data(), copies_.front().data(),
                                     copies_.front().bytes(), stream);
     }
     synchronize(stream);
@@ -149,6 +150,23 @@ struct BenchRow {
   std::optional<double> peer_median_ms;
   std::string note;                 // free text, e.g. a historical reference figure
 };
+
+// A row of `module` with its case, precision and n; the bench fills in the rest.
+BenchRow bench_row(const std::string& module, const std::string& case_name, const std::string& precision,
+                   std::int64_t n);
+
+// The precision column's name of an element type.
+template <class T>
+const char* precision_name() {
+  if constexpr (std::is_same_v<T, float>) {
+    return "float32";
+  } else if constexpr (std::is_same_v<T, double>) {
+    return "float64";
+  } else {
+    static_assert(std::is_same_v<T, std::int32_t>, "a precision name for float, double or int32");
+    return "int32";
+  }
+}
 
 // Prints the heading and table header at construction, then one line per row as it
 // is added (and a JSON line with --json), so that long runs show progress.

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bench_harness.hpp"
-#include "src/core/cuda_check.hpp"
+#include "src/core/check.hpp"
 
 namespace cunum::bench {
 
@@ -41,9 +41,9 @@ __global__ void hold_stream_kernel(const volatile int* release, volatile int* ti
 class StreamHold {
  public:
   StreamHold() {
-    CUNUM_CUDA_CHECK(cudaHostAlloc(&flags_, 2 * sizeof(int), cudaHostAllocMapped));
+    CUNUM_CHECK(cudaHostAlloc(&flags_, 2 * sizeof(int), cudaHostAllocMapped));
     flags_[0] = flags_[1] = 0;
-    CUNUM_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
+    CUNUM_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
   }
   ~StreamHold() { cudaFreeHost(flags_); }
   StreamHold(const StreamHold&) = delete;
@@ -75,7 +75,7 @@ class StreamHold {
 class CapturedCalls {
  public:
   CapturedCalls(StreamHandle stream, const std::function<void()>& enqueue, int calls) {
-    CUNUM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    CUNUM_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     cudaGraph_t graph = nullptr;
     try {
       for (int call = 0; call < calls; ++call) enqueue();
@@ -84,16 +84,16 @@ class CapturedCalls {
       if (graph != nullptr) cudaGraphDestroy(graph);
       throw;
     }
-    CUNUM_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUNUM_CHECK(cudaStreamEndCapture(stream, &graph));
     const cudaError_t status = cudaGraphInstantiate(&graph_exec_, graph, 0);
     cudaGraphDestroy(graph);
-    CUNUM_CUDA_CHECK(status);
+    CUNUM_CHECK(status);
   }
   ~CapturedCalls() { cudaGraphExecDestroy(graph_exec_); }
   CapturedCalls(const CapturedCalls&) = delete;
   CapturedCalls& operator=(const CapturedCalls&) = delete;
 
-  void launch(StreamHandle stream) { CUNUM_CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream)); }
+  void launch(StreamHandle stream) { CUNUM_CHECK(cudaGraphLaunch(graph_exec_, stream)); }
 
  private:
   cudaGraphExec_t graph_exec_ = nullptr;

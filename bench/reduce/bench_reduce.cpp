@@ -19,6 +19,7 @@
 #include "bench_harness.hpp"
 #include "cub_peer.hpp"
 #include "reduce_tuning.hpp"
+#include "seed_figures.hpp"
 #include "cunum/reduce.hpp"
 
 namespace {
@@ -30,31 +31,46 @@ using cunum::bench::BenchEnvironment;
 using cunum::bench::BenchOptions;
 using cunum::bench::BenchReport;
 using cunum::bench::BenchRow;
+using cunum::bench::precision_name;
 
 constexpr std::int64_t pow2(int exponent) { return std::int64_t{1} << exponent; }
 constexpr const char* kModule = "reduce";
 
-// The seed's G80 figures for 2^22 ints (slides "4Mの要素のリダクションのパフォーマンス").
-struct SeedFigure {
-  ClassicReduceKernel kernel;
-  const char* note;
+// The seed's seven kernels, in its order.
+constexpr ClassicReduceKernel kClassicKernels[] = {
+    ClassicReduceKernel::interleaved_divergent,
+    ClassicReduceKernel::interleaved_strided,
+    ClassicReduceKernel::sequential_addressing,
+    ClassicReduceKernel::first_add_during_load,
+    ClassicReduceKernel::unroll_last_warp,
+    ClassicReduceKernel::complete_unroll,
+    ClassicReduceKernel::multiple_elements_per_thread,
 };
-constexpr SeedFigure kSeedG80At4M[] = {
-    {ClassicReduceKernel::interleaved_divergent, "G80 (seed): 8.054 ms, 2.083 GB/s"},
-    {ClassicReduceKernel::interleaved_strided, "G80 (seed): 3.456 ms, 4.854 GB/s"},
-    {ClassicReduceKernel::sequential_addressing, "G80 (seed): 1.722 ms, 9.741 GB/s"},
-    {ClassicReduceKernel::first_add_during_load, "G80 (seed): 0.965 ms, 17.377 GB/s"},
-    {ClassicReduceKernel::unroll_last_warp, "G80 (seed): 0.536 ms, 31.289 GB/s"},
-    {ClassicReduceKernel::complete_unroll, "G80 (seed): 0.381 ms, 43.996 GB/s"},
-    {ClassicReduceKernel::multiple_elements_per_thread, "G80 (seed): 0.268 ms, 62.671 GB/s"},
-};
-constexpr const char* kSeedG80Kernel7At32M = "G80 (seed): 72 GB/s";
 
-template <class T>
-const char* precision_name() {
-  if constexpr (std::is_same_v<T, float>) return "float32";
-  if constexpr (std::is_same_v<T, double>) return "float64";
-  return "int32";
+std::string classic_case_name(ClassicReduceKernel kernel) {
+  return "classic " + std::to_string(static_cast<int>(kernel)) + ": " + cunum::to_string(kernel);
+}
+
+// The seed's G80 figures for 2^22 ints (slides "4Mの要素のリダクションのパフォーマンス")
+// and kernel 7's at 2^25.
+const cunum::bench::SeedFigures& seed_g80_figures() {
+  static const cunum::bench::SeedFigures figures{
+      {classic_case_name(ClassicReduceKernel::interleaved_divergent), "int32", pow2(22),
+       "G80 (seed): 8.054 ms, 2.083 GB/s"},
+      {classic_case_name(ClassicReduceKernel::interleaved_strided), "int32", pow2(22),
+       "G80 (seed): 3.456 ms, 4.854 GB/s"},
+      {classic_case_name(ClassicReduceKernel::sequential_addressing), "int32", pow2(22),
+       "G80 (seed): 1.722 ms, 9.741 GB/s"},
+      {classic_case_name(ClassicReduceKernel::first_add_during_load), "int32", pow2(22),
+       "G80 (seed): 0.965 ms, 17.377 GB/s"},
+      {classic_case_name(ClassicReduceKernel::unroll_last_warp), "int32", pow2(22),
+       "G80 (seed): 0.536 ms, 31.289 GB/s"},
+      {classic_case_name(ClassicReduceKernel::complete_unroll), "int32", pow2(22), "G80 (seed): 0.381 ms, 43.996 GB/s"},
+      {classic_case_name(ClassicReduceKernel::multiple_elements_per_thread), "int32", pow2(22),
+       "G80 (seed): 0.268 ms, 62.671 GB/s"},
+      {classic_case_name(ClassicReduceKernel::multiple_elements_per_thread), "int32", pow2(25), "G80 (seed): 72 GB/s"},
+  };
+  return figures;
 }
 
 // Random, never all zero, fixed seed. Floating values in [1, 2) and ints in [1, 63]
@@ -123,12 +139,7 @@ double bytes_moved(std::int64_t n, std::size_t element_bytes, std::size_t result
 }
 
 BenchRow new_row(const std::string& case_name, const char* precision, std::int64_t n) {
-  BenchRow row;
-  row.module = kModule;
-  row.case_name = case_name;
-  row.precision = precision;
-  row.n = n;
-  return row;
+  return cunum::bench::bench_row(kModule, case_name, precision, n);
 }
 
 template <class Result>
@@ -225,31 +236,26 @@ void bench_classic_table(BenchContext& context, const std::vector<std::int32_t>&
     peer.run(input.next(), peer_result.data(), stream);
   });
 
-  const auto add_row = [&](const std::string& case_name, double median_ms, std::size_t result_bytes,
-                           std::string note) {
+  const auto add_row = [&](const std::string& case_name, double median_ms, std::size_t result_bytes) {
     BenchRow row = new_row(case_name, "int32", n);
     row.median_ms = median_ms;
     row.bytes_moved = bytes_moved(n, sizeof(std::int32_t), result_bytes);
     row.peer = peer.name(ReduceOp::sum);
     row.peer_median_ms = peer_ms;
-    row.note = std::move(note);
+    seed_g80_figures().annotate(row);
     context.report.add(row);
   };
 
   cunum::ClassicReducer<std::int32_t> classic;
   cunum::DeviceBuffer<std::int32_t> classic_result(1, stream);
-  for (const SeedFigure& seed : kSeedG80At4M) {
-    const std::string name = "classic " + std::to_string(static_cast<int>(seed.kernel)) + ": " +
-                             cunum::to_string(seed.kernel);
-    classic.sum(seed.kernel, input.next(), n, classic_result.data(), stream);
+  for (const ClassicReduceKernel kernel : kClassicKernels) {
+    const std::string name = classic_case_name(kernel);
+    classic.sum(kernel, input.next(), n, classic_result.data(), stream);
     context.verifier.check(name + " n=" + std::to_string(n), read_device_scalar(classic_result), expected, 0.0);
     const double ms = cunum::bench::median_device_ms(context.options, stream, [&] {
-      classic.sum(seed.kernel, input.next(), n, classic_result.data(), stream);
+      classic.sum(kernel, input.next(), n, classic_result.data(), stream);
     });
-    const bool seed_size = n == pow2(22);
-    const bool seed_kernel7_at_32m = n == pow2(25) && seed.kernel == ClassicReduceKernel::multiple_elements_per_thread;
-    add_row(name, ms, sizeof(std::int32_t),
-            seed_size ? seed.note : seed_kernel7_at_32m ? kSeedG80Kernel7At32M : "");
+    add_row(name, ms, sizeof(std::int32_t));
   }
 
   cunum::Reducer<std::int32_t> reducer(cunum::Backend::cuda);
@@ -260,7 +266,7 @@ void bench_classic_table(BenchContext& context, const std::vector<std::int32_t>&
   const double ms = cunum::bench::median_device_ms(context.options, stream, [&] {
     reducer.reduce(ReduceOp::sum, input.next(), n, reducer_result.data(), stream);
   });
-  add_row("kernel 8: production Reducer", ms, sizeof(std::int64_t), "");
+  add_row("kernel 8: production Reducer", ms, sizeof(std::int64_t));
 }
 
 // The sizes of each part; --quick keeps the smallest.
@@ -333,7 +339,7 @@ void bench_tuning(BenchContext& context, const std::vector<float>& host, std::in
   cunum::DeviceBuffer<double> partials(
       static_cast<std::size_t>(multiprocessor_count * max_blocks_per_multiprocessor), stream);
   cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
-  blocks_done.fill_bytes(0);
+  blocks_done.fill_bytes_async(0);
   const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), multiprocessor_count};
   cunum::DeviceBuffer<float> result(1, stream);
   const long double expected = host_reference(ReduceOp::sum, host.data(), n);

@@ -1,5 +1,6 @@
 #include "reduce_tuning.hpp"
 
+#include "kernels/common/launch.cuh"
 #include "kernels/reduce/reduce_single_pass.cuh"
 
 namespace cunum::bench {
@@ -16,19 +17,18 @@ __global__ void empty_kernel() {}
 
 }  // namespace
 
-// The first is the library's policy (detail::ReducePolicy); the others vary its block
-// shape or its loads in flight.
+// The first is the library's policy for the newest tuned architecture (sm_90); the
+// others vary its block shape or its loads in flight.
 std::vector<ReduceVariant> reduce_sum_variants() {
   using detail::ReducePolicyOf;
-  return {variant<detail::ReducePolicy>(),        variant<ReducePolicyOf<512, 4, 2>>(),
+  return {variant<detail::ReducePolicies::newest>(),       variant<ReducePolicyOf<512, 4, 2>>(),
           variant<ReducePolicyOf<512, 4, 8>>(),   variant<ReducePolicyOf<512, 2, 4>>(),
           variant<ReducePolicyOf<256, 8, 4>>(),   variant<ReducePolicyOf<1024, 2, 4>>(),
           variant<ReducePolicyOf<1024, 2, 2>>(),  variant<ReducePolicyOf<128, 16, 4>>()};
 }
 
 void launch_empty_kernel(StreamHandle stream) {
-  empty_kernel<<<1, 32, 0, stream>>>();
-  CUNUM_CHECK_LAUNCH("empty_kernel");
+  detail::launch_kernel(empty_kernel, "empty_kernel", {dim3(1), dim3(32), 0, stream});
 }
 
 }  // namespace cunum::bench

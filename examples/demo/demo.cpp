@@ -52,7 +52,7 @@ DemoRow demo_reduce(cunum::Backend backend) {
   double ms = 0.0;
   if (backend == cunum::Backend::cuda) {
     cunum::Stream stream;
-    const cunum::DeviceBuffer<float> data(host, stream);
+    const auto data = cunum::DeviceBuffer<float>::from_host(host, stream);
     cunum::DeviceBuffer<float> result(1, stream);
     ms = median_ms(20, [&] {
       reducer.reduce(cunum::ReduceOp::sum, data.data(), n, result.data(), stream);
@@ -88,7 +88,7 @@ DemoRow demo_brownian_bridge(cunum::Backend backend) {
   double ms = 0.0;
   if (backend == cunum::Backend::cuda) {
     cunum::Stream stream;
-    const cunum::DeviceBuffer<float> device_z(z, stream);
+    const auto device_z = cunum::DeviceBuffer<float>::from_host(z, stream);
     cunum::DeviceBuffer<float> device_x(static_cast<std::size_t>(paths * bridge.output_records()), stream);
     cunum::BridgeGenerateOptions options;
     options.stream = stream;

@@ -22,7 +22,7 @@ int main() {
 
   if (backend == cunum::Backend::cuda) {
     cunum::Stream stream;
-    const cunum::DeviceBuffer<float> device_prices(prices, stream);
+    const auto device_prices = cunum::DeviceBuffer<float>::from_host(prices, stream);
     cunum::DeviceBuffer<float> results(4, stream);
     reducer.reduce(cunum::ReduceOp::sum, device_prices.data(), n, results.data() + 0, stream);
     reducer.reduce(cunum::ReduceOp::sum_of_squares, device_prices.data(), n, results.data() + 1, stream);

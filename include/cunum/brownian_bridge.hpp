@@ -27,7 +27,9 @@
 #include <vector>
 
 #include "cunum/core/backend.hpp"
+#include "cunum/core/enum.hpp"
 #include "cunum/core/stream.hpp"
+#include "cunum/random.hpp"
 
 namespace cunum {
 
@@ -40,11 +42,14 @@ const BridgeDeviceStrategy* device_strategy(const BrownianBridge& bridge) noexce
 
 // ---------------------------------------------------------------------------
 // Construction orders (g05xe).
-enum class BridgeOrder {
-  bisection,        // T, then the index midpoint floor((lo + hi) / 2) of every gap, level by level
-  ascending,        // t_1, t_2, ..., t_N
-  important_first,  // the caller's important times in their order, then bisection of the gaps
-};
+//   bisection:       T, then the index midpoint floor((lo + hi) / 2) of every gap, level by level
+//   ascending:       t_1, t_2, ..., t_N
+//   important_first: the caller's important times in their order, then bisection of the gaps
+#define CUNUM_BRIDGE_ORDERS(X)  \
+  X(bisection, "bisection")     \
+  X(ascending, "ascending")     \
+  X(important_first, "important_first")
+CUNUM_ENUM(BridgeOrder, CUNUM_BRIDGE_ORDERS)
 
 // `times`: the strictly increasing interior grid t_1..t_N. Returns the interior
 // times in construction order. `important_times` (important_first only) must be
@@ -53,12 +58,17 @@ std::vector<double> make_bridge_order(const std::vector<double>& times, BridgeOr
                                       const std::vector<double>& important_times = {});
 
 // ---------------------------------------------------------------------------
-enum class CovarianceForm {
-  factor,      // row-major lower-triangular C (upper part zero), positive diagonal
-  covariance,  // row-major symmetric positive definite Sigma, factored by Cholesky
-};
+//   factor:     row-major lower-triangular C (upper part zero), positive diagonal
+//   covariance: row-major symmetric positive definite Sigma, factored by Cholesky
+#define CUNUM_COVARIANCE_FORMS(X) \
+  X(factor, "factor")             \
+  X(covariance, "covariance")
+CUNUM_ENUM(CovarianceForm, CUNUM_COVARIANCE_FORMS)
 
-enum class BridgeLayout { path_fastest, path_contiguous };
+#define CUNUM_BRIDGE_LAYOUTS(X)     \
+  X(path_fastest, "path_fastest")   \
+  X(path_contiguous, "path_contiguous")
+CUNUM_ENUM(BridgeLayout, CUNUM_BRIDGE_LAYOUTS)
 
 // GPU strategies of the seed paper (limits in docs/brownian_bridge.md); the CPU
 // backend ignores the choice (it runs the same compiled strategy). `automatic`
@@ -66,17 +76,21 @@ enum class BridgeLayout { path_fastest, path_contiguous };
 // Error(not_supported) naming the limit. Strategies 1-3 copy the strategy into a
 // constant-memory symbol shared by all bridges, ordered on the caller's stream:
 // do not run them for different bridges concurrently on different streams.
-enum class BridgeStrategy {
-  automatic,
-  constant_memory,               // 1: strategy in constant memory, stack in local memory
-  vectorized,                    // 2: as 1, several paths per thread via vector loads
-  prefetch,                      // 3: as 1, P normals prefetched into registers
-  shared_memory,                 // 4: strategy staged through shared memory, C in registers
-  shared_memory_reuse,           // 5: as 4, reusing {X_l, X_r, X_theta} for the next step
-  shared_memory_reuse_prefetch,  // 5 with the prefetch of 4
-};
-
-const char* to_string(BridgeStrategy strategy) noexcept;
+//   constant_memory:              1: strategy in constant memory, stack in local memory
+//   vectorized:                   2: as 1, several paths per thread via vector loads
+//   prefetch:                     3: as 1, P normals prefetched into registers
+//   shared_memory:                4: strategy staged through shared memory, C in registers
+//   shared_memory_reuse:          5: as 4, reusing {X_l, X_r, X_theta} for the next step
+//   shared_memory_reuse_prefetch: 5 with the prefetch of 4
+#define CUNUM_BRIDGE_STRATEGIES(X)                              \
+  X(automatic, "automatic")                                     \
+  X(constant_memory, "constant_memory")                         \
+  X(vectorized, "vectorized")                                   \
+  X(prefetch, "prefetch")                                       \
+  X(shared_memory, "shared_memory")                             \
+  X(shared_memory_reuse, "shared_memory_reuse")                 \
+  X(shared_memory_reuse_prefetch, "shared_memory_reuse_prefetch")
+CUNUM_ENUM(BridgeStrategy, CUNUM_BRIDGE_STRATEGIES)
 
 struct BridgeGenerateOptions {
   BridgeLayout z_layout = BridgeLayout::path_fastest;
@@ -84,12 +98,6 @@ struct BridgeGenerateOptions {
   BridgeStrategy strategy = BridgeStrategy::automatic;
   StreamHandle stream = nullptr;  // CUDA only
 };
-
-// The Sobol sequences of cuRAND (its direction vectors for up to 20,000 dimensions,
-// after Joe and Kuo, and for the scrambled ones its scrambling constants).
-enum class SobolSequence { sobol32, scrambled_sobol32, sobol64, scrambled_sobol64 };
-
-const char* to_string(SobolSequence sequence) noexcept;
 
 struct SobolBridgeOptions {
   SobolSequence sequence = SobolSequence::scrambled_sobol32;

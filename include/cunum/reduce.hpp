@@ -21,13 +21,17 @@
 #include <vector>
 
 #include "cunum/core/backend.hpp"
+#include "cunum/core/enum.hpp"
 #include "cunum/core/stream.hpp"
 
 namespace cunum {
 
-enum class ReduceOp { sum, sum_of_squares, min, max };
-
-const char* to_string(ReduceOp op) noexcept;
+#define CUNUM_REDUCE_OPS(X)        \
+  X(sum, "sum")                    \
+  X(sum_of_squares, "sum_of_squares") \
+  X(min, "min")                    \
+  X(max, "max")
+CUNUM_ENUM(ReduceOp, CUNUM_REDUCE_OPS)
 
 // Result type: int32 widens to int64 so that sums cannot overflow at any size that fits in memory.
 template <class T>
@@ -41,7 +45,7 @@ using reduce_result_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std:
 template <class T>
 class Reducer {
  public:
-  explicit Reducer(Backend backend = Backend::automatic);
+  explicit Reducer(Backend backend = Backend::automatic, StreamHandle stream = nullptr);
   ~Reducer();
   Reducer(Reducer&&) noexcept;
   Reducer& operator=(Reducer&&) noexcept;
@@ -75,17 +79,15 @@ reduce_result_t<T> reduce(ReduceOp op, const std::vector<T>& data,
 // selectable teaching variants and benchmarked beside the production Reducer.
 // Sum only, CUDA only, n <= 2^31 (they index with 32 bits). The unrolled warp steps
 // use __syncwarp(), since the tutorial's implicit warp synchrony is unsafe since Volta.
-enum class ClassicReduceKernel {
-  interleaved_divergent = 1,   // 1: interleaved addressing, divergent branch
-  interleaved_strided,         // 2: interleaved addressing, strided index (bank conflicts)
-  sequential_addressing,       // 3
-  first_add_during_load,       // 4
-  unroll_last_warp,            // 5
-  complete_unroll,             // 6: block size as a template parameter
-  multiple_elements_per_thread // 7
-};
-
-const char* to_string(ClassicReduceKernel kernel) noexcept;
+#define CUNUM_CLASSIC_REDUCE_KERNELS(X)                                                  \
+  X(interleaved_divergent, "1 interleaved, divergent")                                   \
+  X(interleaved_strided, "2 interleaved, bank conflicts")                                \
+  X(sequential_addressing, "3 sequential addressing")                                    \
+  X(first_add_during_load, "4 first add during load")                                    \
+  X(unroll_last_warp, "5 unroll last warp")                                              \
+  X(complete_unroll, "6 completely unrolled")                                            \
+  X(multiple_elements_per_thread, "7 multiple elements per thread")
+CUNUM_ENUM(ClassicReduceKernel, CUNUM_CLASSIC_REDUCE_KERNELS)
 
 template <class T>
 class ClassicReducer {

@@ -232,7 +232,7 @@ void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeAr
   // launch. The image is pageable host memory, so the copy is staged by the driver
   // and the host may reuse the image at once.
   if (describe == nullptr) {
-    CUNUM_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(),
+    CUNUM_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(),
                                              typed.constant_image.size(), 0,
                                              cudaMemcpyHostToDevice, stream));
   }

@@ -11,7 +11,7 @@
 #include "src/brownian_bridge/bridge_backends.hpp"
 #include "kernels/brownian_bridge/bridge_device.cuh"
 #include "src/random/sobol_tables.hpp"
-#include "src/core/cuda_check.hpp"
+#include "src/core/check.hpp"
 #include "src/core/validate.hpp"
 #include "cunum/core/device.hpp"
 
@@ -107,19 +107,19 @@ void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
                        static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
                        static_cast<T>(s.inverse_right_gap)});
   }
-  typed.weights = DeviceBuffer<StepWeights<T>>(weights);
+  typed.weights = DeviceBuffer<StepWeights<T>>::from_host(weights);
   if (d <= BridgePolicy::max_register_dimension) {
     constexpr int m = BridgePolicy::max_register_dimension;
     std::vector<T> factor(m * m, T(0));
     for (int i = 0; i < d; ++i) {
       for (int j = 0; j < d; ++j) factor[i * m + j] = static_cast<T>(bridge.factor()[i * d + j]);
     }
-    typed.factor = DeviceBuffer<T>(factor);
+    typed.factor = DeviceBuffer<T>::from_host(factor);
   }
-  typed.start = DeviceBuffer<T>(std::vector<T>(bridge.start().begin(), bridge.start().end()));
+  typed.start = DeviceBuffer<T>::from_host(std::vector<T>(bridge.start().begin(), bridge.start().end()));
   std::vector<T> end(static_cast<std::size_t>(d), T(0));
   if (bridge.fixed_end()) end.assign(bridge.end_value()->begin(), bridge.end_value()->end());
-  typed.end = DeviceBuffer<T>(end);
+  typed.end = DeviceBuffer<T>::from_host(end);
 }
 
 std::vector<StepIndices> step_indices(const BrownianBridge& bridge) {
@@ -241,7 +241,7 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   if (!entry) {
     const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
     auto tables = std::make_unique<DeviceSobolTables>();
-    tables->bytes = DeviceBuffer<unsigned char>(is_64_bit(sequence)
+    tables->bytes = DeviceBuffer<unsigned char>::from_host(is_64_bit(sequence)
                                                     ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
                                                     : sobol_table_bytes<std::uint32_t>(sequence, dimensions));
     entry = std::move(tables);
@@ -254,7 +254,7 @@ BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge) {
   strategy->stack_size = bridge.stack_size();
   upload_typed(bridge, strategy->single);
   upload_typed(bridge, strategy->double_precision);
-  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = DeviceBuffer<StepIndices>(step_indices(bridge));
+  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = DeviceBuffer<StepIndices>::from_host(step_indices(bridge));
   return strategy.release();
 }
 

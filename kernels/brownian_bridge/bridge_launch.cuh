@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "src/brownian_bridge/bridge_backends.hpp"
-#include "src/core/cuda_check.hpp"
+#include "src/core/check.hpp"
 #include "cunum/core/error.hpp"
 
 namespace cunum::detail {
@@ -18,7 +18,7 @@ template <class... Params>
 void allow_dynamic_shared(void (*kernel)(Params...), std::size_t shared_bytes) {
   constexpr std::size_t default_limit = 48 * 1024;
   if (shared_bytes > default_limit) {
-    CUNUM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUNUM_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(shared_bytes)));
   }
 }
@@ -34,9 +34,9 @@ void launch_or_describe(void (*kernel)(Params...), std::int64_t blocks, int thre
   allow_dynamic_shared(kernel, shared_bytes);
   if (describe != nullptr) {
     cudaFuncAttributes attributes{};
-    CUNUM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    CUNUM_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     int blocks_per_multiprocessor = 0;
-    CUNUM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
+    CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, kernel,
                                                                    threads, shared_bytes));
     *describe = {name,
                  attributes.numRegs,

@@ -164,7 +164,7 @@ void launch_bridge_sobol_variant(const BridgeDeviceStrategy& strategy, const Bri
   auto kernel = bridge_sobol_kernel<T, D, V, Word, BlockThreads, MinBlocks>;
   allow_dynamic_shared(kernel, shared);
   int resident = 0;
-  CUNUM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, BlockThreads, shared));
+  CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, BlockThreads, shared));
   const std::int64_t capacity =
       static_cast<std::int64_t>(resident > 0 ? resident : 1) * device_properties().multiprocessor_count;
   launch_or_describe(kernel, tiles < capacity ? tiles : capacity, BlockThreads, shared, V, stream, describe,

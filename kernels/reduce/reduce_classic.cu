@@ -1,26 +1,16 @@
-// The seven kernels of the classic CUDA reduction tutorial, made correct for any
-// n (bounds checks where the tutorial assumed a power of two) and for Volta and
-// later (explicit __syncwarp() where the tutorial relied on implicit warp
-// synchrony). Each pass reduces n values to one per block; passes repeat until
-// one value remains, as in the tutorial.
+// The seven kernels of the classic CUDA reduction tutorial (Harris, "Optimizing
+// Parallel Reduction in CUDA", NVIDIA, 2007), made correct for any n (bounds checks
+// where the tutorial assumed a power of two) and for Volta and later (explicit
+// __syncwarp() where the tutorial relied on implicit warp synchrony). Each pass
+// reduces n values to one per block; src/reduce/classic_reducer.cpp repeats passes
+// until one value remains, as in the tutorial.
 
-#include <algorithm>
-#include <cstdint>
+#include "kernels/common/launch.cuh"
+#include "src/core/instantiate.hpp"
+#include "src/reduce/reduce_backends.hpp"
 
-#include "src/core/cuda_check.hpp"
-#include "src/core/validate.hpp"
-#include "cunum/core/device.hpp"
-#include "cunum/core/device_buffer.hpp"
-#include "cunum/reduce.hpp"
-
-namespace cunum {
+namespace cunum::detail {
 namespace {
-
-struct ClassicReducePolicy {
-  static constexpr unsigned int block_threads = 256;
-  static constexpr int kernel7_blocks_per_multiprocessor = 8;
-};
-constexpr unsigned int kBlock = ClassicReducePolicy::block_threads;
 
 template <class T>
 __device__ __forceinline__ T* shared_array() {
@@ -168,121 +158,33 @@ __global__ void reduce7(const T* in, T* out, unsigned int n) {
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
 
-unsigned int blocks_for(unsigned int n, unsigned int elements_per_block) {
-  return (n + elements_per_block - 1) / elements_per_block;
-}
+}  // namespace
 
-// One pass: returns the number of partial sums written to `out`.
 template <class T>
-unsigned int launch_pass(ClassicReduceKernel kernel, const T* in, T* out, unsigned int n,
-                         StreamHandle stream) {
-  const std::size_t shared_bytes = kBlock * sizeof(T);
-  unsigned int blocks = 0;
+unsigned int launch_classic_pass(ClassicReduceKernel kernel, const T* in, T* out, unsigned int n,
+                                 int multiprocessor_count, StreamHandle stream) {
+  constexpr unsigned int block = ClassicReducePolicy::block_threads;
+  const std::size_t shared_bytes = block * sizeof(T);
+  const unsigned int blocks = classic_pass_blocks(kernel, n, multiprocessor_count);
+  const LaunchConfig config{dim3(blocks), dim3(block), shared_bytes, stream};
   switch (kernel) {
-    case ClassicReduceKernel::interleaved_divergent:
-      blocks = blocks_for(n, kBlock);
-      reduce1<<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
-      break;
-    case ClassicReduceKernel::interleaved_strided:
-      blocks = blocks_for(n, kBlock);
-      reduce2<<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
-      break;
-    case ClassicReduceKernel::sequential_addressing:
-      blocks = blocks_for(n, kBlock);
-      reduce3<<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
-      break;
-    case ClassicReduceKernel::first_add_during_load:
-      blocks = blocks_for(n, 2 * kBlock);
-      reduce4<<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
-      break;
-    case ClassicReduceKernel::unroll_last_warp:
-      blocks = blocks_for(n, 2 * kBlock);
-      reduce5<<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
-      break;
+    case ClassicReduceKernel::interleaved_divergent: launch_kernel(reduce1<T>, "reduce1", config, in, out, n); break;
+    case ClassicReduceKernel::interleaved_strided: launch_kernel(reduce2<T>, "reduce2", config, in, out, n); break;
+    case ClassicReduceKernel::sequential_addressing: launch_kernel(reduce3<T>, "reduce3", config, in, out, n); break;
+    case ClassicReduceKernel::first_add_during_load: launch_kernel(reduce4<T>, "reduce4", config, in, out, n); break;
+    case ClassicReduceKernel::unroll_last_warp: launch_kernel(reduce5<T>, "reduce5", config, in, out, n); break;
     case ClassicReduceKernel::complete_unroll:
-      blocks = blocks_for(n, 2 * kBlock);
-      reduce6<kBlock><<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
+      launch_kernel(reduce6<block, T>, "reduce6", config, in, out, n);
       break;
-    case ClassicReduceKernel::multiple_elements_per_thread: {
-      const unsigned int cap = static_cast<unsigned int>(
-          device_properties().multiprocessor_count * ClassicReducePolicy::kernel7_blocks_per_multiprocessor);
-      blocks = std::min(blocks_for(n, 2 * kBlock), cap);
-      reduce7<kBlock><<<blocks, kBlock, shared_bytes, stream>>>(in, out, n);
+    case ClassicReduceKernel::multiple_elements_per_thread:
+      launch_kernel(reduce7<block, T>, "reduce7", config, in, out, n);
       break;
-    }
   }
-  CUNUM_CHECK_LAUNCH("classic reduce pass");
   return blocks;
 }
 
-}  // namespace
+#define CUNUM_INSTANTIATE_CLASSIC_PASS(T)                                                                  \
+  template unsigned int launch_classic_pass(ClassicReduceKernel, const T*, T*, unsigned int, int, StreamHandle);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_CLASSIC_PASS, CUNUM_REDUCE_TYPES)
 
-const char* to_string(ClassicReduceKernel kernel) noexcept {
-  switch (kernel) {
-    case ClassicReduceKernel::interleaved_divergent: return "1 interleaved, divergent";
-    case ClassicReduceKernel::interleaved_strided: return "2 interleaved, bank conflicts";
-    case ClassicReduceKernel::sequential_addressing: return "3 sequential addressing";
-    case ClassicReduceKernel::first_add_during_load: return "4 first add during load";
-    case ClassicReduceKernel::unroll_last_warp: return "5 unroll last warp";
-    case ClassicReduceKernel::complete_unroll: return "6 completely unrolled";
-    case ClassicReduceKernel::multiple_elements_per_thread: return "7 multiple elements per thread";
-  }
-  return "unknown";
-}
-
-// Two ping-pong buffers of partial sums, grown on demand.
-template <class T>
-struct ClassicReducer<T>::Scratch {
-  DeviceBuffer<T> ping;
-  DeviceBuffer<T> pong;
-};
-
-template <class T>
-ClassicReducer<T>::ClassicReducer() : scratch_(std::make_unique<Scratch>()) {
-  resolve_backend(Backend::cuda);
-}
-template <class T>
-ClassicReducer<T>::~ClassicReducer() = default;
-template <class T>
-ClassicReducer<T>::ClassicReducer(ClassicReducer&&) noexcept = default;
-template <class T>
-ClassicReducer<T>& ClassicReducer<T>::operator=(ClassicReducer&&) noexcept = default;
-
-template <class T>
-void ClassicReducer<T>::sum(ClassicReduceKernel kernel, const T* data, std::int64_t n, T* result,
-                            StreamHandle stream) {
-  constexpr const char* routine = "ClassicReducer::sum";
-  detail::require(static_cast<int>(kernel) >= 1 && static_cast<int>(kernel) <= 7, routine, "kernel",
-                  "is not one of the seven classic kernels");
-  detail::require_non_negative(n, routine, "n");
-  detail::require(n <= max_elements, routine, "n",
-                  "exceeds 2^31, the limit of the classic kernels' 32-bit indexing (got " +
-                      std::to_string(n) + "); use cunum::Reducer");
-  detail::require_pointer(data, n, routine, "data");
-  detail::require(result != nullptr, routine, "result", "is null");
-  if (n == 0) {
-    CUNUM_CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(T), stream));
-    return;
-  }
-
-  auto count = static_cast<unsigned int>(n);
-  const std::size_t partials = blocks_for(count, kBlock);
-  if (scratch_->ping.size() < partials) {
-    scratch_->ping = DeviceBuffer<T>(partials, stream);
-    scratch_->pong = DeviceBuffer<T>(partials, stream);
-  }
-  const T* in = data;
-  T* buffers[2] = {scratch_->ping.data(), scratch_->pong.data()};
-  for (int pass = 0; count > 1; ++pass) {
-    T* out = buffers[pass % 2];
-    count = launch_pass(kernel, in, out, count, stream);
-    in = out;
-  }
-  CUNUM_CUDA_CHECK(cudaMemcpyAsync(result, in, sizeof(T), cudaMemcpyDeviceToDevice, stream));
-}
-
-template class ClassicReducer<std::int32_t>;
-template class ClassicReducer<float>;
-template class ClassicReducer<double>;
-
-}  // namespace cunum
+}  // namespace cunum::detail

@@ -6,7 +6,7 @@
 // shuffles and write one partial each; the last block to finish (atomic ticket)
 // reduces the partials in index order and writes the result. No floating atomics,
 // so the result depends only on n and the grid, which depends only on the device.
-// Launched as a programmatic dependent (common/programmatic_launch.cuh), so that a
+// Launched as a programmatic dependent (kernels/common/launch.cuh), so that a
 // reduction issued right after other work starts launching during that work's tail.
 
 #include <cuda/atomic>
@@ -14,25 +14,13 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/common/programmatic_launch.cuh"
 #include "kernels/common/block_reduce.cuh"
+#include "kernels/common/launch.cuh"
 #include "src/reduce/reduce_backends.hpp"
 #include "src/reduce/reduce_ops.hpp"
+#include "src/reduce/reduce_policy.hpp"
 
 namespace cunum::detail {
-
-template <int BlockThreads, int BlocksPerMultiprocessor, int LoadsInFlight>
-struct ReducePolicyOf {
-  static constexpr int block_threads = BlockThreads;
-  static constexpr int blocks_per_multiprocessor = BlocksPerMultiprocessor;
-  static constexpr int vector_bytes = 16;
-  static constexpr int loads_in_flight = LoadsInFlight;  // 16-byte loads issued before the first use
-};
-
-// The library's policy: 2048 resident threads per SM on sm_90 in blocks of 512, four
-// loads in flight; on an H100 it beat <256, 8, 4> at 2^24 and 2^28 floats and tied
-// it at 2^20 (the bench's sweep, docs/reduce.md).
-using ReducePolicy = ReducePolicyOf<512, 4, 4>;
 
 // A 16-byte vector of T and a loader that accumulates its lanes in order.
 template <class T>
@@ -131,15 +119,6 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::blocks_per_mult
   }
 }
 
-template <class Policy>
-int grid_blocks(std::int64_t n, int element_bytes, int multiprocessor_count) {
-  const std::int64_t per_block = static_cast<std::int64_t>(Policy::block_threads) *
-                                 (Policy::vector_bytes / element_bytes) * Policy::loads_in_flight;
-  const std::int64_t wanted = (n + per_block - 1) / per_block;
-  const std::int64_t cap = static_cast<std::int64_t>(multiprocessor_count) * Policy::blocks_per_multiprocessor;
-  return static_cast<int>(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
-}
-
 // `scratch.partials` holds at least scratch.multiprocessor_count x
 // Policy::blocks_per_multiprocessor 8-byte slots.
 template <class Policy, class T, ReduceOp Op>
@@ -147,10 +126,11 @@ void launch_reduce(const T* data, std::int64_t n, reduce_result_t<T>* result, co
                    StreamHandle stream) {
   using Operation = ReduceOperation<T, Op>;
   static_assert(sizeof(typename Operation::Accumulator) == 8, "partials hold 8-byte accumulators");
-  launch_programmatic(reduce_single_pass<Policy, T, Operation>,
-                      dim3(grid_blocks<Policy>(n, sizeof(T), scratch.multiprocessor_count)),
-                      dim3(Policy::block_threads), stream, "reduce_single_pass", data, n,
-                      static_cast<typename Operation::Accumulator*>(scratch.partials), scratch.blocks_done, result);
+  const int blocks = reduce_grid_blocks(tuning_of<Policy>(), n, sizeof(T), scratch.multiprocessor_count);
+  LaunchConfig config{dim3(blocks), dim3(Policy::block_threads), 0, stream};
+  config.programmatic = true;
+  launch_kernel(reduce_single_pass<Policy, T, Operation>, "reduce_single_pass", config, data, n,
+                static_cast<typename Operation::Accumulator*>(scratch.partials), scratch.blocks_done, result);
 }
 
 }  // namespace cunum::detail

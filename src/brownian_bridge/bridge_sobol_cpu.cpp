@@ -12,7 +12,7 @@
 
 #include "src/brownian_bridge/bridge_backends.hpp"
 #include "src/random/sobol_tables.hpp"
-#include "src/core/curand_check.hpp"
+#include "src/core/check_curand.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -22,7 +22,7 @@ constexpr std::int64_t kBlockElements = std::int64_t{1} << 24;  // normals per b
 struct HostGenerator {
   curandGenerator_t handle = nullptr;
   explicit HostGenerator(SobolSequence sequence) {
-    CUNUM_CURAND_CHECK(curandCreateGeneratorHost(&handle, curand_rng_type(sequence)));
+    CUNUM_CHECK(curandCreateGeneratorHost(&handle, curand_rng_type(sequence)));
   }
   ~HostGenerator() { curandDestroyGenerator(handle); }
   HostGenerator(const HostGenerator&) = delete;
@@ -30,10 +30,10 @@ struct HostGenerator {
 };
 
 void generate_normals(curandGenerator_t generator, float* z, std::size_t count) {
-  CUNUM_CURAND_CHECK(curandGenerateNormal(generator, z, count, 0.0f, 1.0f));
+  CUNUM_CHECK(curandGenerateNormal(generator, z, count, 0.0f, 1.0f));
 }
 void generate_normals(curandGenerator_t generator, double* z, std::size_t count) {
-  CUNUM_CURAND_CHECK(curandGenerateNormalDouble(generator, z, count, 0.0, 1.0));
+  CUNUM_CHECK(curandGenerateNormalDouble(generator, z, count, 0.0, 1.0));
 }
 
 }  // namespace
@@ -45,9 +45,9 @@ void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, st
   const std::int64_t block_paths = std::max<std::int64_t>(1, kBlockElements / dimensions);
   std::vector<T> z(static_cast<std::size_t>(std::min(paths, block_paths) * dimensions));
   HostGenerator generator(options.sequence);
-  CUNUM_CURAND_CHECK(curandSetQuasiRandomGeneratorDimensions(generator.handle,
+  CUNUM_CHECK(curandSetQuasiRandomGeneratorDimensions(generator.handle,
                                                              static_cast<unsigned>(dimensions)));
-  CUNUM_CURAND_CHECK(curandSetGeneratorOffset(generator.handle, options.offset));
+  CUNUM_CHECK(curandSetGeneratorOffset(generator.handle, options.offset));
   for (std::int64_t first = 0; first < paths; first += block_paths) {
     const std::int64_t count = std::min(block_paths, paths - first);
     generate_normals(generator.handle, z.data(), static_cast<std::size_t>(count * dimensions));

@@ -10,34 +10,17 @@
 #include "src/brownian_bridge/bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_compiler.hpp"
 #include "src/random/sobol_tables.hpp"
+#include "src/core/enum_functions.hpp"
 #include "src/core/validate.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 
 namespace cunum {
 
-const char* to_string(BridgeStrategy strategy) noexcept {
-  switch (strategy) {
-    case BridgeStrategy::automatic: return "automatic";
-    case BridgeStrategy::constant_memory: return "constant_memory";
-    case BridgeStrategy::vectorized: return "vectorized";
-    case BridgeStrategy::prefetch: return "prefetch";
-    case BridgeStrategy::shared_memory: return "shared_memory";
-    case BridgeStrategy::shared_memory_reuse: return "shared_memory_reuse";
-    case BridgeStrategy::shared_memory_reuse_prefetch: return "shared_memory_reuse_prefetch";
-  }
-  return "unknown";
-}
-
-const char* to_string(SobolSequence sequence) noexcept {
-  switch (sequence) {
-    case SobolSequence::sobol32: return "sobol32";
-    case SobolSequence::scrambled_sobol32: return "scrambled_sobol32";
-    case SobolSequence::sobol64: return "sobol64";
-    case SobolSequence::scrambled_sobol64: return "scrambled_sobol64";
-  }
-  return "unknown";
-}
+CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeOrder, CUNUM_BRIDGE_ORDERS)
+CUNUM_DEFINE_ENUM_FUNCTIONS(CovarianceForm, CUNUM_COVARIANCE_FORMS)
+CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeLayout, CUNUM_BRIDGE_LAYOUTS)
+CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeStrategy, CUNUM_BRIDGE_STRATEGIES)
 
 namespace {
 
@@ -342,7 +325,7 @@ std::vector<T> BrownianBridge::generate_host(bool increments, std::int64_t paths
     generate(increments, paths, z.data(), output.data(), options);
     return output;
   }
-  const DeviceBuffer<T> device_z(z, options.stream);
+  const auto device_z = DeviceBuffer<T>::from_host(z, options.stream);
   DeviceBuffer<T> device_output(out_size, options.stream);
   generate(increments, paths, device_z.data(), device_output.data(), options);
   return device_output.to_host();

@@ -3,7 +3,6 @@ target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bridge_compiler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bridge_cpu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bridge_sobol_cpu.cpp
-  ${PROJECT_SOURCE_DIR}/src/random/sobol_tables.cpp
   ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_cuda.cu
   ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_constant.cu
   ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_shared.cu

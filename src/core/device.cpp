@@ -3,10 +3,14 @@
 #include <map>
 #include <mutex>
 
-#include "src/core/cuda_check.hpp"
 #include "cunum/core/backend.hpp"
+#include "src/core/check.hpp"
+#include "src/core/enum_functions.hpp"
+#include "src/core/validate.hpp"
 
 namespace cunum {
+
+CUNUM_DEFINE_ENUM_FUNCTIONS(Backend, CUNUM_BACKENDS)
 
 int device_count() noexcept {
   int count = 0;
@@ -19,9 +23,20 @@ int device_count() noexcept {
 
 bool cuda_available() noexcept { return device_count() > 0; }
 
+int current_device() {
+  if (!cuda_available()) throw Error(ErrorCode::no_device, "cunum::current_device: no CUDA device");
+  int ordinal = 0;
+  CUNUM_CHECK(cudaGetDevice(&ordinal));
+  return ordinal;
+}
+
 const DeviceProperties& device_properties(int ordinal) {
-  if (!cuda_available()) throw Error(ErrorCode::no_device, "device_properties: no CUDA device");
-  if (ordinal < 0) CUNUM_CUDA_CHECK(cudaGetDevice(&ordinal));
+  constexpr const char* routine = "cunum::device_properties";
+  const int count = device_count();
+  if (count == 0) throw Error(ErrorCode::no_device, std::string(routine) + ": no CUDA device");
+  if (ordinal < 0) ordinal = current_device();
+  detail::require(ordinal < count, routine, "ordinal",
+                  "is not a device (" + std::to_string(count) + " present)");
   static std::mutex mutex;
   static std::map<int, DeviceProperties> cache;
   std::lock_guard<std::mutex> lock(mutex);
@@ -29,7 +44,7 @@ const DeviceProperties& device_properties(int ordinal) {
   if (found != cache.end()) return found->second;
 
   cudaDeviceProp prop{};
-  CUNUM_CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
+  CUNUM_CHECK(cudaGetDeviceProperties(&prop, ordinal));
   DeviceProperties props;
   props.ordinal = ordinal;
   props.name = prop.name;
@@ -40,23 +55,16 @@ const DeviceProperties& device_properties(int ordinal) {
   props.global_memory_bytes = prop.totalGlobalMem;
   props.l2_cache_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   props.shared_memory_per_block_optin_bytes = prop.sharedMemPerBlockOptin;
+  props.pageable_memory_access = prop.pageableMemoryAccess != 0;
   return cache.emplace(ordinal, props).first->second;
 }
 
-const char* to_string(Backend backend) noexcept {
-  switch (backend) {
-    case Backend::automatic: return "automatic";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-  }
-  return "unknown";
-}
-
 Backend resolve_backend(Backend requested) {
+  detail::require_enum(requested, "cunum::resolve_backend", "backend", "Backend");
   if (requested == Backend::cpu) return Backend::cpu;
   if (cuda_available()) return Backend::cuda;
   if (requested == Backend::cuda) {
-    throw Error(ErrorCode::no_device, "backend 'cuda' was requested but no CUDA device is available");
+    throw Error(ErrorCode::no_device, "backend 'cuda' was requested but there is no CUDA device");
   }
   return Backend::cpu;
 }

@@ -1,10 +1,17 @@
 #pragma once
-// Internal: argument validation at API boundaries. Every failure names the routine
-// and the argument, and is thrown before anything is written.
+// Internal: the one validation vocabulary of cunum's API boundaries. Every failure
+// throws Error(invalid_argument) naming the routine and the argument, before
+// anything is written. Checks run on every call, so a check that passes builds no
+// message: literal problems take const char*, composed ones are built only after
+// the condition has failed.
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
+#include "cunum/core/backend.hpp"
 #include "cunum/core/error.hpp"
 
 namespace cunum::detail {
@@ -12,9 +19,6 @@ namespace cunum::detail {
 [[noreturn]] void throw_invalid_argument(const char* routine, const char* argument,
                                          const std::string& problem);
 
-// Checks run on every call, so a check that passes builds no message: literal
-// problems take the const char* overload, and composed messages are built only
-// after the condition has failed.
 inline void require(bool condition, const char* routine, const char* argument, const char* problem) {
   if (!condition) throw_invalid_argument(routine, argument, problem);
 }
@@ -28,12 +32,54 @@ inline void require_non_negative(std::int64_t value, const char* routine, const 
   if (value < 0) throw_invalid_argument(routine, argument, "must be >= 0, got " + std::to_string(value));
 }
 
+inline void require_finite(double value, const char* routine, const char* argument) {
+  if (!std::isfinite(value)) throw_invalid_argument(routine, argument, "must be finite, got " + std::to_string(value));
+}
+
+// A value of an enum declared with CUNUM_ENUM: one of its listed enumerators.
+template <class Enum>
+void require_enum(Enum value, const char* routine, const char* argument, const char* enum_name) {
+  if (!is_valid(value)) {
+    throw_invalid_argument(routine, argument,
+                           std::string("is not a ") + enum_name + " (got " + std::to_string(static_cast<int>(value)) + ")");
+  }
+}
+
+// `count` elements of `element_bytes` each: non-negative, and a byte size that a
+// 64-bit address space can hold (count * element_bytes must not overflow).
+inline void require_element_count(std::int64_t count, std::size_t element_bytes, const char* routine,
+                                  const char* argument) {
+  require_non_negative(count, routine, argument);
+  const auto max_count = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / element_bytes;
+  if (static_cast<std::uint64_t>(count) > max_count) {
+    throw_invalid_argument(routine, argument,
+                           "= " + std::to_string(count) + " elements of " + std::to_string(element_bytes) +
+                               " bytes overflows a 64-bit byte count");
+  }
+}
+
 // A pointer may be null only when it addresses no elements.
-inline void require_pointer(const void* pointer, std::int64_t count, const char* routine,
-                            const char* argument) {
+inline void require_pointer(const void* pointer, std::int64_t count, const char* routine, const char* argument) {
   if (pointer == nullptr && count != 0) {
     throw_invalid_argument(routine, argument, "is null but addresses " + std::to_string(count) + " elements");
   }
+}
+
+// Memory that `backend` (resolved: cpu or cuda) can read and write, by the rule of
+// docs/contributing.md ("Memory and backends"):
+//   cuda: device memory, managed memory, page-locked host memory mapped into the
+//         device's address space; pageable host memory only on devices that access
+//         it directly (HMM/ATS: cudaDevAttrPageableMemoryAccess).
+//   cpu:  host memory, pageable or page-locked, and managed memory; never device memory.
+// Non-null pointers only (require_pointer first); without a CUDA driver every
+// pointer is host memory and the check passes.
+void require_accessible(const void* pointer, Backend backend, const char* routine, const char* argument);
+
+// require_pointer, then require_accessible when there is something to access.
+inline void require_memory(const void* pointer, std::int64_t count, Backend backend, const char* routine,
+                           const char* argument) {
+  require_pointer(pointer, count, routine, argument);
+  if (count != 0) require_accessible(pointer, backend, routine, argument);
 }
 
 }  // namespace cunum::detail

@@ -1,6 +1,13 @@
 #include "src/random/sobol_tables.hpp"
 
-#include "src/core/curand_check.hpp"
+#include "src/core/check_curand.hpp"
+#include "src/core/enum_functions.hpp"
+
+namespace cunum {
+
+CUNUM_DEFINE_ENUM_FUNCTIONS(SobolSequence, CUNUM_SOBOL_SEQUENCES)
+
+}  // namespace cunum
 
 namespace cunum::detail {
 
@@ -42,22 +49,22 @@ SobolTables<Word> copy_tables(const CurandWord* vectors, const CurandWord* const
 template <>
 SobolTables<std::uint32_t> sobol_tables(SobolSequence sequence, std::int64_t dimensions) {
   curandDirectionVectors32_t* vectors = nullptr;
-  CUNUM_CURAND_CHECK(curandGetDirectionVectors32(
+  CUNUM_CHECK(curandGetDirectionVectors32(
       &vectors, is_scrambled(sequence) ? CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6
                                        : CURAND_DIRECTION_VECTORS_32_JOEKUO6));
   unsigned int* constants = nullptr;
-  if (is_scrambled(sequence)) CUNUM_CURAND_CHECK(curandGetScrambleConstants32(&constants));
+  if (is_scrambled(sequence)) CUNUM_CHECK(curandGetScrambleConstants32(&constants));
   return copy_tables<std::uint32_t>(&vectors[0][0], constants, dimensions);
 }
 
 template <>
 SobolTables<std::uint64_t> sobol_tables(SobolSequence sequence, std::int64_t dimensions) {
   curandDirectionVectors64_t* vectors = nullptr;
-  CUNUM_CURAND_CHECK(curandGetDirectionVectors64(
+  CUNUM_CHECK(curandGetDirectionVectors64(
       &vectors, is_scrambled(sequence) ? CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6
                                        : CURAND_DIRECTION_VECTORS_64_JOEKUO6));
   unsigned long long* constants = nullptr;
-  if (is_scrambled(sequence)) CUNUM_CURAND_CHECK(curandGetScrambleConstants64(&constants));
+  if (is_scrambled(sequence)) CUNUM_CHECK(curandGetScrambleConstants64(&constants));
   return copy_tables<std::uint64_t>(&vectors[0][0], constants, dimensions);
 }
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cunum/brownian_bridge.hpp"
+#include "cunum/random.hpp"
 
 namespace cunum::detail {
 

@@ -82,7 +82,7 @@ void expect_gpu_matches_cpu(const BridgeSetup& s, std::int64_t paths, LayoutPair
   options.strategy = strategy;
   cunum::Stream stream;
   options.stream = stream;
-  const cunum::DeviceBuffer<T> device_z(z, stream);
+  const auto device_z = cunum::DeviceBuffer<T>::from_host(z, stream);
   const double rel = std::is_same_v<T, double> ? 1e-12 : 1e-5;
 
   const auto cpu_paths = cpu.generate_paths(paths, z, options);
@@ -96,7 +96,7 @@ void expect_gpu_matches_cpu(const BridgeSetup& s, std::int64_t paths, LayoutPair
   for (bool increments : {false, true}) {
     const auto want = increments ? cpu.generate_increments(paths, z, options) : cpu_paths;
     cunum::DeviceBuffer<T> device_out(want.size(), stream);
-    device_out.fill_bytes(0xFF);
+    device_out.fill_bytes_async(0xFF);
     if (increments) {
       gpu.generate_increments(paths, device_z.data(), device_out.data(), options);
     } else {
@@ -214,11 +214,11 @@ TEST(BridgeGpu, VectorStrategiesWithMisalignedPointers) {
     const auto want = cpu.generate_paths(paths, z);
     std::vector<float> shifted_z(z.size() + 1, 0.0f);
     std::copy(z.begin(), z.end(), shifted_z.begin() + 1);
-    const cunum::DeviceBuffer<float> device_z(shifted_z);
+    const auto device_z = cunum::DeviceBuffer<float>::from_host(shifted_z);
     for (BridgeStrategy strategy : {BridgeStrategy::vectorized, BridgeStrategy::shared_memory,
                                     BridgeStrategy::shared_memory_reuse, BridgeStrategy::shared_memory_reuse_prefetch}) {
       cunum::DeviceBuffer<float> device_out(want.size() + 1);
-      device_out.fill_bytes(0xFF);
+      device_out.fill_bytes_async(0xFF);
       cunum::BridgeGenerateOptions options;
       options.strategy = strategy;
       gpu.generate_paths(paths, device_z.data() + 1, device_out.data() + 1, options);
@@ -245,15 +245,16 @@ TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
   const auto za = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu_a.z_records()), fresh_seed());
   const auto zb = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu_b.z_records()), ~fresh_seed());
   cunum::Stream stream;
-  const cunum::DeviceBuffer<double> dza(za, stream), dzb(zb, stream);
+  const auto dza = cunum::DeviceBuffer<double>::from_host(za, stream);
+  const auto dzb = cunum::DeviceBuffer<double>::from_host(zb, stream);
   cunum::DeviceBuffer<double> outa(static_cast<std::size_t>(paths * cpu_a.output_records()), stream);
   cunum::DeviceBuffer<double> outb(static_cast<std::size_t>(paths * cpu_b.output_records()), stream);
   cunum::BridgeGenerateOptions options;
   options.stream = stream;
   for (BridgeStrategy strategy : {BridgeStrategy::constant_memory, BridgeStrategy::prefetch}) {
     options.strategy = strategy;
-    outa.fill_bytes(0xFF);
-    outb.fill_bytes(0xFF);
+    outa.fill_bytes_async(0xFF);
+    outb.fill_bytes_async(0xFF);
     gpu_a.generate_paths(paths, dza.data(), outa.data(), options);
     gpu_b.generate_paths(paths, dzb.data(), outb.data(), options);
     gpu_a.generate_increments(paths, dza.data(), outa.data(), options);

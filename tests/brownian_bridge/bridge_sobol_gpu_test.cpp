@@ -111,8 +111,8 @@ void check_case(const SobolCase& c, SobolSequence sequence, std::uint64_t seed, 
     two_step.strategy = cunum::BridgeStrategy::shared_memory_reuse;
     two_step.stream = stream;
     cunum::DeviceBuffer<T> want(out_size, stream), got(out_size, stream);
-    want.fill_bytes(0xFF);
-    got.fill_bytes(0xFF);
+    want.fill_bytes_async(0xFF);
+    got.fill_bytes_async(0xFF);
     SobolBridgeOptions options;
     options.sequence = sequence;
     options.offset = c.offset;

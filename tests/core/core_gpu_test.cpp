@@ -18,7 +18,7 @@ TEST(DeviceBuffer, RoundTripsAndMoves) {
   CUNUM_REQUIRE_GPU();
   cunum::Stream stream;
   const auto host = cunum::testing::random_vector<double>(1021, 1);
-  cunum::DeviceBuffer<double> buffer(host, stream);
+  auto buffer = cunum::DeviceBuffer<double>::from_host(host, stream);
   cunum::DeviceBuffer<double> moved(std::move(buffer));
   EXPECT_EQ(buffer.data(), nullptr);
   EXPECT_EQ(moved.to_host(), host);
@@ -27,7 +27,7 @@ TEST(DeviceBuffer, RoundTripsAndMoves) {
 TEST(DeviceBuffer, PoisonFillsEveryByte) {
   CUNUM_REQUIRE_GPU();
   cunum::DeviceBuffer<unsigned int> buffer(257);
-  buffer.fill_bytes(0xFF);
+  buffer.fill_bytes_async(0xFF);
   for (unsigned int v : buffer.to_host()) EXPECT_EQ(v, 0xFFFFFFFFu);
 }
 
@@ -37,7 +37,7 @@ TEST(EventTimer, MeasuresNonNegativeTime) {
   cunum::DeviceBuffer<float> a(1 << 20, stream), b(1 << 20, stream);
   cunum::EventTimer timer;
   timer.start(stream);
-  cunum::memory::copy_device_to_device(b.data(), a.data(), a.bytes(), stream);
+  cunum::memory::copy_device_to_device_async(b.data(), a.data(), a.bytes(), stream);
   timer.stop(stream);
   EXPECT_GE(timer.elapsed_ms(), 0.0f);
 }

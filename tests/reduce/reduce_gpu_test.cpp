@@ -27,8 +27,7 @@ void expect_matches_reference(ReduceOp op, const std::vector<T>& host, std::int6
                               std::int64_t n, cunum::reduce_result_t<T> result) {
   const auto ref = cunum::testing::reference_reduce(op, host.data() + offset, n);
   if constexpr (std::is_floating_point_v<T>) {
-    const auto threads = cunum::testing::cuda_launched_threads(
-        n, sizeof(T), cunum::device_properties().multiprocessor_count);
+    const auto threads = cunum::testing::cuda_launched_threads(n, sizeof(T));
     const auto bound = cunum::testing::floating_sum_bound<T>(ref, cunum::testing::cuda_sum_depth(n, threads));
     EXPECT_LE(std::fabs(result - ref.value), bound)
         << cunum::to_string(op) << " n=" << n << " offset=" << offset << " got " << result;
@@ -54,9 +53,9 @@ TYPED_TEST(GpuReduce, MatchesReferenceAtAwkwardSizesAndAlignments) {
     // Offsets 1 and 3 elements move the data off 16-byte alignment.
     for (std::int64_t offset : {0, 1, 3}) {
       const auto host = random_vector<T>(static_cast<std::size_t>(n + offset), static_cast<std::uint64_t>(n * 8 + offset));
-      const cunum::DeviceBuffer<T> data(host, stream);
+      const auto data = cunum::DeviceBuffer<T>::from_host(host, stream);
       for (ReduceOp op : kOps) {
-        result.fill_bytes(0xFF);
+        result.fill_bytes_async(0xFF);
         reducer.reduce(op, data.data() + offset, n, result.data(), stream);
         R value{};
         result.copy_to_host(&value, 1);
@@ -70,7 +69,7 @@ TYPED_TEST(GpuReduce, IsBitIdenticalRunToRunAndCloseToTheCpuBackend) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
   const auto host = random_vector<T>((1 << 24) + 5, 11);
-  const cunum::DeviceBuffer<T> data(host);
+  const auto data = cunum::DeviceBuffer<T>::from_host(host);
   const auto n = static_cast<std::int64_t>(host.size());
   for (ReduceOp op : kOps) {
     const auto first = cunum::reduce(op, data.data(), n, Backend::cuda);
@@ -96,12 +95,12 @@ TYPED_TEST(GpuReduce, BackToBackCallsOnOneWorkspaceAreEachRight) {
   const std::vector<std::int64_t> sizes = {1, 4099, 262147, 1048573, 7};
   const auto host = random_vector<T>(1048573, 29);
   cunum::Stream stream;
-  const cunum::DeviceBuffer<T> data(host, stream);
+  const auto data = cunum::DeviceBuffer<T>::from_host(host, stream);
   cunum::Reducer<T> reducer(Backend::cuda);
   constexpr int kRounds = 3;
   const std::size_t calls = kRounds * sizes.size() * std::size(kOps);
   cunum::DeviceBuffer<R> results(calls, stream);
-  results.fill_bytes(0xFF);
+  results.fill_bytes_async(0xFF);
   std::size_t call = 0;
   for (int round = 0; round < kRounds; ++round) {
     for (const std::int64_t n : sizes) {
@@ -139,7 +138,7 @@ TEST(GpuReduce, ReplaysFromACapturedCudaGraph) {
   for (std::uint64_t seed : {41u, 42u}) {
     const auto host = random_vector<float>(static_cast<std::size_t>(sizes.back()), seed);
     data.copy_from_host(host.data(), host.size());
-    results.fill_bytes(0xFF);
+    results.fill_bytes_async(0xFF);
     ASSERT_EQ(cudaGraphLaunch(replay, capture_stream), cudaSuccess);
     std::vector<float> values(sizes.size());
     results.copy_to_host(values.data(), values.size());
@@ -159,7 +158,7 @@ TEST(GpuReduce, HandlesMoreThan2To31Elements) {
   }
   // Every byte 0x01: each int32 is 0x01010101, so the exact sum is known.
   cunum::DeviceBuffer<std::int32_t> data(static_cast<std::size_t>(n));
-  data.fill_bytes(0x01);
+  data.fill_bytes_async(0x01);
   EXPECT_EQ(cunum::reduce(ReduceOp::sum, data.data(), n, Backend::cuda), n * std::int64_t{0x01010101});
   EXPECT_EQ(cunum::reduce(ReduceOp::max, data.data(), n, Backend::cuda), std::int64_t{0x01010101});
 }
@@ -178,7 +177,7 @@ TEST(GpuReduce, BadArgumentsAreNamedErrorsAndNothingIsWritten) {
   CUNUM_REQUIRE_GPU();
   cunum::Reducer<double> reducer(Backend::cuda);
   cunum::DeviceBuffer<double> data(4), result(1);
-  result.fill_bytes(0xAB);
+  result.fill_bytes_async(0xAB);
   EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, nullptr, 4, result.data()), cunum::ErrorCode::invalid_argument, "'data'");
   EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, data.data(), -3, result.data()), cunum::ErrorCode::invalid_argument, "'n'");
   EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::min, data.data(), 0, result.data()), cunum::ErrorCode::invalid_argument, "'n'");
@@ -202,11 +201,11 @@ TYPED_TEST(GpuClassicReduce, EveryKernelMatchesReference) {
   cunum::DeviceBuffer<T> result(1, stream);
   for (std::int64_t n : awkward_sizes()) {
     const auto host = random_vector<T>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 99);
-    const cunum::DeviceBuffer<T> data(host, stream);
+    const auto data = cunum::DeviceBuffer<T>::from_host(host, stream);
     const auto ref = cunum::testing::reference_reduce(ReduceOp::sum, host.data(), n);
     for (int k = 1; k <= 7; ++k) {
       const auto kernel = static_cast<cunum::ClassicReduceKernel>(k);
-      result.fill_bytes(0xFF);
+      result.fill_bytes_async(0xFF);
       reducer.sum(kernel, data.data(), n, result.data(), stream);
       T value{};
       result.copy_to_host(&value, 1);

@@ -8,7 +8,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "cunum/core/device.hpp"
 #include "cunum/reduce.hpp"
+#include "src/reduce/reduce_policy.hpp"
 
 namespace cunum::testing {
 
@@ -55,11 +57,14 @@ inline long double cpu_sum_depth(std::int64_t n, int threads) {
   return 256 + log2_ceil(static_cast<long double>(n) / 256 + 1) + threads;
 }
 
-// CUDA, as documented in cunum/reduce.hpp: P = 512 x min(ceil(n / (2048 x lanes)), 4 x SMs).
-inline std::int64_t cuda_launched_threads(std::int64_t n, int element_bytes, int multiprocessors) {
-  const std::int64_t per_block = 2048 * (16 / element_bytes);
-  const std::int64_t blocks = std::min<std::int64_t>((n + per_block - 1) / per_block, 4 * multiprocessors);
-  return 512 * std::max<std::int64_t>(blocks, 1);
+// CUDA: the threads the production kernel launches, from the library's own policy
+// for the current device (src/reduce/reduce_policy.hpp).
+inline std::int64_t cuda_launched_threads(std::int64_t n, int element_bytes) {
+  const cunum::DeviceProperties& device = cunum::device_properties();
+  const cunum::detail::ReduceTuning tuning =
+      cunum::detail::reduce_tuning(device.compute_capability_major * 100 + device.compute_capability_minor * 10);
+  return static_cast<std::int64_t>(tuning.block_threads) *
+         cunum::detail::reduce_grid_blocks(tuning, n, element_bytes, device.multiprocessor_count);
 }
 inline long double cuda_sum_depth(std::int64_t n, std::int64_t launched_threads) {
   return std::ceil(static_cast<long double>(n) / launched_threads) + 48;

@@ -1,0 +1,59 @@
+#pragma once
+// Internal: the tuning of the reductions, in one place: the production single-pass
+// kernel's policy by architecture, the classic kernels' block size, and the OpenMP
+// backend's block. Tests and the bench derive their bounds and sweeps from these
+// types; the measurements behind the choices are in docs/reduce.md.
+
+#include <cstdint>
+
+#include "src/core/policy_chain.hpp"
+
+namespace cunum::detail {
+
+template <int BlockThreads, int BlocksPerMultiprocessor, int LoadsInFlight>
+struct ReducePolicyOf {
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int blocks_per_multiprocessor = BlocksPerMultiprocessor;
+  static constexpr int vector_bytes = 16;
+  static constexpr int loads_in_flight = LoadsInFlight;  // 16-byte loads issued before the first use
+};
+
+// The production kernel's policies by architecture (docs/reduce.md, "Tuning").
+using ReducePolicies = PolicyChain<ArchPolicy<900, ReducePolicyOf<512, 4, 4>>>;
+
+// The policy's numbers at run time, for grid sizing, workspaces and error bounds.
+struct ReduceTuning {
+  int block_threads;
+  int blocks_per_multiprocessor;
+  int vector_bytes;
+  int loads_in_flight;
+};
+
+template <class Policy>
+constexpr ReduceTuning tuning_of() {
+  return {Policy::block_threads, Policy::blocks_per_multiprocessor, Policy::vector_bytes, Policy::loads_in_flight};
+}
+
+// Tuning for compute capability `arch` (x 100).
+inline ReduceTuning reduce_tuning(int arch) {
+  return ReducePolicies::dispatch(arch, [](auto tag) { return tuning_of<typename decltype(tag)::type>(); });
+}
+
+// Blocks the production kernel launches for n elements of `element_bytes`.
+inline int reduce_grid_blocks(const ReduceTuning& tuning, std::int64_t n, int element_bytes,
+                              int multiprocessor_count) {
+  const std::int64_t per_block = static_cast<std::int64_t>(tuning.block_threads) *
+                                 (tuning.vector_bytes / element_bytes) * tuning.loads_in_flight;
+  const std::int64_t wanted = (n + per_block - 1) / per_block;
+  const std::int64_t cap = static_cast<std::int64_t>(multiprocessor_count) * tuning.blocks_per_multiprocessor;
+  return static_cast<int>(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
+}
+
+// The classic tutorial kernels: one block size for all seven; kernel 7 caps its
+// grid at a few blocks per SM and loops.
+struct ClassicReducePolicy {
+  static constexpr unsigned int block_threads = 256;
+  static constexpr int kernel7_blocks_per_multiprocessor = 8;
+};
+
+}  // namespace cunum::detail
