@@ -1,5 +1,7 @@
 #include "curand_generator.hpp"
 
+#include "src/core/instantiate.hpp"
+
 namespace cunum::bench {
 
 template <class T>
@@ -22,7 +24,8 @@ std::vector<T> philox_normals(std::size_t count, unsigned long long seed, const 
   return host;
 }
 
-template std::vector<float> philox_normals(std::size_t, unsigned long long, const Stream*);
-template std::vector<double> philox_normals(std::size_t, unsigned long long, const Stream*);
+#define CUNUM_INSTANTIATE_PHILOX_NORMALS(T) \
+  template std::vector<T> philox_normals(std::size_t, unsigned long long, const Stream*);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_PHILOX_NORMALS, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::bench

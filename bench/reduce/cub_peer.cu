@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cunum/core/error.hpp"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::bench {
 
@@ -70,8 +71,7 @@ const char* CubReduce<T>::name(ReduceOp op) noexcept {
   return "cub::DeviceReduce";
 }
 
-template class CubReduce<float>;
-template class CubReduce<double>;
-template class CubReduce<std::int32_t>;
+#define CUNUM_INSTANTIATE_CUB_REDUCE(T) template class CubReduce<T>;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_CUB_REDUCE, CUNUM_REDUCE_TYPES)
 
 }  // namespace cunum::bench
