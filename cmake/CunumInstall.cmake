@@ -16,3 +16,11 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/cunumConfigVersion.
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cunumConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/cunumConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cunum)
+install(FILES ${PROJECT_BINARY_DIR}/include/cunum/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cunum)
+
+# pkg-config file for builds without CMake. Its prefix is found relative to the .pc
+# file itself, so it stays right under `cmake --install --prefix <anywhere>`.
+file(RELATIVE_PATH CUNUM_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" CUNUM_PC_TO_PREFIX "${CUNUM_PC_TO_PREFIX}")
+configure_file(cmake/cunum.pc.in ${CMAKE_CURRENT_BINARY_DIR}/cunum.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cunum.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -10,3 +10,4 @@
 #include "cunum/core/memory_resource.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/core/value_types.hpp"
+#include "cunum/version.hpp"
