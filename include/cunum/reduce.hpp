@@ -8,8 +8,9 @@
 // CUDA: each of the P launched threads adds ceil(n / P) elements in order, then
 //   shuffle trees: D <= ceil(n / P) + 48, with P = 512 x min(ceil(n / (2048 x
 //   elements per 16 bytes)), 4 x SMs), i.e. about 270,000 threads on an H100.
-// CPU: blocks of 256 in order, blocks merged pairwise, then threads in order:
-//   D <= 256 + ceil(log2(n / 256 + 1)) + threads.
+// CPU: blocks of 256 split over 16 interleaved lanes, each lane adding its 16
+//   elements in order, lanes and then blocks merged pairwise, then threads in order:
+//   D <= 16 + 4 + ceil(log2(n / 256 + 1)) + threads.
 // Determinism: partial results are combined in a fixed order (no floating atomics),
 // so a given device (or CPU thread count) returns bit-identical results run to run.
 // min/max follow fmin/fmax: NaN elements are ignored unless every element is NaN.

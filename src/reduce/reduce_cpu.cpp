@@ -1,11 +1,23 @@
-// OpenMP backend: each thread reduces a contiguous chunk with a pairwise
-// accumulator (blocks of kBlock summed in order, blocks merged as a binary tree),
-// then the per-thread results are combined in thread order, so the result is
-// deterministic for a given thread count.
+// OpenMP backend: each thread reduces a contiguous chunk in blocks of
+// CpuReducePolicy::block elements. Inside a block, element i goes to lane
+// i mod CpuReducePolicy::lanes; each lane accumulates its elements in order and the
+// lanes are merged as a binary tree, which breaks the serial dependency chain so
+// that the compiler vectorises without reassociating anything itself (the lane
+// loops carry `omp simd` without a reduction clause: lanes are independent, so it
+// reorders nothing, and it stops GCC unrolling them into scalar chains). Blocks are
+// merged as a binary tree, then the per-thread results in thread order, so the
+// result is deterministic for a given thread count.
+// min/max keep the answer of the serial fmin/fmax chain the lanes replaced: NaN
+// ignored unless all are NaN, and of +0 and -0 (equal, and C leaves fmin's choice
+// open) a block returns its last, as glibc's fmin(sum, x) did; blocks and threads
+// still merge with Operation::combine.
 
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "src/reduce/reduce_backends.hpp"
@@ -15,9 +27,98 @@ namespace cunum::detail {
 namespace {
 
 struct CpuReducePolicy {
-  static constexpr std::int64_t block = 256;                        // summed in order
+  static constexpr std::int64_t block = 256;  // leaf of the pairwise tree
+  // Independent accumulators per block: enough to fill the vector registers and
+  // hide the add latency with SSE2 or AVX2 (16 doubles = 8 xmm or 4 ymm registers).
+  static constexpr int lanes = 16;
+  // SSE2, the x86-64 baseline, has no 64-bit integer compare: int64 min/max forced
+  // into vectors ran at half the speed of scalar lanes, so only they stay scalar.
+  template <class T>
+  static constexpr bool vectorise_compares = !std::is_same_v<T, std::int64_t>;
   static constexpr std::int64_t parallel_threshold = std::int64_t{1} << 15;  // below: one thread
 };
+static_assert((CpuReducePolicy::lanes & (CpuReducePolicy::lanes - 1)) == 0, "lanes merge as a binary tree");
+static_assert(CpuReducePolicy::block % CpuReducePolicy::lanes == 0,
+              "every lane of a full block has block / lanes elements");
+
+// Merges lane j with lane j + width, halving the width: log2(lanes) levels.
+template <class Value, class Combine>
+Value merge_lanes(std::array<Value, CpuReducePolicy::lanes>& lane, Combine combine) {
+  for (int width = CpuReducePolicy::lanes / 2; width > 0; width /= 2) {
+#pragma omp simd
+    for (int j = 0; j < width; ++j) lane[j] = combine(lane[j], lane[j + width]);
+  }
+  return lane[0];
+}
+
+// Sum or sum of squares of data[0, count), count <= block: lanes of the accumulator
+// type, each adding at most block / lanes elements in order.
+template <class Operation, class T>
+typename Operation::Accumulator block_sum(const T* data, std::int64_t count) {
+  using Accumulator = typename Operation::Accumulator;
+  std::array<Accumulator, CpuReducePolicy::lanes> lane;
+  lane.fill(Operation::identity());
+  std::int64_t i = 0;
+  for (; i + CpuReducePolicy::lanes <= count; i += CpuReducePolicy::lanes) {
+#pragma omp simd
+    for (int j = 0; j < CpuReducePolicy::lanes; ++j) {
+      lane[j] = Operation::combine(lane[j], Operation::transform(data[i + j]));
+    }
+  }
+  for (int j = 0; i + j < count; ++j) lane[j] = Operation::combine(lane[j], Operation::transform(data[i + j]));
+  return merge_lanes(lane, Operation::combine);
+}
+
+// min/max of data[0, count), count >= 1. Lanes compare in T: widening to the
+// accumulator is exact and monotone, and T packs more lanes into a vector. A lane
+// starts at the extreme the operation can never beat (+inf for a floating min) and
+// takes x only when x < lane (x > lane for max), which is false for a NaN x: one
+// minps/maxps per vector. Two floating results need the elements themselves, since
+// lanes see a block out of order and cannot tell NaN from the starting infinity:
+//   zero: +0 and -0 compare equal, and the serial fmin/fmax chain kept the last;
+//   the starting infinity: a real infinity, or no element but NaN (the identity).
+template <class Operation, ReduceOp Op, class T>
+typename Operation::Accumulator block_extremum(const T* data, std::int64_t count) {
+  constexpr bool is_min = Op == ReduceOp::min;
+  constexpr T start = std::is_floating_point_v<T>
+                          ? (is_min ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity())
+                          : (is_min ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest());
+  const auto keep_extreme = [](T kept, T x) {
+    if constexpr (is_min) {
+      return x < kept ? x : kept;
+    } else {
+      return x > kept ? x : kept;
+    }
+  };
+  std::array<T, CpuReducePolicy::lanes> lane;
+  lane.fill(start);
+  std::int64_t i = 0;
+  for (; i + CpuReducePolicy::lanes <= count; i += CpuReducePolicy::lanes) {
+#pragma omp simd if(simd: CpuReducePolicy::vectorise_compares<T>)
+    for (int j = 0; j < CpuReducePolicy::lanes; ++j) lane[j] = keep_extreme(lane[j], data[i + j]);
+  }
+  for (int j = 0; i + j < count; ++j) lane[j] = keep_extreme(lane[j], data[i + j]);
+  const T extreme = merge_lanes(lane, keep_extreme);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (extreme == T(0) || extreme == start) {
+      for (std::int64_t last = count - 1; last >= 0; --last) {
+        if (data[last] == extreme) return Operation::transform(data[last]);
+      }
+      return Operation::identity();
+    }
+  }
+  return Operation::transform(extreme);
+}
+
+template <class T, ReduceOp Op>
+typename ReduceOperation<T, Op>::Accumulator reduce_block(const T* data, std::int64_t count) {
+  using Operation = ReduceOperation<T, Op>;
+  if constexpr (Operation::is_additive) {
+    return block_sum<Operation>(data, count);
+  } else {
+    return block_extremum<Operation, Op>(data, count);
+  }
+}
 
 // Merges equal-sized partial results like a binary counter: at most log2(n/block)
 // partials are pending, and every element sits at depth <= log2(n/block) of the tree.
@@ -70,12 +171,8 @@ reduce_result_t<T> reduce_chunks(const T* data, std::int64_t n) {
     const std::int64_t end = n * (thread + 1) / threads;
     PairwiseAccumulator<Operation> pairwise;
     for (std::int64_t block = begin; block < end; block += CpuReducePolicy::block) {
-      const std::int64_t block_end = std::min(end, block + CpuReducePolicy::block);
-      Accumulator sum = Operation::identity();
-      for (std::int64_t i = block; i < block_end; ++i) {
-        sum = Operation::combine(sum, Operation::transform(data[i]));
-      }
-      pairwise.push(sum);
+      const std::int64_t count = std::min(end - block, CpuReducePolicy::block);
+      pairwise.push(reduce_block<T, Op>(data + block, count));
     }
     per_thread[static_cast<std::size_t>(thread)] = pairwise.total();
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <omp.h>
 
 #include "cunum/reduce.hpp"
@@ -71,6 +72,67 @@ TEST(CpuReduce, MinMaxIgnoreNaNUnlessAllNaN) {
   EXPECT_EQ(cunum::reduce(ReduceOp::max, some, Backend::cpu), 5.0f);
   EXPECT_TRUE(std::isnan(cunum::reduce(ReduceOp::min, std::vector<float>{nan, nan}, Backend::cpu)));
   EXPECT_TRUE(std::isnan(cunum::reduce(ReduceOp::sum, some, Backend::cpu)));
+}
+
+// Sizes around the backend's lanes (16), blocks (256) and one-thread threshold (2^15).
+std::vector<std::int64_t> lane_and_block_edges() {
+  return {1, 2, 15, 16, 17, 31, 33, 255, 256, 257, 4099, (1 << 15) + 17};
+}
+
+TEST(CpuReduce, MinMaxIgnoreANaNInAnyLane) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::int64_t n : lane_and_block_edges()) {
+    for (std::int64_t at : {std::int64_t{0}, n / 2, n - 1}) {
+      auto data = random_vector<float>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n + at));
+      data[static_cast<std::size_t>(at)] = nan;
+      for (ReduceOp op : {ReduceOp::min, ReduceOp::max}) {
+        const auto ref = cunum::testing::reference_reduce(op, data.data(), n);
+        const float result = cunum::reduce(op, data, Backend::cpu);
+        if (n == 1) {
+          EXPECT_TRUE(std::isnan(result)) << cunum::to_string(op);
+        } else {
+          EXPECT_EQ(result, static_cast<float>(ref.value)) << cunum::to_string(op) << " n=" << n << " NaN at " << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(CpuReduce, AllNaNIsNaNButNaNsBesideAnInfinityGiveTheInfinity) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::int64_t n : lane_and_block_edges()) {
+    std::vector<double> data(static_cast<std::size_t>(n), nan);
+    EXPECT_TRUE(std::isnan(cunum::reduce(ReduceOp::min, data, Backend::cpu))) << "n=" << n;
+    EXPECT_TRUE(std::isnan(cunum::reduce(ReduceOp::max, data, Backend::cpu))) << "n=" << n;
+    data[static_cast<std::size_t>(n / 3)] = inf;
+    EXPECT_EQ(cunum::reduce(ReduceOp::min, data, Backend::cpu), inf) << "n=" << n;
+    data[static_cast<std::size_t>(n / 3)] = -inf;
+    EXPECT_EQ(cunum::reduce(ReduceOp::max, data, Backend::cpu), -inf) << "n=" << n;
+  }
+}
+
+// +0 and -0 compare equal and C leaves fmin's choice open. Within a block of 256 the
+// serial fmin/fmax chain that the lanes replaced kept the later zero (glibc returns
+// the second argument on a tie); the lanes must not change that, whichever lanes the
+// two zeros fall in. (Blocks and threads still merge with fmin/fmax itself.)
+TEST(CpuReduce, SignedZeroTieInABlockKeepsTheLaterZero) {
+  const std::int64_t n = (1 << 15) + 17;  // several threads; the zeros sit in the first block
+  const std::pair<std::int64_t, std::int64_t> positions[] = {{3, 5}, {5, 3 + 16}, {7, 7 + 16}, {0, 255}, {17, 200}};
+  for (const auto& [earlier, later] : positions) {
+    for (bool later_is_negative : {false, true}) {
+      std::vector<float> data(static_cast<std::size_t>(n), 1.0f);
+      data[static_cast<std::size_t>(earlier)] = later_is_negative ? 0.0f : -0.0f;
+      data[static_cast<std::size_t>(later)] = later_is_negative ? -0.0f : 0.0f;
+      const float min = cunum::reduce(ReduceOp::min, data, Backend::cpu);
+      EXPECT_EQ(min, 0.0f);
+      EXPECT_EQ(std::signbit(min), later_is_negative) << "zeros at " << earlier << " and " << later;
+      for (float& x : data) x = -x;
+      const float max = cunum::reduce(ReduceOp::max, data, Backend::cpu);
+      EXPECT_EQ(max, 0.0f);
+      EXPECT_EQ(std::signbit(max), !later_is_negative) << "zeros at " << earlier << " and " << later;
+    }
+  }
 }
 
 TEST(CpuReduce, Int32SumsWidenToInt64) {

@@ -52,9 +52,10 @@ long double floating_sum_bound(const ReferenceReduction& ref, long double depth)
 
 inline long double log2_ceil(long double x) { return std::ceil(std::log2(x < 1 ? 1 : x)); }
 
-// CPU: blocks of 256 in order, blocks of one thread pairwise, threads in order.
+// CPU: 16 lanes per block of 256, each lane 256 / 16 elements in order, lanes pairwise
+// (log2(16) levels), blocks of one thread pairwise, threads in order.
 inline long double cpu_sum_depth(std::int64_t n, int threads) {
-  return 256 + log2_ceil(static_cast<long double>(n) / 256 + 1) + threads;
+  return 256 / 16 + 4 + log2_ceil(static_cast<long double>(n) / 256 + 1) + threads;
 }
 
 // CUDA: the threads the production kernel launches, from the library's own policy
