@@ -20,23 +20,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "src/core/instantiate.hpp"
 #include "src/reduce/reduce_backends.hpp"
 #include "src/reduce/reduce_ops.hpp"
 
 namespace cunum::detail {
 namespace {
 
-struct CpuReducePolicy {
-  static constexpr std::int64_t block = 256;  // leaf of the pairwise tree
-  // Independent accumulators per block: enough to fill the vector registers and
-  // hide the add latency with SSE2 or AVX2 (16 doubles = 8 xmm or 4 ymm registers).
-  static constexpr int lanes = 16;
-  // SSE2, the x86-64 baseline, has no 64-bit integer compare: int64 min/max forced
-  // into vectors ran at half the speed of scalar lanes, so only they stay scalar.
-  template <class T>
-  static constexpr bool vectorise_compares = !std::is_same_v<T, std::int64_t>;
-  static constexpr std::int64_t parallel_threshold = std::int64_t{1} << 15;  // below: one thread
-};
 static_assert((CpuReducePolicy::lanes & (CpuReducePolicy::lanes - 1)) == 0, "lanes merge as a binary tree");
 static_assert(CpuReducePolicy::block % CpuReducePolicy::lanes == 0,
               "every lane of a full block has block / lanes elements");
@@ -197,9 +187,7 @@ reduce_result_t<T> reduce_cpu(ReduceOp op, const T* data, std::int64_t n) {
   return {};
 }
 
-template reduce_result_t<float> reduce_cpu(ReduceOp, const float*, std::int64_t);
-template reduce_result_t<double> reduce_cpu(ReduceOp, const double*, std::int64_t);
-template reduce_result_t<std::int32_t> reduce_cpu(ReduceOp, const std::int32_t*, std::int64_t);
-template reduce_result_t<std::int64_t> reduce_cpu(ReduceOp, const std::int64_t*, std::int64_t);
+#define CUNUM_INSTANTIATE_REDUCE_CPU(T) template reduce_result_t<T> reduce_cpu(ReduceOp, const T*, std::int64_t);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_REDUCE_CPU, CUNUM_REDUCE_TYPES)
 
 }  // namespace cunum::detail

@@ -5,6 +5,7 @@
 // types; the measurements behind the choices are in docs/reduce.md.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "src/core/policy_chain.hpp"
 
@@ -55,5 +56,29 @@ struct ClassicReducePolicy {
   static constexpr unsigned int block_threads = 256;
   static constexpr int kernel7_blocks_per_multiprocessor = 8;
 };
+
+// The OpenMP backend: blocks summed in interleaved lanes (reduce_cpu.cpp).
+struct CpuReducePolicy {
+  static constexpr std::int64_t block = 256;  // leaf of the pairwise tree
+  // Independent accumulators per block: enough to fill the vector registers and
+  // hide the add latency with SSE2 or AVX2 (16 doubles = 8 xmm or 4 ymm registers).
+  static constexpr int lanes = 16;
+  // SSE2, the x86-64 baseline, has no 64-bit integer compare: int64 min/max forced
+  // into vectors ran at half the speed of scalar lanes, so only they stay scalar.
+  template <class T>
+  static constexpr bool vectorise_compares = !std::is_same_v<T, std::int64_t>;
+  static constexpr std::int64_t parallel_threshold = std::int64_t{1} << 15;  // below: one thread
+};
+
+// The longest chain of additions any element of a sum passes through on the OpenMP
+// backend (the D of the error bound in cunum/reduce.hpp): block / lanes in its
+// lane, log2(lanes) merging the lanes, ceil(log2(n / block + 1)) merging blocks,
+// then one per thread.
+constexpr std::int64_t cpu_sum_depth(std::int64_t n, int threads) {
+  std::int64_t depth = CpuReducePolicy::block / CpuReducePolicy::lanes + threads;
+  for (int width = CpuReducePolicy::lanes; width > 1; width /= 2) ++depth;
+  for (std::int64_t covered = CpuReducePolicy::block; covered < n + CpuReducePolicy::block; covered *= 2) ++depth;
+  return depth;
+}
 
 }  // namespace cunum::detail

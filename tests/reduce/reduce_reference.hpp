@@ -50,12 +50,10 @@ long double floating_sum_bound(const ReferenceReduction& ref, long double depth)
   return bound + std::numeric_limits<long double>::min();
 }
 
-inline long double log2_ceil(long double x) { return std::ceil(std::log2(x < 1 ? 1 : x)); }
 
-// CPU: 16 lanes per block of 256, each lane 256 / 16 elements in order, lanes pairwise
-// (log2(16) levels), blocks of one thread pairwise, threads in order.
+// CPU: the depth the library's OpenMP policy gives (src/reduce/reduce_policy.hpp).
 inline long double cpu_sum_depth(std::int64_t n, int threads) {
-  return 256 / 16 + 4 + log2_ceil(static_cast<long double>(n) / 256 + 1) + threads;
+  return static_cast<long double>(cunum::detail::cpu_sum_depth(n, threads));
 }
 
 // CUDA: the threads the production kernel launches, from the library's own policy
