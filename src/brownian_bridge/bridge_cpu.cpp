@@ -262,6 +262,7 @@ void generate(const BrownianBridge& bridge, bool increments, std::int64_t count,
     std::vector<T> stack(static_cast<std::size_t>(bridge.stack_size() * d * B));
     std::vector<T> correlated(static_cast<std::size_t>(d * B));
 
+    // Static: a thread's blocks are consecutive, so the block it prefetches is its next.
 #pragma omp for schedule(static)
     for (std::int64_t block = 0; block < blocks; ++block) {
       const std::int64_t first = block * B;
