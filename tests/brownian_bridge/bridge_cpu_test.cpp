@@ -293,6 +293,33 @@ TEST(BridgeCpu, MatchesNaiveReference) {
   }
 }
 
+// Enough paths for several blocks and threads in every layout pair; a prime count
+// leaves partial blocks and partial vectors.
+TEST(BridgeCpu, ManyPathsMatchNaiveReferenceInEveryLayout) {
+  const std::int64_t paths = 1031;
+  std::uint64_t case_id = 0;
+  for (int d : {1, 2, 3}) {
+    for (bool fixed : {false, true}) {
+      ++case_id;
+      BridgeSetup s;
+      s.t0 = 0.25;
+      s.T = 2.0;
+      s.order = cunum::make_bridge_order(cunum::testing::random_grid(63, s.t0, s.T, fresh_seed() + case_id),
+                                         BridgeOrder::bisection);
+      s.d = d;
+      s.factor = cunum::testing::random_factor(d, fresh_seed() + case_id);
+      s.start = std::vector<double>(d, 0.5);
+      if (fixed) s.end = std::vector<double>(d, -0.75);
+      for (const auto z_layout : {BridgeLayout::path_fastest, BridgeLayout::path_contiguous}) {
+        for (const auto out_layout : {BridgeLayout::path_fastest, BridgeLayout::path_contiguous}) {
+          expect_matches_naive<double>(s, paths, z_layout, out_layout, fresh_seed() ^ case_id);
+          expect_matches_naive<float>(s, paths, z_layout, out_layout, fresh_seed() ^ ~case_id);
+        }
+      }
+    }
+  }
+}
+
 TEST(BridgeCpu, CovarianceFormMatchesFactorForm) {
   const int d = 3;
   BridgeSetup s{0, 1, {0.5, 0.25, 0.75}, d, cunum::testing::random_factor(d, fresh_seed()), {0, 0, 0}, {}};
