@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "cunum/core/backend.hpp"
 #include "cunum/core/device.hpp"
 #include "cunum/core/error.hpp"
 #include "cunum/core/memory_resource.hpp"
@@ -141,6 +142,24 @@ inline const char* memory_kind_name(MemoryKind kind) {
     case MemoryKind::mapped_host: return "mapped page-locked host (cudaHostAlloc)";
   }
   return "unknown";
+}
+
+inline constexpr MemoryKind kMemoryKinds[] = {MemoryKind::pageable_host, MemoryKind::device, MemoryKind::managed,
+                                              MemoryKind::mapped_host};
+
+// Whether `backend` (cpu or cuda) takes memory of `kind`, by the rule of
+// require_accessible (src/core/validate.hpp): cuda takes device, managed and mapped page-locked memory,
+// and pageable memory only where the device reads it (HMM/ATS); cpu takes every
+// kind but device memory. Needs a device.
+inline bool backend_accepts(cunum::Backend backend, MemoryKind kind) {
+  switch (kind) {
+    case MemoryKind::pageable_host:
+      return backend == cunum::Backend::cpu || cunum::device_properties().pageable_memory_access;
+    case MemoryKind::device: return backend == cunum::Backend::cuda;
+    case MemoryKind::managed:
+    case MemoryKind::mapped_host: return true;
+  }
+  return false;
 }
 
 // `count` values of T in memory of one kind, freed at the end of the scope. GPU
