@@ -125,15 +125,27 @@ TYPED_TEST(GpuReduce, BackToBackCallsOnOneWorkspaceAreEachRight) {
   }
 }
 
+// Enqueues about `copies` x 128 MiB of device traffic on `stream`, to keep it busy.
+void keep_busy(cunum::DeviceBuffer<float>& scratch, int copies, cunum::StreamHandle stream) {
+  const std::size_t half = scratch.size() / 2;
+  for (int i = 0; i < copies; ++i) {
+    cunum::memory::copy_device_to_device_async(scratch.data() + half, scratch.data(), half * sizeof(float), stream);
+  }
+}
+
 // Reductions captured into a CUDA graph: the graph replays them, reading the input as
-// it is at each replay.
+// it is at each replay. The Reducer is set up on another stream, still busy when the
+// capture begins, so the captured calls must order the setup without querying it.
 TEST(GpuReduce, ReplaysFromACapturedCudaGraph) {
   CUNUM_REQUIRE_GPU();
   const std::vector<std::int64_t> sizes = {3, 65537, 1048573};
   cunum::Stream stream;
+  cunum::Stream setup_stream;
   cunum::DeviceBuffer<float> data(static_cast<std::size_t>(sizes.back()), stream);
   cunum::DeviceBuffer<float> results(sizes.size(), stream);
-  cunum::Reducer<float> reducer(Backend::cuda);
+  cunum::DeviceBuffer<float> busy(std::size_t{1} << 25, setup_stream);
+  keep_busy(busy, 64, setup_stream);
+  cunum::Reducer<float> reducer(Backend::cuda, setup_stream);
   cudaStream_t capture_stream = stream;
   ASSERT_EQ(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -311,14 +323,6 @@ TEST(GpuReduce, AllocatesThroughTheCurrentDeviceResource) {
   }
   EXPECT_EQ(cunum::current_device_resource(), cunum::async_memory_resource());
   EXPECT_EQ(counting.deallocations.load(), counting.allocations.load());
-}
-
-// Enqueues about `copies` x 128 MiB of device traffic on `stream`, to keep it busy.
-void keep_busy(cunum::DeviceBuffer<float>& scratch, int copies, cunum::StreamHandle stream) {
-  const std::size_t half = scratch.size() / 2;
-  for (int i = 0; i < copies; ++i) {
-    cunum::memory::copy_device_to_device_async(scratch.data() + half, scratch.data(), half * sizeof(float), stream);
-  }
 }
 
 // A Reducer set up on one stream (behind other work there) and used at once on
