@@ -20,8 +20,6 @@ namespace {
 using cunum::Backend;
 using cunum::ReduceOp;
 using cunum::testing::awkward_sizes;
-using cunum::testing::KindedMemory;
-using cunum::testing::MemoryKind;
 using cunum::testing::random_vector;
 
 constexpr ReduceOp kOps[] = {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max};
@@ -268,14 +266,14 @@ TEST(GpuReduce, DataAndResultFollowEachBackendsPointerKindRule) {
   std::printf("[ cunum    ] device reads pageable host memory: %s\n", pageable ? "yes (HMM/ATS)" : "no");
   for (const Backend backend : {Backend::cpu, Backend::cuda}) {
     cunum::Reducer<float> reducer(backend);
-    for (const MemoryKind data_kind : cunum::testing::kMemoryKinds) {
-      KindedMemory<float> data(data_kind, n);
+    for (const cunum::testing::MemoryKind data_kind : cunum::testing::kMemoryKinds) {
+      cunum::testing::KindedMemory<float> data(data_kind, n);
       data.upload(host);
-      for (const MemoryKind result_kind : cunum::testing::kMemoryKinds) {
+      for (const cunum::testing::MemoryKind result_kind : cunum::testing::kMemoryKinds) {
         SCOPED_TRACE(std::string("backend ") + cunum::to_string(backend) + ", data " +
                      cunum::testing::memory_kind_name(data_kind) + ", result " +
                      cunum::testing::memory_kind_name(result_kind));
-        KindedMemory<float> result(result_kind, 1);
+        cunum::testing::KindedMemory<float> result(result_kind, 1);
         result.upload({kPoison});
         const auto error = cunum::testing::error_from(
             [&] { reducer.reduce(ReduceOp::sum, data.data(), n, result.data()); });
