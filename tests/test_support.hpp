@@ -1,16 +1,26 @@
 #pragma once
-// Shared test helpers: loud GPU skips, error assertions and fresh random inputs.
+// Shared test helpers: loud GPU skips, error assertions, fresh random inputs, a
+// counting memory resource and memory of each kind the backends tell apart.
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "cunum/core/backend.hpp"
 #include "cunum/core/device.hpp"
 #include "cunum/core/error.hpp"
+#include "cunum/core/memory_resource.hpp"
 
 // A GPU test on a machine without a device skips with the reason; it never passes.
 #define CUNUM_REQUIRE_GPU()                                                              \
@@ -67,5 +77,145 @@ inline std::vector<std::int64_t> awkward_sizes() {
   return {1, 2, 3, 5, 7, 31, 33, 127, 255, 256, 257, 1000, 1021, 4093, 65537, 262147, 1048573,
           4194304 + 3};
 }
+
+// The cunum::Error that `f()` throws, or nothing when it returns.
+template <class F>
+std::optional<cunum::Error> error_from(F&& f) {
+  try {
+    std::forward<F>(f)();
+  } catch (const cunum::Error& error) {
+    return error;
+  }
+  return std::nullopt;
+}
+
+// A DeviceMemoryResource that counts what passes through it and forwards to
+// `upstream` (cudaMallocAsync by default). Thread-safe, as resources must be.
+class CountingResource final : public cunum::DeviceMemoryResource {
+ public:
+  explicit CountingResource(cunum::DeviceMemoryResource* upstream = cunum::async_memory_resource())
+      : upstream_(upstream) {}
+
+  std::atomic<int> allocations{0};
+  std::atomic<int> deallocations{0};
+  std::atomic<std::size_t> bytes_allocated{0};
+
+ private:
+  void* do_allocate(std::size_t bytes, cunum::StreamHandle stream) override {
+    void* pointer = upstream_->allocate(bytes, stream);
+    ++allocations;
+    bytes_allocated += bytes;
+    return pointer;
+  }
+  void do_deallocate(void* pointer, std::size_t bytes, cunum::StreamHandle stream) noexcept override {
+    ++deallocations;
+    upstream_->deallocate(pointer, bytes, stream);
+  }
+
+  cunum::DeviceMemoryResource* upstream_;
+};
+
+// Makes a resource current for a scope and restores the previous one after it,
+// whatever the test does in between (an assertion that returns early included).
+class ScopedDeviceResource {
+ public:
+  explicit ScopedDeviceResource(cunum::DeviceMemoryResource* resource)
+      : previous_(cunum::set_current_device_resource(resource)) {}
+  ~ScopedDeviceResource() { cunum::set_current_device_resource(previous_); }
+  ScopedDeviceResource(const ScopedDeviceResource&) = delete;
+  ScopedDeviceResource& operator=(const ScopedDeviceResource&) = delete;
+
+  cunum::DeviceMemoryResource* previous() const noexcept { return previous_; }
+
+ private:
+  cunum::DeviceMemoryResource* previous_;
+};
+
+// The kinds of memory the backends tell apart (src/core/validate.hpp, require_accessible).
+enum class MemoryKind { pageable_host, device, managed, mapped_host };
+
+inline const char* memory_kind_name(MemoryKind kind) {
+  switch (kind) {
+    case MemoryKind::pageable_host: return "pageable host";
+    case MemoryKind::device: return "device (cudaMalloc)";
+    case MemoryKind::managed: return "managed (cudaMallocManaged)";
+    case MemoryKind::mapped_host: return "mapped page-locked host (cudaHostAlloc)";
+  }
+  return "unknown";
+}
+
+inline constexpr MemoryKind kMemoryKinds[] = {MemoryKind::pageable_host, MemoryKind::device, MemoryKind::managed,
+                                              MemoryKind::mapped_host};
+
+// Whether `backend` (cpu or cuda) takes memory of `kind`, by the rule of
+// require_accessible (src/core/validate.hpp): cuda takes device, managed and mapped page-locked memory,
+// and pageable memory only where the device reads it (HMM/ATS); cpu takes every
+// kind but device memory. Needs a device.
+inline bool backend_accepts(cunum::Backend backend, MemoryKind kind) {
+  switch (kind) {
+    case MemoryKind::pageable_host:
+      return backend == cunum::Backend::cpu || cunum::device_properties().pageable_memory_access;
+    case MemoryKind::device: return backend == cunum::Backend::cuda;
+    case MemoryKind::managed:
+    case MemoryKind::mapped_host: return true;
+  }
+  return false;
+}
+
+// `count` values of T in memory of one kind, freed at the end of the scope. GPU
+// tests only (every kind but pageable_host needs a device).
+template <class T>
+class KindedMemory {
+ public:
+  KindedMemory(MemoryKind kind, std::size_t count) : kind_(kind), count_(count) {
+    void* pointer = nullptr;
+    cudaError_t status = cudaSuccess;
+    switch (kind) {
+      case MemoryKind::pageable_host:
+        pageable_.resize(count);
+        pointer = pageable_.data();
+        break;
+      case MemoryKind::device: status = cudaMalloc(&pointer, count * sizeof(T)); break;
+      case MemoryKind::managed: status = cudaMallocManaged(&pointer, count * sizeof(T)); break;
+      case MemoryKind::mapped_host: status = cudaHostAlloc(&pointer, count * sizeof(T), cudaHostAllocMapped); break;
+    }
+    if (status != cudaSuccess) {
+      throw std::runtime_error(std::string("allocating ") + memory_kind_name(kind) + " memory: " + cudaGetErrorString(status));
+    }
+    data_ = static_cast<T*>(pointer);
+  }
+  ~KindedMemory() {
+    if (kind_ == MemoryKind::device || kind_ == MemoryKind::managed) cudaFree(data_);
+    if (kind_ == MemoryKind::mapped_host) cudaFreeHost(data_);
+  }
+  KindedMemory(const KindedMemory&) = delete;
+  KindedMemory& operator=(const KindedMemory&) = delete;
+
+  T* data() noexcept { return data_; }
+  MemoryKind kind() const noexcept { return kind_; }
+
+  // Waits for the device, then copies `values` in (any kind: cudaMemcpyDefault).
+  void upload(const std::vector<T>& values) {
+    copy(data_, values.data(), values.size());
+  }
+  // Waits for the device (work on every stream), then copies the values out.
+  std::vector<T> download() const {
+    std::vector<T> values(count_);
+    copy(values.data(), data_, count_);
+    return values;
+  }
+
+ private:
+  static void copy(T* dst, const T* src, std::size_t count) {
+    cudaError_t status = cudaDeviceSynchronize();
+    if (status == cudaSuccess) status = cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyDefault);
+    if (status != cudaSuccess) throw std::runtime_error(std::string("test copy: ") + cudaGetErrorString(status));
+  }
+
+  MemoryKind kind_;
+  std::size_t count_;
+  std::vector<T> pageable_;
+  T* data_ = nullptr;
+};
 
 }  // namespace cunum::testing

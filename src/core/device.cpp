@@ -6,6 +6,7 @@
 #include "cunum/core/backend.hpp"
 #include "src/core/check.hpp"
 #include "src/core/enum_functions.hpp"
+#include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 
 namespace cunum {
@@ -64,7 +65,10 @@ Backend resolve_backend(Backend requested) {
   if (requested == Backend::cpu) return Backend::cpu;
   if (cuda_available()) return Backend::cuda;
   if (requested == Backend::cuda) {
-    throw Error(ErrorCode::no_device, "backend 'cuda' was requested but there is no CUDA device");
+    // Named after the routine that asked for the device (Reducer, say), as every message is.
+    const char* routine = detail::RoutineScope::current();
+    throw Error(ErrorCode::no_device, std::string(routine != nullptr ? routine : "cunum::resolve_backend") +
+                                          ": backend 'cuda' was requested but there is no CUDA device");
   }
   return Backend::cpu;
 }

@@ -4,7 +4,9 @@
 // host or the legacy stream at construction. The constructor enqueues its setup on
 // a stream and record()s it; each call passes its stream to order(), which makes
 // that stream wait for the setup until the setup is seen complete, and is free from
-// then on. Not thread-safe: a plan serves one caller at a time.
+// then on. A call captured into a CUDA graph, where event queries are prohibited,
+// makes the graph wait for the setup instead. Not thread-safe: a plan serves one
+// caller at a time.
 
 #include <cuda_runtime.h>
 
@@ -43,12 +45,23 @@ class SetupFence {
   // Before work on `stream` that reads what the setup wrote.
   void order(cudaStream_t stream) {
     if (complete_ || event_ == nullptr) return;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    CUNUM_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture != cudaStreamCaptureStatusNone) {
+      // A capturing thread may not query events; the graph waits for the setup
+      // itself instead, as an external event node (free at replays once it is done).
+      CUNUM_CHECK(cudaStreamWaitEvent(stream, event_, cudaEventWaitExternal));
+      return;
+    }
     const cudaError_t status = cudaEventQuery(event_);
     if (status == cudaSuccess) {
       complete_ = true;
       return;
     }
     if (status != cudaErrorNotReady) CUNUM_CHECK(status);
+    // The runtime records cudaErrorNotReady as the thread's last error; clear it (only
+    // it), or a later cudaGetLastError(), CUNUM_CHECK_LAUNCH's or the caller's, reports it.
+    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
     CUNUM_CHECK(cudaStreamWaitEvent(stream, event_, 0));
   }
 

@@ -1,9 +1,21 @@
+// The core on a device: properties, buffers, timers, the memory resource hook and
+// the pointer-kind rule of each backend.
+
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <vector>
 
 #include "cunum/core.hpp"
+#include "src/core/validate.hpp"
 #include "test_support.hpp"
+
+namespace {
+
+using cunum::testing::CountingResource;
+using cunum::testing::KindedMemory;
+using cunum::testing::MemoryKind;
+using cunum::testing::ScopedDeviceResource;
 
 TEST(DeviceProperties, DescribeTheDevice) {
   CUNUM_REQUIRE_GPU();
@@ -41,3 +53,61 @@ TEST(EventTimer, MeasuresNonNegativeTime) {
   timer.stop(stream);
   EXPECT_GE(timer.elapsed_ms(), 0.0f);
 }
+
+// Buffers allocate from the resource current at their construction (or the one they
+// are given) and return their memory to it, even after another has been made current.
+TEST(DeviceMemoryResource, BuffersAllocateThroughTheCurrentResourceAndKeepIt) {
+  CUNUM_REQUIRE_GPU();
+  CountingResource counting;
+  cunum::Stream stream;
+  const auto host = cunum::testing::random_vector<float>(1000, 3);
+  {
+    std::optional<cunum::DeviceBuffer<float>> kept;
+    {
+      const ScopedDeviceResource scoped(&counting);
+      const cunum::DeviceBuffer<float> buffer(1000, stream);
+      EXPECT_EQ(counting.allocations.load(), 1);
+      EXPECT_EQ(counting.bytes_allocated.load(), 1000 * sizeof(float));
+      auto copy = cunum::DeviceBuffer<float>::from_host(host, stream);
+      EXPECT_EQ(counting.allocations.load(), 2);
+      EXPECT_EQ(copy.to_host(), host);
+      kept.emplace(std::move(copy));
+    }
+    EXPECT_EQ(cunum::current_device_resource(), cunum::async_memory_resource());
+    EXPECT_EQ(counting.deallocations.load(), 1) << "the moved-from buffer returned nothing";
+    EXPECT_EQ(kept->to_host(), host);
+  }
+  EXPECT_EQ(counting.deallocations.load(), 2) << "a buffer returns its memory to the resource it came from";
+  {
+    const cunum::DeviceBuffer<int> given(10, stream, &counting);
+    EXPECT_EQ(counting.allocations.load(), 3) << "a resource passed to the constructor serves it";
+  }
+  EXPECT_EQ(counting.deallocations.load(), 3);
+}
+
+// require_memory on every kind of memory, for both backends (the reductions' data and
+// result arguments go through it; reduce_gpu_test.cpp holds them to it end to end).
+TEST(PointerKinds, EachBackendTakesTheMemoryItCanReachAndNamesTheRest) {
+  CUNUM_REQUIRE_GPU();
+  for (MemoryKind kind : cunum::testing::kMemoryKinds) {
+    KindedMemory<float> memory(kind, 4);
+    for (cunum::Backend backend : {cunum::Backend::cpu, cunum::Backend::cuda}) {
+      SCOPED_TRACE(std::string(cunum::testing::memory_kind_name(kind)) + " memory, backend " +
+                   cunum::to_string(backend));
+      for (float* pointer : {memory.data(), memory.data() + 3}) {
+        const auto error = cunum::testing::error_from(
+            [&] { cunum::detail::require_memory(pointer, 1, backend, "cunum::test", "data"); });
+        if (cunum::testing::backend_accepts(backend, kind)) {
+          EXPECT_FALSE(error.has_value()) << error->what();
+        } else {
+          ASSERT_TRUE(error.has_value()) << "accepted";
+          EXPECT_EQ(error->code(), cunum::ErrorCode::invalid_argument);
+          EXPECT_NE(std::string(error->what()).find("cunum::test: argument 'data'"), std::string::npos)
+              << error->what();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -3,10 +3,12 @@
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "cunum/core.hpp"
 #include "cunum/reduce.hpp"
@@ -22,13 +24,17 @@ using cunum::testing::random_vector;
 
 constexpr ReduceOp kOps[] = {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max};
 
+// `result` of `op` on host[offset, offset + n) by `backend`, held to the documented bound.
 template <class T>
 void expect_matches_reference(ReduceOp op, const std::vector<T>& host, std::int64_t offset,
-                              std::int64_t n, cunum::reduce_result_t<T> result) {
+                              std::int64_t n, cunum::reduce_result_t<T> result, Backend backend = Backend::cuda) {
   const auto ref = cunum::testing::reference_reduce(op, host.data() + offset, n);
   if constexpr (std::is_floating_point_v<T>) {
-    const auto threads = cunum::testing::cuda_launched_threads(n, sizeof(T));
-    const auto bound = cunum::testing::floating_sum_bound<T>(ref, cunum::testing::cuda_sum_depth(n, threads));
+    const long double depth =
+        backend == Backend::cpu
+            ? cunum::testing::cpu_sum_depth(n, omp_get_max_threads())
+            : cunum::testing::cuda_sum_depth(n, cunum::testing::cuda_launched_threads(n, sizeof(T)));
+    const auto bound = cunum::testing::floating_sum_bound<T>(ref, depth);
     EXPECT_LE(std::fabs(result - ref.value), bound)
         << cunum::to_string(op) << " n=" << n << " offset=" << offset << " got " << result;
   } else {
@@ -117,15 +123,27 @@ TYPED_TEST(GpuReduce, BackToBackCallsOnOneWorkspaceAreEachRight) {
   }
 }
 
+// Enqueues about `copies` x 128 MiB of device traffic on `stream`, to keep it busy.
+void keep_busy(cunum::DeviceBuffer<float>& scratch, int copies, cunum::StreamHandle stream) {
+  const std::size_t half = scratch.size() / 2;
+  for (int i = 0; i < copies; ++i) {
+    cunum::memory::copy_device_to_device_async(scratch.data() + half, scratch.data(), half * sizeof(float), stream);
+  }
+}
+
 // Reductions captured into a CUDA graph: the graph replays them, reading the input as
-// it is at each replay.
+// it is at each replay. The Reducer is set up on another stream, still busy when the
+// capture begins, so the captured calls must order the setup without querying it.
 TEST(GpuReduce, ReplaysFromACapturedCudaGraph) {
   CUNUM_REQUIRE_GPU();
   const std::vector<std::int64_t> sizes = {3, 65537, 1048573};
   cunum::Stream stream;
+  cunum::Stream setup_stream;
   cunum::DeviceBuffer<float> data(static_cast<std::size_t>(sizes.back()), stream);
   cunum::DeviceBuffer<float> results(sizes.size(), stream);
-  cunum::Reducer<float> reducer(Backend::cuda);
+  cunum::DeviceBuffer<float> busy(std::size_t{1} << 25, setup_stream);
+  keep_busy(busy, 64, setup_stream);
+  cunum::Reducer<float> reducer(Backend::cuda, setup_stream);
   cudaStream_t capture_stream = stream;
   ASSERT_EQ(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -190,7 +208,9 @@ TEST(GpuReduce, BadArgumentsAreNamedErrorsAndNothingIsWritten) {
 // The seven classic kernels.
 template <class T>
 class GpuClassicReduce : public ::testing::Test {};
-using ClassicTypes = ::testing::Types<std::int32_t, float, double>;
+using ClassicTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
+#define CUNUM_TEST_CLASSIC_KERNEL(enumerator, text) cunum::ClassicReduceKernel::enumerator,
+constexpr cunum::ClassicReduceKernel kClassicKernels[] = {CUNUM_CLASSIC_REDUCE_KERNELS(CUNUM_TEST_CLASSIC_KERNEL)};
 TYPED_TEST_SUITE(GpuClassicReduce, ClassicTypes);
 
 TYPED_TEST(GpuClassicReduce, EveryKernelMatchesReference) {
@@ -203,8 +223,7 @@ TYPED_TEST(GpuClassicReduce, EveryKernelMatchesReference) {
     const auto host = random_vector<T>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 99);
     const auto data = cunum::DeviceBuffer<T>::from_host(host, stream);
     const auto ref = cunum::testing::reference_reduce(ReduceOp::sum, host.data(), n);
-    for (int k = 1; k <= 7; ++k) {
-      const auto kernel = static_cast<cunum::ClassicReduceKernel>(k);
+    for (const cunum::ClassicReduceKernel kernel : kClassicKernels) {
       result.fill_bytes_async(0xFF);
       reducer.sum(kernel, data.data(), n, result.data(), stream);
       T value{};
@@ -232,6 +251,134 @@ TEST(GpuClassicReduce, RejectsWhatThirtyTwoBitIndexingCannotServe) {
                      cunum::ErrorCode::invalid_argument, "'kernel'");
   EXPECT_CUNUM_ERROR(reducer.sum(cunum::ClassicReduceKernel::complete_unroll, nullptr, 8, result.data()),
                      cunum::ErrorCode::invalid_argument, "'data'");
+}
+
+// ---------------------------------------------------------------------------
+// Pointer kinds: each kind of memory as data, then as result, on both backends.
+// Accepted kinds give the right sum; refused ones name the argument and leave the
+// result as it was.
+TEST(GpuReduce, DataAndResultFollowEachBackendsPointerKindRule) {
+  CUNUM_REQUIRE_GPU();
+  constexpr std::int64_t n = 4099;
+  constexpr float kPoison = -7.0e30f;
+  const auto host = random_vector<float>(n, 77);
+  const bool pageable = cunum::device_properties().pageable_memory_access;
+  std::printf("[ cunum    ] device reads pageable host memory: %s\n", pageable ? "yes (HMM/ATS)" : "no");
+  for (const Backend backend : {Backend::cpu, Backend::cuda}) {
+    cunum::Reducer<float> reducer(backend);
+    for (const cunum::testing::MemoryKind data_kind : cunum::testing::kMemoryKinds) {
+      cunum::testing::KindedMemory<float> data(data_kind, n);
+      data.upload(host);
+      for (const cunum::testing::MemoryKind result_kind : cunum::testing::kMemoryKinds) {
+        SCOPED_TRACE(std::string("backend ") + cunum::to_string(backend) + ", data " +
+                     cunum::testing::memory_kind_name(data_kind) + ", result " +
+                     cunum::testing::memory_kind_name(result_kind));
+        cunum::testing::KindedMemory<float> result(result_kind, 1);
+        result.upload({kPoison});
+        const auto error = cunum::testing::error_from(
+            [&] { reducer.reduce(ReduceOp::sum, data.data(), n, result.data()); });
+        const float value = result.download()[0];
+        const char* refused = !cunum::testing::backend_accepts(backend, data_kind)     ? "'data'"
+                              : !cunum::testing::backend_accepts(backend, result_kind) ? "'result'"
+                                                                                       : nullptr;
+        if (refused == nullptr) {
+          EXPECT_FALSE(error.has_value()) << error->what();
+          expect_matches_reference(ReduceOp::sum, host, 0, n, value, backend);
+        } else {
+          ASSERT_TRUE(error.has_value()) << "accepted; expected " << refused << " to be refused";
+          EXPECT_EQ(error->code(), cunum::ErrorCode::invalid_argument) << error->what();
+          EXPECT_NE(std::string(error->what()).find(refused), std::string::npos) << error->what();
+          EXPECT_EQ(value, kPoison) << "a refused call wrote its result";
+        }
+      }
+    }
+  }
+}
+
+// The Reducer's workspace, and the convenience reduce's buffers, come from the
+// current device memory resource and go back to it.
+TEST(GpuReduce, AllocatesThroughTheCurrentDeviceResource) {
+  CUNUM_REQUIRE_GPU();
+  cunum::testing::CountingResource counting;
+  const auto host = random_vector<float>(65537, 5);
+  {
+    const cunum::testing::ScopedDeviceResource scoped(&counting);
+    {
+      cunum::Reducer<float> reducer(Backend::cuda);
+      const int workspace_allocations = counting.allocations.load();
+      EXPECT_GT(workspace_allocations, 0) << "the workspace did not come from the current resource";
+      const auto data = cunum::DeviceBuffer<float>::from_host(host);
+      cunum::DeviceBuffer<float> result(1);
+      reducer.reduce(ReduceOp::sum, data.data(), static_cast<std::int64_t>(host.size()), result.data());
+      expect_matches_reference(ReduceOp::sum, host, 0, static_cast<std::int64_t>(host.size()), result.to_host()[0]);
+      EXPECT_EQ(counting.allocations.load(), workspace_allocations + 2);
+    }
+    EXPECT_EQ(counting.deallocations.load(), counting.allocations.load());
+    const int before = counting.allocations.load();
+    const float sum = cunum::reduce(ReduceOp::sum, host, Backend::cuda);
+    expect_matches_reference(ReduceOp::sum, host, 0, static_cast<std::int64_t>(host.size()), sum);
+    EXPECT_GT(counting.allocations.load(), before) << "cunum::reduce bypassed the current resource";
+  }
+  EXPECT_EQ(cunum::current_device_resource(), cunum::async_memory_resource());
+  EXPECT_EQ(counting.deallocations.load(), counting.allocations.load());
+}
+
+// A Reducer set up on one stream (behind other work there) and used at once on
+// another: its SetupFence orders the workspace's allocation and zeroing before the
+// reduction, without the constructor waiting for its stream. Fresh Reducers, with
+// poisoned pool memory handed back just before each, and poisoned results.
+TEST(GpuReduce, SetUpOnOneStreamAndUsedAtOnceOnAnother) {
+  CUNUM_REQUIRE_GPU();
+  constexpr std::int64_t n = 1048573;
+  const auto host = random_vector<float>(n, 31);
+  cunum::Stream stream_a;
+  cunum::Stream stream_b;
+  const auto data = cunum::DeviceBuffer<float>::from_host(host, stream_b);
+  cunum::DeviceBuffer<float> result(1, stream_b);
+  cunum::DeviceBuffer<float> scratch(std::size_t{1} << 25, stream_a);  // 2 x 64 MiB
+  stream_a.synchronize();
+  for (int round = 0; round < 200 && !::testing::Test::HasFailure(); ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    // The first round queues about 10 ms of copies on stream_a, so that a constructor
+    // that waited for its stream would be seen to.
+    keep_busy(scratch, round == 0 ? 256 : 4, stream_a);
+    {
+      cunum::DeviceBuffer<double> decoy(8192, stream_a);  // returned to stream_a's pool poisoned
+      decoy.fill_bytes_async(0xFF);
+    }
+    cunum::Reducer<float> reducer(Backend::cuda, stream_a);
+    if (round == 0) {
+      EXPECT_EQ(cudaStreamQuery(stream_a), cudaErrorNotReady) << "the Reducer constructor waited for its stream";
+      if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();  // the query's, not the library's
+    }
+    result.fill_bytes_async(0xFF);
+    reducer.reduce(ReduceOp::sum, data.data(), n, result.data(), stream_b);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the reduction left an error behind (its fence's event query?)";
+    float value = 0.0f;
+    result.copy_to_host(&value, 1);
+    expect_matches_reference(ReduceOp::sum, host, 0, n, value);
+  }
+  stream_a.synchronize();
+}
+
+TEST(GpuReduce, AMovedFromReducerIsANamedError) {
+  CUNUM_REQUIRE_GPU();
+  const std::vector<float> host = {1.0f, 2.0f, 3.0f};
+  const auto data = cunum::DeviceBuffer<float>::from_host(host);
+  cunum::DeviceBuffer<float> result(1);
+  cunum::Reducer<float> source(Backend::cuda);
+  cunum::Reducer<float> target(std::move(source));
+  EXPECT_CUNUM_ERROR(source.reduce(ReduceOp::sum, data.data(), 3, result.data()), cunum::ErrorCode::invalid_argument,
+                     "moved-from");
+  target.reduce(ReduceOp::sum, data.data(), 3, result.data());
+  EXPECT_EQ(result.to_host()[0], 6.0f);
+  cunum::Reducer<float> assigned(Backend::cpu);
+  assigned = std::move(target);
+  EXPECT_EQ(assigned.backend(), Backend::cuda);
+  EXPECT_CUNUM_ERROR(target.reduce(ReduceOp::max, data.data(), 3, result.data()), cunum::ErrorCode::invalid_argument,
+                     "moved-from");
+  assigned.reduce(ReduceOp::max, data.data(), 3, result.data());
+  EXPECT_EQ(result.to_host()[0], 3.0f);
 }
 
 }  // namespace
