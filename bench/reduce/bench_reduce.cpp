@@ -1,5 +1,6 @@
 // cunum-bench-reduce: (a) the seed's table, the seven classic tutorial kernels on ints
-// beside the G80 figures of the seed (001_b8528793eb76bef2.txt), with the production
+// beside the G80 figures of M. Harris, "Optimizing Parallel Reduction in CUDA"
+// (NVIDIA, 2007, as taught in NVIDIA's CUDA technical training, 2008), with the production
 // Reducer as "kernel 8"; (b) the production Reducer<T> against cub::DeviceReduce;
 // (c) small sums timed three ways; (d) a policy sweep of the production kernel.
 // Every case is checked once, outside the timed runs, against a long double host
@@ -36,22 +37,16 @@ using cunum::bench::precision_name;
 constexpr std::int64_t pow2(int exponent) { return std::int64_t{1} << exponent; }
 constexpr const char* kModule = "reduce";
 
-// The seed's seven kernels, in its order.
-constexpr ClassicReduceKernel kClassicKernels[] = {
-    ClassicReduceKernel::interleaved_divergent,
-    ClassicReduceKernel::interleaved_strided,
-    ClassicReduceKernel::sequential_addressing,
-    ClassicReduceKernel::first_add_during_load,
-    ClassicReduceKernel::unroll_last_warp,
-    ClassicReduceKernel::complete_unroll,
-    ClassicReduceKernel::multiple_elements_per_thread,
-};
+// The tutorial's seven kernels, in its order (the enum's list).
+#define CUNUM_BENCH_CLASSIC_KERNEL(enumerator, text) ClassicReduceKernel::enumerator,
+constexpr ClassicReduceKernel kClassicKernels[] = {CUNUM_CLASSIC_REDUCE_KERNELS(CUNUM_BENCH_CLASSIC_KERNEL)};
 
 std::string classic_case_name(ClassicReduceKernel kernel) {
-  return "classic " + std::to_string(static_cast<int>(kernel)) + ": " + cunum::to_string(kernel);
+  // The tutorial numbers its kernels from 1; the enum counts from 0.
+  return "classic " + std::to_string(static_cast<int>(kernel) + 1) + ": " + cunum::to_string(kernel);
 }
 
-// The seed's G80 figures for 2^22 ints (slides "4Mの要素のリダクションのパフォーマンス")
+// The seed's G80 figures for 2^22 ints (Harris's table for 4M elements)
 // and kernel 7's at 2^25.
 const cunum::bench::SeedFigures& seed_g80_figures() {
   static const cunum::bench::SeedFigures figures{
