@@ -31,7 +31,7 @@ void bench_shared_variants(BenchContext& context, BenchReport& report, const Bri
   for (const auto& variant : cunum::bench::shared_kernel_variants<T>(problem.dimension)) {
     BenchRow row = new_row("tuning paths " + variant.name, precision_name<T>(), paths);
     row.bytes_moved = bridge_bytes<T>(bridge, paths);
-    cunum::detail::BridgeKernelInfo kernel;
+    cunum::detail::BridgeKernelReport kernel;
     variant.launch(strategy, args(), stream, &kernel);
     output.fill_bytes_async(0xFF);
     variant.launch(strategy, args(), stream, nullptr);
@@ -90,7 +90,7 @@ void bench_sobol_variants(BenchContext& context, BenchReport& report) {
   for (const auto& variant : cunum::bench::sobol_kernel_variants<T>()) {
     BenchRow row = new_row("tuning sobol paths " + variant.name, precision_name<T>(), paths);
     row.bytes_moved = static_cast<double>(output_count(bridge, paths)) * sizeof(T);
-    cunum::detail::BridgeKernelInfo kernel;
+    cunum::detail::BridgeKernelReport kernel;
     variant.launch(strategy, args, kSobolOffset, tables, stream, &kernel);
     output.fill_bytes_async(0xFF);
     variant.launch(strategy, args, kSobolOffset, tables, stream, nullptr);

@@ -8,8 +8,8 @@
 
 #include <cstring>
 
-#include "kernels/brownian_bridge/bridge_device.cuh"
-#include "kernels/brownian_bridge/bridge_launch.cuh"
+#include "kernels/common/launch.cuh"
+#include "src/brownian_bridge/bridge_device.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -202,14 +202,16 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
 
 template <class T, int V, int P>
 void launch(const BridgeArgs<T>& args, const ConstantLayout& layout, bool vector_io,
-            StreamHandle stream, BridgeKernelInfo* describe) {
+            StreamHandle stream, BridgeKernelReport* describe) {
+  constexpr const char* name = "bridge_constant_kernel";
   const int d = args.dimension;
   const int groups = BridgePolicy::constant_block_threads / d;
   const std::int64_t paths_per_block = static_cast<std::int64_t>(groups) * V;
   const std::size_t shared = d > 1 ? sizeof(T) * groups * d * V : 0;
-  launch_or_describe(bridge_constant_kernel<T, V, P>, (args.paths + paths_per_block - 1) / paths_per_block,
-                     groups * d, shared, V, stream, describe, "bridge_constant_kernel", args, layout,
-                     vector_io);
+  const LaunchConfig config{grid_1d((args.paths + paths_per_block - 1) / paths_per_block, name),
+                            dim3(static_cast<unsigned>(groups * d)), shared, stream, false,
+                            report_for(describe, V)};
+  launch_kernel(bridge_constant_kernel<T, V, P>, name, config, args, layout, vector_io);
 }
 
 // Vector accesses need path-fastest layouts, whole vectors per row and aligned bases.
@@ -226,7 +228,7 @@ bool vector_io_allowed(const BridgeArgs<T>& a) {
 
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
+                            BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe) {
   const TypedDeviceStrategy<T>& typed = strategy.typed<T>();
   // The symbol is shared by every bridge: the copy is ordered on `stream` before the
   // launch. The image is pageable host memory, so the copy is staged by the driver
@@ -252,8 +254,8 @@ void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeAr
 }
 
 template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<float>&,
-                                     BridgeStrategy, StreamHandle, BridgeKernelInfo*);
+                                     BridgeStrategy, StreamHandle, BridgeKernelReport*);
 template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<double>&,
-                                     BridgeStrategy, StreamHandle, BridgeKernelInfo*);
+                                     BridgeStrategy, StreamHandle, BridgeKernelReport*);
 
 }  // namespace cunum::detail

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "src/brownian_bridge/bridge_layout.hpp"
+#include "src/core/kernel_report.hpp"
 #include "cunum/brownian_bridge.hpp"
 
 namespace cunum::detail {
@@ -29,17 +30,18 @@ template <class T>
 void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                T* output, const SobolBridgeOptions& options);
 
-// What a GPU generate call launches: for the bench and the docs.
-struct BridgeKernelInfo {
-  const char* kernel = "";
-  int registers = 0;            // per thread
-  int local_bytes = 0;          // stack frame per thread (0: no local memory)
-  int threads_per_block = 0;
-  std::size_t shared_bytes = 0;  // dynamic shared memory per block
-  int blocks_per_multiprocessor = 0;  // resident, from the occupancy API
+// What a GPU generate call launches, for the bench and the docs: the launcher's
+// report and the paths each thread builds.
+struct BridgeKernelReport : KernelReport {
   int paths_per_thread = 0;
-  std::int64_t blocks = 0;       // grid size
 };
+
+// The report launch_kernel fills for a kernel building `paths_per_thread` paths per
+// thread: `describe` with its paths noted, or nullptr (launch) when it is null.
+inline KernelReport* report_for(BridgeKernelReport* describe, int paths_per_thread) {
+  if (describe != nullptr) describe->paths_per_thread = paths_per_thread;
+  return describe;
+}
 
 // CUDA: the strategy uploaded once per bridge (owned by the caller, released with
 // bridge_release_strategy), and the launchers.
@@ -56,20 +58,20 @@ BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrate
 template <class T>
 void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                           bool increments, std::int64_t paths, const T* z, T* output,
-                          const BridgeGenerateOptions& options, BridgeKernelInfo* describe = nullptr);
+                          const BridgeGenerateOptions& options, BridgeKernelReport* describe = nullptr);
 
 template <class T>
 void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                                 bool increments, std::int64_t paths, T* output,
-                                const SobolBridgeOptions& options, BridgeKernelInfo* describe = nullptr);
+                                const SobolBridgeOptions& options, BridgeKernelReport* describe = nullptr);
 
 // The kernel a GPU generate call with these arguments runs (the bridge must use
 // the CUDA backend).
 template <class T>
-BridgeKernelInfo describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                         const T* z, T* output, const BridgeGenerateOptions& options);
 template <class T>
-BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments,
+BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments,
                                               std::int64_t paths, T* output,
                                               const SobolBridgeOptions& options);
 

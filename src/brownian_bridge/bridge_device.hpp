@@ -1,7 +1,8 @@
 #pragma once
-// Internal: the device form of a compiled bridge strategy, the tuning policy and
-// the launch arguments shared by the constant-memory (1-3), shared-memory (4-5)
-// and fused Sobol kernels.
+// Internal, host-visible: the device form of a compiled bridge strategy, the
+// tuning policy and the launch arguments shared by the host code that uploads and
+// selects (bridge_cuda.cpp) and the constant-memory (1-3), shared-memory (4-5) and
+// fused Sobol kernels (kernels/brownian_bridge/), whose launchers are declared here.
 
 #include <cstdint>
 #include <memory>
@@ -162,18 +163,19 @@ class BridgeDeviceStrategy {
   mutable std::unique_ptr<DeviceSobolTables> sobol_[4];
 };
 
-// Launchers (kernels/brownian_bridge/*.cu); they check every CUDA call. With
-// `describe` set they launch nothing and describe the kernel they would launch.
+// Launchers (kernels/brownian_bridge/*.cu), through kernels/common/launch.cuh's
+// launch_kernel. With `describe` set they launch nothing and describe the kernel
+// they would launch.
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe);
+                            BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
 template <class T>
 void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe);
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
 template <class T>
 void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                          SobolSequence sequence, std::uint64_t offset, const DeviceSobolTables& tables,
-                         StreamHandle stream, BridgeKernelInfo* describe);
+                         StreamHandle stream, BridgeKernelReport* describe);
 
 // Dynamic shared memory the shared-memory kernels need for `threads` per block.
 template <class T>

@@ -1,6 +1,7 @@
-// CUDA side of the Brownian bridge: uploads a compiled strategy (constant-memory
-// image for strategies 1-3, step indices and weights for 4-5 and the fused Sobol
-// kernel), chooses the strategy and launches it.
+// CUDA side of the Brownian bridge, host code: uploads a compiled strategy
+// (constant-memory image for strategies 1-3, step indices and weights for 4-5 and
+// the fused Sobol kernel), chooses the strategy and calls its launcher
+// (kernels/brownian_bridge/).
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,7 @@
 #include <string>
 
 #include "src/brownian_bridge/bridge_backends.hpp"
-#include "kernels/brownian_bridge/bridge_device.cuh"
+#include "src/brownian_bridge/bridge_device.hpp"
 #include "src/random/sobol_tables.hpp"
 #include "src/core/check.hpp"
 #include "src/core/validate.hpp"
@@ -282,7 +283,7 @@ BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrate
 template <class T>
 void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy, bool increments,
                           std::int64_t paths, const T* z, T* output, const BridgeGenerateOptions& options,
-                          BridgeKernelInfo* describe) {
+                          BridgeKernelReport* describe) {
   const BridgeStrategy which = bridge_select_strategy(bridge, options.strategy, sizeof(T) == sizeof(double));
   if (paths == 0) return;
   const BridgeArgs<T> args =
@@ -297,7 +298,7 @@ void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrate
 template <class T>
 void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                                 bool increments, std::int64_t paths, T* output,
-                                const SobolBridgeOptions& options, BridgeKernelInfo* describe) {
+                                const SobolBridgeOptions& options, BridgeKernelReport* describe) {
   const std::string reason =
       register_family_limits(bridge, sobol_minimum_shared_bytes<T>(bridge, is_64_bit(options.sequence)));
   if (!reason.empty()) {
@@ -312,22 +313,22 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
 }
 
 template <class T>
-BridgeKernelInfo describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                         const T* z, T* output, const BridgeGenerateOptions& options) {
   const BridgeDeviceStrategy* strategy = device_strategy(bridge);
   require(strategy != nullptr, "cunum::detail::describe_bridge_kernel", "bridge", "does not use the CUDA backend");
-  BridgeKernelInfo info;
+  BridgeKernelReport info;
   bridge_generate_cuda(bridge, *strategy, increments, paths, z, output, options, &info);
   return info;
 }
 
 template <class T>
-BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                               T* output, const SobolBridgeOptions& options) {
   const BridgeDeviceStrategy* strategy = device_strategy(bridge);
   require(strategy != nullptr, "cunum::detail::describe_sobol_bridge_kernel", "bridge",
           "does not use the CUDA backend");
-  BridgeKernelInfo info;
+  BridgeKernelReport info;
   bridge_generate_sobol_cuda(bridge, *strategy, increments, paths, output, options, &info);
   return info;
 }
@@ -336,12 +337,12 @@ BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool
   template BridgeArgs<T> bridge_args(const BrownianBridge&, bool, std::int64_t, const T*, T*, BridgeLayout,     \
                                      BridgeLayout);                                                         \
   template void bridge_generate_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool, std::int64_t, \
-                                     const T*, T*, const BridgeGenerateOptions&, BridgeKernelInfo*);        \
+                                     const T*, T*, const BridgeGenerateOptions&, BridgeKernelReport*);        \
   template void bridge_generate_sobol_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool,         \
-                                           std::int64_t, T*, const SobolBridgeOptions&, BridgeKernelInfo*); \
-  template BridgeKernelInfo describe_bridge_kernel(const BrownianBridge&, bool, std::int64_t, const T*, T*,  \
+                                           std::int64_t, T*, const SobolBridgeOptions&, BridgeKernelReport*); \
+  template BridgeKernelReport describe_bridge_kernel(const BrownianBridge&, bool, std::int64_t, const T*, T*,  \
                                                    const BridgeGenerateOptions&);                           \
-  template BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge&, bool, std::int64_t, T*,      \
+  template BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge&, bool, std::int64_t, T*,      \
                                                          const SobolBridgeOptions&);
 
 CUNUM_INSTANTIATE_BRIDGE_CUDA(float)
