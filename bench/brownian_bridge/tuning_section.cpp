@@ -23,7 +23,7 @@ void bench_shared_variants(BenchContext& context, BenchReport& report, const Bri
   DeviceBuffer<T> output(output_count(bridge, paths), stream);
   const std::vector<T> reference = make_bridge(problem, Backend::cpu).generate_paths(paths, z_host);
   const BridgeTolerance tolerance{OutputKind::paths, relative_tolerance<T>(), max_abs(reference), smallest_step(bridge)};
-  const auto& strategy = *cunum::detail::device_strategy(bridge);
+  const auto& strategy = *cunum::detail::BridgeInternals::device_strategy(bridge);
   const auto args = [&] {
     return cunum::detail::bridge_args<T>(bridge, false, paths, z.next(), output.data(), BridgeLayout::path_fastest,
                                          BridgeLayout::path_fastest);
@@ -83,7 +83,7 @@ void bench_sobol_variants(BenchContext& context, BenchReport& report) {
   sobol_options.stream = stream;
   bridge.generate_sobol_paths(paths, output.data(), sobol_options);
   const std::vector<T> reference = output.to_host();
-  const auto& strategy = *cunum::detail::device_strategy(bridge);
+  const auto& strategy = *cunum::detail::BridgeInternals::device_strategy(bridge);
   const auto& tables = strategy.sobol_tables(bridge, sobol_options.sequence);
   const auto args = cunum::detail::bridge_args<T>(bridge, false, paths, nullptr, output.data(),
                                                   BridgeLayout::path_fastest, BridgeLayout::path_fastest);

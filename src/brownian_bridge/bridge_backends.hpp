@@ -2,10 +2,12 @@
 // Internal: what each backend provides; brownian_bridge.cpp validates and dispatches.
 
 #include <cstdint>
+#include <memory>
 
+#include "cunum/brownian_bridge.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_layout.hpp"
 #include "src/core/kernel_report.hpp"
-#include "cunum/brownian_bridge.hpp"
 
 namespace cunum::detail {
 
@@ -43,11 +45,9 @@ inline KernelReport* report_for(BridgeKernelReport* describe, int paths_per_thre
   return describe;
 }
 
-// CUDA: the strategy uploaded once per bridge (owned by the caller, released with
-// bridge_release_strategy), and the launchers.
-class BridgeDeviceStrategy;
-BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge);
-void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept;
+// CUDA: the strategy uploaded once per bridge, to the current device (the bridge's
+// compiled strategy must be in place: BridgeInternals::compiled).
+std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge);
 
 // Resolves `automatic`; throws not_supported naming the limit a strategy cannot meet.
 BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,

@@ -96,7 +96,7 @@ void bridge_generate_cpu(const BrownianBridge& bridge, bool increments, std::int
   const std::int64_t n = bridge.interior_points();
   const std::int64_t z_records = bridge.z_records();
   const std::int64_t out_records = bridge.output_records();
-  const auto& steps = bridge.steps();
+  const auto& steps = BridgeInternals::compiled(bridge).steps;
   const std::vector<T> factor(bridge.factor().begin(), bridge.factor().end());
   const std::vector<T> start(bridge.start().begin(), bridge.start().end());
   const bool fixed = bridge.fixed_end();

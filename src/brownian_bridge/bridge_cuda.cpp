@@ -9,18 +9,21 @@
 #include <memory>
 #include <string>
 
+#include "cunum/core/device.hpp"
 #include "src/brownian_bridge/bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_device.hpp"
-#include "src/random/sobol_tables.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/core/check.hpp"
+#include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "cunum/core/device.hpp"
+#include "src/random/sobol_tables.hpp"
 
 namespace cunum::detail {
 namespace {
 
-constexpr const char* kGenerateRoutine = "cunum::BrownianBridge::generate";
-constexpr const char* kSobolRoutine = "cunum::BrownianBridge::generate_sobol";
+namespace routines = bridge_routines;
+
 constexpr std::int64_t kMaxConstantIndex = 0xFFFF;  // 16-bit Z and output indices
 constexpr std::uint32_t kMaxSharedSlots = 0xFFFF;   // 16-bit stack slots
 
@@ -60,7 +63,7 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   std::vector<T> weights;
   std::vector<std::uint16_t> z_index, output_index;
   std::vector<std::uint8_t> left, right, store, increments;
-  for (const BridgeStep& s : bridge.steps()) {
+  for (const BridgeStep& s : BridgeInternals::compiled(bridge).steps) {
     weights.insert(weights.end(), {static_cast<T>(s.left_weight), static_cast<T>(s.right_weight),
                                    static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
                                    static_cast<T>(s.inverse_right_gap)});
@@ -88,13 +91,11 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   if (image.size() <= BridgePolicy::constant_bytes) typed.constant_image = std::move(image);
 }
 
-// Size of the constant-memory image of `bridge` in precision T (0 if it cannot have
-// one), as built when the bridge's strategy was uploaded.
-template <class T>
-std::size_t bridge_constant_image_bytes(const BrownianBridge& bridge) {
-  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
-  require(strategy != nullptr, kGenerateRoutine, "bridge", "does not use the CUDA backend");
-  return strategy->typed<T>().constant_layout.bytes;
+// The strategy uploaded for a CUDA bridge.
+const BridgeDeviceStrategy& cuda_strategy(const BrownianBridge& bridge) {
+  const BridgeDeviceStrategy* strategy = BridgeInternals::device_strategy(bridge);
+  require(strategy != nullptr, routines::current(), "bridge", "does not use the CUDA backend");
+  return *strategy;
 }
 
 template <class T>
@@ -102,8 +103,9 @@ void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
   build_constant_image(bridge, typed);
   const int d = bridge.dimension();
   std::vector<StepWeights<T>> weights;
-  weights.reserve(bridge.steps().size());
-  for (const BridgeStep& s : bridge.steps()) {
+  const std::vector<BridgeStep>& steps = BridgeInternals::compiled(bridge).steps;
+  weights.reserve(steps.size());
+  for (const BridgeStep& s : steps) {
     weights.push_back({static_cast<T>(s.left_weight), static_cast<T>(s.right_weight),
                        static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
                        static_cast<T>(s.inverse_right_gap)});
@@ -125,8 +127,9 @@ void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
 
 std::vector<StepIndices> step_indices(const BrownianBridge& bridge) {
   std::vector<StepIndices> indices;
-  indices.reserve(bridge.steps().size());
-  for (const BridgeStep& s : bridge.steps()) {
+  const std::vector<BridgeStep>& steps = BridgeInternals::compiled(bridge).steps;
+  indices.reserve(steps.size());
+  for (const BridgeStep& s : steps) {
     StepIndices g{};
     g.z_index = s.z_index;
     g.output_index = s.output_index;
@@ -171,8 +174,9 @@ std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy whic
              std::to_string(BridgePolicy::max_local_stack);
     }
     if (bridge.output_records() > kMaxConstantIndex) return "N + 1 > 65535 (16-bit indices)";
-    const std::size_t bytes = double_precision ? bridge_constant_image_bytes<double>(bridge)
-                                               : bridge_constant_image_bytes<float>(bridge);
+    const BridgeDeviceStrategy& strategy = cuda_strategy(bridge);
+    const std::size_t bytes = double_precision ? strategy.typed<double>().constant_layout.bytes
+                                               : strategy.typed<float>().constant_layout.bytes;
     if (bytes > BridgePolicy::constant_bytes) {
       return "strategy needs " + std::to_string(bytes) + " bytes of constant memory > " +
              std::to_string(BridgePolicy::constant_bytes);
@@ -250,16 +254,14 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   return *entry;
 }
 
-BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge) {
+std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge) {
   auto strategy = std::make_unique<BridgeDeviceStrategy>();
   strategy->stack_size = bridge.stack_size();
   upload_typed(bridge, strategy->single);
   upload_typed(bridge, strategy->double_precision);
   if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = DeviceBuffer<StepIndices>::from_host(step_indices(bridge));
-  return strategy.release();
+  return strategy;
 }
-
-void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept { delete strategy; }
 
 BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,
                                       bool double_precision) {
@@ -267,15 +269,13 @@ BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrate
     for (BridgeStrategy candidate : {BridgeStrategy::shared_memory, BridgeStrategy::prefetch}) {
       if (unsupported_reason(bridge, candidate, double_precision).empty()) return candidate;
     }
-    throw Error(ErrorCode::not_supported,
-                std::string(kGenerateRoutine) + ": no GPU strategy serves this bridge: " +
-                    unsupported_reason(bridge, BridgeStrategy::shared_memory, double_precision) +
-                    "; " + unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
+    routines::throw_not_supported("no GPU strategy serves this bridge: " +
+                                  unsupported_reason(bridge, BridgeStrategy::shared_memory, double_precision) + "; " +
+                                  unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
   }
   const std::string reason = unsupported_reason(bridge, requested, double_precision);
   if (!reason.empty()) {
-    throw Error(ErrorCode::not_supported, std::string(kGenerateRoutine) + ": strategy " + to_string(requested) +
-                                              " cannot serve: " + reason);
+    routines::throw_not_supported(std::string("strategy ") + to_string(requested) + " cannot serve: " + reason);
   }
   return requested;
 }
@@ -302,8 +302,8 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
   const std::string reason =
       register_family_limits(bridge, sobol_minimum_shared_bytes<T>(bridge, is_64_bit(options.sequence)));
   if (!reason.empty()) {
-    throw Error(ErrorCode::not_supported, std::string(kSobolRoutine) + ": the fused kernel cannot serve: " +
-                                              reason + " (the Sobol tables grow with z_records() * dimension())");
+    routines::throw_not_supported("the fused kernel cannot serve: " + reason +
+                                  " (the Sobol tables grow with z_records() * dimension())");
   }
   if (paths == 0) return;
   const BridgeArgs<T> args = bridge_args<T>(bridge, increments, paths, nullptr, output, BridgeLayout::path_fastest,
@@ -315,21 +315,18 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
 template <class T>
 BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                         const T* z, T* output, const BridgeGenerateOptions& options) {
-  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
-  require(strategy != nullptr, "cunum::detail::describe_bridge_kernel", "bridge", "does not use the CUDA backend");
+  const RoutineScope scope(routines::describe_kernel);
   BridgeKernelReport info;
-  bridge_generate_cuda(bridge, *strategy, increments, paths, z, output, options, &info);
+  bridge_generate_cuda(bridge, cuda_strategy(bridge), increments, paths, z, output, options, &info);
   return info;
 }
 
 template <class T>
 BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                               T* output, const SobolBridgeOptions& options) {
-  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
-  require(strategy != nullptr, "cunum::detail::describe_sobol_bridge_kernel", "bridge",
-          "does not use the CUDA backend");
+  const RoutineScope scope(routines::describe_sobol_kernel);
   BridgeKernelReport info;
-  bridge_generate_sobol_cuda(bridge, *strategy, increments, paths, output, options, &info);
+  bridge_generate_sobol_cuda(bridge, cuda_strategy(bridge), increments, paths, output, options, &info);
   return info;
 }
 
