@@ -1,7 +1,7 @@
 // CUDA side of the Brownian bridge, host code: uploads a compiled strategy
 // (constant-memory image for strategies 1-3, step indices and weights for 4-5 and
-// the fused Sobol kernel), chooses the strategy and calls its launcher
-// (kernels/brownian_bridge/).
+// the fused Sobol kernel) on the device's setup stream, waiting for those copies
+// only, chooses the strategy and calls its launcher (kernels/brownian_bridge/).
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/core/check.hpp"
 #include "src/core/routine.hpp"
+#include "src/core/setup_stream.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/sobol_tables.hpp"
 
@@ -99,7 +100,7 @@ const BridgeDeviceStrategy& cuda_strategy(const BrownianBridge& bridge) {
 }
 
 template <class T>
-void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
+void upload_typed(const BrownianBridge& bridge, SetupUpload& upload, TypedDeviceStrategy<T>& typed) {
   build_constant_image(bridge, typed);
   const int d = bridge.dimension();
   std::vector<StepWeights<T>> weights;
@@ -110,19 +111,19 @@ void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
                        static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
                        static_cast<T>(s.inverse_right_gap)});
   }
-  typed.weights = DeviceBuffer<StepWeights<T>>::from_host(weights);
+  typed.weights = upload.copy(std::move(weights));
   if (d <= BridgePolicy::max_register_dimension) {
     constexpr int m = BridgePolicy::max_register_dimension;
     std::vector<T> factor(m * m, T(0));
     for (int i = 0; i < d; ++i) {
       for (int j = 0; j < d; ++j) factor[i * m + j] = static_cast<T>(bridge.factor()[i * d + j]);
     }
-    typed.factor = DeviceBuffer<T>::from_host(factor);
+    typed.factor = upload.copy(std::move(factor));
   }
-  typed.start = DeviceBuffer<T>::from_host(std::vector<T>(bridge.start().begin(), bridge.start().end()));
+  typed.start = upload.copy(std::vector<T>(bridge.start().begin(), bridge.start().end()));
   std::vector<T> end(static_cast<std::size_t>(d), T(0));
   if (bridge.fixed_end()) end.assign(bridge.end_value()->begin(), bridge.end_value()->end());
-  typed.end = DeviceBuffer<T>::from_host(end);
+  typed.end = upload.copy(std::move(end));
 }
 
 std::vector<StepIndices> step_indices(const BrownianBridge& bridge) {
@@ -246,9 +247,10 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   if (!entry) {
     const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
     auto tables = std::make_unique<DeviceSobolTables>();
-    tables->bytes = DeviceBuffer<unsigned char>::from_host(is_64_bit(sequence)
-                                                    ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
+    SetupUpload upload;
+    tables->bytes = upload.copy(is_64_bit(sequence) ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
                                                     : sobol_table_bytes<std::uint32_t>(sequence, dimensions));
+    upload.wait();
     entry = std::move(tables);
   }
   return *entry;
@@ -257,9 +259,11 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
 std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge) {
   auto strategy = std::make_unique<BridgeDeviceStrategy>();
   strategy->stack_size = bridge.stack_size();
-  upload_typed(bridge, strategy->single);
-  upload_typed(bridge, strategy->double_precision);
-  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = DeviceBuffer<StepIndices>::from_host(step_indices(bridge));
+  SetupUpload upload;
+  upload_typed(bridge, upload, strategy->single);
+  upload_typed(bridge, upload, strategy->double_precision);
+  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = upload.copy(step_indices(bridge));
+  upload.wait();
   return strategy;
 }
 

@@ -116,7 +116,8 @@ struct DeviceSteps {
   std::uint32_t stack_size;
 };
 
-// Everything one precision needs on the device.
+// Everything one precision needs on the device. The buffers live on the device's
+// setup stream (src/core/setup_stream.hpp) and are freed there.
 template <class T>
 struct TypedDeviceStrategy {
   std::vector<unsigned char> constant_image;  // empty when it does not fit
@@ -155,7 +156,8 @@ class BridgeDeviceStrategy {
     return {indices.data(), t.weights.data(), t.factor.data(), t.start.data(), t.end.data(), stack_size};
   }
 
-  // Sobol tables, uploaded on first use of each sequence.
+  // Sobol tables, uploaded on first use of each sequence (on the setup stream; the
+  // call waits for that upload, not for the caller's stream).
   const DeviceSobolTables& sobol_tables(const BrownianBridge& bridge, SobolSequence sequence) const;
 
  private:

@@ -3,11 +3,15 @@
 // both layouts, free and fixed-end bridges, paths and increments, float and
 // double, with poisoned device outputs; strategy limits raise not_supported.
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <string>
+#include <thread>
 
 #include "bridge_reference.hpp"
 #include "cunum/brownian_bridge.hpp"
@@ -62,6 +66,10 @@ BridgeSetup make_setup(std::size_t n, int d, bool fixed, int order_kind, std::ui
     for (int j = 0; j < d; ++j) (*s.end)[j] = 1.0 - 0.5 * j;
   }
   return s;
+}
+
+BrownianBridge make_bridge(const BridgeSetup& s, Backend backend) {
+  return BrownianBridge(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, backend);
 }
 
 // Runs `strategy` on the device and the CPU backend on the same normals; compares
@@ -266,6 +274,63 @@ TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
     for (std::size_t i = 0; i < want_b.size(); ++i) {
       ASSERT_NEAR(got_b[i], want_b[i], 1e-12 * std::max(1.0, std::fabs(want_b[i]))) << cunum::to_string(strategy);
     }
+  }
+}
+
+// Holds the legacy default stream, from a host function enqueued on it, until
+// released (or for a minute at most): work that synchronises with the legacy stream
+// meanwhile cannot complete.
+struct LegacyStreamHold {
+  std::atomic<bool> released{false};
+  std::atomic<bool> timed_out{false};
+
+  static void CUDART_CB hold(void* self) {
+    auto& state = *static_cast<LegacyStreamHold*>(self);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (!state.released.load()) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        state.timed_out = true;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+};
+
+// The constructor uploads on cunum's setup stream and waits for that only, and calls
+// on a non-blocking stream (the first Sobol call uploads its tables the same way, a
+// constant-memory call orders itself by events) never touch the legacy stream: all
+// of it completes while a host function holds the legacy stream.
+TEST(BridgeGpu, SetupAndCallsLeaveTheLegacyStreamAlone) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
+  const std::int64_t paths = 1000;
+  cunum::Stream stream;
+  const auto z_host = cunum::testing::normals<double>(static_cast<std::size_t>(paths * 64 * 2), fresh_seed());
+  const auto z = cunum::DeviceBuffer<double>::from_host(z_host, stream);
+  cunum::DeviceBuffer<double> out(z_host.size(), stream);
+  cunum::BridgeGenerateOptions options;
+  options.stream = stream;
+  options.strategy = BridgeStrategy::constant_memory;
+  cunum::SobolBridgeOptions sobol;
+  sobol.stream = stream;
+  const auto run = [&](const BrownianBridge& bridge) {
+    bridge.generate_paths(paths, z.data(), out.data(), options);
+    bridge.generate_sobol_paths(paths, out.data(), sobol);
+  };
+  // Load the kernels first: loading a module lazily may synchronise the context.
+  const BrownianBridge warm_up = make_bridge(s, Backend::cuda);
+  run(warm_up);
+  stream.synchronize();
+  LegacyStreamHold hold;
+  ASSERT_EQ(cudaLaunchHostFunc(nullptr, LegacyStreamHold::hold, &hold), cudaSuccess);
+  {
+    const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+    run(gpu);
+    stream.synchronize();
+    EXPECT_FALSE(hold.timed_out.load()) << "the bridge waited for the legacy default stream";
+    hold.released = true;
+    ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   }
 }
 
