@@ -14,6 +14,7 @@
 #include "src/brownian_bridge/bridge_device.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_routines.hpp"
+#include "src/brownian_bridge/constant_image_order.hpp"
 #include "src/core/check.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/setup_stream.hpp"
@@ -89,7 +90,10 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   append(image, layout.store, store.data(), store.size());
   append(image, layout.increments, increments.data(), increments.size());
   layout.bytes = static_cast<std::uint32_t>(image.size());
-  if (image.size() <= BridgePolicy::constant_bytes) typed.constant_image = std::move(image);
+  if (image.size() <= BridgePolicy::constant_bytes) {
+    typed.constant_image = std::move(image);
+    typed.constant_image_id = new_constant_image_id();
+  }
 }
 
 // The strategy uploaded for a CUDA bridge.

@@ -121,6 +121,7 @@ struct DeviceSteps {
 template <class T>
 struct TypedDeviceStrategy {
   std::vector<unsigned char> constant_image;  // empty when it does not fit
+  std::uint64_t constant_image_id = 0;        // names the image in the symbol (constant_image_order.hpp)
   ConstantLayout constant_layout{};
   DeviceBuffer<StepWeights<T>> weights;
   DeviceBuffer<T> factor;  // empty if d > max_register_dimension

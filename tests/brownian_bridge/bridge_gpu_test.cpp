@@ -277,6 +277,67 @@ TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
   }
 }
 
+// Two bridges with different time grids share the device's constant symbol on two
+// non-blocking streams, interleaved: each launch must see its own bridge's image.
+// A round runs a on s1, a on s2 (the symbol holds a's image: no copy, a wait across
+// streams), b on s2 (a copy, same stream), b on s1; each call writes its own
+// poisoned slice of the output, checked against the CPU backend at the end.
+TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnTwoStreams) {
+  CUNUM_REQUIRE_GPU();
+  constexpr int kRounds = 20;
+  constexpr int kCallsPerRound = 2;
+  const std::int64_t paths = 1024;
+  const BridgeSetup setups[] = {make_setup(63, 1, false, 0, fresh_seed()), make_setup(130, 2, true, 2, fresh_seed() + 1)};
+  cunum::Stream s1, s2;
+  struct Run {
+    BrownianBridge gpu;
+    std::vector<double> want;
+    cunum::DeviceBuffer<double> z;
+    cunum::DeviceBuffer<double> out;  // kRounds x kCallsPerRound slices of want.size()
+    double* slice(int round, int call) {
+      return out.data() + (round * kCallsPerRound + call) * want.size();
+    }
+  };
+  std::vector<Run> runs;
+  for (const BridgeSetup& s : setups) {
+    const BrownianBridge cpu = make_bridge(s, Backend::cpu);
+    const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu.z_records() * s.d),
+                                                   fresh_seed() ^ runs.size());
+    auto want = cpu.generate_paths(paths, z);
+    cunum::DeviceBuffer<double> out(want.size() * kRounds * kCallsPerRound, s1);
+    out.fill_bytes_async(0xFF);
+    runs.push_back({make_bridge(s, Backend::cuda), std::move(want), cunum::DeviceBuffer<double>::from_host(z, s1),
+                    std::move(out)});
+  }
+  s1.synchronize();
+  cunum::BridgeGenerateOptions on_s1, on_s2;
+  on_s1.strategy = on_s2.strategy = BridgeStrategy::constant_memory;
+  on_s1.stream = s1;
+  on_s2.stream = s2;
+  Run& a = runs[0];
+  Run& b = runs[1];
+  for (int round = 0; round < kRounds; ++round) {
+    a.gpu.generate_paths(paths, a.z.data(), a.slice(round, 0), on_s1);
+    a.gpu.generate_paths(paths, a.z.data(), a.slice(round, 1), on_s2);
+    b.gpu.generate_paths(paths, b.z.data(), b.slice(round, 0), on_s2);
+    b.gpu.generate_paths(paths, b.z.data(), b.slice(round, 1), on_s1);
+  }
+  s1.synchronize();
+  s2.synchronize();
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const auto got = runs[r].out.to_host();
+    const std::vector<double>& want = runs[r].want;
+    double scale = 1;
+    for (double v : want) scale = std::max(scale, std::fabs(v));
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const std::size_t slice = i / want.size();
+      ASSERT_NEAR(got[i], want[i % want.size()], 1e-12 * scale)
+          << "bridge " << r << " round " << slice / kCallsPerRound << " call " << slice % kCallsPerRound
+          << " element " << i % want.size();
+    }
+  }
+}
+
 // Holds the legacy default stream, from a host function enqueued on it, until
 // released (or for a minute at most): work that synchronises with the legacy stream
 // meanwhile cannot complete.
