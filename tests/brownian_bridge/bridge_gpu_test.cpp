@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -336,6 +337,90 @@ TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnTwoStreams) {
           << " element " << i % want.size();
     }
   }
+}
+
+// Managed memory for `count` doubles, released with the test.
+class ManagedArray {
+ public:
+  explicit ManagedArray(std::size_t count) : count_(count) {
+    if (cudaMallocManaged(&data_, count * sizeof(double)) != cudaSuccess) data_ = nullptr;
+  }
+  ~ManagedArray() { cudaFree(data_); }
+  ManagedArray(const ManagedArray&) = delete;
+  ManagedArray& operator=(const ManagedArray&) = delete;
+  double* data() const { return data_; }
+  std::size_t size() const { return count_; }
+
+ private:
+  double* data_ = nullptr;
+  std::size_t count_;
+};
+
+// z and output must be memory the backend reaches: a CUDA bridge refuses pageable
+// host memory (unless the device reads it: HMM/ATS), a CPU bridge refuses device
+// memory, naming the argument; managed memory serves both.
+TEST(BridgeGpu, PointerKindsMatchTheBackend) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(31, 2, false, 0, fresh_seed());
+  const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+  const BrownianBridge cpu = make_bridge(s, Backend::cpu);
+  const std::int64_t paths = 100;
+  const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu.z_records() * s.d), fresh_seed());
+  const auto want = cpu.generate_paths(paths, z);
+  std::vector<double> host_out(want.size());
+  const auto device_z = cunum::DeviceBuffer<double>::from_host(z);
+  cunum::DeviceBuffer<double> device_out(want.size());
+
+  EXPECT_CUNUM_ERROR(cpu.generate_paths(paths, device_z.data(), host_out.data()), ErrorCode::invalid_argument, "'z'");
+  EXPECT_CUNUM_ERROR(cpu.generate_increments(paths, z.data(), device_out.data()), ErrorCode::invalid_argument,
+                     "'output'");
+  EXPECT_CUNUM_ERROR(cpu.generate_sobol_paths(paths, device_out.data()), ErrorCode::invalid_argument, "'output'");
+  if (cunum::device_properties().pageable_memory_access) {
+    std::printf("[ cunum    ] this device reads pageable host memory: a CUDA bridge accepts it\n");
+  } else {
+    EXPECT_CUNUM_ERROR(gpu.generate_paths(paths, z.data(), device_out.data()), ErrorCode::invalid_argument, "'z'");
+    EXPECT_CUNUM_ERROR(gpu.generate_increments(paths, device_z.data(), host_out.data()), ErrorCode::invalid_argument,
+                       "'output'");
+    EXPECT_CUNUM_ERROR(gpu.generate_sobol_increments(paths, host_out.data()), ErrorCode::invalid_argument, "'output'");
+  }
+
+  ManagedArray managed_z(z.size()), managed_out(want.size());
+  ASSERT_NE(managed_z.data(), nullptr);
+  ASSERT_NE(managed_out.data(), nullptr);
+  std::copy(z.begin(), z.end(), managed_z.data());
+  double scale = 1;
+  for (double v : want) scale = std::max(scale, std::fabs(v));
+  for (const BrownianBridge* bridge : {&gpu, &cpu}) {
+    std::fill(managed_out.data(), managed_out.data() + managed_out.size(), std::nan(""));
+    bridge->generate_paths(paths, managed_z.data(), managed_out.data());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      ASSERT_NEAR(managed_out.data()[i], want[i], 1e-12 * scale) << cunum::to_string(bridge->backend()) << " element " << i;
+    }
+  }
+}
+
+// A CUDA bridge belongs to the device current at its construction; a call while
+// another device is current is refused, naming both.
+TEST(BridgeGpu, CallsWhileAnotherDeviceIsCurrentAreRefused) {
+  CUNUM_REQUIRE_GPU();
+  if (cunum::device_count() < 2) GTEST_SKIP() << "SKIPPED: needs two CUDA devices";
+  int original = 0;
+  ASSERT_EQ(cudaGetDevice(&original), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  {
+    const BridgeSetup s = make_setup(15, 1, false, 0, fresh_seed());
+    const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+    cunum::DeviceBuffer<double> z(static_cast<std::size_t>(gpu.z_records()));
+    cunum::DeviceBuffer<double> out(static_cast<std::size_t>(gpu.output_records()));
+    ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+    EXPECT_CUNUM_ERROR(gpu.generate_paths(1, z.data(), out.data()), ErrorCode::invalid_argument,
+                       "was made for CUDA device 0 but device 1 is current");
+    EXPECT_CUNUM_ERROR(gpu.generate_sobol_paths(1, out.data()), ErrorCode::invalid_argument,
+                       "was made for CUDA device 0 but device 1 is current");
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  }
+  ASSERT_EQ(cudaSetDevice(original), cudaSuccess);
 }
 
 // Holds the legacy default stream, from a host function enqueued on it, until
