@@ -24,7 +24,7 @@ inline constexpr const char* describe_sobol_kernel = "cunum::detail::describe_so
 // The routine in progress: the innermost open scope's, else the module's.
 inline const char* current() {
   const char* routine = RoutineScope::current();
-  return routine != nullptr ? routine : "cunum::BrownianBridge";
+  return routine != nullptr ? routine : construct;
 }
 
 // Error(not_supported) naming the routine in progress: valid input that the routine,
