@@ -339,18 +339,10 @@ std::vector<BridgeConstructionStep> BrownianBridge::construction_steps() const {
   std::vector<BridgeConstructionStep> steps;
   steps.reserve(impl_->compiled.steps.size());
   for (const detail::BridgeStep& step : impl_->compiled.steps) {
-    BridgeConstructionStep shown;
-    shown.time_index = step.output_index;
-    shown.left_time_index = step.left_time_index;
-    shown.right_time_index = step.right_time_index;
-    shown.z_record = step.z_index;
-    shown.left_weight = step.left_weight;
-    shown.right_weight = step.right_weight;
-    shown.std_dev = step.std_dev;
-    shown.left_slot = step.left_slot;
-    shown.right_slot = step.right_slot;
-    if (step.store_slot != detail::BridgeStep::no_store) shown.store_slot = step.store_slot;
-    steps.push_back(shown);
+    const std::optional<std::uint32_t> store_slot =
+        step.store_slot != detail::BridgeStep::no_store ? std::optional<std::uint32_t>(step.store_slot) : std::nullopt;
+    steps.push_back({step.output_index, step.left_time_index, step.right_time_index, step.z_index, step.left_weight,
+                     step.right_weight, step.std_dev, step.left_slot, step.right_slot, store_slot});
   }
   return steps;
 }
