@@ -69,10 +69,10 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
 // the CUDA backend).
 template <class T>
 BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
-                                        const T* z, T* output, const BridgeGenerateOptions& options);
+                                          const T* z, T* output, const BridgeGenerateOptions& options);
 template <class T>
 BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments,
-                                              std::int64_t paths, T* output,
-                                              const SobolBridgeOptions& options);
+                                                std::int64_t paths, T* output,
+                                                const SobolBridgeOptions& options);
 
 }  // namespace cunum::detail

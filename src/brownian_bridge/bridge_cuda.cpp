@@ -322,7 +322,7 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
 
 template <class T>
 BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
-                                        const T* z, T* output, const BridgeGenerateOptions& options) {
+                                          const T* z, T* output, const BridgeGenerateOptions& options) {
   const RoutineScope scope(routines::describe_kernel);
   BridgeKernelReport info;
   bridge_generate_cuda(bridge, cuda_strategy(bridge), increments, paths, z, output, options, &info);
@@ -331,7 +331,7 @@ BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool inc
 
 template <class T>
 BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
-                                              T* output, const SobolBridgeOptions& options) {
+                                                T* output, const SobolBridgeOptions& options) {
   const RoutineScope scope(routines::describe_sobol_kernel);
   BridgeKernelReport info;
   bridge_generate_sobol_cuda(bridge, cuda_strategy(bridge), increments, paths, output, options, &info);
