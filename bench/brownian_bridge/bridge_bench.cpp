@@ -113,7 +113,7 @@ void print_summaries(const std::vector<std::string>& lines) {
 
 const char* verdict(bool met) { return met ? "met" : "MISSED"; }
 
-std::string kernel_note(const cunum::detail::BridgeKernelInfo& kernel) {
+std::string kernel_note(const cunum::detail::BridgeKernelReport& kernel) {
   const int max_threads = cunum::device_properties().max_threads_per_multiprocessor;
   const double occupancy =
       100.0 * kernel.blocks_per_multiprocessor * kernel.threads_per_block / static_cast<double>(max_threads);

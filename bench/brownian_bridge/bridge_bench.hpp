@@ -167,7 +167,7 @@ void print_summaries(const std::vector<std::string>& lines);
 const char* verdict(bool met);
 
 // Registers, stack frame, occupancy and paths per thread of the kernel a call launches.
-std::string kernel_note(const cunum::detail::BridgeKernelInfo& kernel);
+std::string kernel_note(const cunum::detail::BridgeKernelReport& kernel);
 
 // Everything one run of the bench shares.
 struct BenchContext {

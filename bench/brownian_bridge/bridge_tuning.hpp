@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/brownian_bridge/bridge_device.cuh"
+#include "src/brownian_bridge/bridge_device.hpp"
 
 namespace cunum::bench {
 
@@ -16,7 +16,7 @@ template <class T>
 struct SharedKernelVariant {
   std::string name;
   std::function<void(const detail::BridgeDeviceStrategy&, const detail::BridgeArgs<T>&, StreamHandle,
-                     detail::BridgeKernelInfo*)>
+                     detail::BridgeKernelReport*)>
       launch;
 };
 
@@ -24,7 +24,7 @@ template <class T>
 struct SobolKernelVariant {
   std::string name;
   std::function<void(const detail::BridgeDeviceStrategy&, const detail::BridgeArgs<T>&, std::uint64_t offset,
-                     const detail::DeviceSobolTables&, StreamHandle, detail::BridgeKernelInfo*)>
+                     const detail::DeviceSobolTables&, StreamHandle, detail::BridgeKernelReport*)>
       launch;
 };
 

@@ -49,7 +49,7 @@ std::vector<std::string> bench_sobol(BenchContext& context, BenchReport& report,
                            precision_name<T>(), paths);
     row.bytes_moved = static_cast<double>(output_count(bridge, paths)) * sizeof(T);
     row.peer = peer;
-    cunum::detail::BridgeKernelInfo kernel;
+    cunum::detail::BridgeKernelReport kernel;
     try {
       kernel = cunum::detail::describe_sobol_bridge_kernel(bridge, kind == OutputKind::increments, paths,
                                                            fused.data(), sobol_options);

@@ -108,7 +108,7 @@ StrategyResult bench_strategy(BenchContext& context, BenchReport& report, const 
   BridgeGenerateOptions options;
   options.strategy = entry.strategy;
   options.stream = stream;
-  cunum::detail::BridgeKernelInfo kernel;
+  cunum::detail::BridgeKernelReport kernel;
   try {
     kernel = cunum::detail::describe_bridge_kernel(bridge, gpu_case.kind == OutputKind::increments, paths,
                                             gpu_case.z.next(), gpu_case.output.data(), options);

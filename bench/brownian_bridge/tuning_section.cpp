@@ -23,7 +23,7 @@ void bench_shared_variants(BenchContext& context, BenchReport& report, const Bri
   DeviceBuffer<T> output(output_count(bridge, paths), stream);
   const std::vector<T> reference = make_bridge(problem, Backend::cpu).generate_paths(paths, z_host);
   const BridgeTolerance tolerance{OutputKind::paths, relative_tolerance<T>(), max_abs(reference), smallest_step(bridge)};
-  const auto& strategy = *cunum::detail::device_strategy(bridge);
+  const auto& strategy = *cunum::detail::BridgeInternals::device_strategy(bridge);
   const auto args = [&] {
     return cunum::detail::bridge_args<T>(bridge, false, paths, z.next(), output.data(), BridgeLayout::path_fastest,
                                          BridgeLayout::path_fastest);
@@ -31,7 +31,7 @@ void bench_shared_variants(BenchContext& context, BenchReport& report, const Bri
   for (const auto& variant : cunum::bench::shared_kernel_variants<T>(problem.dimension)) {
     BenchRow row = new_row("tuning paths " + variant.name, precision_name<T>(), paths);
     row.bytes_moved = bridge_bytes<T>(bridge, paths);
-    cunum::detail::BridgeKernelInfo kernel;
+    cunum::detail::BridgeKernelReport kernel;
     variant.launch(strategy, args(), stream, &kernel);
     output.fill_bytes_async(0xFF);
     variant.launch(strategy, args(), stream, nullptr);
@@ -83,14 +83,14 @@ void bench_sobol_variants(BenchContext& context, BenchReport& report) {
   sobol_options.stream = stream;
   bridge.generate_sobol_paths(paths, output.data(), sobol_options);
   const std::vector<T> reference = output.to_host();
-  const auto& strategy = *cunum::detail::device_strategy(bridge);
+  const auto& strategy = *cunum::detail::BridgeInternals::device_strategy(bridge);
   const auto& tables = strategy.sobol_tables(bridge, sobol_options.sequence);
   const auto args = cunum::detail::bridge_args<T>(bridge, false, paths, nullptr, output.data(),
                                                   BridgeLayout::path_fastest, BridgeLayout::path_fastest);
   for (const auto& variant : cunum::bench::sobol_kernel_variants<T>()) {
     BenchRow row = new_row("tuning sobol paths " + variant.name, precision_name<T>(), paths);
     row.bytes_moved = static_cast<double>(output_count(bridge, paths)) * sizeof(T);
-    cunum::detail::BridgeKernelInfo kernel;
+    cunum::detail::BridgeKernelReport kernel;
     variant.launch(strategy, args, kSobolOffset, tables, stream, &kernel);
     output.fill_bytes_async(0xFF);
     variant.launch(strategy, args, kSobolOffset, tables, stream, nullptr);

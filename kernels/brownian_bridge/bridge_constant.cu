@@ -4,12 +4,15 @@
 // dimension j of its paths, and C Z is formed cooperatively through shared memory
 // with two barriers per step. Strategy 2 moves V paths per thread with vector
 // loads and stores; strategy 3 keeps P normals in flight in registers. Increments
-// are written by the steps that complete them, in the same pass.
+// are written by the steps that complete them, in the same pass. Every bridge of a
+// device copies its image into the one symbol; ConstantImageTurn orders those copies
+// and the kernels across streams.
 
 #include <cstring>
 
-#include "kernels/brownian_bridge/bridge_device.cuh"
-#include "kernels/brownian_bridge/bridge_launch.cuh"
+#include "kernels/common/launch.cuh"
+#include "src/brownian_bridge/bridge_device.hpp"
+#include "src/brownian_bridge/constant_image_order.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -202,14 +205,16 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
 
 template <class T, int V, int P>
 void launch(const BridgeArgs<T>& args, const ConstantLayout& layout, bool vector_io,
-            StreamHandle stream, BridgeKernelInfo* describe) {
+            StreamHandle stream, BridgeKernelReport* describe) {
+  constexpr const char* name = "bridge_constant_kernel";
   const int d = args.dimension;
   const int groups = BridgePolicy::constant_block_threads / d;
   const std::int64_t paths_per_block = static_cast<std::int64_t>(groups) * V;
   const std::size_t shared = d > 1 ? sizeof(T) * groups * d * V : 0;
-  launch_or_describe(bridge_constant_kernel<T, V, P>, (args.paths + paths_per_block - 1) / paths_per_block,
-                     groups * d, shared, V, stream, describe, "bridge_constant_kernel", args, layout,
-                     vector_io);
+  const LaunchConfig config{grid_1d((args.paths + paths_per_block - 1) / paths_per_block, name),
+                            dim3(static_cast<unsigned>(groups * d)), shared, stream, false,
+                            report_for(describe, V)};
+  launch_kernel(bridge_constant_kernel<T, V, P>, name, config, args, layout, vector_io);
 }
 
 // Vector accesses need path-fastest layouts, whole vectors per row and aligned bases.
@@ -226,34 +231,38 @@ bool vector_io_allowed(const BridgeArgs<T>& a) {
 
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
+                            BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe) {
   const TypedDeviceStrategy<T>& typed = strategy.typed<T>();
-  // The symbol is shared by every bridge: the copy is ordered on `stream` before the
-  // launch. The image is pageable host memory, so the copy is staged by the driver
-  // and the host may reuse the image at once.
-  if (describe == nullptr) {
-    CUNUM_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(),
-                                             typed.constant_image.size(), 0,
-                                             cudaMemcpyHostToDevice, stream));
-  }
-  switch (which) {
-    case BridgeStrategy::vectorized: {
-      constexpr int V = vector_paths<T>(1);
-      launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
-      return;
+  const auto launch_strategy = [&] {
+    switch (which) {
+      case BridgeStrategy::vectorized: {
+        constexpr int V = vector_paths<T>(1);
+        return launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
+      }
+      case BridgeStrategy::prefetch:
+        return launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
+      default:
+        return launch<T, 1, 0>(args, typed.constant_layout, false, stream, describe);
     }
-    case BridgeStrategy::prefetch:
-      launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
-      return;
-    default:
-      launch<T, 1, 0>(args, typed.constant_layout, false, stream, describe);
-      return;
+  };
+  if (describe != nullptr) return launch_strategy();
+  // The symbol is shared by every bridge of the device: the turn orders this copy
+  // and kernel after the device's previous constant-strategy kernel, on any stream
+  // (src/brownian_bridge/constant_image_order.hpp). The image lives as long as the
+  // bridge, so the driver may stage the pageable copy whenever it likes.
+  ConstantImageTurn turn(stream, typed.constant_image_id);
+  if (turn.copy_needed()) {
+    CUNUM_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(), typed.constant_image.size(), 0,
+                                        cudaMemcpyHostToDevice, stream));
+    turn.copied();
   }
+  launch_strategy();
+  turn.finish();
 }
 
 template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<float>&,
-                                     BridgeStrategy, StreamHandle, BridgeKernelInfo*);
+                                     BridgeStrategy, StreamHandle, BridgeKernelReport*);
 template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<double>&,
-                                     BridgeStrategy, StreamHandle, BridgeKernelInfo*);
+                                     BridgeStrategy, StreamHandle, BridgeKernelReport*);
 
 }  // namespace cunum::detail

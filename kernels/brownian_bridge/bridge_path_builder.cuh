@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/brownian_bridge/bridge_device.cuh"
+#include "src/brownian_bridge/bridge_device.hpp"
 
 namespace cunum::detail {
 

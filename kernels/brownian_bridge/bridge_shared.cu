@@ -8,7 +8,7 @@ namespace {
 
 template <class T, int D>
 void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe) {
   constexpr int threads = BridgePolicy::shared_block_threads;
   constexpr int P = shared_prefetch_depth<D>();
   constexpr int V = vector_paths<T>(D);
@@ -44,7 +44,7 @@ void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs
 
 template <class T>
 void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe) {
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe) {
   switch (args.dimension) {
     case 1: return launch_for_dimension<T, 1>(strategy, args, which, stream, describe);
     case 2: return launch_for_dimension<T, 2>(strategy, args, which, stream, describe);
@@ -58,8 +58,8 @@ void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs
 template std::size_t bridge_shared_bytes<float>(std::uint32_t, int, int, int);
 template std::size_t bridge_shared_bytes<double>(std::uint32_t, int, int, int);
 template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<float>&, BridgeStrategy,
-                                   StreamHandle, BridgeKernelInfo*);
+                                   StreamHandle, BridgeKernelReport*);
 template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<double>&, BridgeStrategy,
-                                   StreamHandle, BridgeKernelInfo*);
+                                   StreamHandle, BridgeKernelReport*);
 
 }  // namespace cunum::detail

@@ -11,8 +11,8 @@
 // and reads the stack only for neighbours that are not among them. P > 1 keeps P
 // normal records in flight per thread.
 
-#include "kernels/brownian_bridge/bridge_launch.cuh"
 #include "kernels/brownian_bridge/bridge_path_builder.cuh"
+#include "kernels/common/launch.cuh"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {
@@ -99,7 +99,7 @@ bool bridge_vector_io_allowed(const BridgeArgs<T>& a) {
 // stack does not fit in shared memory.
 template <class T, int D, int V, bool Reuse, int P, int BlockThreads, int MinBlocks>
 void launch_bridge_shared_variant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                                  StreamHandle stream, BridgeKernelInfo* describe) {
+                                  StreamHandle stream, BridgeKernelReport* describe) {
   const auto& properties = device_properties();
   int threads = BlockThreads;
   while (threads > BridgePolicy::min_shared_block_threads &&
@@ -107,11 +107,14 @@ void launch_bridge_shared_variant(const BridgeDeviceStrategy& strategy, const Br
              properties.shared_memory_per_block_optin_bytes) {
     threads /= 2;
   }
+  constexpr const char* name = "bridge_shared_kernel";
   const std::int64_t paths_per_block = static_cast<std::int64_t>(threads) * V;
-  launch_or_describe(bridge_shared_kernel<T, D, V, Reuse, P, BlockThreads, MinBlocks>,
-                     (args.paths + paths_per_block - 1) / paths_per_block, threads,
-                     bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads, V), V, stream, describe,
-                     "bridge_shared_kernel", args, strategy.device_steps<T>());
+  const LaunchConfig config{grid_1d((args.paths + paths_per_block - 1) / paths_per_block, name),
+                            dim3(static_cast<unsigned>(threads)),
+                            bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads, V), stream, false,
+                            report_for(describe, V)};
+  launch_kernel(bridge_shared_kernel<T, D, V, Reuse, P, BlockThreads, MinBlocks>, name, config, args,
+                strategy.device_steps<T>());
 }
 
 }  // namespace cunum::detail

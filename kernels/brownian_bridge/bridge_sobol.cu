@@ -10,7 +10,7 @@ namespace {
 // V paths per thread when their tables and stack fit in shared memory, else one.
 template <class T, int D, class Word>
 void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, std::uint64_t offset,
-                          const DeviceSobolTables& tables, StreamHandle stream, BridgeKernelInfo* describe) {
+                          const DeviceSobolTables& tables, StreamHandle stream, BridgeKernelReport* describe) {
   constexpr int threads = BridgePolicy::sobol_block_threads;
   constexpr int V = sobol_paths_per_thread(D);
   if constexpr (V > 1) {
@@ -25,7 +25,7 @@ void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs
 
 template <class T, class Word>
 void launch_for_word(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, std::uint64_t offset,
-                     const DeviceSobolTables& tables, StreamHandle stream, BridgeKernelInfo* describe) {
+                     const DeviceSobolTables& tables, StreamHandle stream, BridgeKernelReport* describe) {
   switch (args.dimension) {
     case 1: return launch_for_dimension<T, 1, Word>(strategy, args, offset, tables, stream, describe);
     case 2: return launch_for_dimension<T, 2, Word>(strategy, args, offset, tables, stream, describe);
@@ -48,7 +48,7 @@ std::size_t sobol_minimum_shared_bytes(const BrownianBridge& bridge, bool wide_w
 template <class T>
 void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args, SobolSequence sequence,
                          std::uint64_t offset, const DeviceSobolTables& tables, StreamHandle stream,
-                         BridgeKernelInfo* describe) {
+                         BridgeKernelReport* describe) {
   if (is_64_bit(sequence)) {
     return launch_for_word<T, unsigned long long>(strategy, args, offset, tables, stream, describe);
   }
@@ -58,8 +58,8 @@ void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<
 template std::size_t sobol_minimum_shared_bytes<float>(const BrownianBridge&, bool);
 template std::size_t sobol_minimum_shared_bytes<double>(const BrownianBridge&, bool);
 template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<float>&, SobolSequence,
-                                  std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelInfo*);
+                                  std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelReport*);
 template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<double>&, SobolSequence,
-                                  std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelInfo*);
+                                  std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelReport*);
 
 }  // namespace cunum::detail

@@ -23,8 +23,8 @@
 #include <curand_globals.h>
 #include <curand_normal_static.h>
 
-#include "kernels/brownian_bridge/bridge_launch.cuh"
 #include "kernels/brownian_bridge/bridge_path_builder.cuh"
+#include "kernels/common/launch.cuh"
 #include "cunum/core/device.hpp"
 
 namespace cunum::detail {
@@ -154,22 +154,28 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 template <class T, int D, int V, class Word, int BlockThreads, int MinBlocks>
 void launch_bridge_sobol_variant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                                  std::uint64_t offset, const DeviceSobolTables& tables, StreamHandle stream,
-                                 BridgeKernelInfo* describe) {
+                                 BridgeKernelReport* describe) {
   const std::int64_t dimensions = args.z_records * args.dimension;
   const std::size_t shared =
       bridge_sobol_shared_bytes<T>(strategy.stack_size, args.dimension, dimensions, sizeof(Word), BlockThreads, V);
   // Tiles of BlockThreads x V consecutive sequence indices, from offset rounded down to 32.
   const std::int64_t span = static_cast<std::int64_t>(offset % kWarpLanes) + args.paths;
   const std::int64_t tiles = (span + BlockThreads * V - 1) / (BlockThreads * V);
+  constexpr const char* name = "bridge_sobol_kernel";
   auto kernel = bridge_sobol_kernel<T, D, V, Word, BlockThreads, MinBlocks>;
-  allow_dynamic_shared(kernel, shared);
-  int resident = 0;
-  CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, BlockThreads, shared));
+  const DeviceSteps<T> steps = strategy.device_steps<T>();
+  const auto* words = reinterpret_cast<const Word*>(tables.bytes.data());
+  // Resident blocks per SM, from a describe-only call: it raises the kernel's shared
+  // memory limit before the occupancy query, as the launch below will.
+  KernelReport residency;
+  launch_kernel(kernel, name, {dim3(1), dim3(BlockThreads), shared, stream, false, &residency}, args, steps, words,
+                dimensions, offset, tiles);
+  const int resident = residency.blocks_per_multiprocessor;
   const std::int64_t capacity =
       static_cast<std::int64_t>(resident > 0 ? resident : 1) * device_properties().multiprocessor_count;
-  launch_or_describe(kernel, tiles < capacity ? tiles : capacity, BlockThreads, shared, V, stream, describe,
-                     "bridge_sobol_kernel", args, strategy.device_steps<T>(),
-                     reinterpret_cast<const Word*>(tables.bytes.data()), dimensions, offset, tiles);
+  const LaunchConfig config{grid_1d(tiles < capacity ? tiles : capacity, name), dim3(BlockThreads), shared, stream,
+                            false, report_for(describe, V)};
+  launch_kernel(kernel, name, config, args, steps, words, dimensions, offset, tiles);
 }
 
 }  // namespace cunum::detail

@@ -2,9 +2,12 @@
 // Internal: what each backend provides; brownian_bridge.cpp validates and dispatches.
 
 #include <cstdint>
+#include <memory>
 
-#include "src/brownian_bridge/bridge_layout.hpp"
 #include "cunum/brownian_bridge.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/brownian_bridge/bridge_layout.hpp"
+#include "src/core/kernel_report.hpp"
 
 namespace cunum::detail {
 
@@ -29,23 +32,22 @@ template <class T>
 void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, std::int64_t paths,
                                T* output, const SobolBridgeOptions& options);
 
-// What a GPU generate call launches: for the bench and the docs.
-struct BridgeKernelInfo {
-  const char* kernel = "";
-  int registers = 0;            // per thread
-  int local_bytes = 0;          // stack frame per thread (0: no local memory)
-  int threads_per_block = 0;
-  std::size_t shared_bytes = 0;  // dynamic shared memory per block
-  int blocks_per_multiprocessor = 0;  // resident, from the occupancy API
+// What a GPU generate call launches, for the bench and the docs: the launcher's
+// report and the paths each thread builds.
+struct BridgeKernelReport : KernelReport {
   int paths_per_thread = 0;
-  std::int64_t blocks = 0;       // grid size
 };
 
-// CUDA: the strategy uploaded once per bridge (owned by the caller, released with
-// bridge_release_strategy), and the launchers.
-class BridgeDeviceStrategy;
-BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge);
-void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept;
+// The report launch_kernel fills for a kernel building `paths_per_thread` paths per
+// thread: `describe` with its paths noted, or nullptr (launch) when it is null.
+inline KernelReport* report_for(BridgeKernelReport* describe, int paths_per_thread) {
+  if (describe != nullptr) describe->paths_per_thread = paths_per_thread;
+  return describe;
+}
+
+// CUDA: the strategy uploaded once per bridge, to the current device (the bridge's
+// compiled strategy must be in place: BridgeInternals::compiled).
+std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge);
 
 // Resolves `automatic`; throws not_supported naming the limit a strategy cannot meet.
 BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,
@@ -56,21 +58,21 @@ BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrate
 template <class T>
 void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                           bool increments, std::int64_t paths, const T* z, T* output,
-                          const BridgeGenerateOptions& options, BridgeKernelInfo* describe = nullptr);
+                          const BridgeGenerateOptions& options, BridgeKernelReport* describe = nullptr);
 
 template <class T>
 void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                                 bool increments, std::int64_t paths, T* output,
-                                const SobolBridgeOptions& options, BridgeKernelInfo* describe = nullptr);
+                                const SobolBridgeOptions& options, BridgeKernelReport* describe = nullptr);
 
 // The kernel a GPU generate call with these arguments runs (the bridge must use
 // the CUDA backend).
 template <class T>
-BridgeKernelInfo describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
-                                        const T* z, T* output, const BridgeGenerateOptions& options);
+BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+                                          const T* z, T* output, const BridgeGenerateOptions& options);
 template <class T>
-BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments,
-                                              std::int64_t paths, T* output,
-                                              const SobolBridgeOptions& options);
+BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments,
+                                                std::int64_t paths, T* output,
+                                                const SobolBridgeOptions& options);
 
 }  // namespace cunum::detail

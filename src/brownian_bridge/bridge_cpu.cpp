@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -72,7 +73,7 @@ struct BridgeRun {
         start(bridge.start().begin(), bridge.start().end()),
         end_std_dev(static_cast<T>(std::sqrt(bridge.times().back() - bridge.times().front()))) {
     if (fixed) end_value.assign(bridge.end_value()->begin(), bridge.end_value()->end());
-    for (const BridgeStep& step : bridge.steps()) {
+    for (const BridgeStep& step : BridgeInternals::compiled(bridge).steps) {
       steps.push_back({std::int64_t{step.left_slot} * d, std::int64_t{step.right_slot} * d,
                        step.store_slot == BridgeStep::no_store ? -1 : std::int64_t{step.store_slot} * d,
                        std::int64_t{step.z_index} * d, (std::int64_t{step.output_index} - 1) * d,

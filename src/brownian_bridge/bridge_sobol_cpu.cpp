@@ -7,34 +7,15 @@
 // 2^32 correctly.
 
 #include <algorithm>
-#include <memory>
 #include <vector>
 
 #include "src/brownian_bridge/bridge_backends.hpp"
-#include "src/random/sobol_tables.hpp"
-#include "src/core/check_libraries.hpp"
+#include "src/random/curand_generator.hpp"
 
 namespace cunum::detail {
 namespace {
 
 constexpr std::int64_t kBlockElements = std::int64_t{1} << 24;  // normals per block
-
-struct HostGenerator {
-  curandGenerator_t handle = nullptr;
-  explicit HostGenerator(SobolSequence sequence) {
-    CUNUM_CHECK(curandCreateGeneratorHost(&handle, curand_rng_type(sequence)));
-  }
-  ~HostGenerator() { curandDestroyGenerator(handle); }
-  HostGenerator(const HostGenerator&) = delete;
-  HostGenerator& operator=(const HostGenerator&) = delete;
-};
-
-void generate_normals(curandGenerator_t generator, float* z, std::size_t count) {
-  CUNUM_CHECK(curandGenerateNormal(generator, z, count, 0.0f, 1.0f));
-}
-void generate_normals(curandGenerator_t generator, double* z, std::size_t count) {
-  CUNUM_CHECK(curandGenerateNormalDouble(generator, z, count, 0.0, 1.0));
-}
 
 }  // namespace
 
@@ -44,13 +25,11 @@ void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, st
   const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
   const std::int64_t block_paths = std::max<std::int64_t>(1, kBlockElements / dimensions);
   std::vector<T> z(static_cast<std::size_t>(std::min(paths, block_paths) * dimensions));
-  HostGenerator generator(options.sequence);
-  CUNUM_CHECK(curandSetQuasiRandomGeneratorDimensions(generator.handle,
-                                                             static_cast<unsigned>(dimensions)));
-  CUNUM_CHECK(curandSetGeneratorOffset(generator.handle, options.offset));
+  CurandGenerator generator = sobol_generator(options.sequence, static_cast<unsigned>(dimensions), options.offset,
+                                              nullptr, /*on_host=*/true);
   for (std::int64_t first = 0; first < paths; first += block_paths) {
     const std::int64_t count = std::min(block_paths, paths - first);
-    generate_normals(generator.handle, z.data(), static_cast<std::size_t>(count * dimensions));
+    generator.normals(z.data(), static_cast<std::size_t>(count * dimensions));
     bridge_generate_cpu<T>(bridge, increments, count,
                            {z.data(), BridgeLayout::path_fastest, count, 0},
                            {output, options.output_layout, paths, first});

@@ -1,5 +1,7 @@
 // Brownian bridge front end: validation at the API boundary, the order helper,
-// the covariance factor and dispatch to the CPU or CUDA backend.
+// the covariance factor, the compiled strategy and dispatch to the CPU or CUDA
+// backend. Every public routine opens a RoutineScope with its name
+// (bridge_routines.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -7,13 +9,19 @@
 #include <string>
 #include <utility>
 
-#include "src/brownian_bridge/bridge_backends.hpp"
-#include "src/brownian_bridge/bridge_compiler.hpp"
-#include "src/random/sobol_tables.hpp"
-#include "src/core/enum_functions.hpp"
-#include "src/core/validate.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_compiler.hpp"
+#include "src/brownian_bridge/bridge_device.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/brownian_bridge/bridge_routines.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/enum_functions.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+#include "src/random/sobol_tables.hpp"
 
 namespace cunum {
 
@@ -22,15 +30,41 @@ CUNUM_DEFINE_ENUM_FUNCTIONS(CovarianceForm, CUNUM_COVARIANCE_FORMS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeLayout, CUNUM_BRIDGE_LAYOUTS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeStrategy, CUNUM_BRIDGE_STRATEGIES)
 
+// The compiled strategy and, for the CUDA backend, the device the bridge was made
+// on and the strategy uploaded there.
+struct BrownianBridge::Impl {
+  detail::CompiledBridge compiled;
+  detail::DeviceBinding device;
+  std::unique_ptr<detail::BridgeDeviceStrategy> device_strategy;
+};
+
+namespace detail {
+
+void BridgeInternals::require_live(const BrownianBridge& bridge, const char* routine) {
+  require(bridge.impl_ != nullptr, routine, "this", "is a moved-from BrownianBridge");
+}
+
+const CompiledBridge& BridgeInternals::compiled(const BrownianBridge& bridge) noexcept {
+  return bridge.impl_->compiled;
+}
+
+const DeviceBinding& BridgeInternals::device(const BrownianBridge& bridge) noexcept { return bridge.impl_->device; }
+
+const BridgeDeviceStrategy* BridgeInternals::device_strategy(const BrownianBridge& bridge) noexcept {
+  return bridge.impl_ != nullptr ? bridge.impl_->device_strategy.get() : nullptr;
+}
+
+}  // namespace detail
+
 namespace {
 
-constexpr const char* kOrderRoutine = "cunum::make_bridge_order";
-constexpr const char* kInitRoutine = "cunum::BrownianBridge";
-constexpr const char* kGenerateRoutine = "cunum::BrownianBridge::generate";
-constexpr const char* kSobolRoutine = "cunum::BrownianBridge::generate_sobol";
+namespace routines = detail::bridge_routines;
 
 // Largest N: step indices are 32-bit and the increment pass indexes N + 1 records.
 constexpr std::int64_t kMaxInteriorPoints = (std::int64_t{1} << 31) - 2;
+
+// cuRAND's direction-vector tables hold this many dimensions.
+constexpr std::int64_t kMaxSobolDimensions = 20000;
 
 bool all_finite(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
@@ -59,14 +93,14 @@ std::vector<double> cholesky(const std::vector<double>& sigma, int d) {
     for (int j = 0; j < i; ++j) {
       const double a = sigma[i * d + j], b = sigma[j * d + i];
       detail::require(std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b)),
-                      kInitRoutine, "covariance", "is not symmetric (Sigma form)");
+                      routines::construct, "covariance", "is not symmetric (Sigma form)");
     }
   }
   std::vector<double> c(static_cast<std::size_t>(d) * d, 0.0);
   for (int j = 0; j < d; ++j) {
     double pivot = sigma[j * d + j];
     for (int k = 0; k < j; ++k) pivot -= c[j * d + k] * c[j * d + k];
-    detail::require(pivot > 0, kInitRoutine, "covariance",
+    detail::require(pivot > 0, routines::construct, "covariance",
                     "is not positive definite (Sigma form)");
     c[j * d + j] = std::sqrt(pivot);
     for (int i = j + 1; i < d; ++i) {
@@ -78,81 +112,157 @@ std::vector<double> cholesky(const std::vector<double>& sigma, int d) {
   return c;
 }
 
-// paths >= 0 and paths x per_path elements of `element_bytes` fit in 2^63 bytes.
-void validate_paths(const char* routine, std::int64_t paths, std::int64_t per_path,
-                    std::size_t element_bytes) {
-  detail::require_non_negative(paths, routine, "paths");
-  detail::require(paths <= std::numeric_limits<std::int64_t>::max() /
-                               static_cast<std::int64_t>(element_bytes) / per_path,
-                  routine, "paths", "makes the arrays larger than 2^63 bytes");
-}
-
-bool valid_layout(BridgeLayout layout) {
-  return layout == BridgeLayout::path_fastest || layout == BridgeLayout::path_contiguous;
-}
-
-// cuRAND's direction-vector tables hold this many dimensions.
-constexpr std::int64_t kMaxSobolDimensions = 20000;
-
 void validate_factor(const std::vector<double>& c, int d) {
   for (int i = 0; i < d; ++i) {
-    detail::require(c[i * d + i] > 0, kInitRoutine, "covariance",
+    detail::require(c[i * d + i] > 0, routines::construct, "covariance",
                     "factor C needs a positive diagonal");
     for (int j = i + 1; j < d; ++j) {
-      detail::require(c[i * d + j] == 0, kInitRoutine, "covariance",
+      detail::require(c[i * d + j] == 0, routines::construct, "covariance",
                       "factor C must be lower triangular");
     }
   }
+}
+
+
+// paths >= 0, and paths x per_path elements of `element_bytes` each: a count and a
+// byte size that 64 bits hold.
+void require_paths(const char* routine, std::int64_t paths, std::int64_t per_path, std::size_t element_bytes) {
+  detail::require_non_negative(paths, routine, "paths");
+  detail::require(paths <= std::numeric_limits<std::int64_t>::max() / per_path, routine, "paths",
+                  "x output_records() x dimension() overflows a 64-bit count");
+  detail::require_element_count(paths * per_path, element_bytes, routine, "paths x output_records() x dimension()");
+}
+
+// A CUDA bridge is called on the device it was made on.
+void require_device_current(const BrownianBridge& bridge, const char* routine) {
+  if (bridge.backend() == Backend::cuda) detail::BridgeInternals::device(bridge).require_current(routine);
+}
+
+// What every generate call checks, in this order, before anything is written.
+template <class T>
+void validate_generate(const BrownianBridge& bridge, const char* routine, std::int64_t paths, const T* z,
+                       const T* output, const BridgeGenerateOptions& options) {
+  detail::BridgeInternals::require_live(bridge, routine);
+  detail::require_enum(options.z_layout, routine, "options.z_layout", "BridgeLayout");
+  detail::require_enum(options.output_layout, routine, "options.output_layout", "BridgeLayout");
+  detail::require_enum(options.strategy, routine, "options.strategy", "BridgeStrategy");
+  const std::int64_t per_path = bridge.output_records() * bridge.dimension();
+  require_paths(routine, paths, per_path, sizeof(T));
+  detail::require_memory(z, paths * bridge.z_records() * bridge.dimension(), bridge.backend(), routine, "z");
+  detail::require_memory(output, paths * per_path, bridge.backend(), routine, "output");
+  require_device_current(bridge, routine);
+}
+
+template <class T>
+void generate(const BrownianBridge& bridge, const char* routine, bool increments, std::int64_t paths, const T* z,
+              T* output, const BridgeGenerateOptions& options) {
+  validate_generate(bridge, routine, paths, z, output, options);
+  if (bridge.backend() == Backend::cpu) {
+    if (paths == 0) return;
+    detail::bridge_generate_cpu<T>(bridge, increments, paths, {z, options.z_layout, paths, 0},
+                                   {output, options.output_layout, paths, 0});
+    return;
+  }
+  detail::bridge_generate_cuda(bridge, *detail::BridgeInternals::device_strategy(bridge), increments, paths, z,
+                               output, options);
+}
+
+template <class T>
+void generate_sobol(const BrownianBridge& bridge, const char* routine, bool increments, std::int64_t paths,
+                    T* output, const SobolBridgeOptions& options) {
+  detail::BridgeInternals::require_live(bridge, routine);
+  detail::require_enum(options.sequence, routine, "options.sequence", "SobolSequence");
+  detail::require_enum(options.output_layout, routine, "options.output_layout", "BridgeLayout");
+  const std::int64_t per_path = bridge.output_records() * bridge.dimension();
+  require_paths(routine, paths, per_path, sizeof(T));
+  detail::require_memory(output, paths * per_path, bridge.backend(), routine, "output");
+  const auto unsigned_paths = static_cast<std::uint64_t>(paths);
+  if (!detail::is_64_bit(options.sequence)) {
+    detail::require(options.offset <= (std::uint64_t{1} << 32) &&
+                        unsigned_paths <= (std::uint64_t{1} << 32) - options.offset,
+                    routine, "options.offset", "+ paths exceeds the 2^32 points of a 32-bit Sobol sequence");
+  } else {
+    detail::require(unsigned_paths <= std::numeric_limits<std::uint64_t>::max() - options.offset, routine,
+                    "options.offset", "+ paths exceeds the 2^64 points of the sequence");
+  }
+  require_device_current(bridge, routine);
+  const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
+  if (dimensions > kMaxSobolDimensions) {
+    routines::throw_not_supported("the bridge needs " + std::to_string(dimensions) +
+                                  " Sobol dimensions (z_records() * dimension()); cuRAND's direction vectors "
+                                  "cover 20000");
+  }
+  if (bridge.backend() == Backend::cpu) {
+    if (options.offset >= (std::uint64_t{1} << 32)) {
+      routines::throw_not_supported(
+          "options.offset >= 2^32 on the CPU backend: cuRAND's host generator keeps only the low 32 bits of an "
+          "offset (the CUDA backend has no such limit)");
+    }
+    if (paths == 0) return;
+    detail::bridge_generate_sobol_cpu(bridge, increments, paths, output, options);
+    return;
+  }
+  detail::bridge_generate_sobol_cuda(bridge, *detail::BridgeInternals::device_strategy(bridge), increments, paths,
+                                     output, options);
+}
+
+template <class T>
+std::vector<T> generate_host(const BrownianBridge& bridge, const char* routine, bool increments, std::int64_t paths,
+                             const std::vector<T>& z, const BridgeGenerateOptions& options) {
+  detail::BridgeInternals::require_live(bridge, routine);
+  require_paths(routine, paths, bridge.output_records() * bridge.dimension(), sizeof(T));
+  detail::require(static_cast<std::int64_t>(z.size()) == paths * bridge.z_records() * bridge.dimension(), routine,
+                  "z", "must hold paths * z_records() * dimension() values");
+  const auto out_size = static_cast<std::size_t>(paths * bridge.output_records() * bridge.dimension());
+  if (bridge.backend() == Backend::cpu) {
+    std::vector<T> output(out_size);
+    generate(bridge, routine, increments, paths, z.data(), output.data(), options);
+    return output;
+  }
+  require_device_current(bridge, routine);
+  const auto device_z = DeviceBuffer<T>::from_host(z, options.stream);
+  DeviceBuffer<T> device_output(out_size, options.stream);
+  generate(bridge, routine, increments, paths, device_z.data(), device_output.data(), options);
+  return device_output.to_host();
 }
 
 }  // namespace
 
 std::vector<double> make_bridge_order(const std::vector<double>& times, BridgeOrder order,
                                       const std::vector<double>& important_times) {
-  detail::require(!times.empty(), kOrderRoutine, "times", "is empty");
-  detail::require(all_finite(times), kOrderRoutine, "times", "contains NaN or Inf");
+  constexpr const char* routine = routines::make_order;
+  const detail::RoutineScope scope(routine);
+  detail::require_enum(order, routine, "order", "BridgeOrder");
+  detail::require(!times.empty(), routine, "times", "is empty");
+  detail::require(all_finite(times), routine, "times", "contains NaN or Inf");
   for (std::size_t i = 1; i < times.size(); ++i) {
-    detail::require(times[i - 1] < times[i], kOrderRoutine, "times", "is not strictly increasing");
+    detail::require(times[i - 1] < times[i], routine, "times", "is not strictly increasing");
   }
   const auto n = static_cast<std::int64_t>(times.size());
+  if (order == BridgeOrder::ascending) return times;
   std::vector<double> result;
   result.reserve(times.size());
-  switch (order) {
-    case BridgeOrder::ascending:
-      return times;
-    case BridgeOrder::bisection:
-      append_bisection({{0, n + 1}}, times, result);
-      return result;
-    case BridgeOrder::important_first: {
-      std::vector<std::int64_t> known{0, n + 1};
-      for (double t : important_times) {
-        const auto it = std::lower_bound(times.begin(), times.end(), t);
-        detail::require(it != times.end() && *it == t, kOrderRoutine, "important_times",
-                        "names a time that is not in times");
-        const std::int64_t index = (it - times.begin()) + 1;
-        detail::require(std::find(known.begin(), known.end(), index) == known.end(),
-                        kOrderRoutine, "important_times", "contains a duplicate");
-        known.push_back(index);
-        result.push_back(t);
-      }
-      std::sort(known.begin(), known.end());
-      std::vector<std::pair<std::int64_t, std::int64_t>> gaps;
-      for (std::size_t i = 1; i < known.size(); ++i) gaps.push_back({known[i - 1], known[i]});
-      append_bisection(std::move(gaps), times, result);
-      return result;
-    }
+  if (order == BridgeOrder::bisection) {
+    append_bisection({{0, n + 1}}, times, result);
+    return result;
   }
-  detail::require(false, kOrderRoutine, "order", "is not a BridgeOrder");
+  // important_first
+  std::vector<std::int64_t> known{0, n + 1};
+  for (double t : important_times) {
+    const auto it = std::lower_bound(times.begin(), times.end(), t);
+    detail::require(it != times.end() && *it == t, routine, "important_times", "names a time that is not in times");
+    const std::int64_t index = (it - times.begin()) + 1;
+    detail::require(std::find(known.begin(), known.end(), index) == known.end(), routine, "important_times",
+                    "contains a duplicate");
+    known.push_back(index);
+    result.push_back(t);
+  }
+  std::sort(known.begin(), known.end());
+  std::vector<std::pair<std::int64_t, std::int64_t>> gaps;
+  for (std::size_t i = 1; i < known.size(); ++i) gaps.push_back({known[i - 1], known[i]});
+  append_bisection(std::move(gaps), times, result);
   return result;
 }
-
-struct BrownianBridge::DeviceStrategy {
-  explicit DeviceStrategy(detail::BridgeDeviceStrategy* uploaded) : strategy(uploaded) {}
-  ~DeviceStrategy() { detail::bridge_release_strategy(strategy); }
-  DeviceStrategy(const DeviceStrategy&) = delete;
-  DeviceStrategy& operator=(const DeviceStrategy&) = delete;
-  detail::BridgeDeviceStrategy* strategy;
-};
 
 BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construction_order,
                                int dimension, const std::vector<double>& covariance,
@@ -160,41 +270,39 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
                                std::optional<std::vector<double>> fixed_end, Backend backend)
     : backend_(Backend::cpu), dimension_(dimension), start_(std::move(start)),
       fixed_end_(std::move(fixed_end)) {
-  detail::require(std::isfinite(t0), kInitRoutine, "t0", "is not finite");
-  detail::require(std::isfinite(T), kInitRoutine, "T", "is not finite");
-  detail::require(t0 < T, kInitRoutine, "T", "must be greater than t0");
+  constexpr const char* routine = routines::construct;
+  const detail::RoutineScope scope(routine);
+  detail::require_finite(t0, routine, "t0");
+  detail::require_finite(T, routine, "T");
+  detail::require(t0 < T, routine, "T", "must be greater than t0");
   const auto n = static_cast<std::int64_t>(construction_order.size());
-  detail::require(n >= 1, kInitRoutine, "construction_order", "needs at least one interior time");
-  detail::require(n <= kMaxInteriorPoints, kInitRoutine, "construction_order",
-                  "has more than 2^31 - 2 times");
-  detail::require(all_finite(construction_order), kInitRoutine, "construction_order",
-                  "contains NaN or Inf");
+  detail::require(n >= 1, routine, "construction_order", "needs at least one interior time");
+  detail::require(n <= kMaxInteriorPoints, routine, "construction_order", "has more than 2^31 - 2 times");
+  detail::require(all_finite(construction_order), routine, "construction_order", "contains NaN or Inf");
   for (double t : construction_order) {
-    detail::require(t0 < t && t < T, kInitRoutine, "construction_order",
+    detail::require(t0 < t && t < T, routine, "construction_order",
                     "has a time outside the open interval (t0, T): " + std::to_string(t));
   }
   std::vector<double> sorted = construction_order;
   std::sort(sorted.begin(), sorted.end());
-  detail::require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), kInitRoutine,
+  detail::require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), routine,
                   "construction_order", "contains a duplicate time");
-  detail::require(dimension >= 1, kInitRoutine, "dimension", "must be >= 1");
+  detail::require(dimension >= 1, routine, "dimension", "must be >= 1");
   const auto d = static_cast<std::size_t>(dimension);
-  detail::require(covariance.size() == d * d, kInitRoutine, "covariance",
-                  "must hold dimension^2 values");
-  detail::require(all_finite(covariance), kInitRoutine, "covariance", "contains NaN or Inf");
-  detail::require(start_.size() == d, kInitRoutine, "start", "must hold dimension values");
-  detail::require(all_finite(start_), kInitRoutine, "start", "contains NaN or Inf");
+  detail::require(covariance.size() == d * d, routine, "covariance", "must hold dimension^2 values");
+  detail::require(all_finite(covariance), routine, "covariance", "contains NaN or Inf");
+  detail::require_enum(form, routine, "form", "CovarianceForm");
+  detail::require(start_.size() == d, routine, "start", "must hold dimension values");
+  detail::require(all_finite(start_), routine, "start", "contains NaN or Inf");
   if (fixed_end_) {
-    detail::require(fixed_end_->size() == d, kInitRoutine, "fixed_end",
-                    "must hold dimension values");
-    detail::require(all_finite(*fixed_end_), kInitRoutine, "fixed_end", "contains NaN or Inf");
+    detail::require(fixed_end_->size() == d, routine, "fixed_end", "must hold dimension values");
+    detail::require(all_finite(*fixed_end_), routine, "fixed_end", "contains NaN or Inf");
   }
+  detail::require_enum(backend, routine, "backend", "Backend");
   if (form == CovarianceForm::factor) {
     validate_factor(covariance, dimension);
     factor_ = covariance;
   } else {
-    detail::require(form == CovarianceForm::covariance, kInitRoutine, "form",
-                    "is not a CovarianceForm");
     factor_ = cholesky(covariance, dimension);
   }
 
@@ -207,157 +315,89 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
     order[k] = static_cast<std::uint32_t>(
         std::lower_bound(sorted.begin(), sorted.end(), construction_order[k]) - sorted.begin() + 1);
   }
-  auto compiled = detail::compile_bridge(times_, order, fixed_end_.has_value());
-  steps_ = std::move(compiled.steps);
-  stack_size_ = compiled.stack_size;
-
   backend_ = resolve_backend(backend);
+  impl_ = std::make_unique<Impl>();
+  impl_->compiled = detail::compile_bridge(times_, order, fixed_end_.has_value());
   if (backend_ == Backend::cuda) {
-    device_ = std::make_unique<DeviceStrategy>(detail::bridge_upload_strategy(*this));
+    impl_->device = detail::DeviceBinding::current();
+    impl_->device_strategy = detail::bridge_upload_strategy(*this);
   }
 }
-
-namespace detail {
-const BridgeDeviceStrategy* device_strategy(const BrownianBridge& bridge) noexcept {
-  return bridge.device_ ? bridge.device_->strategy : nullptr;
-}
-}  // namespace detail
 
 BrownianBridge::~BrownianBridge() = default;
 BrownianBridge::BrownianBridge(BrownianBridge&&) noexcept = default;
 BrownianBridge& BrownianBridge::operator=(BrownianBridge&&) noexcept = default;
 
-template <class T>
-void BrownianBridge::generate(bool increments, std::int64_t paths, const T* z, T* output,
-                              const BridgeGenerateOptions& options) const {
-  validate_paths(kGenerateRoutine, paths, output_records() * dimension_, sizeof(T));
-  const std::int64_t per_path = output_records() * dimension_;
-  detail::require_pointer(z, paths * z_records() * dimension_, kGenerateRoutine, "z");
-  detail::require_pointer(output, paths * per_path, kGenerateRoutine, "output");
-  detail::require(valid_layout(options.z_layout), kGenerateRoutine, "options.z_layout",
-                  "is not a BridgeLayout");
-  detail::require(valid_layout(options.output_layout), kGenerateRoutine,
-                  "options.output_layout", "is not a BridgeLayout");
-  if (backend_ == Backend::cpu) {
-    if (paths == 0) return;
-    detail::bridge_generate_cpu<T>(*this, increments, paths, {z, options.z_layout, paths, 0},
-                                   {output, options.output_layout, paths, 0});
-    return;
-  }
-  detail::bridge_generate_cuda(*this, *device_->strategy, increments, paths, z, output, options);
+std::uint32_t BrownianBridge::stack_size() const noexcept {
+  return impl_ != nullptr ? impl_->compiled.stack_size : 0;
 }
 
-template <class T>
-void BrownianBridge::generate_sobol(bool increments, std::int64_t paths, T* output,
-                                    const SobolBridgeOptions& options) const {
-  validate_paths(kSobolRoutine, paths, output_records() * dimension_, sizeof(T));
-  detail::require_pointer(output, paths * output_records() * dimension_, kSobolRoutine, "output");
-  detail::require(valid_layout(options.output_layout), kSobolRoutine, "options.output_layout",
-                  "is not a BridgeLayout");
-  const SobolSequence sequence = options.sequence;
-  detail::require(sequence == SobolSequence::sobol32 || sequence == SobolSequence::scrambled_sobol32 ||
-                      sequence == SobolSequence::sobol64 || sequence == SobolSequence::scrambled_sobol64,
-                  kSobolRoutine, "options.sequence", "is not a SobolSequence");
-  const auto unsigned_paths = static_cast<std::uint64_t>(paths);
-  if (!detail::is_64_bit(sequence)) {
-    detail::require(options.offset <= (std::uint64_t{1} << 32) &&
-                        unsigned_paths <= (std::uint64_t{1} << 32) - options.offset,
-                    kSobolRoutine, "options.offset",
-                    "+ paths exceeds the 2^32 points of a 32-bit Sobol sequence");
-  } else {
-    detail::require(unsigned_paths <= std::numeric_limits<std::uint64_t>::max() - options.offset,
-                    kSobolRoutine, "options.offset", "+ paths exceeds the 2^64 points of the sequence");
+std::vector<BridgeConstructionStep> BrownianBridge::construction_steps() const {
+  constexpr const char* routine = routines::construction_steps;
+  const detail::RoutineScope scope(routine);
+  detail::BridgeInternals::require_live(*this, routine);
+  std::vector<BridgeConstructionStep> steps;
+  steps.reserve(impl_->compiled.steps.size());
+  for (const detail::BridgeStep& step : impl_->compiled.steps) {
+    const std::optional<std::uint32_t> store_slot =
+        step.store_slot != detail::BridgeStep::no_store ? std::optional<std::uint32_t>(step.store_slot) : std::nullopt;
+    steps.push_back({step.output_index, step.left_time_index, step.right_time_index, step.z_index, step.left_weight,
+                     step.right_weight, step.std_dev, step.left_slot, step.right_slot, store_slot});
   }
-  const std::int64_t dimensions = z_records() * dimension_;
-  if (dimensions > kMaxSobolDimensions) {
-    throw Error(ErrorCode::not_supported,
-                std::string(kSobolRoutine) + ": the bridge needs " + std::to_string(dimensions) +
-                    " Sobol dimensions (z_records() * dimension()); cuRAND's direction vectors "
-                    "cover 20000");
-  }
-  if (backend_ == Backend::cpu) {
-    if (options.offset >= (std::uint64_t{1} << 32)) {
-      throw Error(ErrorCode::not_supported,
-                  std::string(kSobolRoutine) + ": options.offset >= 2^32 on the CPU backend: cuRAND's host "
-                  "generator keeps only the low 32 bits of an offset (the CUDA backend has no such limit)");
-    }
-    if (paths == 0) return;
-    detail::bridge_generate_sobol_cpu(*this, increments, paths, output, options);
-    return;
-  }
-  detail::bridge_generate_sobol_cuda(*this, *device_->strategy, increments, paths, output, options);
-}
-
-template <class T>
-void BrownianBridge::generate_sobol_paths(std::int64_t paths, T* output,
-                                          const SobolBridgeOptions& options) const {
-  generate_sobol(false, paths, output, options);
-}
-
-template <class T>
-void BrownianBridge::generate_sobol_increments(std::int64_t paths, T* output,
-                                               const SobolBridgeOptions& options) const {
-  generate_sobol(true, paths, output, options);
+  return steps;
 }
 
 template <class T>
 void BrownianBridge::generate_paths(std::int64_t paths, const T* z, T* output,
                                     const BridgeGenerateOptions& options) const {
-  generate(false, paths, z, output, options);
+  const detail::RoutineScope scope(routines::generate_paths);
+  generate(*this, routines::generate_paths, false, paths, z, output, options);
 }
 
 template <class T>
 void BrownianBridge::generate_increments(std::int64_t paths, const T* z, T* output,
                                          const BridgeGenerateOptions& options) const {
-  generate(true, paths, z, output, options);
+  const detail::RoutineScope scope(routines::generate_increments);
+  generate(*this, routines::generate_increments, true, paths, z, output, options);
 }
 
 template <class T>
-std::vector<T> BrownianBridge::generate_host(bool increments, std::int64_t paths,
-                                             const std::vector<T>& z,
-                                             const BridgeGenerateOptions& options) const {
-  validate_paths(kGenerateRoutine, paths, output_records() * dimension_, sizeof(T));
-  detail::require(static_cast<std::int64_t>(z.size()) == paths * z_records() * dimension_,
-                  kGenerateRoutine, "z", "must hold paths * z_records() * dimension() values");
-  const auto out_size = static_cast<std::size_t>(paths * output_records() * dimension_);
-  if (backend_ == Backend::cpu) {
-    std::vector<T> output(out_size);
-    generate(increments, paths, z.data(), output.data(), options);
-    return output;
-  }
-  const auto device_z = DeviceBuffer<T>::from_host(z, options.stream);
-  DeviceBuffer<T> device_output(out_size, options.stream);
-  generate(increments, paths, device_z.data(), device_output.data(), options);
-  return device_output.to_host();
+void BrownianBridge::generate_sobol_paths(std::int64_t paths, T* output, const SobolBridgeOptions& options) const {
+  const detail::RoutineScope scope(routines::generate_sobol_paths);
+  generate_sobol(*this, routines::generate_sobol_paths, false, paths, output, options);
+}
+
+template <class T>
+void BrownianBridge::generate_sobol_increments(std::int64_t paths, T* output,
+                                               const SobolBridgeOptions& options) const {
+  const detail::RoutineScope scope(routines::generate_sobol_increments);
+  generate_sobol(*this, routines::generate_sobol_increments, true, paths, output, options);
 }
 
 template <class T>
 std::vector<T> BrownianBridge::generate_paths(std::int64_t paths, const std::vector<T>& z,
                                               const BridgeGenerateOptions& options) const {
-  return generate_host(false, paths, z, options);
+  const detail::RoutineScope scope(routines::generate_paths);
+  return generate_host(*this, routines::generate_paths, false, paths, z, options);
 }
 
 template <class T>
 std::vector<T> BrownianBridge::generate_increments(std::int64_t paths, const std::vector<T>& z,
                                                    const BridgeGenerateOptions& options) const {
-  return generate_host(true, paths, z, options);
+  const detail::RoutineScope scope(routines::generate_increments);
+  return generate_host(*this, routines::generate_increments, true, paths, z, options);
 }
 
-#define CUNUM_INSTANTIATE_BRIDGE(T)                                                          \
-  template void BrownianBridge::generate_paths(std::int64_t, const T*, T*,                   \
-                                               const BridgeGenerateOptions&) const;          \
-  template void BrownianBridge::generate_increments(std::int64_t, const T*, T*,              \
-                                                    const BridgeGenerateOptions&) const;     \
-  template std::vector<T> BrownianBridge::generate_paths(std::int64_t, const std::vector<T>&, \
-                                                         const BridgeGenerateOptions&) const; \
-  template std::vector<T> BrownianBridge::generate_increments(                               \
-      std::int64_t, const std::vector<T>&, const BridgeGenerateOptions&) const;              \
-  template void BrownianBridge::generate_sobol_paths(std::int64_t, T*,                       \
-                                                     const SobolBridgeOptions&) const;       \
-  template void BrownianBridge::generate_sobol_increments(std::int64_t, T*,                  \
-                                                          const SobolBridgeOptions&) const;
-
-CUNUM_INSTANTIATE_BRIDGE(float)
-CUNUM_INSTANTIATE_BRIDGE(double)
+#define CUNUM_INSTANTIATE_BRIDGE(T)                                                                                \
+  template void BrownianBridge::generate_paths(std::int64_t, const T*, T*, const BridgeGenerateOptions&) const;      \
+  template void BrownianBridge::generate_increments(std::int64_t, const T*, T*, const BridgeGenerateOptions&)       \
+      const;                                                                                                       \
+  template std::vector<T> BrownianBridge::generate_paths(std::int64_t, const std::vector<T>&,                      \
+                                                         const BridgeGenerateOptions&) const;                      \
+  template std::vector<T> BrownianBridge::generate_increments(std::int64_t, const std::vector<T>&,                 \
+                                                              const BridgeGenerateOptions&) const;                 \
+  template void BrownianBridge::generate_sobol_paths(std::int64_t, T*, const SobolBridgeOptions&) const;           \
+  template void BrownianBridge::generate_sobol_increments(std::int64_t, T*, const SobolBridgeOptions&) const;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE, CUNUM_REAL_TYPES)
 
 }  // namespace cunum

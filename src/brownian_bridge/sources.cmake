@@ -3,7 +3,8 @@ target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bridge_compiler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bridge_cpu.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bridge_sobol_cpu.cpp
-  ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_cuda.cu
+  ${CMAKE_CURRENT_LIST_DIR}/bridge_cuda.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/constant_image_order.cpp
   ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_constant.cu
   ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_shared.cu
   ${PROJECT_SOURCE_DIR}/kernels/brownian_bridge/bridge_sobol.cu)

@@ -1,6 +1,7 @@
 // Brownian bridge on the CPU backend: order helper, execution-strategy compiler
-// (equivalence and stack minimality by brute force), compiled strategy against the
-// naive reference, statistics, and input validation.
+// (equivalence and stack minimality by brute force, through the internal
+// compile_bridge), the public construction_steps() inspector, compiled strategy
+// against the naive reference, statistics, and input validation.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "src/brownian_bridge/bridge_compiler.hpp"
 #include "bridge_reference.hpp"
@@ -186,24 +188,92 @@ TEST(BridgeCompiler, ReuseFlagsNameTheRightPoints) {
   for (std::size_t k = 1; k < compiled.steps.size(); ++k) {
     const auto& prev = compiled.steps[k - 1];
     const auto& step = compiled.steps[k];
-    auto point = [&](cunum::BridgeReuse r) {
+    auto point = [&](cunum::detail::BridgeReuse r) {
       switch (r) {
-        case cunum::BridgeReuse::previous_left: return prev.left_time_index;
-        case cunum::BridgeReuse::previous_right: return prev.right_time_index;
-        case cunum::BridgeReuse::previous_point: return prev.output_index;
+        case cunum::detail::BridgeReuse::previous_left: return prev.left_time_index;
+        case cunum::detail::BridgeReuse::previous_right: return prev.right_time_index;
+        case cunum::detail::BridgeReuse::previous_point: return prev.output_index;
         default: return 0xFFFFFFFFu;
       }
     };
-    if (step.left_reuse != cunum::BridgeReuse::stack) {
+    if (step.left_reuse != cunum::detail::BridgeReuse::stack) {
       EXPECT_EQ(point(step.left_reuse), step.left_time_index);
       ++reused;
     }
-    if (step.right_reuse != cunum::BridgeReuse::stack) {
+    if (step.right_reuse != cunum::detail::BridgeReuse::stack) {
       EXPECT_EQ(point(step.right_reuse), step.right_time_index);
       ++reused;
     }
   }
   EXPECT_GT(reused, 100);  // depth-first orders reuse most neighbours
+}
+
+// ---------------------------------------------------------------------------
+// The public inspector: running its steps on a stack of stack_size() slots gives
+// generate_paths' numbers, and each step's neighbours are the nearest points built
+// before it.
+TEST(BridgeInspector, ConstructionStepsReplayTheBridge) {
+  std::mt19937_64 engine(fresh_seed() ^ 31);
+  const int d = 2;
+  for (bool fixed : {false, true}) {
+    for (std::size_t n : {1, 7, 64, 200}) {
+      BridgeSetup s;
+      s.t0 = 0.5;
+      s.T = 2.0;
+      s.order = cunum::testing::random_grid(n, s.t0, s.T, fresh_seed() + n);
+      std::shuffle(s.order.begin(), s.order.end(), engine);
+      s.d = d;
+      s.factor = cunum::testing::random_factor(d, fresh_seed() ^ n);
+      s.start = {0.25, -0.5};
+      if (fixed) s.end = std::vector<double>{1.0, 0.0};
+      const BrownianBridge bridge = make_bridge(s);
+      const auto steps = bridge.construction_steps();
+      ASSERT_EQ(steps.size(), n);
+      const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(bridge.z_records() * d),
+                                                     fresh_seed() ^ (3 * n + fixed));
+      cunum::BridgeGenerateOptions options;
+      options.z_layout = BridgeLayout::path_contiguous;
+      options.output_layout = BridgeLayout::path_contiguous;
+      const auto want = bridge.generate_paths(1, z, options);
+
+      auto correlated = [&](std::int64_t record, int j) {
+        double sum = 0;
+        for (int i = 0; i <= j; ++i) sum += s.factor[j * d + i] * z[record * d + i];
+        return sum;
+      };
+      std::vector<std::vector<double>> stack(bridge.stack_size(), std::vector<double>(d));
+      std::vector<double> got(want.size());
+      for (int j = 0; j < d; ++j) {
+        stack[BrownianBridge::start_slot][j] = s.start[j];
+        stack[BrownianBridge::end_slot][j] = fixed ? (*s.end)[j] : s.start[j] + std::sqrt(s.T - s.t0) * correlated(0, j);
+        got[n * d + j] = stack[BrownianBridge::end_slot][j];
+      }
+      std::set<std::int64_t> built{0, static_cast<std::int64_t>(n) + 1};
+      for (const cunum::BridgeConstructionStep& step : steps) {
+        const auto right = built.upper_bound(step.time_index);
+        ASSERT_NE(right, built.end());
+        EXPECT_EQ(step.right_time_index, *right);
+        EXPECT_EQ(step.left_time_index, *std::prev(right));
+        EXPECT_TRUE(built.insert(step.time_index).second) << "time index " << step.time_index << " built twice";
+        ASSERT_LT(step.left_slot, bridge.stack_size());
+        ASSERT_LT(step.right_slot, bridge.stack_size());
+        std::vector<double> x(d);
+        for (int j = 0; j < d; ++j) {
+          x[j] = step.left_weight * stack[step.left_slot][j] + step.right_weight * stack[step.right_slot][j] +
+                 step.std_dev * correlated(step.z_record, j);
+          got[(step.time_index - 1) * d + j] = x[j];
+        }
+        if (step.store_slot) {
+          ASSERT_LT(*step.store_slot, bridge.stack_size());
+          stack[*step.store_slot] = x;
+        }
+      }
+      EXPECT_EQ(built.size(), n + 2);
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        ASSERT_NEAR(got[i], want[i], 1e-13 * std::max(1.0, std::fabs(want[i]))) << "N=" << n << " element " << i;
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -432,7 +502,9 @@ TEST(BridgeValidation, RejectsBadGenerateAndWritesNothing) {
   EXPECT_CUNUM_ERROR(bridge.generate_paths<double>(4, nullptr, out.data()), ErrorCode::invalid_argument, "z");
   EXPECT_CUNUM_ERROR(bridge.generate_paths<double>(4, z.data(), nullptr), ErrorCode::invalid_argument, "output");
   EXPECT_CUNUM_ERROR(bridge.generate_paths<double>(std::int64_t{1} << 61, z.data(), out.data()),
-                     ErrorCode::invalid_argument, "paths");
+                     ErrorCode::invalid_argument, "paths");  // the element count overflows
+  EXPECT_CUNUM_ERROR(bridge.generate_paths<double>(std::int64_t{1} << 60, z.data(), out.data()),
+                     ErrorCode::invalid_argument, "paths");  // the byte count overflows
   cunum::BridgeGenerateOptions bad_layout;
   bad_layout.z_layout = static_cast<BridgeLayout>(7);
   EXPECT_CUNUM_ERROR(bridge.generate_increments<double>(4, z.data(), out.data(), bad_layout),
@@ -441,6 +513,49 @@ TEST(BridgeValidation, RejectsBadGenerateAndWritesNothing) {
   EXPECT_EQ(std::memcmp(out.data(), before.data(), out.size() * sizeof(double)), 0);
   // Zero paths with null pointers is a no-op.
   bridge.generate_paths<double>(0, nullptr, nullptr);
+}
+
+TEST(BridgeValidation, RejectsValuesOutsideTheirEnums) {
+  EXPECT_CUNUM_ERROR(cunum::make_bridge_order({1, 2}, static_cast<BridgeOrder>(3)), ErrorCode::invalid_argument,
+                     "is not a BridgeOrder");
+  EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, static_cast<CovarianceForm>(2), {0.0}, {}, Backend::cpu),
+                     ErrorCode::invalid_argument, "'form' is not a CovarianceForm");
+  EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, CovarianceForm::factor, {0.0}, {}, static_cast<Backend>(-1)),
+                     ErrorCode::invalid_argument, "'backend' is not a Backend");
+  const BrownianBridge bridge = make_bridge(BridgeSetup{0, 1, {0.5, 0.25}, 1, {1.0}, {0.0}, {}});
+  const auto z = cunum::testing::normals<float>(3 * 4, 1);
+  std::vector<float> out(3 * 4);
+  cunum::BridgeGenerateOptions options;
+  options.output_layout = static_cast<BridgeLayout>(-1);
+  EXPECT_CUNUM_ERROR(bridge.generate_paths(4, z.data(), out.data(), options), ErrorCode::invalid_argument,
+                     "'options.output_layout' is not a BridgeLayout");
+  options.output_layout = BridgeLayout::path_fastest;
+  options.strategy = static_cast<cunum::BridgeStrategy>(7);
+  EXPECT_CUNUM_ERROR(bridge.generate_increments(4, z, options), ErrorCode::invalid_argument,
+                     "'options.strategy' is not a BridgeStrategy");
+  cunum::SobolBridgeOptions sobol;
+  sobol.sequence = static_cast<cunum::SobolSequence>(-3);
+  EXPECT_CUNUM_ERROR(bridge.generate_sobol_increments(4, out.data(), sobol), ErrorCode::invalid_argument,
+                     "'options.sequence' is not a SobolSequence");
+}
+
+TEST(BridgeValidation, MovedFromBridgeIsInvalidArgument) {
+  const BridgeSetup s{0, 1, {0.5, 0.25}, 1, {1.0}, {0.0}, {}};
+  BrownianBridge bridge = make_bridge(s);
+  const BrownianBridge moved_to = std::move(bridge);
+  EXPECT_EQ(moved_to.construction_steps().size(), 2u);
+  const auto z = cunum::testing::normals<double>(3 * 4, 1);
+  std::vector<double> out(3 * 4);
+  constexpr const char* moved = "is a moved-from BrownianBridge";
+  EXPECT_CUNUM_ERROR(bridge.generate_paths(4, z.data(), out.data()), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(bridge.generate_increments(4, z.data(), out.data()), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(bridge.generate_paths(4, z), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(bridge.generate_sobol_paths(4, out.data()), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(bridge.construction_steps(), ErrorCode::invalid_argument, moved);
+  EXPECT_EQ(bridge.stack_size(), 0u);
+  // Assigned to again, it is a bridge like any other.
+  bridge = make_bridge(s);
+  EXPECT_EQ(bridge.generate_paths(4, z), moved_to.generate_paths(4, z));
 }
 
 TEST(BridgeValidation, CudaBackendWithoutDeviceIsNoDevice) {

@@ -1,15 +1,25 @@
 // Brownian bridge on the GPU: every strategy against the CPU backend (itself held
 // against the naive reference in the CPU suite) over awkward N, d, path counts,
 // both layouts, free and fixed-end bridges, paths and increments, float and
-// double, with poisoned device outputs; strategy limits raise not_supported.
+// double, with poisoned device outputs; strategy limits raise not_supported; the
+// shared constant-memory image across streams; pointer kinds against the backend;
+// the legacy default stream left alone.
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <string>
+#include <thread>
 
 #include "bridge_reference.hpp"
+#include "src/brownian_bridge/bridge_device.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core.hpp"
 #include "test_support.hpp"
@@ -62,6 +72,10 @@ BridgeSetup make_setup(std::size_t n, int d, bool fixed, int order_kind, std::ui
     for (int j = 0; j < d; ++j) (*s.end)[j] = 1.0 - 0.5 * j;
   }
   return s;
+}
+
+BrownianBridge make_bridge(const BridgeSetup& s, Backend backend) {
+  return BrownianBridge(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, backend);
 }
 
 // Runs `strategy` on the device and the CPU backend on the same normals; compares
@@ -122,17 +136,34 @@ void expect_gpu_matches_cpu(const BridgeSetup& s, std::int64_t paths, LayoutPair
   }
 }
 
+// Interior point counts of the sweep: tiny ones, both sides of a multiple of every
+// prefetch depth, and one past a staged chunk of steps (shared_chunk_steps = 128).
+constexpr std::size_t kSweepN[] = {1, 2, 3, 63, 64, 65, 131};
+static_assert(cunum::detail::BridgePolicy::shared_chunk_steps < 131, "N = 131 must span two staged chunks");
+
+// Every kernel variant the library launches: each strategy x precision (the two
+// tests) x d in {1, 2, 3, 5} x layout pair x free and fixed end x paths and
+// increments. N cycles through kSweepN (every N meets every strategy). Path counts
+// are the smallest that still run several blocks of every kernel: the widest block
+// (strategy 2, float, four paths per thread) plus a vector group, a whole number of
+// 16-byte vectors on path-fastest arrays (the vector kernels), and plus an odd
+// remainder (the scalar kernels, partial vector groups) on every layout pair. Small
+// enough to run under racecheck.
 template <class T>
 void sweep(std::uint64_t salt) {
+  using cunum::detail::BridgePolicy;
   std::uint64_t case_id = salt;
-  for (std::size_t n : {1, 2, 3, 63, 64, 65, 1000}) {
-    for (int d : {1, 2, 3, 5}) {
-      for (bool fixed : {false, true}) {
-        for (const LayoutPair& layouts : kLayouts) {
+  for (int d : {1, 2, 3, 5}) {
+    const std::int64_t widest_block = cunum::detail::vector_paths<float>(1) * (BridgePolicy::constant_block_threads / d);
+    for (bool fixed : {false, true}) {
+      for (const LayoutPair& layouts : kLayouts) {
+        const bool path_fastest = layouts.z == BridgeLayout::path_fastest && layouts.output == BridgeLayout::path_fastest;
+        for (bool whole_vectors : {true, false}) {
+          if (whole_vectors && !path_fastest) continue;
           ++case_id;
+          const std::size_t n = kSweepN[case_id % std::size(kSweepN)];
           const BridgeSetup s = make_setup(n, d, fixed, static_cast<int>(case_id % 3), fresh_seed() + case_id);
-          // Not a multiple of any block or vector width, and a multiple of 4 (vector path).
-          const std::int64_t paths = case_id % 2 ? 1037 : (n >= 1000 ? 256 : 1024);
+          const std::int64_t paths = widest_block + (whole_vectors ? 4 : 13);
           for (BridgeStrategy strategy : kStrategies) {
             expect_gpu_matches_cpu<T>(s, paths, layouts, strategy, fresh_seed() ^ case_id);
             if (::testing::Test::HasFatalFailure()) return;
@@ -266,6 +297,211 @@ TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
     for (std::size_t i = 0; i < want_b.size(); ++i) {
       ASSERT_NEAR(got_b[i], want_b[i], 1e-12 * std::max(1.0, std::fabs(want_b[i]))) << cunum::to_string(strategy);
     }
+  }
+}
+
+// Two bridges with different time grids share the device's constant symbol on two
+// non-blocking streams, interleaved: each launch must see its own bridge's image.
+// A round runs a on s1, a on s2 (the symbol holds a's image: no copy, a wait across
+// streams), b on s2 (a copy, same stream), b on s1; each call writes its own
+// poisoned slice of the output, checked against the CPU backend at the end.
+TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnTwoStreams) {
+  CUNUM_REQUIRE_GPU();
+  constexpr int kRounds = 20;
+  constexpr int kCallsPerRound = 2;
+  const std::int64_t paths = 1024;
+  const BridgeSetup setups[] = {make_setup(63, 1, false, 0, fresh_seed()), make_setup(130, 2, true, 2, fresh_seed() + 1)};
+  cunum::Stream s1, s2;
+  struct Run {
+    BrownianBridge gpu;
+    std::vector<double> want;
+    cunum::DeviceBuffer<double> z;
+    cunum::DeviceBuffer<double> out;  // kRounds x kCallsPerRound slices of want.size()
+    double* slice(int round, int call) {
+      return out.data() + (round * kCallsPerRound + call) * want.size();
+    }
+  };
+  std::vector<Run> runs;
+  for (const BridgeSetup& s : setups) {
+    const BrownianBridge cpu = make_bridge(s, Backend::cpu);
+    const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu.z_records() * s.d),
+                                                   fresh_seed() ^ runs.size());
+    auto want = cpu.generate_paths(paths, z);
+    cunum::DeviceBuffer<double> out(want.size() * kRounds * kCallsPerRound, s1);
+    out.fill_bytes_async(0xFF);
+    runs.push_back({make_bridge(s, Backend::cuda), std::move(want), cunum::DeviceBuffer<double>::from_host(z, s1),
+                    std::move(out)});
+  }
+  s1.synchronize();
+  cunum::BridgeGenerateOptions on_s1, on_s2;
+  on_s1.strategy = on_s2.strategy = BridgeStrategy::constant_memory;
+  on_s1.stream = s1;
+  on_s2.stream = s2;
+  Run& a = runs[0];
+  Run& b = runs[1];
+  for (int round = 0; round < kRounds; ++round) {
+    a.gpu.generate_paths(paths, a.z.data(), a.slice(round, 0), on_s1);
+    a.gpu.generate_paths(paths, a.z.data(), a.slice(round, 1), on_s2);
+    b.gpu.generate_paths(paths, b.z.data(), b.slice(round, 0), on_s2);
+    b.gpu.generate_paths(paths, b.z.data(), b.slice(round, 1), on_s1);
+  }
+  s1.synchronize();
+  s2.synchronize();
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const auto got = runs[r].out.to_host();
+    const std::vector<double>& want = runs[r].want;
+    double scale = 1;
+    for (double v : want) scale = std::max(scale, std::fabs(v));
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const std::size_t slice = i / want.size();
+      ASSERT_NEAR(got[i], want[i % want.size()], 1e-12 * scale)
+          << "bridge " << r << " round " << slice / kCallsPerRound << " call " << slice % kCallsPerRound
+          << " element " << i % want.size();
+    }
+  }
+}
+
+// Managed memory for `count` doubles, released with the test.
+class ManagedArray {
+ public:
+  explicit ManagedArray(std::size_t count) : count_(count) {
+    if (cudaMallocManaged(&data_, count * sizeof(double)) != cudaSuccess) data_ = nullptr;
+  }
+  ~ManagedArray() { cudaFree(data_); }
+  ManagedArray(const ManagedArray&) = delete;
+  ManagedArray& operator=(const ManagedArray&) = delete;
+  double* data() const { return data_; }
+  std::size_t size() const { return count_; }
+
+ private:
+  double* data_ = nullptr;
+  std::size_t count_;
+};
+
+// z and output must be memory the backend reaches: a CUDA bridge refuses pageable
+// host memory (unless the device reads it: HMM/ATS), a CPU bridge refuses device
+// memory, naming the argument; managed memory serves both.
+TEST(BridgeGpu, PointerKindsMatchTheBackend) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(31, 2, false, 0, fresh_seed());
+  const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+  const BrownianBridge cpu = make_bridge(s, Backend::cpu);
+  const std::int64_t paths = 100;
+  const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(paths * cpu.z_records() * s.d), fresh_seed());
+  const auto want = cpu.generate_paths(paths, z);
+  std::vector<double> host_out(want.size());
+  const auto device_z = cunum::DeviceBuffer<double>::from_host(z);
+  cunum::DeviceBuffer<double> device_out(want.size());
+
+  EXPECT_CUNUM_ERROR(cpu.generate_paths(paths, device_z.data(), host_out.data()), ErrorCode::invalid_argument, "'z'");
+  EXPECT_CUNUM_ERROR(cpu.generate_increments(paths, z.data(), device_out.data()), ErrorCode::invalid_argument,
+                     "'output'");
+  EXPECT_CUNUM_ERROR(cpu.generate_sobol_paths(paths, device_out.data()), ErrorCode::invalid_argument, "'output'");
+  if (cunum::device_properties().pageable_memory_access) {
+    std::printf("[ cunum    ] this device reads pageable host memory: a CUDA bridge accepts it\n");
+  } else {
+    EXPECT_CUNUM_ERROR(gpu.generate_paths(paths, z.data(), device_out.data()), ErrorCode::invalid_argument, "'z'");
+    EXPECT_CUNUM_ERROR(gpu.generate_increments(paths, device_z.data(), host_out.data()), ErrorCode::invalid_argument,
+                       "'output'");
+    EXPECT_CUNUM_ERROR(gpu.generate_sobol_increments(paths, host_out.data()), ErrorCode::invalid_argument, "'output'");
+  }
+
+  ManagedArray managed_z(z.size()), managed_out(want.size());
+  ASSERT_NE(managed_z.data(), nullptr);
+  ASSERT_NE(managed_out.data(), nullptr);
+  std::copy(z.begin(), z.end(), managed_z.data());
+  double scale = 1;
+  for (double v : want) scale = std::max(scale, std::fabs(v));
+  for (const BrownianBridge* bridge : {&gpu, &cpu}) {
+    std::fill(managed_out.data(), managed_out.data() + managed_out.size(), std::nan(""));
+    bridge->generate_paths(paths, managed_z.data(), managed_out.data());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      ASSERT_NEAR(managed_out.data()[i], want[i], 1e-12 * scale) << cunum::to_string(bridge->backend()) << " element " << i;
+    }
+  }
+}
+
+// A CUDA bridge belongs to the device current at its construction; a call while
+// another device is current is refused, naming both.
+TEST(BridgeGpu, CallsWhileAnotherDeviceIsCurrentAreRefused) {
+  CUNUM_REQUIRE_GPU();
+  if (cunum::device_count() < 2) GTEST_SKIP() << "SKIPPED: needs two CUDA devices";
+  int original = 0;
+  ASSERT_EQ(cudaGetDevice(&original), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  {
+    const BridgeSetup s = make_setup(15, 1, false, 0, fresh_seed());
+    const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+    cunum::DeviceBuffer<double> z(static_cast<std::size_t>(gpu.z_records()));
+    cunum::DeviceBuffer<double> out(static_cast<std::size_t>(gpu.output_records()));
+    ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+    EXPECT_CUNUM_ERROR(gpu.generate_paths(1, z.data(), out.data()), ErrorCode::invalid_argument,
+                       "was made for CUDA device 0 but device 1 is current");
+    EXPECT_CUNUM_ERROR(gpu.generate_sobol_paths(1, out.data()), ErrorCode::invalid_argument,
+                       "was made for CUDA device 0 but device 1 is current");
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  }
+  ASSERT_EQ(cudaSetDevice(original), cudaSuccess);
+}
+
+// Holds the legacy default stream, from a host function enqueued on it, until
+// released (or for 20 seconds at most): work that synchronises with the legacy
+// stream meanwhile cannot complete.
+struct LegacyStreamHold {
+  std::atomic<bool> released{false};
+  std::atomic<bool> timed_out{false};
+
+  static void CUDART_CB hold(void* self) {
+    auto& state = *static_cast<LegacyStreamHold*>(self);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!state.released.load()) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        state.timed_out = true;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+};
+
+// The constructor uploads on cunum's setup stream and waits for that only, and calls
+// on a non-blocking stream (the first Sobol call uploads its tables the same way, a
+// constant-memory call orders itself by events) never touch the legacy stream: all
+// of it completes while a host function holds the legacy stream.
+TEST(BridgeGpu, SetupAndCallsLeaveTheLegacyStreamAlone) {
+  CUNUM_REQUIRE_GPU();
+  // A tool attached through CUDA's injection hook (compute-sanitizer, Nsight) may
+  // serialise the streams itself.
+  if (std::getenv("CUDA_INJECTION64_PATH") != nullptr) GTEST_SKIP() << "a CUDA tool is attached";
+  const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
+  const std::int64_t paths = 1000;
+  cunum::Stream stream;
+  const auto z_host = cunum::testing::normals<double>(static_cast<std::size_t>(paths * 64 * 2), fresh_seed());
+  const auto z = cunum::DeviceBuffer<double>::from_host(z_host, stream);
+  cunum::DeviceBuffer<double> out(z_host.size(), stream);
+  cunum::BridgeGenerateOptions options;
+  options.stream = stream;
+  options.strategy = BridgeStrategy::constant_memory;
+  cunum::SobolBridgeOptions sobol;
+  sobol.stream = stream;
+  const auto run = [&](const BrownianBridge& bridge) {
+    bridge.generate_paths(paths, z.data(), out.data(), options);
+    bridge.generate_sobol_paths(paths, out.data(), sobol);
+  };
+  // Load the kernels first: loading a module lazily may synchronise the context.
+  const BrownianBridge warm_up = make_bridge(s, Backend::cuda);
+  run(warm_up);
+  stream.synchronize();
+  LegacyStreamHold hold;
+  ASSERT_EQ(cudaLaunchHostFunc(nullptr, LegacyStreamHold::hold, &hold), cudaSuccess);
+  {
+    const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+    run(gpu);
+    stream.synchronize();
+    EXPECT_FALSE(hold.timed_out.load()) << "the bridge waited for the legacy default stream";
+    hold.released = true;
+    ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   }
 }
 

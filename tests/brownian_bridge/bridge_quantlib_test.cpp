@@ -24,8 +24,8 @@ void compare_with_quantlib(const std::vector<double>& ql_times, std::uint64_t se
                                      cunum::CovarianceForm::factor, {0.0}, {}, cunum::Backend::cpu);
 
   // Weights and standard deviations, step by step (QuantLib step i is caller step i).
-  for (const cunum::BridgeStep& step : bridge.steps()) {
-    const std::size_t i = step.z_index;
+  for (const cunum::BridgeConstructionStep& step : bridge.construction_steps()) {
+    const auto i = static_cast<std::size_t>(step.z_record);
     EXPECT_NEAR(step.left_weight, ql.leftWeight()[i], 1e-12);
     EXPECT_NEAR(step.right_weight, ql.rightWeight()[i], 1e-12);
     EXPECT_NEAR(step.std_dev, ql.stdDeviation()[i], 1e-12);

@@ -1,7 +1,8 @@
 #pragma once
-// Internal: the device form of a compiled bridge strategy, the tuning policy and
-// the launch arguments shared by the constant-memory (1-3), shared-memory (4-5)
-// and fused Sobol kernels.
+// Internal, host-visible: the device form of a compiled bridge strategy, the
+// tuning policy and the launch arguments shared by the host code that uploads and
+// selects (bridge_cuda.cpp) and the constant-memory (1-3), shared-memory (4-5) and
+// fused Sobol kernels (kernels/brownian_bridge/), whose launchers are declared here.
 
 #include <cstdint>
 #include <memory>
@@ -115,10 +116,12 @@ struct DeviceSteps {
   std::uint32_t stack_size;
 };
 
-// Everything one precision needs on the device.
+// Everything one precision needs on the device. The buffers live on the device's
+// setup stream (src/core/setup_stream.hpp) and are freed there.
 template <class T>
 struct TypedDeviceStrategy {
   std::vector<unsigned char> constant_image;  // empty when it does not fit
+  std::uint64_t constant_image_id = 0;        // names the image in the symbol (constant_image_order.hpp)
   ConstantLayout constant_layout{};
   DeviceBuffer<StepWeights<T>> weights;
   DeviceBuffer<T> factor;  // empty if d > max_register_dimension
@@ -154,7 +157,8 @@ class BridgeDeviceStrategy {
     return {indices.data(), t.weights.data(), t.factor.data(), t.start.data(), t.end.data(), stack_size};
   }
 
-  // Sobol tables, uploaded on first use of each sequence.
+  // Sobol tables, uploaded on first use of each sequence (on the setup stream; the
+  // call waits for that upload, not for the caller's stream).
   const DeviceSobolTables& sobol_tables(const BrownianBridge& bridge, SobolSequence sequence) const;
 
  private:
@@ -162,18 +166,19 @@ class BridgeDeviceStrategy {
   mutable std::unique_ptr<DeviceSobolTables> sobol_[4];
 };
 
-// Launchers (kernels/brownian_bridge/*.cu); they check every CUDA call. With
-// `describe` set they launch nothing and describe the kernel they would launch.
+// Launchers (kernels/brownian_bridge/*.cu), through kernels/common/launch.cuh's
+// launch_kernel. With `describe` set they launch nothing and describe the kernel
+// they would launch.
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe);
+                            BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
 template <class T>
 void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream, BridgeKernelInfo* describe);
+                          BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
 template <class T>
 void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                          SobolSequence sequence, std::uint64_t offset, const DeviceSobolTables& tables,
-                         StreamHandle stream, BridgeKernelInfo* describe);
+                         StreamHandle stream, BridgeKernelReport* describe);
 
 // Dynamic shared memory the shared-memory kernels need for `threads` per block.
 template <class T>

@@ -1,6 +1,7 @@
-// CUDA side of the Brownian bridge: uploads a compiled strategy (constant-memory
-// image for strategies 1-3, step indices and weights for 4-5 and the fused Sobol
-// kernel), chooses the strategy and launches it.
+// CUDA side of the Brownian bridge, host code: uploads a compiled strategy
+// (constant-memory image for strategies 1-3, step indices and weights for 4-5 and
+// the fused Sobol kernel) on the device's setup stream, waiting for those copies
+// only, chooses the strategy and calls its launcher (kernels/brownian_bridge/).
 
 #include <algorithm>
 #include <cmath>
@@ -8,18 +9,23 @@
 #include <memory>
 #include <string>
 
-#include "src/brownian_bridge/bridge_backends.hpp"
-#include "kernels/brownian_bridge/bridge_device.cuh"
-#include "src/random/sobol_tables.hpp"
-#include "src/core/check.hpp"
-#include "src/core/validate.hpp"
 #include "cunum/core/device.hpp"
+#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/bridge_device.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/brownian_bridge/bridge_routines.hpp"
+#include "src/brownian_bridge/constant_image_order.hpp"
+#include "src/core/check.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/setup_stream.hpp"
+#include "src/core/validate.hpp"
+#include "src/random/sobol_tables.hpp"
 
 namespace cunum::detail {
 namespace {
 
-constexpr const char* kGenerateRoutine = "cunum::BrownianBridge::generate";
-constexpr const char* kSobolRoutine = "cunum::BrownianBridge::generate_sobol";
+namespace routines = bridge_routines;
+
 constexpr std::int64_t kMaxConstantIndex = 0xFFFF;  // 16-bit Z and output indices
 constexpr std::uint32_t kMaxSharedSlots = 0xFFFF;   // 16-bit stack slots
 
@@ -59,7 +65,7 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   std::vector<T> weights;
   std::vector<std::uint16_t> z_index, output_index;
   std::vector<std::uint8_t> left, right, store, increments;
-  for (const BridgeStep& s : bridge.steps()) {
+  for (const BridgeStep& s : BridgeInternals::compiled(bridge).steps) {
     weights.insert(weights.end(), {static_cast<T>(s.left_weight), static_cast<T>(s.right_weight),
                                    static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
                                    static_cast<T>(s.inverse_right_gap)});
@@ -84,48 +90,51 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   append(image, layout.store, store.data(), store.size());
   append(image, layout.increments, increments.data(), increments.size());
   layout.bytes = static_cast<std::uint32_t>(image.size());
-  if (image.size() <= BridgePolicy::constant_bytes) typed.constant_image = std::move(image);
+  if (image.size() <= BridgePolicy::constant_bytes) {
+    typed.constant_image = std::move(image);
+    typed.constant_image_id = new_constant_image_id();
+  }
 }
 
-// Size of the constant-memory image of `bridge` in precision T (0 if it cannot have
-// one), as built when the bridge's strategy was uploaded.
-template <class T>
-std::size_t bridge_constant_image_bytes(const BrownianBridge& bridge) {
-  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
-  require(strategy != nullptr, kGenerateRoutine, "bridge", "does not use the CUDA backend");
-  return strategy->typed<T>().constant_layout.bytes;
+// The strategy uploaded for a CUDA bridge.
+const BridgeDeviceStrategy& cuda_strategy(const BrownianBridge& bridge) {
+  const BridgeDeviceStrategy* strategy = BridgeInternals::device_strategy(bridge);
+  require(strategy != nullptr, routines::current(), "bridge", "does not use the CUDA backend");
+  return *strategy;
 }
 
 template <class T>
-void upload_typed(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
+void upload_typed(const BrownianBridge& bridge, SetupUpload& upload, TypedDeviceStrategy<T>& typed) {
   build_constant_image(bridge, typed);
   const int d = bridge.dimension();
   std::vector<StepWeights<T>> weights;
-  weights.reserve(bridge.steps().size());
-  for (const BridgeStep& s : bridge.steps()) {
+  const std::vector<BridgeStep>& steps = BridgeInternals::compiled(bridge).steps;
+  weights.reserve(steps.size());
+  for (const BridgeStep& s : steps) {
     weights.push_back({static_cast<T>(s.left_weight), static_cast<T>(s.right_weight),
                        static_cast<T>(s.std_dev), static_cast<T>(s.inverse_left_gap),
                        static_cast<T>(s.inverse_right_gap)});
   }
-  typed.weights = DeviceBuffer<StepWeights<T>>::from_host(weights);
+  typed.weights = upload.copy(std::move(weights));
   if (d <= BridgePolicy::max_register_dimension) {
     constexpr int m = BridgePolicy::max_register_dimension;
     std::vector<T> factor(m * m, T(0));
     for (int i = 0; i < d; ++i) {
       for (int j = 0; j < d; ++j) factor[i * m + j] = static_cast<T>(bridge.factor()[i * d + j]);
     }
-    typed.factor = DeviceBuffer<T>::from_host(factor);
+    typed.factor = upload.copy(std::move(factor));
   }
-  typed.start = DeviceBuffer<T>::from_host(std::vector<T>(bridge.start().begin(), bridge.start().end()));
+  typed.start = upload.copy(std::vector<T>(bridge.start().begin(), bridge.start().end()));
   std::vector<T> end(static_cast<std::size_t>(d), T(0));
   if (bridge.fixed_end()) end.assign(bridge.end_value()->begin(), bridge.end_value()->end());
-  typed.end = DeviceBuffer<T>::from_host(end);
+  typed.end = upload.copy(std::move(end));
 }
 
 std::vector<StepIndices> step_indices(const BrownianBridge& bridge) {
   std::vector<StepIndices> indices;
-  indices.reserve(bridge.steps().size());
-  for (const BridgeStep& s : bridge.steps()) {
+  const std::vector<BridgeStep>& steps = BridgeInternals::compiled(bridge).steps;
+  indices.reserve(steps.size());
+  for (const BridgeStep& s : steps) {
     StepIndices g{};
     g.z_index = s.z_index;
     g.output_index = s.output_index;
@@ -170,8 +179,9 @@ std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy whic
              std::to_string(BridgePolicy::max_local_stack);
     }
     if (bridge.output_records() > kMaxConstantIndex) return "N + 1 > 65535 (16-bit indices)";
-    const std::size_t bytes = double_precision ? bridge_constant_image_bytes<double>(bridge)
-                                               : bridge_constant_image_bytes<float>(bridge);
+    const BridgeDeviceStrategy& strategy = cuda_strategy(bridge);
+    const std::size_t bytes = double_precision ? strategy.typed<double>().constant_layout.bytes
+                                               : strategy.typed<float>().constant_layout.bytes;
     if (bytes > BridgePolicy::constant_bytes) {
       return "strategy needs " + std::to_string(bytes) + " bytes of constant memory > " +
              std::to_string(BridgePolicy::constant_bytes);
@@ -241,24 +251,25 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   if (!entry) {
     const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
     auto tables = std::make_unique<DeviceSobolTables>();
-    tables->bytes = DeviceBuffer<unsigned char>::from_host(is_64_bit(sequence)
-                                                    ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
+    SetupUpload upload;
+    tables->bytes = upload.copy(is_64_bit(sequence) ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
                                                     : sobol_table_bytes<std::uint32_t>(sequence, dimensions));
+    upload.wait();
     entry = std::move(tables);
   }
   return *entry;
 }
 
-BridgeDeviceStrategy* bridge_upload_strategy(const BrownianBridge& bridge) {
+std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge) {
   auto strategy = std::make_unique<BridgeDeviceStrategy>();
   strategy->stack_size = bridge.stack_size();
-  upload_typed(bridge, strategy->single);
-  upload_typed(bridge, strategy->double_precision);
-  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = DeviceBuffer<StepIndices>::from_host(step_indices(bridge));
-  return strategy.release();
+  SetupUpload upload;
+  upload_typed(bridge, upload, strategy->single);
+  upload_typed(bridge, upload, strategy->double_precision);
+  if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = upload.copy(step_indices(bridge));
+  upload.wait();
+  return strategy;
 }
-
-void bridge_release_strategy(BridgeDeviceStrategy* strategy) noexcept { delete strategy; }
 
 BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,
                                       bool double_precision) {
@@ -266,15 +277,13 @@ BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrate
     for (BridgeStrategy candidate : {BridgeStrategy::shared_memory, BridgeStrategy::prefetch}) {
       if (unsupported_reason(bridge, candidate, double_precision).empty()) return candidate;
     }
-    throw Error(ErrorCode::not_supported,
-                std::string(kGenerateRoutine) + ": no GPU strategy serves this bridge: " +
-                    unsupported_reason(bridge, BridgeStrategy::shared_memory, double_precision) +
-                    "; " + unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
+    routines::throw_not_supported("no GPU strategy serves this bridge: " +
+                                  unsupported_reason(bridge, BridgeStrategy::shared_memory, double_precision) + "; " +
+                                  unsupported_reason(bridge, BridgeStrategy::prefetch, double_precision));
   }
   const std::string reason = unsupported_reason(bridge, requested, double_precision);
   if (!reason.empty()) {
-    throw Error(ErrorCode::not_supported, std::string(kGenerateRoutine) + ": strategy " + to_string(requested) +
-                                              " cannot serve: " + reason);
+    routines::throw_not_supported(std::string("strategy ") + to_string(requested) + " cannot serve: " + reason);
   }
   return requested;
 }
@@ -282,7 +291,7 @@ BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrate
 template <class T>
 void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy, bool increments,
                           std::int64_t paths, const T* z, T* output, const BridgeGenerateOptions& options,
-                          BridgeKernelInfo* describe) {
+                          BridgeKernelReport* describe) {
   const BridgeStrategy which = bridge_select_strategy(bridge, options.strategy, sizeof(T) == sizeof(double));
   if (paths == 0) return;
   const BridgeArgs<T> args =
@@ -297,12 +306,12 @@ void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrate
 template <class T>
 void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDeviceStrategy& strategy,
                                 bool increments, std::int64_t paths, T* output,
-                                const SobolBridgeOptions& options, BridgeKernelInfo* describe) {
+                                const SobolBridgeOptions& options, BridgeKernelReport* describe) {
   const std::string reason =
       register_family_limits(bridge, sobol_minimum_shared_bytes<T>(bridge, is_64_bit(options.sequence)));
   if (!reason.empty()) {
-    throw Error(ErrorCode::not_supported, std::string(kSobolRoutine) + ": the fused kernel cannot serve: " +
-                                              reason + " (the Sobol tables grow with z_records() * dimension())");
+    routines::throw_not_supported("the fused kernel cannot serve: " + reason +
+                                  " (the Sobol tables grow with z_records() * dimension())");
   }
   if (paths == 0) return;
   const BridgeArgs<T> args = bridge_args<T>(bridge, increments, paths, nullptr, output, BridgeLayout::path_fastest,
@@ -312,23 +321,20 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
 }
 
 template <class T>
-BridgeKernelInfo describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
-                                        const T* z, T* output, const BridgeGenerateOptions& options) {
-  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
-  require(strategy != nullptr, "cunum::detail::describe_bridge_kernel", "bridge", "does not use the CUDA backend");
-  BridgeKernelInfo info;
-  bridge_generate_cuda(bridge, *strategy, increments, paths, z, output, options, &info);
+BridgeKernelReport describe_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+                                          const T* z, T* output, const BridgeGenerateOptions& options) {
+  const RoutineScope scope(routines::describe_kernel);
+  BridgeKernelReport info;
+  bridge_generate_cuda(bridge, cuda_strategy(bridge), increments, paths, z, output, options, &info);
   return info;
 }
 
 template <class T>
-BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
-                                              T* output, const SobolBridgeOptions& options) {
-  const BridgeDeviceStrategy* strategy = device_strategy(bridge);
-  require(strategy != nullptr, "cunum::detail::describe_sobol_bridge_kernel", "bridge",
-          "does not use the CUDA backend");
-  BridgeKernelInfo info;
-  bridge_generate_sobol_cuda(bridge, *strategy, increments, paths, output, options, &info);
+BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool increments, std::int64_t paths,
+                                                T* output, const SobolBridgeOptions& options) {
+  const RoutineScope scope(routines::describe_sobol_kernel);
+  BridgeKernelReport info;
+  bridge_generate_sobol_cuda(bridge, cuda_strategy(bridge), increments, paths, output, options, &info);
   return info;
 }
 
@@ -336,12 +342,12 @@ BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge& bridge, bool
   template BridgeArgs<T> bridge_args(const BrownianBridge&, bool, std::int64_t, const T*, T*, BridgeLayout,     \
                                      BridgeLayout);                                                         \
   template void bridge_generate_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool, std::int64_t, \
-                                     const T*, T*, const BridgeGenerateOptions&, BridgeKernelInfo*);        \
+                                     const T*, T*, const BridgeGenerateOptions&, BridgeKernelReport*);        \
   template void bridge_generate_sobol_cuda(const BrownianBridge&, const BridgeDeviceStrategy&, bool,         \
-                                           std::int64_t, T*, const SobolBridgeOptions&, BridgeKernelInfo*); \
-  template BridgeKernelInfo describe_bridge_kernel(const BrownianBridge&, bool, std::int64_t, const T*, T*,  \
+                                           std::int64_t, T*, const SobolBridgeOptions&, BridgeKernelReport*); \
+  template BridgeKernelReport describe_bridge_kernel(const BrownianBridge&, bool, std::int64_t, const T*, T*,  \
                                                    const BridgeGenerateOptions&);                           \
-  template BridgeKernelInfo describe_sobol_bridge_kernel(const BrownianBridge&, bool, std::int64_t, T*,      \
+  template BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge&, bool, std::int64_t, T*,      \
                                                          const SobolBridgeOptions&);
 
 CUNUM_INSTANTIATE_BRIDGE_CUDA(float)
