@@ -38,8 +38,7 @@ constexpr std::int64_t pow2(int exponent) { return std::int64_t{1} << exponent; 
 constexpr const char* kModule = "reduce";
 
 // The tutorial's seven kernels, in its order (the enum's list).
-#define CUNUM_BENCH_CLASSIC_KERNEL(enumerator, text) ClassicReduceKernel::enumerator,
-constexpr ClassicReduceKernel kClassicKernels[] = {CUNUM_CLASSIC_REDUCE_KERNELS(CUNUM_BENCH_CLASSIC_KERNEL)};
+constexpr const auto& kClassicKernels = cunum::ClassicReduceKernelValues::all;
 
 std::string classic_case_name(ClassicReduceKernel kernel) {
   // The tutorial numbers its kernels from 1; the enum counts from 0.

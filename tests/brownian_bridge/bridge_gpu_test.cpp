@@ -36,11 +36,7 @@ using cunum::ErrorCode;
 using cunum::testing::BridgeSetup;
 using cunum::testing::fresh_seed;
 
-constexpr BridgeStrategy kStrategies[] = {
-    BridgeStrategy::automatic,     BridgeStrategy::constant_memory,
-    BridgeStrategy::vectorized,    BridgeStrategy::prefetch,
-    BridgeStrategy::shared_memory, BridgeStrategy::shared_memory_reuse,
-    BridgeStrategy::shared_memory_reuse_prefetch};
+constexpr const auto& kStrategies = cunum::BridgeStrategyValues::all;
 
 struct LayoutPair {
   BridgeLayout z, output;

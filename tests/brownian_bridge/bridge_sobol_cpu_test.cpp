@@ -86,8 +86,7 @@ cunum::testing::BridgeSetup setup(std::size_t n, int d, bool fixed, std::uint64_
 
 TEST(BridgeSobolCpu, IsTheTwoStepRouteForEverySequence) {
   const std::uint64_t seed = cunum::testing::fresh_seed();
-  for (SobolSequence sequence : {SobolSequence::sobol32, SobolSequence::scrambled_sobol32, SobolSequence::sobol64,
-                                 SobolSequence::scrambled_sobol64}) {
+  for (SobolSequence sequence : cunum::SobolSequenceValues::all) {
     expect_two_step_route<float>(setup(63, 1, false, seed), 1037, sequence, 0, BridgeLayout::path_fastest, false);
     expect_two_step_route<double>(setup(12, 3, true, seed + 1), 517, sequence, 41, BridgeLayout::path_contiguous,
                                   true);

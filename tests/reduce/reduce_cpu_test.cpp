@@ -17,7 +17,7 @@ using cunum::ReduceOp;
 using cunum::testing::awkward_sizes;
 using cunum::testing::random_vector;
 
-constexpr ReduceOp kOps[] = {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max};
+constexpr const auto& kOps = cunum::ReduceOpValues::all;
 
 template <class T>
 class CpuReduce : public ::testing::Test {};

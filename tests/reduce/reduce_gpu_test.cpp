@@ -22,7 +22,7 @@ using cunum::ReduceOp;
 using cunum::testing::awkward_sizes;
 using cunum::testing::random_vector;
 
-constexpr ReduceOp kOps[] = {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max};
+constexpr const auto& kOps = cunum::ReduceOpValues::all;
 
 // `result` of `op` on host[offset, offset + n) by `backend`, held to the documented bound.
 template <class T>
@@ -209,8 +209,7 @@ TEST(GpuReduce, BadArgumentsAreNamedErrorsAndNothingIsWritten) {
 template <class T>
 class GpuClassicReduce : public ::testing::Test {};
 using ClassicTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-#define CUNUM_TEST_CLASSIC_KERNEL(enumerator, text) cunum::ClassicReduceKernel::enumerator,
-constexpr cunum::ClassicReduceKernel kClassicKernels[] = {CUNUM_CLASSIC_REDUCE_KERNELS(CUNUM_TEST_CLASSIC_KERNEL)};
+constexpr const auto& kClassicKernels = cunum::ClassicReduceKernelValues::all;
 TYPED_TEST_SUITE(GpuClassicReduce, ClassicTypes);
 
 TYPED_TEST(GpuClassicReduce, EveryKernelMatchesReference) {

@@ -16,7 +16,14 @@
 ///   enumerators (false, say, after a cast from an out-of-range integer).
 /// Both are thread-safe. Every cunum routine refuses an unlisted value with
 /// ErrorCode::invalid_argument naming the argument.
-#define CUNUM_ENUM(Enum, LIST)               \
-  enum class Enum { LIST(CUNUM_ENUM_VALUE) }; \
-  const char* to_string(Enum value) noexcept; \
+// The qualified enumerator of one list entry, inside a scope that names the enum ListedEnum.
+#define CUNUM_ENUM_LISTED_VALUE(enumerator, text) ListedEnum::enumerator,
+
+#define CUNUM_ENUM(Enum, LIST)                                        \
+  enum class Enum { LIST(CUNUM_ENUM_VALUE) };                          \
+  struct Enum##Values {                                                \
+    using ListedEnum = Enum;                                           \
+    static constexpr ListedEnum all[] = {LIST(CUNUM_ENUM_LISTED_VALUE)}; \
+  };                                                                   \
+  const char* to_string(Enum value) noexcept;                          \
   bool is_valid(Enum value) noexcept;
