@@ -467,9 +467,14 @@ struct LegacyStreamHold {
 // of it completes while a host function holds the legacy stream.
 TEST(BridgeGpu, SetupAndCallsLeaveTheLegacyStreamAlone) {
   CUNUM_REQUIRE_GPU();
-  // A tool attached through CUDA's injection hook (compute-sanitizer, Nsight) may
-  // serialise the streams itself.
-  if (std::getenv("CUDA_INJECTION64_PATH") != nullptr) GTEST_SKIP() << "a CUDA tool is attached";
+  // compute-sanitizer serialises the streams itself (seen on an H100: the hold timed
+  // out under memcheck and racecheck alone), so the premise cannot hold under it;
+  // scripts/device-check names the tool in CUNUM_SANITIZER for its runs.
+  if (std::getenv("CUNUM_SANITIZER") != nullptr || std::getenv("CUDA_INJECTION64_PATH") != nullptr) {
+    GTEST_SKIP() << "SKIPPED: a CUDA tool that serialises streams is attached ("
+                 << (std::getenv("CUNUM_SANITIZER") != nullptr ? std::getenv("CUNUM_SANITIZER") : "injection")
+                 << "); this test runs in the plain GPU test step";
+  }
   const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
   const std::int64_t paths = 1000;
   cunum::Stream stream;
