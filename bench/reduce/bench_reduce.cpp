@@ -281,6 +281,39 @@ CaseSizes case_sizes(bool quick) {
           {pow2(20), pow2(24), pow2(28)}};
 }
 
+// What the API boundary costs a call: Reducer::reduce (argument, pointer-kind and
+// device checks, then the launch) interleaved with the bare launch of the same kernel
+// on a workspace of its own, host launch included. The peer column is the bare launch.
+void bench_boundary_cost(BenchContext& context, cunum::bench::RotatingDeviceInput<float>& input, std::int64_t n,
+                         long double expected) {
+  const cunum::StreamHandle stream = *context.stream;
+  const cunum::DeviceProperties& device = cunum::device_properties();
+  const int arch = device.compute_capability_major * 100 + device.compute_capability_minor * 10;
+  cunum::DeviceBuffer<double> partials(
+      static_cast<std::size_t>(device.multiprocessor_count * cunum::detail::reduce_tuning(arch).blocks_per_multiprocessor),
+      stream);
+  cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
+  blocks_done.fill_bytes_async(0);
+  const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), device.multiprocessor_count, arch};
+  cunum::Reducer<float> reducer(cunum::Backend::cuda, stream);
+  cunum::DeviceBuffer<float> checked_result(1, stream);
+  cunum::DeviceBuffer<float> bare_result(1, stream);
+  const auto checked = [&] { reducer.reduce(ReduceOp::sum, input.next(), n, checked_result.data(), stream); };
+  const auto bare = [&] { cunum::detail::reduce_cuda(ReduceOp::sum, input.next(), n, bare_result.data(), scratch, stream); };
+  const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(context.options, stream, checked, bare);
+  context.verifier.check("cunum::Reducer, boundary cost row", read_device_scalar(checked_result), expected,
+                         relative_tolerance<float>(ReduceOp::sum, true));
+  context.verifier.check("bare launch, boundary cost row", read_device_scalar(bare_result), expected,
+                         relative_tolerance<float>(ReduceOp::sum, true));
+  BenchRow row = new_row("sum, one call, host launch included: API checks vs the bare launch", "float32", n);
+  row.median_ms = medians.ours_ms;
+  row.peer = "bare launch (detail::reduce_cuda)";
+  row.peer_median_ms = medians.peer_ms;
+  row.bytes_moved = bytes_moved(n, sizeof(float), sizeof(float));
+  row.note = "the difference is the host cost of the checks";
+  context.report.add(row);
+}
+
 // (c) Small float sums, where launches dominate, timed three ways (harness DeviceTiming):
 // one call with its host launch, one call's GPU time, and one call's share of a CUDA
 // graph of back-to-back calls. The graph holds as many calls as there are rotated
@@ -314,6 +347,7 @@ void bench_call_latency(BenchContext& context, const std::vector<float>& host, s
     if (timing == DeviceTiming::graph_replay) row.note = std::to_string(calls_per_graph) + " calls per graph";
     context.report.add(row);
   }
+  bench_boundary_cost(context, input, n, expected);
 }
 
 // (d) Policies of the production kernel on float sums, GPU time alone (the host launch
