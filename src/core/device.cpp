@@ -13,12 +13,17 @@ namespace cunum {
 
 CUNUM_DEFINE_ENUM_FUNCTIONS(Backend, CUNUM_BACKENDS)
 
+// Read once: the CUDA runtime fixes the process's devices when it starts, and the
+// API boundary asks on every call (pointer checks).
 int device_count() noexcept {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
+  static const int count = [] {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return devices;
+  }();
   return count;
 }
 

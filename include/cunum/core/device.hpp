@@ -22,7 +22,8 @@ struct DeviceProperties {
                                                     ///< Backend::cuda accepts plain host pointers
 };
 
-/// Number of usable CUDA devices. Thread-safe.
+/// Number of usable CUDA devices, read once per process (the CUDA runtime fixes them
+/// when it starts). Thread-safe.
 /// @return the count; 0 (never an exception) when there is no driver or device
 int device_count() noexcept;
 
