@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench_harness.hpp"
+#include "kernels/common/launch.cuh"
 #include "src/core/check.hpp"
 
 namespace cunum::bench {
@@ -51,8 +52,8 @@ class StreamHold {
 
   void hold(StreamHandle stream) {
     __atomic_store_n(&flags_[0], 0, __ATOMIC_SEQ_CST);
-    hold_stream_kernel<<<1, 1, 0, stream>>>(device_flags_, device_flags_ + 1, kTimeoutNanoseconds);
-    CUNUM_CHECK_LAUNCH("hold_stream_kernel");
+    detail::launch_kernel(hold_stream_kernel, "hold_stream_kernel", {dim3(1), dim3(1), 0, stream}, device_flags_,
+                          device_flags_ + 1, kTimeoutNanoseconds);
   }
   void release() { __atomic_store_n(&flags_[0], 1, __ATOMIC_SEQ_CST); }
 

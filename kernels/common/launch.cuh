@@ -96,6 +96,8 @@ void launch_kernel(void (*kernel)(Params...), const char* kernel_name, const Lau
   launch.stream = config.stream;
   launch.attrs = config.programmatic ? &attribute : nullptr;
   launch.numAttrs = config.programmatic ? 1 : 0;
+  // cudaLaunchKernelEx returns the launch's own error: what cudaGetLastError() after
+  // a <<<>>> launch would read.
   check_status(cudaLaunchKernelEx(&launch, kernel, std::forward<Args>(args)...), kernel_name, __FILE__, __LINE__);
 }
 

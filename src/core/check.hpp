@@ -40,12 +40,6 @@ inline void check_status(Status status, const char* expression, const char* file
   }
 }
 
-// After a kernel launch: a launch-configuration error surfaces here, not later.
-inline void check_launch(const char* kernel, const char* file, int line) {
-  check_status(cudaGetLastError(), kernel, file, line);
-}
-
 }  // namespace cunum::detail
 
 #define CUNUM_CHECK(expr) ::cunum::detail::check_status((expr), #expr, __FILE__, __LINE__)
-#define CUNUM_CHECK_LAUNCH(kernel) ::cunum::detail::check_launch(kernel, __FILE__, __LINE__)

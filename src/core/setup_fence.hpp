@@ -60,7 +60,7 @@ class SetupFence {
     }
     if (status != cudaErrorNotReady) CUNUM_CHECK(status);
     // The runtime records cudaErrorNotReady as the thread's last error; clear it (only
-    // it), or a later cudaGetLastError(), CUNUM_CHECK_LAUNCH's or the caller's, reports it.
+    // it), or the application's next cudaGetLastError() reports it.
     if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
     CUNUM_CHECK(cudaStreamWaitEvent(stream, event_, 0));
   }
