@@ -8,15 +8,16 @@
 // bisection order of its records), which the hardware prefetchers do not follow,
 // so the next block of a path-contiguous array is prefetched, a few lines per step.
 // Each thread has a private stack of stack_size() x d rows of one block, in the
-// precision of T, placed half a page away from the Z and output rows (see
-// stack_page_offset). Increments are written by the steps that complete them (see
-// BridgeStep), in the same pass.
+// precision of T. Each step loop is compiled once per combination of its
+// loop-invariant store flags, so that its stores are unconditional: with the
+// conditions inside the loop, increments ran far slower on the Xeon host of the GPU
+// machine (docs/brownian_bridge.md). Increments are written by the steps that
+// complete them (see BridgeStep), in the same pass.
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -37,23 +38,7 @@ struct CpuBridgePolicy {
   // Fewest paths per block, so that each step still has a few vectors of work.
   static constexpr std::int64_t min_block_paths = 8;
   static constexpr std::int64_t cache_line_bytes = 64;
-  // A load whose address matches an earlier in-flight store's in the low 12 bits
-  // waits for it as if dependent (4K aliasing).
-  static constexpr std::uintptr_t page_bytes = 4096;
 };
-
-// The offset within a page for a thread's stack: half a page from both the Z and
-// the output rows of the first block. Path-fastest rows of a multiple of 1024
-// paths all share one page offset, and so do the stack rows (whole pages apart at
-// the default block size); a stack at an arbitrary offset a few vectors ahead of
-// or behind them makes each step's loads 4K-alias its stores.
-std::uintptr_t stack_page_offset(const void* z_row, const void* out_row) {
-  constexpr std::uintptr_t page = CpuBridgePolicy::page_bytes;
-  const std::uintptr_t z_offset = reinterpret_cast<std::uintptr_t>(z_row) % page;
-  const std::uintptr_t arc = (reinterpret_cast<std::uintptr_t>(out_row) - z_offset) % page;  // Z to output
-  // The middle of the longer of the two arcs between them.
-  return (z_offset + arc / 2 + (arc <= page / 2 ? page / 2 : 0)) % page;
-}
 
 // Calls f with std::true_type or std::false_type, so that a loop can be compiled
 // once per value of a loop-invariant flag with its stores unconditional.
@@ -297,15 +282,7 @@ void generate(const BrownianBridge& bridge, bool increments, std::int64_t count,
 
 #pragma omp parallel
   {
-    // A page of slack to place the stack at stack_page_offset.
-    constexpr std::int64_t page_values = CpuBridgePolicy::page_bytes / sizeof(T);
-    std::vector<T> stack_storage(static_cast<std::size_t>(bridge.stack_size() * d * B + 2 * page_values));
-    const std::uintptr_t storage_at = reinterpret_cast<std::uintptr_t>(stack_storage.data());
-    const std::uintptr_t page_at = (storage_at + CpuBridgePolicy::page_bytes - 1) / CpuBridgePolicy::page_bytes *
-                                   CpuBridgePolicy::page_bytes;
-    T* const stack = reinterpret_cast<T*>(
-        page_at + stack_page_offset(block_view<z_layout>(z, z_records, d, 0).data,
-                                    block_view<out_layout>(output, out_records, d, 0).data));
+    std::vector<T> stack(static_cast<std::size_t>(bridge.stack_size() * d * B));
     std::vector<T> correlated(static_cast<std::size_t>(d * B));
 
     // Static: a thread's blocks are consecutive, so the block it prefetches is its next.
@@ -319,9 +296,9 @@ void generate(const BrownianBridge& bridge, bool increments, std::int64_t count,
       RegionPrefetch next_z = next_block_prefetch<z_layout>(z, z_records, d, first + B, next_paths, calls);
       RegionPrefetch next_out = next_block_prefetch<out_layout>(output, out_records, d, first + B, next_paths, calls);
       if (d == 1) {
-        run_block<true>(run, z_block, out_block, paths, stack, correlated.data(), B, next_z, next_out);
+        run_block<true>(run, z_block, out_block, paths, stack.data(), correlated.data(), B, next_z, next_out);
       } else {
-        run_block<false>(run, z_block, out_block, paths, stack, correlated.data(), B, next_z, next_out);
+        run_block<false>(run, z_block, out_block, paths, stack.data(), correlated.data(), B, next_z, next_out);
       }
     }
   }
