@@ -33,8 +33,8 @@ struct BridgePolicy {
   static constexpr int shared_chunk_steps = 128;  // a multiple of every prefetch depth
   static constexpr int max_register_dimension = 8;
   static constexpr int vector_bytes = 16;          // the widest Z load and output store
-  // Z vectors in flight per thread with vector I/O: 2 beat 4 and 8 on the H100
-  // (fewer registers, more resident blocks; docs/brownian_bridge.md).
+  // Z vectors in flight per thread with vector I/O: fewer registers, more resident
+  // blocks (the sweep behind 2 is in docs/brownian_bridge.md).
   static constexpr int vector_prefetch_depth = 2;
   static constexpr int sobol_block_threads = 128;
   static constexpr int sobol_paths = 4;  // per thread, warp-strided (d <= 4), when shared memory allows
@@ -54,8 +54,8 @@ constexpr int shared_prefetch_depth() {
 constexpr int padded_dimension(int d) { return d <= 4 ? d : BridgePolicy::max_register_dimension; }
 
 // Paths per thread when Z and output move as vectors of consecutive paths: a
-// 16-byte vector for d = 1, two paths for d = 2 or 3 (two paths of d = 3 beat one
-// by a quarter on the H100), none beyond (the registers of V x D values).
+// 16-byte vector for d = 1, two paths for d = 2 or 3 (measured against one path in
+// docs/brownian_bridge.md), none beyond (the registers of V x D values).
 template <class T>
 constexpr int vector_paths(int d) {
   return d == 1 ? BridgePolicy::vector_bytes / static_cast<int>(sizeof(T)) : (d <= 3 ? 2 : 1);
