@@ -90,15 +90,16 @@ CUNUM_ENUM(CovarianceForm, CUNUM_COVARIANCE_FORMS)
   X(path_contiguous, "path_contiguous")
 CUNUM_ENUM(BridgeLayout, CUNUM_BRIDGE_LAYOUTS)
 
-/// GPU strategies of the seed paper (limits in docs/brownian_bridge.md); the CPU
+/// GPU strategies of du Toit's paper (limits in docs/brownian_bridge.md); the CPU
 /// backend ignores the choice (it runs the same compiled strategy). `automatic`
 /// picks one that serves the problem; an explicit one that cannot serve raises
 /// Error(not_supported) naming the limit. Strategies 1-3 copy the strategy into a
 /// constant-memory symbol that all bridges of a device share: cunum orders these
 /// copies and kernels across streams and host threads itself (a call waits, on the
-/// device, for the previous constant-memory kernel of the device when that ran on
-/// another stream), so bridges may run them concurrently on different streams;
-/// their kernels then run one after another.
+/// device, for the previous constant-memory kernel of the device), so bridges may
+/// run them concurrently on different streams; their kernels then run one after
+/// another. That ordering lives outside any CUDA graph, so strategies 1-3 raise
+/// Error(not_supported) on a stream being captured; strategies 4-5 capture.
 /// - `automatic`: 4 when it serves, else 3, else Error(not_supported)
 /// - `constant_memory`: 1: strategy in constant memory, stack in local memory
 /// - `vectorized`: 2: as 1, several paths per thread via vector loads

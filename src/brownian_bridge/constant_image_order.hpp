@@ -41,6 +41,7 @@ struct ConstantImageChain;
 class ConstantImageTurn {
  public:
   // Locks the device's record and enqueues on `stream` the wait for the previous turn's kernel.
+  // @throws Error(not_supported) when `stream` is being captured into a CUDA graph.
   ConstantImageTurn(StreamHandle stream, std::uint64_t image);
   // A turn left without finish() (an exception after the wait) still records its
   // event, so that later turns order after whatever it enqueued.

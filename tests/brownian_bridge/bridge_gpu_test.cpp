@@ -260,6 +260,32 @@ TEST(BridgeGpu, VectorStrategiesWithMisalignedPointers) {
 
 // Two bridges with constant-memory strategies queued back to back on one stream:
 // each launch must see its own strategy in the shared constant symbol.
+// The constant-memory strategies order their shared image with an event outside any
+// graph, so a capture is refused with not_supported before anything is enqueued;
+// the shared-memory strategies capture as before.
+TEST(BridgeGpu, ConstantStrategiesRefuseGraphCapture) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(63, 1, false, 0, fresh_seed());
+  const BrownianBridge gpu(s.t0, s.T, s.order, 1, s.factor, CovarianceForm::factor, s.start, s.end, Backend::cuda);
+  const std::int64_t paths = 1024;
+  cunum::Stream stream;
+  const auto z = cunum::DeviceBuffer<double>::from_host(
+      cunum::testing::normals<double>(static_cast<std::size_t>(paths * gpu.z_records()), fresh_seed()), stream);
+  cunum::DeviceBuffer<double> out(static_cast<std::size_t>(paths * gpu.output_records()), stream);
+  stream.synchronize();
+  cunum::BridgeGenerateOptions options;
+  options.stream = stream;
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  options.strategy = BridgeStrategy::constant_memory;
+  EXPECT_CUNUM_ERROR(gpu.generate_paths(paths, z.data(), out.data(), options), ErrorCode::not_supported,
+                     "CUDA graph");
+  options.strategy = BridgeStrategy::shared_memory;
+  gpu.generate_paths(paths, z.data(), out.data(), options);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  ASSERT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+}
+
 TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
   CUNUM_REQUIRE_GPU();
   const BridgeSetup a = make_setup(63, 1, false, 0, fresh_seed());
