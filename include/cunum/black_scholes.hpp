@@ -201,7 +201,8 @@ class BlackScholesPricer {
   /// Element policy: S, K, T not positive, or any of S, K, T, r, q not finite: NaN,
   /// not counted. A price NaN, infinite, below the intrinsic value D max(F - K, 0)
   /// (calls; D max(K - F, 0) puts) or not below the upper bound (S e^{-qT} calls,
-  /// K D puts): NaN, counted in *rejected. A price equal to the intrinsic value: 0.
+  /// K D puts): NaN, counted in *rejected. A price equal to the intrinsic value, to
+  /// within 8e-16 of the upper bound after normalisation: 0.
   /// @param n          number of options, >= 0
   /// @param prices     option prices, n values
   /// @param spot       S, n values

@@ -204,8 +204,8 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta) {
 // rate r and dividend yield q, in double. NaN when an input is invalid (as evaluate())
 // or p is outside the no-arbitrage bounds [intrinsic, upper]; *rejected is set to
 // true when the price is outside the bounds (or not a finite number), false otherwise.
-// A price exactly at the intrinsic value gives 0 (except at the money, where the
-// price is 0 and sigma = 0).
+// A price within 8e-16 x the upper bound of the intrinsic value gives 0 (at the
+// money that is a price of 0).
 CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k, double t, double r, double q,
                                                    bool is_call, bool* rejected) {
   *rejected = false;
@@ -230,7 +230,10 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   const double e_plus = call_side ? half : inv_half, e_minus = call_side ? inv_half : half;
   const double intrinsic = xx > 0.0 ? e_plus - e_minus : 0.0;
   const double upper = e_plus;
-  if (!(beta >= intrinsic) || !(beta < upper)) {
+  // A price within rounding of the intrinsic value (relative to the upper bound, the
+  // scale of the normalisation) counts as the intrinsic value.
+  const double rounding = 8e-16 * upper;
+  if (!(beta >= intrinsic - rounding) || !(beta < upper)) {
     *rejected = true;
     return quiet_nan<double>();
   }
