@@ -232,6 +232,10 @@ class BlackScholesPricer {
                                             const BlackScholesRates<T>& rates, OptionType type) const;
 
  private:
+  // Runs `cpu` or, with the device checked, `cuda` on the validated arguments.
+  template <class Args>
+  void dispatch(const Args& args, void (*cpu)(const Args&), void (*cuda)(const Args&, int, StreamHandle),
+                const char* routine, StreamHandle stream) const;
   Backend backend_;
   BlackScholesOutputs outputs_;
   int device_ = -1;

@@ -106,7 +106,7 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
   } else {
     detail::require_memory(market.volatilities, n, backend_, kPriceRoutine, "market.volatilities");
   }
-  detail::BlackScholesPriceArgs<T> args{n, spot, strike, expiry, market, {}};
+  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (!outputs_.contains(output)) continue;
     const OutputField<T>& field = kOutputFields<T>[static_cast<int>(output)];
@@ -115,12 +115,20 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
     args.results.*field.member = pointer;
   }
   if (n == 0) return;
+  dispatch(args, detail::black_scholes_price_cpu<T>, detail::black_scholes_price_cuda<T>, kPriceRoutine, stream);
+}
+
+template <class T>
+template <class Args>
+void BlackScholesPricer<T>::dispatch(const Args& args, void (*cpu)(const Args&),
+                                     void (*cuda)(const Args&, int, StreamHandle), const char* routine,
+                                     StreamHandle stream) const {
   if (backend_ == Backend::cpu) {
-    detail::black_scholes_price_cpu(args);
+    cpu(args);
     return;
   }
-  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kPriceRoutine);
-  detail::black_scholes_price_cuda(args, multiprocessor_count_, stream);
+  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(routine);
+  cuda(args, multiprocessor_count_, stream);
 }
 
 template <class T>
@@ -182,14 +190,9 @@ void BlackScholesPricer<T>::implied_volatility(std::int64_t n, const T* prices, 
   detail::require_enum(type, kImpliedRoutine, "type", "OptionType");
   detail::require_memory(volatility, n, backend_, kImpliedRoutine, "volatility");
   if (rejected != nullptr) detail::require_memory(rejected, 1, backend_, kImpliedRoutine, "rejected");
-  const detail::ImpliedVolArgs<T> args{n, prices, spot, strike, expiry, rates, type == OptionType::call,
+  const detail::ImpliedVolArgs<T> args{{n, spot, strike, expiry}, prices, rates, type == OptionType::call,
                                        volatility, rejected};
-  if (backend_ == Backend::cpu) {
-    detail::implied_volatility_cpu(args);
-    return;
-  }
-  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kImpliedRoutine);
-  detail::implied_volatility_cuda(args, multiprocessor_count_, stream);
+  dispatch(args, detail::implied_volatility_cpu<T>, detail::implied_volatility_cuda<T>, kImpliedRoutine, stream);
 }
 
 template <class T>

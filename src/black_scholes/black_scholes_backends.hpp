@@ -8,24 +8,28 @@
 
 namespace cunum::detail {
 
-// The arguments of one price() call, shared by both backends.
+// The options of a call: n of them, with their spot, strike and expiry arrays.
 template <class T>
-struct BlackScholesPriceArgs {
+struct OptionBatch {
   std::int64_t n;
   const T* spot;
   const T* strike;
   const T* expiry;
+};
+
+// The arguments of one price() call, shared by both backends.
+template <class T>
+struct BlackScholesPriceArgs {
+  OptionBatch<T> options;
   BlackScholesMarket<T> market;
   BlackScholesResults<T> results;  // unrequested outputs are null here
 };
 
+// The arguments of one implied_volatility() call.
 template <class T>
 struct ImpliedVolArgs {
-  std::int64_t n;
+  OptionBatch<T> options;
   const T* prices;
-  const T* spot;
-  const T* strike;
-  const T* expiry;
   BlackScholesRates<T> rates;
   bool is_call;
   T* volatility;

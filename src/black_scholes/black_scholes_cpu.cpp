@@ -10,7 +10,7 @@ namespace cunum::detail {
 template <class T>
 void black_scholes_price_cpu(const BlackScholesPriceArgs<T>& args) {
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < args.n; ++i) black_scholes_price_element(args, i);
+  for (std::int64_t i = 0; i < args.options.n; ++i) black_scholes_price_element(args, i);
 }
 
 template <class T>
@@ -18,7 +18,7 @@ void implied_volatility_cpu(const ImpliedVolArgs<T>& args) {
   std::int64_t rejected = 0;
   // The iteration count varies per option: dynamic blocks of a fixed size.
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : rejected)
-  for (std::int64_t i = 0; i < args.n; ++i) rejected += implied_volatility_element(args, i) ? 1 : 0;
+  for (std::int64_t i = 0; i < args.options.n; ++i) rejected += implied_volatility_element(args, i) ? 1 : 0;
   if (args.rejected != nullptr) *args.rejected = rejected;
 }
 

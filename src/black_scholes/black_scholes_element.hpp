@@ -19,31 +19,25 @@ CUNUM_HOST_DEVICE inline T element_or(const T* array, T scalar, std::int64_t i) 
 template <class T>
 CUNUM_HOST_DEVICE inline void black_scholes_price_element(const BlackScholesPriceArgs<T>& a, std::int64_t i) {
   const BlackScholesMarket<T>& m = a.market;
-  const bs::Values<T> v = bs::evaluate(a.spot[i], a.strike[i], a.expiry[i], element_or(m.rates.rates, m.rates.rate, i),
+  const OptionBatch<T>& o = a.options;
+  const bs::Values<T> v = bs::evaluate(o.spot[i], o.strike[i], o.expiry[i], element_or(m.rates.rates, m.rates.rate, i),
                                        element_or(m.rates.dividends, m.rates.dividend, i),
                                        element_or(m.volatilities, m.volatility, i));
   const BlackScholesResults<T>& r = a.results;
-  if (r.call != nullptr) r.call[i] = v.call;
-  if (r.put != nullptr) r.put[i] = v.put;
-  if (r.delta_call != nullptr) r.delta_call[i] = v.delta_call;
-  if (r.delta_put != nullptr) r.delta_put[i] = v.delta_put;
-  if (r.gamma != nullptr) r.gamma[i] = v.gamma;
-  if (r.vega != nullptr) r.vega[i] = v.vega;
-  if (r.theta_call != nullptr) r.theta_call[i] = v.theta_call;
-  if (r.theta_put != nullptr) r.theta_put[i] = v.theta_put;
-  if (r.rho_call != nullptr) r.rho_call[i] = v.rho_call;
-  if (r.rho_put != nullptr) r.rho_put[i] = v.rho_put;
-  if (r.forward != nullptr) r.forward[i] = v.forward;
-  if (r.discount != nullptr) r.discount[i] = v.discount;
+#define CUNUM_BS_STORE_OUTPUT(name, text) \
+  if (r.name != nullptr) r.name[i] = v.name;
+  CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_STORE_OUTPUT)
+#undef CUNUM_BS_STORE_OUTPUT
 }
 
 // Inverts option i; returns whether its price was rejected (outside the bounds).
 template <class T>
 CUNUM_HOST_DEVICE inline bool implied_volatility_element(const ImpliedVolArgs<T>& a, std::int64_t i) {
   bool rejected = false;
+  const OptionBatch<T>& o = a.options;
   const double sigma = bs::implied_volatility(
-      static_cast<double>(a.prices[i]), static_cast<double>(a.spot[i]), static_cast<double>(a.strike[i]),
-      static_cast<double>(a.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
+      static_cast<double>(a.prices[i]), static_cast<double>(o.spot[i]), static_cast<double>(o.strike[i]),
+      static_cast<double>(o.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
       static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected);
   a.volatility[i] = static_cast<T>(sigma);
   return rejected;

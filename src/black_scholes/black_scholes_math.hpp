@@ -12,39 +12,27 @@
 
 namespace cunum::detail::bs {
 
-// Elementary functions by precision, the same on the host and the device.
-template <class T>
-CUNUM_HOST_DEVICE inline T erfc_(T x) {
+// Elementary functions by precision, the same on the host and the device: NAME_(x)
+// calls the device's FLOAT_NAME or NAME, or std::NAME on the host.
 #if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return ::erfcf(x); else return ::erfc(x);
+#define CUNUM_BS_UNARY(name, float_name)                                         \
+  template <class T>                                                             \
+  CUNUM_HOST_DEVICE inline T name##_(T x) {                                      \
+    if constexpr (std::is_same_v<T, float>) return ::float_name(x); else return ::name(x); \
+  }
 #else
-  return std::erfc(x);
+#define CUNUM_BS_UNARY(name, float_name) \
+  template <class T>                     \
+  CUNUM_HOST_DEVICE inline T name##_(T x) { \
+    return std::name(x);                 \
+  }
 #endif
-}
-template <class T>
-CUNUM_HOST_DEVICE inline T exp_(T x) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return ::expf(x); else return ::exp(x);
-#else
-  return std::exp(x);
-#endif
-}
-template <class T>
-CUNUM_HOST_DEVICE inline T log_(T x) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return ::logf(x); else return ::log(x);
-#else
-  return std::log(x);
-#endif
-}
-template <class T>
-CUNUM_HOST_DEVICE inline T sqrt_(T x) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return ::sqrtf(x); else return ::sqrt(x);
-#else
-  return std::sqrt(x);
-#endif
-}
+CUNUM_BS_UNARY(erfc, erfcf)
+CUNUM_BS_UNARY(exp, expf)
+CUNUM_BS_UNARY(log, logf)
+CUNUM_BS_UNARY(sqrt, sqrtf)
+#undef CUNUM_BS_UNARY
+
 template <class T>
 CUNUM_HOST_DEVICE inline bool isfinite_(T x) {
   // x - x is 0 for finite x and NaN for infinities and NaN.

@@ -16,15 +16,8 @@
 
 namespace {
 
-using cunum::Backend;
-using cunum::BlackScholesMarket;
-using cunum::BlackScholesOutput;
-using cunum::BlackScholesOutputs;
-using cunum::BlackScholesPricer;
-using cunum::BlackScholesRates;
-using cunum::BlackScholesResults;
+using namespace cunum::testing::black_scholes_names;
 using cunum::ErrorCode;
-using cunum::OptionType;
 
 // Every output of one option, through the public API on the CPU backend.
 struct One {

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "black_scholes_grid.hpp"
 #include "cunum/black_scholes.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/value_types.hpp"
@@ -17,15 +18,8 @@
 
 namespace {
 
-using cunum::Backend;
-using cunum::BlackScholesMarket;
-using cunum::BlackScholesOutput;
-using cunum::BlackScholesOutputs;
-using cunum::BlackScholesPricer;
-using cunum::BlackScholesRates;
-using cunum::BlackScholesResults;
+using namespace cunum::testing::black_scholes_names;
 using cunum::DeviceBuffer;
-using cunum::OptionType;
 
 // The device's erfc/exp/log may differ from the host's in the last bits.
 template <class T>

@@ -1,9 +1,11 @@
 #pragma once
-// The test grid of the Black-Scholes suites: moneyness ln(F/K) in [-5, 5], T in
+// The test grid of the Black-Scholes suites, and the API names they use: moneyness ln(F/K) in [-5, 5], T in
 // [1/365, 30], sigma in [0.01, 3], r and q in [-0.02, 0.10], spot 100.
 
 #include <cmath>
 #include <vector>
+
+#include "cunum/black_scholes.hpp"
 
 namespace cunum::testing {
 
@@ -32,5 +34,17 @@ inline std::vector<BlackScholesCase> black_scholes_grid() {
   }
   return cases;
 }
+
+// The API names the suites use: `using namespace cunum::testing::black_scholes_names;`.
+namespace black_scholes_names {
+using cunum::Backend;
+using cunum::BlackScholesMarket;
+using cunum::BlackScholesOutput;
+using cunum::BlackScholesOutputs;
+using cunum::BlackScholesPricer;
+using cunum::BlackScholesRates;
+using cunum::BlackScholesResults;
+using cunum::OptionType;
+}  // namespace black_scholes_names
 
 }  // namespace cunum::testing
