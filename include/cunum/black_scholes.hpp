@@ -177,7 +177,7 @@ class BlackScholesPricer {
   /// @throws Error ErrorCode::invalid_argument naming the argument ('n', 'spot',
   ///         'strike', 'expiry', 'market.rates.rate', 'market.rates.dividend',
   ///         'market.volatility', 'market.rates.rates', 'market.rates.dividends',
-  ///         'market.volatilities', 'results.<output>') for a negative n, a
+  ///         'market.volatilities', 'results.call' and the like) for a negative n, a
   ///         non-finite scalar, a null pointer with n > 0 or memory the backend
   ///         cannot reach, or naming 'this' when another CUDA device is current;
   ///         ErrorCode::cuda_failure when the launch fails. Nothing is written then.
