@@ -15,9 +15,12 @@
 ///     theta_call = -S e^{-qT} phi(d1) sigma / (2 sqrt T) - r K D N(d2) + q S e^{-qT} N(d1),
 ///     theta_put  = -S e^{-qT} phi(d1) sigma / (2 sqrt T) + r K D N(-d2) - q S e^{-qT} N(-d1),
 ///     rho_call = K T D N(d2),                      rho_put = -K T D N(-d2),
-/// with N(x) = erfc(-x / sqrt 2) / 2, accurate in both tails. Theta is per year (the
-/// derivative with respect to calendar time, i.e. -d/dT), vega and rho per unit of
-/// sigma and r.
+/// with N(x) = erfc(-x / sqrt 2) / 2, accurate in both tails; near the money
+/// (d2 < 0 < d1) the prices are formed as K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and
+/// K D [(N(d1) - N(d2)) - expm1(x) N(-d1)], x = ln(S/K) + (r - q)T, with N(d1) - N(d2)
+/// a sum of two erf terms, so that they keep their relative accuracy when sigma sqrt T
+/// is small. Theta is per year (the derivative with respect to calendar time, i.e.
+/// -d/dT), vega and rho per unit of sigma and r.
 ///
 /// Invalid elements (never an exception; each option is handled alone):
 /// - any input NaN or infinite, or S, K, T or sigma negative: every output of that

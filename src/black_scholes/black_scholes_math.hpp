@@ -28,6 +28,9 @@ namespace cunum::detail::bs {
   }
 #endif
 CUNUM_BS_UNARY(erfc, erfcf)
+CUNUM_BS_UNARY(erf, erff)
+CUNUM_BS_UNARY(expm1, expm1f)
+CUNUM_BS_UNARY(sinh, sinhf)
 CUNUM_BS_UNARY(exp, expf)
 CUNUM_BS_UNARY(log, logf)
 CUNUM_BS_UNARY(sqrt, sqrtf)
@@ -107,8 +110,21 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   const T pdf1 = norm_pdf(d1);
   const T s_carry = s * carry;
   const T k_discount = k * discount;
-  out.call = s_carry * nd1 - k_discount * nd2;
-  out.put = k_discount * nmd2 - s_carry * nmd1;
+  if (d2 < T(0) && d1 > T(0)) {
+    // Near the money (|ln(F/K)| < sigma^2 T / 2): S e^{-qT} N(d1) - K D N(d2) would
+    // cancel to about sigma sqrt(T) of its terms. Instead, with F - K = K expm1(x),
+    //   call = K D [(N(d1) - N(d2)) + expm1(x) N(d1)],  put = K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
+    // N(d1) - N(d2) = (erf(d1/sqrt 2) + erf(-d2/sqrt 2)) / 2 a sum of positive terms, and
+    // the expm1 terms smaller than it by a factor of about sigma sqrt(T).
+    const T x = log_(s / k) + (r - q) * t;
+    const T between = T(0.5) * (erf_(d1 * kInvSqrt2<T>) + erf_(-d2 * kInvSqrt2<T>));
+    const T moneyness = expm1_(x);
+    out.call = k_discount * (between + moneyness * nd1);
+    out.put = k_discount * (between - moneyness * nmd1);
+  } else {
+    out.call = s_carry * nd1 - k_discount * nd2;
+    out.put = k_discount * nmd2 - s_carry * nmd1;
+  }
   out.delta_call = carry * nd1;
   out.delta_put = -carry * nmd1;
   out.gamma = pdf1 == T(0) ? T(0) : carry * pdf1 / (s * vol_sqrt_t);
@@ -129,12 +145,21 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 //     b(x, s) = e^{x/2} N(x/s + s/2) - e^{-x/2} N(x/s - s/2),   0 < b < e^{x/2},
 // strictly increasing in s with db/ds = phi(x/s + s/2) e^{x/2} = exp(-(h^2 + u^2)/2)/sqrt(2 pi)
 // (h = x/s, u = s/2). Both terms come from erfc of positive arguments, so each keeps
-// its relative accuracy however small; their difference loses about
-// log10((|h| + u) / (2u)) digits, which the inversion's conditioning
-// (d ln b / d ln s ~ h^2 in the tail) absorbs.
+// its relative accuracy however small; deep out of the money their difference loses
+// about log10((|h| + u) / (2u)) digits, which the inversion's conditioning
+// (d ln b / d ln s ~ h^2 in the tail) mostly absorbs.
+// Near the money (h + u > 0, i.e. |x| < s^2/2), the same value as
+//     b = e^{x/2} (N(h + u) - N(h - u)) + 2 sinh(x/2) N(h - u),
+// with N(h + u) - N(h - u) a sum of two positive erf terms and the second term smaller
+// than the first by a factor of about s, so that b keeps its relative accuracy when s
+// is small instead of losing log10(1/s) digits to the cancellation of the two N terms.
 CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) {
   const double h = x / s, u = 0.5 * s;
   const double e = exp_(0.5 * x);
+  if (h + u > 0.0) {
+    const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
+    return e * between + 2.0 * sinh_(0.5 * x) * norm_cdf(h - u);
+  }
   return e * norm_cdf(h + u) - norm_cdf(h - u) / e;
 }
 CUNUM_HOST_DEVICE inline double normalised_vega(double x, double s) {
@@ -206,7 +231,9 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   }
   const double discount = exp_(-r * t);
   const double forward = s * exp_((r - q) * t);
-  const double x = log_(forward / k);
+  // ln(F/K) as evaluate() forms it: near the money an absolute error of one ulp in x
+  // is a relative error of about 1/s ulps in the price, so the two must agree.
+  const double x = log_(s / k) + (r - q) * t;
   // Undiscounted, normalised by sqrt(F K): b in (intrinsic, upper).
   const double scale = 1.0 / (discount * sqrt_(forward * k));
   double beta = p * scale;
@@ -215,8 +242,8 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   // in-the-money option loses its intrinsic part.
   const bool call_side = is_call;
   const double xx = call_side ? x : -x;  // the option as a call on log-moneyness xx
-  const double e_plus = call_side ? half : inv_half, e_minus = call_side ? inv_half : half;
-  const double intrinsic = xx > 0.0 ? e_plus - e_minus : 0.0;
+  const double e_plus = call_side ? half : inv_half;
+  const double intrinsic = xx > 0.0 ? 2.0 * sinh_(0.5 * xx) : 0.0;  // e^{xx/2} - e^{-xx/2}
   const double upper = e_plus;
   // A price within rounding of the intrinsic value (relative to the upper bound, the
   // scale of the normalisation) counts as the intrinsic value.

@@ -177,8 +177,8 @@ void round_trip(OptionType type, double ratio_tolerance, double error_tolerance)
 }
 
 TEST(BlackScholesCpu, ImpliedVolatilityRoundTripDouble) {
-  round_trip<double>(OptionType::call, 256, 1e-12);
-  round_trip<double>(OptionType::put, 256, 1e-12);
+  round_trip<double>(OptionType::call, 256, 5e-13);
+  round_trip<double>(OptionType::put, 256, 5e-13);
 }
 
 TEST(BlackScholesCpu, ImpliedVolatilityRoundTripFloat) {

@@ -255,15 +255,19 @@ TEST(BlackScholesQuantLib, ImpliedVolatilityMatchesBlackFormulaImpliedStdDev) {
       worst_ours = std::max(worst_ours, e);
       EXPECT_LE(e, 1e-12) << to_string(type) << " S " << ts[i] << " K " << tk[i] << " T " << tt[i] << " r " << tr[i]
                           << " q " << tq[i] << " price " << tp[i] << ": " << ours.volatility[i] << " vs " << te[i];
-      if (std::isnan(tql[i])) {
+      // QuantLib's solver stops on an absolute price accuracy, so for the tiniest
+      // prices it returns sigma = 0 or a rough value: counted apart.
+      const double e_ql = std::fabs(tql[i] - te[i]) / te[i];
+      if (!(e_ql <= 1e-6)) {
         ++ql_failures;
       } else {
-        worst_ql = std::max(worst_ql, std::fabs(tql[i] - te[i]) / te[i]);
+        worst_ql = std::max(worst_ql, e_ql);
       }
     }
   }
   std::printf("[ cunum    ] implied vol over %zu out-of-the-money options (relative vega >= 1e-2): ours worst "
-              "relative error %.3g, QuantLib blackFormulaImpliedStdDev worst %.3g (%zu it could not invert)\n",
+              "relative error %.3g; QuantLib blackFormulaImpliedStdDev worst %.3g where within 1e-6 (%zu it missed by "
+              "more or could not invert)\n",
               prices.size(), worst_ours, worst_ql, ql_failures);
 }
 
