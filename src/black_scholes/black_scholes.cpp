@@ -73,7 +73,7 @@ std::int64_t checked_size(std::size_t size, std::size_t expected, const char* ro
 // A per-option array of a host-vector call: on the device for CUDA (kept in `copy`).
 template <class T>
 const T* staged(const T* host, std::int64_t n, Backend backend, DeviceBuffer<T>& copy) {
-  if (host == nullptr || backend == Backend::cpu || n == 0) return host;
+  if (host == nullptr || backend == Backend::cpu) return host;
   copy = DeviceBuffer<T>(static_cast<std::size_t>(n));
   copy.copy_from_host(host, static_cast<std::size_t>(n));
   return copy.data();
@@ -143,7 +143,7 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (outputs_.contains(output)) (host.*kHostFields<T>[static_cast<int>(output)]).resize(spot.size());
   }
-  if (backend_ == Backend::cpu) {
+  if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     BlackScholesResults<T> results;
     for (BlackScholesOutput output : BlackScholesOutputValues::all) {
       const int index = static_cast<int>(output);
@@ -164,14 +164,14 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
   BlackScholesResults<T> results;
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
-    if (!outputs_.contains(output) || n == 0) continue;
+    if (!outputs_.contains(output)) continue;
     device_outputs[index] = DeviceBuffer<T>(static_cast<std::size_t>(n));
     results.*kOutputFields<T>[index].member = device_outputs[index].data();
   }
   price(n, device_spot.data(), device_strike.data(), device_expiry.data(), device_market, results);
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
-    if (outputs_.contains(output) && n != 0) {
+    if (outputs_.contains(output)) {
       device_outputs[index].copy_to_host((host.*kHostFields<T>[index]).data(), static_cast<std::size_t>(n));
     }
   }
@@ -209,9 +209,9 @@ ImpliedVolatilities<T> BlackScholesPricer<T>::implied_volatility(const std::vect
   checked_size(expiry.size(), prices.size(), kImpliedRoutine, "expiry");
   ImpliedVolatilities<T> result;
   result.volatility.resize(prices.size());
-  if (backend_ == Backend::cpu) {
+  if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     implied_volatility(n, prices.data(), spot.data(), strike.data(), expiry.data(), rates, type,
-                       result.volatility.data(), &result.rejected);
+                       result.volatility.data(), backend_ == Backend::cpu ? &result.rejected : nullptr);
     return result;
   }
   const auto device_prices = DeviceBuffer<T>::from_host(prices);
