@@ -174,13 +174,23 @@ constexpr int kImpliedVolMaxIterations = 200;
 // Total volatility s = sigma sqrt(T) > 0 with b(x, s) = beta, for x <= 0 and
 // 0 < beta < e^{x/2}. Method: a bracket [lo, hi] with b(lo) < beta < b(hi) (hi found
 // by doubling), then Newton steps on ln b(s) - ln beta (on b - beta near the money);
-// a step that leaves the bracket, or fails to halve it within two steps, is replaced
-// by bisection, so the iteration always converges. It stops when the bracket or the
-// step is within a few ulps of s.
-CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta) {
+// a step that leaves the bracket, or one that neither halves the bracket over two
+// steps nor is at most half the previous step, is replaced by bisection, so the
+// iteration always converges (the bracket halves, or the steps shrink geometrically). It stops when the bracket or the
+// step is within a few ulps of s. `iterations`, when not null, receives the number of
+// Newton/bisection steps taken (tests check that the cap is never the exit).
+CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
+  int count = 0;
   // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
-  // s), or at the at-the-money approximation when x is 0.
+  // s), or at the at-the-money approximation when x is 0; far below the inflection
+  // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
+  const bool use_log = beta < 0.1 * exp_(0.5 * x);
+  const double log_beta = use_log ? log_(beta) : 0.0;
   double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
+  if (use_log && x < 0.0) {
+    const double tail = -x / sqrt_(-2.0 * log_beta);
+    if (tail < s) s = tail;
+  }
   if (!(s > 0.0)) s = 1.0;
   double lo = 0.0, hi = s;
   while (normalised_otm_call(x, hi) < beta) {
@@ -188,12 +198,12 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta) {
     hi *= 2.0;
     if (hi > 1e6) break;  // b(x, 1e6) equals e^{x/2} to the last bit: beta is at the bound
   }
-  const bool use_log = beta < 0.1 * exp_(0.5 * x);
-  const double log_beta = use_log ? log_(beta) : 0.0;
   double width_before = hi - lo;
+  double previous_step = hi - lo;
   for (int iteration = 0; iteration < kImpliedVolMaxIterations; ++iteration) {
     const double b = normalised_otm_call(x, s);
-    if (b == beta) return s;
+    count = iteration + 1;
+    if (b == beta) break;
     if (b < beta) lo = s; else hi = s;
     const double vega = normalised_vega(x, s);
     double next;
@@ -203,13 +213,27 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta) {
       next = s - (b - beta) / vega;
     }
     const double width = hi - lo;
-    const bool stalled = (iteration & 1) != 0 && width > 0.5 * width_before;
+    const bool inside = next > lo && next < hi;
+    const double newton_step = next > s ? next - s : s - next;
+    // Converged: a Newton step within 2 ulps of s, or Newton steps that stop shrinking
+    // while within 1e-12 of s, which is the rounding noise of b itself (deep out of the
+    // money): s is then as good as b allows.
+    if (newton_step <= 2e-16 * s || (inside && newton_step <= 1e-12 * s && newton_step > 0.5 * previous_step)) {
+      s = next;
+      break;
+    }
+    // Stalled: the bracket has not halved over two steps and the Newton steps are not
+    // shrinking geometrically either (a converging Newton sequence may keep the
+    // bracket's far end, so the bracket alone does not tell).
+    const bool stalled = (iteration & 1) != 0 && width > 0.5 * width_before && newton_step > 0.5 * previous_step;
     if ((iteration & 1) != 0) width_before = width;
-    if (!(next > lo && next < hi) || stalled) next = 0.5 * (lo + hi);
-    const double step = next - s;
+    if (!inside || stalled) next = 0.5 * (lo + hi);
+    const double step_size = next > s ? next - s : s - next;
+    previous_step = step_size;
     s = next;
-    if (width <= 4e-16 * s || (step < 0 ? -step : step) <= 2e-16 * s) return s;
+    if (width <= 4e-16 * s || step_size <= 2e-16 * s) break;
   }
+  if (iterations != nullptr) *iterations = count;
   return s;
 }
 

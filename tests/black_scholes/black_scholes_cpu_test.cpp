@@ -407,3 +407,39 @@ TEST(BlackScholesCpu, AwkwardSizesWriteRequestedOutputsOnly) {
 }
 
 }  // namespace
+
+// The inversion's own iteration: over out-of-the-money x in [-8, 0] and total
+// volatility s in [1e-4, 40] (prices from e^{x/2} down to underflow), the iteration
+// count stays far below the cap, so the cap is never the exit.
+#include "src/black_scholes/black_scholes_math.hpp"
+
+namespace {
+
+TEST(BlackScholesCpu, ImpliedVolatilityIterationNeverReachesTheCap) {
+  namespace bs = cunum::detail::bs;
+  int most = 0;
+  double most_x = 0, most_s = 0;
+  std::size_t inverted = 0;
+  for (int i = 0; i <= 80; ++i) {
+    const double x = -0.1 * i;
+    for (int j = 0; j <= 120; ++j) {
+      const double s = 1e-4 * std::pow(4e5, j / 120.0);
+      const double beta = bs::normalised_otm_call(x, s);
+      if (!(beta > 1e3 * std::numeric_limits<double>::min()) || !(beta < std::exp(0.5 * x))) continue;
+      int iterations = 0;
+      const double found = bs::implied_total_vol(x, beta, &iterations);
+      ++inverted;
+      if (iterations > most) {
+        most = iterations;
+        most_x = x;
+        most_s = s;
+      }
+      ASSERT_LE(iterations, 64) << "x " << x << " s " << s;
+      ASSERT_TRUE(found > 0 && std::isfinite(found)) << "x " << x << " s " << s;
+    }
+  }
+  std::printf("[ cunum    ] implied total vol over %zu (x, s): at most %d iterations (x %g, s %g), cap %d\n", inverted,
+              most, most_x, most_s, bs::kImpliedVolMaxIterations);
+}
+
+}  // namespace
