@@ -1,0 +1,248 @@
+#pragma once
+/// @file
+/// Black-Scholes-Merton European options in batches: call and put prices, their
+/// first-order Greeks, the forward and the discount factor, all in one pass over the
+/// inputs (cunum::BlackScholesPricer::price), and implied volatility
+/// (cunum::BlackScholesPricer::implied_volatility). float and double.
+///
+/// Formulas, per option with spot S, strike K, expiry T (years), continuously
+/// compounded rate r, dividend yield q and volatility sigma:
+///     F = S e^{(r-q)T},  D = e^{-rT},  d1 = (ln(S/K) + (r - q)T) / (sigma sqrt T) + sigma sqrt(T) / 2,
+///     d2 = d1 - sigma sqrt T,
+///     call = S e^{-qT} N(d1) - K D N(d2),          put = K D N(-d2) - S e^{-qT} N(-d1),
+///     delta_call = e^{-qT} N(d1),                  delta_put = -e^{-qT} N(-d1),
+///     gamma = e^{-qT} phi(d1) / (S sigma sqrt T),  vega = S e^{-qT} phi(d1) sqrt T,
+///     theta_call = -S e^{-qT} phi(d1) sigma / (2 sqrt T) - r K D N(d2) + q S e^{-qT} N(d1),
+///     theta_put  = -S e^{-qT} phi(d1) sigma / (2 sqrt T) + r K D N(-d2) - q S e^{-qT} N(-d1),
+///     rho_call = K T D N(d2),                      rho_put = -K T D N(-d2),
+/// with N(x) = erfc(-x / sqrt 2) / 2, accurate in both tails; near the money
+/// (d2 < 0 < d1) the prices are formed as K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and
+/// K D [(N(d1) - N(d2)) - expm1(x) N(-d1)], x = ln(S/K) + (r - q)T, with N(d1) - N(d2)
+/// a sum of two erf terms, so that they keep their relative accuracy when sigma sqrt T
+/// is small. Theta is per year (the derivative with respect to calendar time, i.e.
+/// -d/dT), vega and rho per unit of sigma and r.
+///
+/// Invalid elements (never an exception; each option is handled alone):
+/// - any input NaN or infinite, or S, K, T or sigma negative: every output of that
+///   option is NaN;
+/// - sigma sqrt(T) == 0 (T = 0 or sigma = 0): the limits. d1 = d2 = +inf, -inf or 0 as
+///   F > K, F < K or F == K, so call = D max(F - K, 0), put = D max(K - F, 0), delta a
+///   step (half the carry at F == K), gamma = vega = 0 away from F == K; at F == K
+///   gamma is +inf, vega is S e^{-qT} sqrt(T) / sqrt(2 pi) (its limit as sigma -> 0)
+///   and the first theta term is -inf when T == 0 < sigma, else 0;
+/// - S == 0 (K > 0): d1 = d2 = -inf (call 0, put K D, delta_call 0); K == 0:
+///   d1 = d2 = +inf (call S e^{-qT}, put 0); S == K == 0 as K == 0. Gamma and the first
+///   theta term are 0 wherever phi(d1) is 0.
+///
+/// Determinism: every option is computed independently by the same scalar code, so
+/// results are bit-identical run to run on a given backend and device, whatever the
+/// thread count or launch shape. CPU and CUDA results may differ in the last bits
+/// (the device's erfc, exp and log).
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "cunum/core/backend.hpp"
+#include "cunum/core/enum.hpp"
+#include "cunum/core/stream.hpp"
+
+namespace cunum {
+
+/// The outputs price() can write (cunum::BlackScholesOutput): prices, Greeks (theta
+/// per year), the forward F = S e^{(r-q)T} and the discount factor e^{-rT}.
+#define CUNUM_BLACK_SCHOLES_OUTPUTS(X) \
+  X(call, "call")                      \
+  X(put, "put")                        \
+  X(delta_call, "delta_call")          \
+  X(delta_put, "delta_put")            \
+  X(gamma, "gamma")                    \
+  X(vega, "vega")                      \
+  X(theta_call, "theta_call")          \
+  X(theta_put, "theta_put")            \
+  X(rho_call, "rho_call")              \
+  X(rho_put, "rho_put")                \
+  X(forward, "forward")                \
+  X(discount, "discount")
+CUNUM_ENUM(BlackScholesOutput, CUNUM_BLACK_SCHOLES_OUTPUTS)
+
+/// The kind of a European option (cunum::OptionType).
+#define CUNUM_OPTION_TYPES(X) \
+  X(call, "call")             \
+  X(put, "put")
+CUNUM_ENUM(OptionType, CUNUM_OPTION_TYPES)
+
+/// A set of BlackScholesOutput values, as a bit set (bit i is the i-th enumerator).
+struct BlackScholesOutputs {
+  std::uint32_t bits = 0;
+  /// The empty set.
+  constexpr BlackScholesOutputs() = default;
+  /// The set of the listed outputs.
+  BlackScholesOutputs(std::initializer_list<BlackScholesOutput> outputs) {
+    for (BlackScholesOutput output : outputs) bits |= bit(output);
+  }
+  /// @return whether `output` is in the set
+  constexpr bool contains(BlackScholesOutput output) const { return (bits & bit(output)) != 0; }
+  /// @return the bit of `output`
+  static constexpr std::uint32_t bit(BlackScholesOutput output) {
+    return std::uint32_t{1} << static_cast<unsigned>(output);
+  }
+  /// @return every output
+  static BlackScholesOutputs all() {
+    BlackScholesOutputs set;
+    for (BlackScholesOutput output : BlackScholesOutputValues::all) set.bits |= bit(output);
+    return set;
+  }
+};
+
+/// Rate and dividend yield: one scalar for the batch, or an array of n values (a
+/// non-null pointer, in memory the backend can read, replaces its scalar).
+template <class T>
+struct BlackScholesRates {
+  T rate = 0;                    ///< continuously compounded rate r, used when `rates` is null
+  T dividend = 0;                ///< continuous dividend yield q, used when `dividends` is null
+  const T* rates = nullptr;      ///< per-option r, or null
+  const T* dividends = nullptr;  ///< per-option q, or null
+};
+
+/// The market of a batch: rates and volatility, each a scalar or an array of n values.
+template <class T>
+struct BlackScholesMarket {
+  BlackScholesRates<T> rates;         ///< r and q
+  T volatility = 0;                   ///< sigma, used when `volatilities` is null
+  const T* volatilities = nullptr;    ///< per-option sigma, or null
+};
+
+/// Output arrays of price(), each n values in memory the backend can write. Those
+/// requested from the pricer must be non-null when n > 0 and are all written; the
+/// others are ignored (never read or written, may be null).
+template <class T>
+struct BlackScholesResults {
+  T* call = nullptr;        ///< call price
+  T* put = nullptr;         ///< put price
+  T* delta_call = nullptr;  ///< dC/dS
+  T* delta_put = nullptr;   ///< dP/dS
+  T* gamma = nullptr;       ///< d2C/dS2 (= d2P/dS2)
+  T* vega = nullptr;        ///< dC/dsigma (= dP/dsigma)
+  T* theta_call = nullptr;  ///< -dC/dT, per year
+  T* theta_put = nullptr;   ///< -dP/dT, per year
+  T* rho_call = nullptr;    ///< dC/dr
+  T* rho_put = nullptr;     ///< dP/dr
+  T* forward = nullptr;     ///< F = S e^{(r-q)T}
+  T* discount = nullptr;    ///< e^{-rT}
+};
+
+/// Host-vector results of the convenience overloads: requested outputs have n values,
+/// the others are empty.
+template <class T>
+struct BlackScholesHostResults {
+  std::vector<T> call, put, delta_call, delta_put, gamma, vega, theta_call, theta_put, rho_call, rho_put,
+      forward, discount;
+};
+
+/// Implied volatilities with the count of prices outside the no-arbitrage bounds.
+template <class T>
+struct ImpliedVolatilities {
+  std::vector<T> volatility;  ///< one per price (NaN where rejected or invalid)
+  std::int64_t rejected = 0;  ///< prices outside [intrinsic, upper bound], or NaN/infinite
+};
+
+/// A Black-Scholes pricer for T (float or double) and a fixed set of outputs. For the
+/// CUDA backend it holds the device it was made on (calls with another device
+/// current throw) and its multiprocessor count; it allocates nothing.
+///
+/// - Streams: CUDA calls are enqueued on the caller's stream and return at once; all
+///   pointers must stay valid until the stream reaches the call. CPU calls return when
+///   done (OpenMP over the options); `stream` is ignored.
+/// - Threads: calls on one pricer may come from several threads (it holds no mutable state).
+template <class T>
+class BlackScholesPricer {
+ public:
+  /// @param outputs what price() writes; may be empty (price() then only validates)
+  /// @param backend `automatic` (CUDA when a device is present), `cpu` or `cuda`
+  /// @throws Error ErrorCode::invalid_argument naming 'outputs' for bits outside the
+  ///         list or 'backend' off the list; ErrorCode::no_device for `cuda` without a device.
+  explicit BlackScholesPricer(BlackScholesOutputs outputs, Backend backend = Backend::automatic);
+
+  /// @return the resolved backend: Backend::cpu or Backend::cuda
+  Backend backend() const noexcept { return backend_; }
+  /// @return the outputs price() writes
+  BlackScholesOutputs outputs() const noexcept { return outputs_; }
+
+  /// Prices n options, writing every requested output in one pass.
+  /// @param n       number of options, >= 0
+  /// @param spot    S, n values (CUDA: device-accessible memory; CPU: host or managed)
+  /// @param strike  K, n values
+  /// @param expiry  T in years, n values
+  /// @param market  r, q, sigma: finite scalars, or per-option arrays of n values
+  /// @param results the output arrays; the requested ones non-null when n > 0
+  /// @param stream  CUDA: the stream to enqueue on; CPU: ignored
+  /// @throws Error ErrorCode::invalid_argument naming the argument ('n', 'spot',
+  ///         'strike', 'expiry', 'market.rates.rate', 'market.rates.dividend',
+  ///         'market.volatility', 'market.rates.rates', 'market.rates.dividends',
+  ///         'market.volatilities', 'results.call' and the like) for a negative n, a
+  ///         non-finite scalar, a null pointer with n > 0 or memory the backend
+  ///         cannot reach, or naming 'this' when another CUDA device is current;
+  ///         ErrorCode::cuda_failure when the launch fails. Nothing is written then.
+  void price(std::int64_t n, const T* spot, const T* strike, const T* expiry, const BlackScholesMarket<T>& market,
+             const BlackScholesResults<T>& results, StreamHandle stream = nullptr) const;
+
+  /// Host-vector convenience: prices spot.size() options (strike and expiry must have
+  /// as many); the CUDA backend copies through the device and waits.
+  /// @param spot, strike, expiry  one value per option
+  /// @param market  scalars, or pointers to host arrays of spot.size() values
+  /// @return the requested outputs
+  /// @throws Error as price(), and naming 'strike' or 'expiry' for a size mismatch
+  BlackScholesHostResults<T> price(const std::vector<T>& spot, const std::vector<T>& strike,
+                                   const std::vector<T>& expiry, const BlackScholesMarket<T>& market) const;
+
+  /// Implied volatility: the sigma >= 0 at which the model price of each option
+  /// equals prices[i]. Computed in double for both T: the price is normalised
+  /// (undiscounted, divided by sqrt(F K)), reduced to an out-of-the-money call, and
+  /// inverted by Newton steps inside a bracket with bisection fallback, which always
+  /// converges (docs/black_scholes.md has the method and its measured accuracy).
+  /// Element policy: S, K, T not positive, or any of S, K, T, r, q not finite: NaN,
+  /// not counted. A price NaN, infinite, below the intrinsic value D max(F - K, 0)
+  /// (calls; D max(K - F, 0) puts) or not below the upper bound (S e^{-qT} calls,
+  /// K D puts): NaN, counted in *rejected. A price equal to the intrinsic value, to
+  /// within 8e-16 of the upper bound after normalisation: 0.
+  /// @param n          number of options, >= 0
+  /// @param prices     option prices, n values
+  /// @param spot       S, n values
+  /// @param strike     K, n values
+  /// @param expiry     T in years, n values
+  /// @param rates      r and q, scalars or per-option arrays
+  /// @param type       OptionType::call or OptionType::put, for the whole batch
+  /// @param volatility output, n values
+  /// @param rejected   null, or one int64 in memory the backend can write: set to the
+  ///                   number of rejected prices (CUDA: when the stream reaches the call)
+  /// @param stream     CUDA: the stream to enqueue on; CPU: ignored
+  /// @throws Error ErrorCode::invalid_argument naming the argument, as price()
+  ///         ('type' for an OptionType off the list, 'volatility', 'rejected').
+  void implied_volatility(std::int64_t n, const T* prices, const T* spot, const T* strike, const T* expiry,
+                          const BlackScholesRates<T>& rates, OptionType type, T* volatility,
+                          std::int64_t* rejected = nullptr, StreamHandle stream = nullptr) const;
+
+  /// Host-vector convenience of implied_volatility(); the CUDA backend copies through
+  /// the device and waits.
+  /// @param prices, spot, strike, expiry  one value per option, equal sizes
+  /// @param rates  scalars, or pointers to host arrays of prices.size() values
+  /// @param type   call or put
+  /// @return the volatilities and the rejected count
+  /// @throws Error as implied_volatility(), and for a size mismatch
+  ImpliedVolatilities<T> implied_volatility(const std::vector<T>& prices, const std::vector<T>& spot,
+                                            const std::vector<T>& strike, const std::vector<T>& expiry,
+                                            const BlackScholesRates<T>& rates, OptionType type) const;
+
+ private:
+  // Runs `cpu` or, with the device checked, `cuda` on the validated arguments.
+  template <class Args>
+  void dispatch(const Args& args, void (*cpu)(const Args&), void (*cuda)(const Args&, int, StreamHandle),
+                const char* routine, StreamHandle stream) const;
+  Backend backend_;
+  BlackScholesOutputs outputs_;
+  int device_ = -1;
+  int multiprocessor_count_ = 0;
+};
+
+}  // namespace cunum

@@ -1,0 +1,75 @@
+// CUDA Black-Scholes kernels: one grid-stride kernel per call, the scalar code of
+// black_scholes_math.hpp per option, every requested output stored in the same pass.
+
+#include <cuda_runtime.h>
+
+#include "kernels/common/launch.cuh"
+#include "src/black_scholes/black_scholes_backends.hpp"
+#include "src/black_scholes/black_scholes_element.hpp"
+#include "src/core/check.hpp"
+#include "src/core/instantiate.hpp"
+
+namespace cunum::detail {
+
+namespace {
+
+constexpr int kBlockThreads = 256;
+constexpr int kBlocksPerMultiprocessor = 8;
+
+// Enough blocks to fill the device, never more than the options need.
+dim3 black_scholes_grid(std::int64_t n, int multiprocessor_count, const char* name) {
+  const std::int64_t needed = (n + kBlockThreads - 1) / kBlockThreads;
+  const std::int64_t resident = std::int64_t{multiprocessor_count} * kBlocksPerMultiprocessor;
+  return grid_1d(needed < resident ? needed : resident, name);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < args.options.n; i += stride) {
+    black_scholes_price_element(args, i);
+  }
+}
+
+// Counts rejected prices with one atomic per warp and pass (integer: deterministic).
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) implied_volatility_kernel(ImpliedVolArgs<T> args) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  // Every lane of a warp runs the same number of passes, so the ballot is warp-wide.
+  const std::int64_t warp_first = first - (threadIdx.x & 31);
+  for (std::int64_t base = warp_first; base < args.options.n; base += stride) {
+    const std::int64_t i = base + (threadIdx.x & 31);
+    const bool rejected = i < args.options.n && implied_volatility_element(args, i);
+    const unsigned votes = __ballot_sync(0xFFFFFFFFu, rejected);
+    if (args.rejected != nullptr && (threadIdx.x & 31) == 0 && votes != 0) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(args.rejected), static_cast<unsigned long long>(__popc(votes)));
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void black_scholes_price_cuda(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
+  if (args.options.n == 0) return;
+  const char* name = "black_scholes_price_kernel";
+  const LaunchConfig config{black_scholes_grid(args.options.n, multiprocessor_count, name), dim3(kBlockThreads), 0, stream};
+  launch_kernel(black_scholes_price_kernel<T>, name, config, args);
+}
+
+template <class T>
+void implied_volatility_cuda(const ImpliedVolArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
+  if (args.rejected != nullptr) CUNUM_CHECK(cudaMemsetAsync(args.rejected, 0, sizeof(std::int64_t), stream));
+  if (args.options.n == 0) return;
+  const char* name = "implied_volatility_kernel";
+  const LaunchConfig config{black_scholes_grid(args.options.n, multiprocessor_count, name), dim3(kBlockThreads), 0, stream};
+  launch_kernel(implied_volatility_kernel<T>, name, config, args);
+}
+
+#define CUNUM_INSTANTIATE_BLACK_SCHOLES_CUDA(T)                                                   \
+  template void black_scholes_price_cuda(const BlackScholesPriceArgs<T>&, int, StreamHandle); \
+  template void implied_volatility_cuda(const ImpliedVolArgs<T>&, int, StreamHandle);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BLACK_SCHOLES_CUDA, CUNUM_REAL_TYPES)
+
+}  // namespace cunum::detail

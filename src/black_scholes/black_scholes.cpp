@@ -1,0 +1,237 @@
+// Black-Scholes front end: validation at the API boundary and dispatch to the CPU or
+// CUDA backend.
+
+#include <string>
+
+#include "cunum/core/device.hpp"
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/core/error.hpp"
+#include "src/black_scholes/black_scholes_backends.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/enum_functions.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+
+namespace cunum {
+
+CUNUM_DEFINE_ENUM_FUNCTIONS(BlackScholesOutput, CUNUM_BLACK_SCHOLES_OUTPUTS)
+CUNUM_DEFINE_ENUM_FUNCTIONS(OptionType, CUNUM_OPTION_TYPES)
+
+namespace {
+
+constexpr const char* kPricerRoutine = "cunum::BlackScholesPricer";
+constexpr const char* kPriceRoutine = "cunum::BlackScholesPricer::price";
+constexpr const char* kImpliedRoutine = "cunum::BlackScholesPricer::implied_volatility";
+
+// Each output's member of BlackScholesResults and its argument name, in list order.
+template <class T>
+struct OutputField {
+  T* BlackScholesResults<T>::*member;
+  const char* argument;
+};
+template <class T>
+constexpr OutputField<T> kOutputFields[] = {
+#define CUNUM_BS_OUTPUT_FIELD(name, text) {&BlackScholesResults<T>::name, "results." text},
+    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_OUTPUT_FIELD)
+#undef CUNUM_BS_OUTPUT_FIELD
+};
+template <class T>
+constexpr std::vector<T> BlackScholesHostResults<T>::*kHostFields[] = {
+#define CUNUM_BS_HOST_FIELD(name, text) &BlackScholesHostResults<T>::name,
+    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_HOST_FIELD)
+#undef CUNUM_BS_HOST_FIELD
+};
+
+template <class T>
+void validate_rates(const BlackScholesRates<T>& rates, std::int64_t n, Backend backend, const char* routine,
+                    const char* rate_name, const char* dividend_name, const char* rates_name,
+                    const char* dividends_name) {
+  if (rates.rates == nullptr) detail::require_finite(static_cast<double>(rates.rate), routine, rate_name);
+  else detail::require_memory(rates.rates, n, backend, routine, rates_name);
+  if (rates.dividends == nullptr) detail::require_finite(static_cast<double>(rates.dividend), routine, dividend_name);
+  else detail::require_memory(rates.dividends, n, backend, routine, dividends_name);
+}
+
+template <class T>
+void validate_options(std::int64_t n, const T* spot, const T* strike, const T* expiry, Backend backend,
+                      const char* routine) {
+  detail::require_element_count(n, sizeof(T), routine, "n");
+  detail::require_memory(spot, n, backend, routine, "spot");
+  detail::require_memory(strike, n, backend, routine, "strike");
+  detail::require_memory(expiry, n, backend, routine, "expiry");
+}
+
+std::int64_t checked_size(std::size_t size, std::size_t expected, const char* routine, const char* argument) {
+  if (size != expected) {
+    detail::throw_invalid_argument(routine, argument,
+                                   "has " + std::to_string(size) + " values, expected " + std::to_string(expected));
+  }
+  return static_cast<std::int64_t>(size);
+}
+
+// A per-option array of a host-vector call: on the device for CUDA (kept in `copy`).
+template <class T>
+const T* staged(const T* host, std::int64_t n, Backend backend, DeviceBuffer<T>& copy) {
+  if (host == nullptr || backend == Backend::cpu) return host;
+  copy = DeviceBuffer<T>(static_cast<std::size_t>(n));
+  copy.copy_from_host(host, static_cast<std::size_t>(n));
+  return copy.data();
+}
+
+}  // namespace
+
+template <class T>
+BlackScholesPricer<T>::BlackScholesPricer(BlackScholesOutputs outputs, Backend backend) : outputs_(outputs) {
+  const detail::RoutineScope scope(kPricerRoutine);
+  detail::require((outputs.bits & ~BlackScholesOutputs::all().bits) == 0, kPricerRoutine, "outputs",
+                  "has bits outside the BlackScholesOutput list");
+  backend_ = resolve_backend(backend);
+  if (backend_ != Backend::cuda) return;
+  const detail::DeviceBinding binding = detail::DeviceBinding::current();
+  device_ = binding.device;
+  multiprocessor_count_ = binding.multiprocessor_count;
+}
+
+template <class T>
+void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike, const T* expiry,
+                                  const BlackScholesMarket<T>& market, const BlackScholesResults<T>& results,
+                                  StreamHandle stream) const {
+  const detail::RoutineScope scope(kPriceRoutine);
+  validate_options(n, spot, strike, expiry, backend_, kPriceRoutine);
+  validate_rates(market.rates, n, backend_, kPriceRoutine, "market.rates.rate", "market.rates.dividend",
+                 "market.rates.rates", "market.rates.dividends");
+  if (market.volatilities == nullptr) {
+    detail::require_finite(static_cast<double>(market.volatility), kPriceRoutine, "market.volatility");
+  } else {
+    detail::require_memory(market.volatilities, n, backend_, kPriceRoutine, "market.volatilities");
+  }
+  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}};
+  for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+    if (!outputs_.contains(output)) continue;
+    const OutputField<T>& field = kOutputFields<T>[static_cast<int>(output)];
+    T* pointer = results.*field.member;
+    detail::require_memory(pointer, n, backend_, kPriceRoutine, field.argument);
+    args.results.*field.member = pointer;
+  }
+  if (n == 0) return;
+  dispatch(args, detail::black_scholes_price_cpu<T>, detail::black_scholes_price_cuda<T>, kPriceRoutine, stream);
+}
+
+template <class T>
+template <class Args>
+void BlackScholesPricer<T>::dispatch(const Args& args, void (*cpu)(const Args&),
+                                     void (*cuda)(const Args&, int, StreamHandle), const char* routine,
+                                     StreamHandle stream) const {
+  if (backend_ == Backend::cpu) {
+    cpu(args);
+    return;
+  }
+  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(routine);
+  cuda(args, multiprocessor_count_, stream);
+}
+
+template <class T>
+BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& spot, const std::vector<T>& strike,
+                                                        const std::vector<T>& expiry,
+                                                        const BlackScholesMarket<T>& market) const {
+  const detail::RoutineScope scope(kPriceRoutine);
+  const std::int64_t n = checked_size(spot.size(), spot.size(), kPriceRoutine, "spot");
+  checked_size(strike.size(), spot.size(), kPriceRoutine, "strike");
+  checked_size(expiry.size(), spot.size(), kPriceRoutine, "expiry");
+  BlackScholesHostResults<T> host;
+  for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+    if (outputs_.contains(output)) (host.*kHostFields<T>[static_cast<int>(output)]).resize(spot.size());
+  }
+  if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
+    BlackScholesResults<T> results;
+    for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+      const int index = static_cast<int>(output);
+      if (outputs_.contains(output)) results.*kOutputFields<T>[index].member = (host.*kHostFields<T>[index]).data();
+    }
+    price(n, spot.data(), strike.data(), expiry.data(), market, results);
+    return host;
+  }
+  const auto device_spot = DeviceBuffer<T>::from_host(spot);
+  const auto device_strike = DeviceBuffer<T>::from_host(strike);
+  const auto device_expiry = DeviceBuffer<T>::from_host(expiry);
+  DeviceBuffer<T> rates_copy, dividends_copy, volatilities_copy;
+  BlackScholesMarket<T> device_market = market;
+  device_market.rates.rates = staged(market.rates.rates, n, backend_, rates_copy);
+  device_market.rates.dividends = staged(market.rates.dividends, n, backend_, dividends_copy);
+  device_market.volatilities = staged(market.volatilities, n, backend_, volatilities_copy);
+  DeviceBuffer<T> device_outputs[sizeof(kOutputFields<T>) / sizeof(kOutputFields<T>[0])];
+  BlackScholesResults<T> results;
+  for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+    const int index = static_cast<int>(output);
+    if (!outputs_.contains(output)) continue;
+    device_outputs[index] = DeviceBuffer<T>(static_cast<std::size_t>(n));
+    results.*kOutputFields<T>[index].member = device_outputs[index].data();
+  }
+  price(n, device_spot.data(), device_strike.data(), device_expiry.data(), device_market, results);
+  for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+    const int index = static_cast<int>(output);
+    if (outputs_.contains(output)) {
+      device_outputs[index].copy_to_host((host.*kHostFields<T>[index]).data(), static_cast<std::size_t>(n));
+    }
+  }
+  return host;
+}
+
+template <class T>
+void BlackScholesPricer<T>::implied_volatility(std::int64_t n, const T* prices, const T* spot, const T* strike,
+                                               const T* expiry, const BlackScholesRates<T>& rates, OptionType type,
+                                               T* volatility, std::int64_t* rejected, StreamHandle stream) const {
+  const detail::RoutineScope scope(kImpliedRoutine);
+  validate_options(n, spot, strike, expiry, backend_, kImpliedRoutine);
+  detail::require_memory(prices, n, backend_, kImpliedRoutine, "prices");
+  validate_rates(rates, n, backend_, kImpliedRoutine, "rates.rate", "rates.dividend", "rates.rates",
+                 "rates.dividends");
+  detail::require_enum(type, kImpliedRoutine, "type", "OptionType");
+  detail::require_memory(volatility, n, backend_, kImpliedRoutine, "volatility");
+  if (rejected != nullptr) detail::require_memory(rejected, 1, backend_, kImpliedRoutine, "rejected");
+  const detail::ImpliedVolArgs<T> args{{n, spot, strike, expiry}, prices, rates, type == OptionType::call,
+                                       volatility, rejected};
+  dispatch(args, detail::implied_volatility_cpu<T>, detail::implied_volatility_cuda<T>, kImpliedRoutine, stream);
+}
+
+template <class T>
+ImpliedVolatilities<T> BlackScholesPricer<T>::implied_volatility(const std::vector<T>& prices,
+                                                                 const std::vector<T>& spot,
+                                                                 const std::vector<T>& strike,
+                                                                 const std::vector<T>& expiry,
+                                                                 const BlackScholesRates<T>& rates,
+                                                                 OptionType type) const {
+  const detail::RoutineScope scope(kImpliedRoutine);
+  const std::int64_t n = checked_size(prices.size(), prices.size(), kImpliedRoutine, "prices");
+  checked_size(spot.size(), prices.size(), kImpliedRoutine, "spot");
+  checked_size(strike.size(), prices.size(), kImpliedRoutine, "strike");
+  checked_size(expiry.size(), prices.size(), kImpliedRoutine, "expiry");
+  ImpliedVolatilities<T> result;
+  result.volatility.resize(prices.size());
+  if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
+    implied_volatility(n, prices.data(), spot.data(), strike.data(), expiry.data(), rates, type,
+                       result.volatility.data(), backend_ == Backend::cpu ? &result.rejected : nullptr);
+    return result;
+  }
+  const auto device_prices = DeviceBuffer<T>::from_host(prices);
+  const auto device_spot = DeviceBuffer<T>::from_host(spot);
+  const auto device_strike = DeviceBuffer<T>::from_host(strike);
+  const auto device_expiry = DeviceBuffer<T>::from_host(expiry);
+  DeviceBuffer<T> rates_copy, dividends_copy;
+  BlackScholesRates<T> device_rates = rates;
+  device_rates.rates = staged(rates.rates, n, backend_, rates_copy);
+  device_rates.dividends = staged(rates.dividends, n, backend_, dividends_copy);
+  DeviceBuffer<T> device_volatility(prices.size());
+  DeviceBuffer<std::int64_t> device_rejected(1);
+  implied_volatility(n, device_prices.data(), device_spot.data(), device_strike.data(), device_expiry.data(),
+                     device_rates, type, device_volatility.data(), device_rejected.data());
+  device_volatility.copy_to_host(result.volatility.data(), prices.size());
+  device_rejected.copy_to_host(&result.rejected, 1);
+  return result;
+}
+
+#define CUNUM_INSTANTIATE_BLACK_SCHOLES(T) template class BlackScholesPricer<T>;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BLACK_SCHOLES, CUNUM_REAL_TYPES)
+
+}  // namespace cunum

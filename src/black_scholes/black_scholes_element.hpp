@@ -1,0 +1,46 @@
+#pragma once
+// Internal: one element of a price() or implied_volatility() call, the same code for
+// the OpenMP loop and the CUDA kernels.
+
+#include <cstdint>
+
+#include "src/black_scholes/black_scholes_backends.hpp"
+#include "src/black_scholes/black_scholes_math.hpp"
+#include "src/core/host_device.hpp"
+
+namespace cunum::detail {
+
+template <class T>
+CUNUM_HOST_DEVICE inline T element_or(const T* array, T scalar, std::int64_t i) {
+  return array != nullptr ? array[i] : scalar;
+}
+
+// Computes option i and stores the outputs whose pointer is non-null.
+template <class T>
+CUNUM_HOST_DEVICE inline void black_scholes_price_element(const BlackScholesPriceArgs<T>& a, std::int64_t i) {
+  const BlackScholesMarket<T>& m = a.market;
+  const OptionBatch<T>& o = a.options;
+  const bs::Values<T> v = bs::evaluate(o.spot[i], o.strike[i], o.expiry[i], element_or(m.rates.rates, m.rates.rate, i),
+                                       element_or(m.rates.dividends, m.rates.dividend, i),
+                                       element_or(m.volatilities, m.volatility, i));
+  const BlackScholesResults<T>& r = a.results;
+#define CUNUM_BS_STORE_OUTPUT(name, text) \
+  if (r.name != nullptr) r.name[i] = v.name;
+  CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_STORE_OUTPUT)
+#undef CUNUM_BS_STORE_OUTPUT
+}
+
+// Inverts option i; returns whether its price was rejected (outside the bounds).
+template <class T>
+CUNUM_HOST_DEVICE inline bool implied_volatility_element(const ImpliedVolArgs<T>& a, std::int64_t i) {
+  bool rejected = false;
+  const OptionBatch<T>& o = a.options;
+  const double sigma = bs::implied_volatility(
+      static_cast<double>(a.prices[i]), static_cast<double>(o.spot[i]), static_cast<double>(o.strike[i]),
+      static_cast<double>(o.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
+      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected);
+  a.volatility[i] = static_cast<T>(sigma);
+  return rejected;
+}
+
+}  // namespace cunum::detail

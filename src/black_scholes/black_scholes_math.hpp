@@ -1,0 +1,289 @@
+#pragma once
+// Internal: the scalar Black-Scholes-Merton mathematics shared by the CPU backend
+// and the CUDA kernels (CUNUM_HOST_DEVICE), templated on float and double. The
+// normal CDF is N(x) = erfc(-x / sqrt(2)) / 2, accurate in both tails. The
+// invalid-element policy implemented here is stated in include/cunum/black_scholes.hpp.
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "src/core/host_device.hpp"
+
+namespace cunum::detail::bs {
+
+// Elementary functions by precision, the same on the host and the device: NAME_(x)
+// calls the device's FLOAT_NAME or NAME, or std::NAME on the host.
+#if defined(__CUDA_ARCH__)
+#define CUNUM_BS_UNARY(name, float_name)                                         \
+  template <class T>                                                             \
+  CUNUM_HOST_DEVICE inline T name##_(T x) {                                      \
+    if constexpr (std::is_same_v<T, float>) return ::float_name(x); else return ::name(x); \
+  }
+#else
+#define CUNUM_BS_UNARY(name, float_name) \
+  template <class T>                     \
+  CUNUM_HOST_DEVICE inline T name##_(T x) { \
+    return std::name(x);                 \
+  }
+#endif
+CUNUM_BS_UNARY(erfc, erfcf)
+CUNUM_BS_UNARY(erf, erff)
+CUNUM_BS_UNARY(expm1, expm1f)
+CUNUM_BS_UNARY(sinh, sinhf)
+CUNUM_BS_UNARY(exp, expf)
+CUNUM_BS_UNARY(log, logf)
+CUNUM_BS_UNARY(sqrt, sqrtf)
+#undef CUNUM_BS_UNARY
+
+template <class T>
+CUNUM_HOST_DEVICE inline bool isfinite_(T x) {
+  // x - x is 0 for finite x and NaN for infinities and NaN.
+  return x - x == T(0);
+}
+template <class T>
+CUNUM_HOST_DEVICE inline T quiet_nan() {
+  return std::numeric_limits<T>::quiet_NaN();
+}
+template <class T>
+CUNUM_HOST_DEVICE inline T infinity() {
+  return std::numeric_limits<T>::infinity();
+}
+
+template <class T> constexpr T kInvSqrt2 = T(0.70710678118654752440084436210484903928L);
+template <class T> constexpr T kInvSqrt2Pi = T(0.39894228040143267793994605993438186848L);
+
+// Standard normal CDF and density.
+template <class T>
+CUNUM_HOST_DEVICE inline T norm_cdf(T x) {
+  return T(0.5) * erfc_(-x * kInvSqrt2<T>);
+}
+template <class T>
+CUNUM_HOST_DEVICE inline T norm_pdf(T x) {
+  return kInvSqrt2Pi<T> * exp_(T(-0.5) * x * x);
+}
+
+// Every output of one option; the kernels and the CPU loop store the requested ones.
+template <class T>
+struct Values {
+  T call, put, delta_call, delta_put, gamma, vega, theta_call, theta_put, rho_call, rho_put, forward, discount;
+};
+
+// One option: spot s, strike k, expiry t (years), rate r, dividend yield q, volatility v.
+// Policy (documented in the public header):
+//  - any input NaN or infinite, or s, k, t, v negative: every output NaN;
+//  - v sqrt(t) == 0: d1 = d2 = +inf, -inf or 0 as F > K, F < K or F == K, which gives
+//    the discounted intrinsic value of the forward, a step delta (half at F == K),
+//    gamma and vega 0 away from F == K; at F == K gamma is +inf, vega is
+//    S e^{-qT} sqrt(T) / sqrt(2 pi) (its limit as v -> 0), and the theta decay term is
+//    -inf when t == 0 < v, else 0;
+//  - s == 0 (K > 0): d = -inf (call 0, put K e^{-rT}); k == 0: d = +inf; s == k == 0:
+//    d = +inf; gamma and the theta decay term are 0 wherever the density at d1 is 0.
+template <class T>
+CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
+  Values<T> out;
+  const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) &&
+                     isfinite_(v) && s >= T(0) && k >= T(0) && t >= T(0) && v >= T(0);
+  if (!valid) {
+    const T nan = quiet_nan<T>();
+    out = {nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan};
+    return out;
+  }
+  const T discount = exp_(-r * t);
+  const T carry = exp_(-q * t);  // e^{-qT}
+  const T forward = s * exp_((r - q) * t);
+  const T sqrt_t = sqrt_(t);
+  const T vol_sqrt_t = v * sqrt_t;
+  T d1, d2;
+  if (k == T(0)) {
+    d1 = d2 = infinity<T>();
+  } else if (s == T(0)) {
+    d1 = d2 = -infinity<T>();
+  } else if (vol_sqrt_t == T(0)) {
+    d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
+  } else {
+    d1 = (log_(s / k) + (r - q) * t) / vol_sqrt_t + T(0.5) * vol_sqrt_t;
+    d2 = d1 - vol_sqrt_t;
+  }
+  const T nd1 = norm_cdf(d1), nd2 = norm_cdf(d2);
+  const T nmd1 = norm_cdf(-d1), nmd2 = norm_cdf(-d2);
+  const T pdf1 = norm_pdf(d1);
+  const T s_carry = s * carry;
+  const T k_discount = k * discount;
+  if (d2 < T(0) && d1 > T(0)) {
+    // Near the money (|ln(F/K)| < sigma^2 T / 2): S e^{-qT} N(d1) - K D N(d2) would
+    // cancel to about sigma sqrt(T) of its terms. Instead, with F - K = K expm1(x),
+    //   call = K D [(N(d1) - N(d2)) + expm1(x) N(d1)],  put = K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
+    // N(d1) - N(d2) = (erf(d1/sqrt 2) + erf(-d2/sqrt 2)) / 2 a sum of positive terms, and
+    // the expm1 terms smaller than it by a factor of about sigma sqrt(T).
+    const T x = log_(s / k) + (r - q) * t;
+    const T between = T(0.5) * (erf_(d1 * kInvSqrt2<T>) + erf_(-d2 * kInvSqrt2<T>));
+    const T moneyness = expm1_(x);
+    out.call = k_discount * (between + moneyness * nd1);
+    out.put = k_discount * (between - moneyness * nmd1);
+  } else {
+    out.call = s_carry * nd1 - k_discount * nd2;
+    out.put = k_discount * nmd2 - s_carry * nmd1;
+  }
+  out.delta_call = carry * nd1;
+  out.delta_put = -carry * nmd1;
+  out.gamma = pdf1 == T(0) ? T(0) : carry * pdf1 / (s * vol_sqrt_t);
+  out.vega = s_carry * pdf1 * sqrt_t;
+  const T decay = (pdf1 == T(0) || v == T(0)) ? T(0) : -s_carry * pdf1 * v / (T(2) * sqrt_t);
+  out.theta_call = decay - r * k_discount * nd2 + q * s_carry * nd1;
+  out.theta_put = decay + r * k_discount * nmd2 - q * s_carry * nmd1;
+  out.rho_call = k_discount * t * nd2;
+  out.rho_put = -k_discount * t * nmd2;
+  out.forward = forward;
+  out.discount = discount;
+  return out;
+}
+
+// ---- Implied volatility -------------------------------------------------------------
+//
+// Normalised Black price of an out-of-the-money call, x = ln(F/K) <= 0, s = sigma sqrt(T):
+//     b(x, s) = e^{x/2} N(x/s + s/2) - e^{-x/2} N(x/s - s/2),   0 < b < e^{x/2},
+// strictly increasing in s with db/ds = phi(x/s + s/2) e^{x/2} = exp(-(h^2 + u^2)/2)/sqrt(2 pi)
+// (h = x/s, u = s/2). Both terms come from erfc of positive arguments, so each keeps
+// its relative accuracy however small; deep out of the money their difference loses
+// about log10((|h| + u) / (2u)) digits, which the inversion's conditioning
+// (d ln b / d ln s ~ h^2 in the tail) mostly absorbs.
+// Near the money (h + u > 0, i.e. |x| < s^2/2), the same value as
+//     b = e^{x/2} (N(h + u) - N(h - u)) + 2 sinh(x/2) N(h - u),
+// with N(h + u) - N(h - u) a sum of two positive erf terms and the second term smaller
+// than the first by a factor of about s, so that b keeps its relative accuracy when s
+// is small instead of losing log10(1/s) digits to the cancellation of the two N terms.
+CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) {
+  const double h = x / s, u = 0.5 * s;
+  const double e = exp_(0.5 * x);
+  if (h + u > 0.0) {
+    const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
+    return e * between + 2.0 * sinh_(0.5 * x) * norm_cdf(h - u);
+  }
+  return e * norm_cdf(h + u) - norm_cdf(h - u) / e;
+}
+CUNUM_HOST_DEVICE inline double normalised_vega(double x, double s) {
+  const double h = x / s, u = 0.5 * s;
+  return kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
+}
+
+// Upper bound on the iterations of implied_total_vol(); the bracket shrinks at least
+// by half every other step, so 2 x 64 + slack suffices from any double bracket.
+constexpr int kImpliedVolMaxIterations = 200;
+
+// Total volatility s = sigma sqrt(T) > 0 with b(x, s) = beta, for x <= 0 and
+// 0 < beta < e^{x/2}. Method: a bracket [lo, hi] with b(lo) < beta < b(hi) (hi found
+// by doubling), then Newton steps on ln b(s) - ln beta (on b - beta near the money);
+// a step that leaves the bracket, or one that neither halves the bracket over two
+// steps nor is at most half the previous step, is replaced by bisection, so the
+// iteration always converges (the bracket halves, or the steps shrink geometrically). It stops when the bracket or the
+// step is within a few ulps of s. `iterations`, when not null, receives the number of
+// Newton/bisection steps taken (tests check that the cap is never the exit).
+CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
+  int count = 0;
+  // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
+  // s), or at the at-the-money approximation when x is 0; far below the inflection
+  // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
+  const bool use_log = beta < 0.1 * exp_(0.5 * x);
+  const double log_beta = use_log ? log_(beta) : 0.0;
+  double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
+  if (use_log && x < 0.0) {
+    const double tail = -x / sqrt_(-2.0 * log_beta);
+    if (tail < s) s = tail;
+  }
+  if (!(s > 0.0)) s = 1.0;
+  double lo = 0.0, hi = s;
+  while (normalised_otm_call(x, hi) < beta) {
+    lo = hi;
+    hi *= 2.0;
+    if (hi > 1e6) break;  // b(x, 1e6) equals e^{x/2} to the last bit: beta is at the bound
+  }
+  double width_before = hi - lo;
+  double previous_step = hi - lo;
+  for (int iteration = 0; iteration < kImpliedVolMaxIterations; ++iteration) {
+    const double b = normalised_otm_call(x, s);
+    count = iteration + 1;
+    if (b == beta) break;
+    if (b < beta) lo = s; else hi = s;
+    const double vega = normalised_vega(x, s);
+    double next;
+    if (use_log) {
+      next = b > 0.0 ? s - (log_(b) - log_beta) * b / vega : 0.5 * (lo + hi);
+    } else {
+      next = s - (b - beta) / vega;
+    }
+    const double width = hi - lo;
+    const bool inside = next > lo && next < hi;
+    const double newton_step = next > s ? next - s : s - next;
+    // Converged: a Newton step within 2 ulps of s, or Newton steps that stop shrinking
+    // while within 1e-12 of s, which is the rounding noise of b itself (deep out of the
+    // money): s is then as good as b allows.
+    if (newton_step <= 2e-16 * s || (inside && newton_step <= 1e-12 * s && newton_step > 0.5 * previous_step)) {
+      s = next;
+      break;
+    }
+    // Stalled: the bracket has not halved over two steps and the Newton steps are not
+    // shrinking geometrically either (a converging Newton sequence may keep the
+    // bracket's far end, so the bracket alone does not tell).
+    const bool stalled = (iteration & 1) != 0 && width > 0.5 * width_before && newton_step > 0.5 * previous_step;
+    if ((iteration & 1) != 0) width_before = width;
+    if (!inside || stalled) next = 0.5 * (lo + hi);
+    const double step_size = next > s ? next - s : s - next;
+    previous_step = step_size;
+    s = next;
+    if (width <= 4e-16 * s || step_size <= 2e-16 * s) break;
+  }
+  if (iterations != nullptr) *iterations = count;
+  return s;
+}
+
+// Implied volatility of a call (is_call) or put price p with spot, strike, expiry,
+// rate r and dividend yield q, in double. NaN when an input is invalid (as evaluate())
+// or p is outside the no-arbitrage bounds [intrinsic, upper]; *rejected is set to
+// true when the price is outside the bounds (or not a finite number), false otherwise.
+// A price within 8e-16 x the upper bound of the intrinsic value gives 0 (at the
+// money that is a price of 0).
+CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k, double t, double r, double q,
+                                                   bool is_call, bool* rejected) {
+  *rejected = false;
+  const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) && s > 0.0 &&
+                     k > 0.0 && t > 0.0;
+  if (!valid) return quiet_nan<double>();
+  if (!isfinite_(p)) {
+    *rejected = true;
+    return quiet_nan<double>();
+  }
+  const double discount = exp_(-r * t);
+  const double forward = s * exp_((r - q) * t);
+  // ln(F/K) as evaluate() forms it: near the money an absolute error of one ulp in x
+  // is a relative error of about 1/s ulps in the price, so the two must agree.
+  const double x = log_(s / k) + (r - q) * t;
+  // Undiscounted, normalised by sqrt(F K): b in (intrinsic, upper).
+  const double scale = 1.0 / (discount * sqrt_(forward * k));
+  double beta = p * scale;
+  const double half = exp_(0.5 * x), inv_half = 1.0 / half;
+  // Reduce to the out-of-the-money call at -|x|: a put at x is a call at -x; an
+  // in-the-money option loses its intrinsic part.
+  const bool call_side = is_call;
+  const double xx = call_side ? x : -x;  // the option as a call on log-moneyness xx
+  const double e_plus = call_side ? half : inv_half;
+  const double intrinsic = xx > 0.0 ? 2.0 * sinh_(0.5 * xx) : 0.0;  // e^{xx/2} - e^{-xx/2}
+  const double upper = e_plus;
+  // A price within rounding of the intrinsic value (relative to the upper bound, the
+  // scale of the normalisation) counts as the intrinsic value.
+  const double rounding = 8e-16 * upper;
+  if (!(beta >= intrinsic - rounding) || !(beta < upper)) {
+    *rejected = true;
+    return quiet_nan<double>();
+  }
+  beta -= intrinsic;  // time value, which equals the out-of-the-money call at -|xx|
+  if (beta <= 0.0) return 0.0;
+  const double x_otm = xx > 0.0 ? -xx : xx;
+  if (!(beta < exp_(0.5 * x_otm))) {
+    *rejected = true;
+    return quiet_nan<double>();
+  }
+  return implied_total_vol(x_otm, beta) / sqrt_(t);
+}
+
+}  // namespace cunum::detail::bs

@@ -1,0 +1,445 @@
+// CPU backend of BlackScholesPricer: parity, Greeks against finite differences,
+// the implied-volatility round trip, the invalid-element policy, argument errors,
+// awkward sizes with poisoned outputs, and that only requested outputs are written.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "black_scholes_grid.hpp"
+#include "cunum/black_scholes.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace cunum::testing::black_scholes_names;
+using cunum::ErrorCode;
+
+// Every output of one option, through the public API on the CPU backend.
+struct One {
+  double call, put, delta_call, delta_put, gamma, vega, theta_call, theta_put, rho_call, rho_put, forward, discount;
+};
+One price_one(double s, double k, double t, double r, double q, double v) {
+  const BlackScholesPricer<double> pricer(BlackScholesOutputs::all(), Backend::cpu);
+  One o{};
+  BlackScholesResults<double> res{&o.call,     &o.put,       &o.delta_call, &o.delta_put, &o.gamma,   &o.vega,
+                                  &o.theta_call, &o.theta_put, &o.rho_call,  &o.rho_put,   &o.forward, &o.discount};
+  // Per-option arrays: a NaN there is an element policy case, not an argument error.
+  BlackScholesMarket<double> market;
+  market.rates.rates = &r;
+  market.rates.dividends = &q;
+  market.volatilities = &v;
+  pricer.price(1, &s, &k, &t, market, res);
+  return o;
+}
+double call_price(double s, double k, double t, double r, double q, double v) {
+  return price_one(s, k, t, r, q, v).call;
+}
+double put_price(double s, double k, double t, double r, double q, double v) {
+  return price_one(s, k, t, r, q, v).put;
+}
+
+TEST(BlackScholesCpu, PutCallParity) {
+  double worst = 0;
+  for (const auto& c : cunum::testing::black_scholes_grid()) {
+    const One o = price_one(c.spot, c.strike, c.expiry, c.rate, c.dividend, c.volatility);
+    const double parity = c.spot * std::exp(-c.dividend * c.expiry) - c.strike * std::exp(-c.rate * c.expiry);
+    // The price's rounding is relative to its terms S e^{-qT} and K e^{-rT}.
+    const double scale = c.spot * std::exp(-c.dividend * c.expiry) + c.strike * std::exp(-c.rate * c.expiry);
+    const double error = std::fabs((o.call - o.put) - parity) / scale;
+    worst = std::max(worst, error);
+    EXPECT_LE(error, 1e-15) << "S " << c.spot << " K " << c.strike << " T " << c.expiry << " sigma " << c.volatility
+                            << " r " << c.rate << " q " << c.dividend << ": " << o.call << " " << o.put;
+    EXPECT_NEAR(o.forward, c.spot * std::exp((c.rate - c.dividend) * c.expiry), 1e-14 * o.forward);
+    EXPECT_DOUBLE_EQ(o.discount, std::exp(-c.rate * c.expiry));
+  }
+  std::printf("[ cunum    ] put-call parity: worst relative residual %.3g\n", worst);
+}
+
+// Central differences of the price in S, sigma, T, r; moderate grid (no T of one day,
+// where the fourth derivatives make the difference step itself the error).
+TEST(BlackScholesCpu, GreeksMatchFiniteDifferences) {
+  double worst = 0;
+  for (const auto& c : cunum::testing::black_scholes_grid()) {
+    if (c.expiry < 0.1 || std::fabs(c.log_moneyness) > 2 || c.volatility < 0.1) continue;
+    const double s = c.spot, k = c.strike, t = c.expiry, r = c.rate, q = c.dividend, v = c.volatility;
+    const One o = price_one(s, k, t, r, q, v);
+    const auto check = [&](double analytic, double numeric, double scale, const char* name) {
+      const double error = std::fabs(analytic - numeric) / scale;
+      worst = std::max(worst, error);
+      EXPECT_LE(error, 2e-6) << name << " S " << s << " K " << k << " T " << t << " r " << r << " q " << q
+                             << " sigma " << v << ": " << analytic << " vs " << numeric;
+    };
+    const double hs = 1e-4 * s * v * std::sqrt(t), hv = 1e-4 * v, ht = 1e-4 * t, hr = 1e-5;
+    const double scale_s = s, scale_price = s;
+    check(o.delta_call, (call_price(s + hs, k, t, r, q, v) - call_price(s - hs, k, t, r, q, v)) / (2 * hs), 1,
+          "delta_call");
+    check(o.delta_put, (put_price(s + hs, k, t, r, q, v) - put_price(s - hs, k, t, r, q, v)) / (2 * hs), 1,
+          "delta_put");
+    check(o.gamma * scale_s,
+          (price_one(s + hs, k, t, r, q, v).delta_call - price_one(s - hs, k, t, r, q, v).delta_call) / (2 * hs) *
+              scale_s,
+          1, "gamma");
+    check(o.vega, (call_price(s, k, t, r, q, v + hv) - call_price(s, k, t, r, q, v - hv)) / (2 * hv),
+          scale_price * std::sqrt(t), "vega");
+    check(o.theta_call, -(call_price(s, k, t + ht, r, q, v) - call_price(s, k, t - ht, r, q, v)) / (2 * ht),
+          scale_price, "theta_call");
+    check(o.theta_put, -(put_price(s, k, t + ht, r, q, v) - put_price(s, k, t - ht, r, q, v)) / (2 * ht),
+          scale_price, "theta_put");
+    check(o.rho_call, (call_price(s, k, t, r + hr, q, v) - call_price(s, k, t, r - hr, q, v)) / (2 * hr),
+          scale_price * t, "rho_call");
+    check(o.rho_put, (put_price(s, k, t, r + hr, q, v) - put_price(s, k, t, r - hr, q, v)) / (2 * hr),
+          scale_price * t, "rho_put");
+  }
+  std::printf("[ cunum    ] Greeks vs central differences: worst scaled difference %.3g\n", worst);
+}
+
+// sigma -> price -> sigma over the grid, calls and puts (each the out-of-the-money
+// side and the in-the-money side). A price rounded by u (relative) moves sigma by
+// kappa u with kappa = p / (sigma dp/dsigma), so the error is measured against
+// u (1 + kappa) / s, s = sigma sqrt(T): the 1/s is the rounding of N(d1) - N(d2)
+// near the money when s is small, in the pricing and in the inversion alike.
+// Reports the worst relative error with kappa <= 100 (relative vega >= 1e-2) and the
+// worst ratio to that model over every option with a positive normal price.
+template <class T>
+void round_trip(OptionType type, double ratio_tolerance, double error_tolerance) {
+  const auto grid = cunum::testing::black_scholes_grid();
+  const BlackScholesPricer<T> pricer(BlackScholesOutputs{}, Backend::cpu);
+  const BlackScholesPricer<double> exact(BlackScholesOutputs{}, Backend::cpu);
+  std::vector<T> prices, spot, strike, expiry, rates, dividends;
+  std::vector<const cunum::testing::BlackScholesCase*> kept;
+  std::vector<double> kappa;
+  for (const auto& c : grid) {
+    const One o = price_one(c.spot, c.strike, c.expiry, c.rate, c.dividend, c.volatility);
+    const double p = type == OptionType::call ? o.call : o.put;
+    // Where the price carries sigma to better than 1e-3 (kappa u < 1e-3): elsewhere it
+    // is within rounding of a bound and may be rejected.
+    if (!(p > 1e3 * std::numeric_limits<T>::min()) || !(o.vega > 0) ||
+        !(p / (c.volatility * o.vega) * std::numeric_limits<T>::epsilon() < 1e-3)) {
+      continue;
+    }
+    prices.push_back(static_cast<T>(p));
+    spot.push_back(static_cast<T>(c.spot));
+    strike.push_back(static_cast<T>(c.strike));
+    expiry.push_back(static_cast<T>(c.expiry));
+    rates.push_back(static_cast<T>(c.rate));
+    dividends.push_back(static_cast<T>(c.dividend));
+    kept.push_back(&c);
+    kappa.push_back(p / (c.volatility * o.vega));
+  }
+  // Per-option rates exercise the array path.
+  BlackScholesRates<T> market_rates;
+  market_rates.rates = rates.data();
+  market_rates.dividends = dividends.data();
+  const auto result = pricer.implied_volatility(prices, spot, strike, expiry, market_rates, type);
+  EXPECT_EQ(result.rejected, 0);
+  const double u = std::numeric_limits<T>::epsilon() / 2;
+  double worst = 0, worst_ratio = 0;
+  std::size_t worst_index = 0, worst_ratio_index = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    double expected = kept[i]->volatility;
+    if constexpr (std::is_same_v<T, float>) {
+      // The float inputs define a slightly different option: its sigma is the double
+      // inversion of the float price on the float inputs.
+      BlackScholesRates<double> r1;
+      r1.rate = rates[i];
+      r1.dividend = dividends[i];
+      const double s = spot[i], k = strike[i], t = expiry[i], pf = prices[i];
+      exact.implied_volatility(1, &pf, &s, &k, &t, r1, type, &expected);
+    }
+    const double error = std::fabs(static_cast<double>(result.volatility[i]) - expected) / expected;
+    const double total_vol = kept[i]->volatility * std::sqrt(kept[i]->expiry);
+    const double ratio = error / (u * (1 + kappa[i]) * (1 + 1 / total_vol));
+    EXPECT_LE(ratio, ratio_tolerance) << "ln(F/K) " << kept[i]->log_moneyness << " T " << kept[i]->expiry
+                                      << " sigma " << kept[i]->volatility << " error " << error;
+    if (!(ratio <= worst_ratio)) {
+      worst_ratio = ratio;
+      worst_ratio_index = i;
+    }
+    if (kappa[i] <= 100 && !(error <= worst)) {
+      worst = error;
+      worst_index = i;
+    }
+  }
+  ASSERT_FALSE(kept.empty());
+  const auto& w = *kept[worst_index];
+  const auto& wr = *kept[worst_ratio_index];
+  std::printf("[ cunum    ] %s %s round trip over %zu options: worst relative error %.3g with relative vega >= 1e-2 "
+              "(at ln(F/K) %g T %g sigma %g r %g q %g); worst error / (u (1 + kappa) (1 + 1/s)) %.3g (at ln(F/K) %g "
+              "T %g sigma %g)\n",
+              sizeof(T) == 8 ? "double" : "float", to_string(type), kept.size(), worst, w.log_moneyness, w.expiry,
+              w.volatility, w.rate, w.dividend, worst_ratio, wr.log_moneyness, wr.expiry, wr.volatility);
+  EXPECT_LE(worst, error_tolerance);
+}
+
+TEST(BlackScholesCpu, ImpliedVolatilityRoundTripDouble) {
+  round_trip<double>(OptionType::call, 256, 5e-13);
+  round_trip<double>(OptionType::put, 256, 5e-13);
+}
+
+TEST(BlackScholesCpu, ImpliedVolatilityRoundTripFloat) {
+  round_trip<float>(OptionType::call, 256, 1e-5);
+  round_trip<float>(OptionType::put, 256, 1e-5);
+}
+
+TEST(BlackScholesCpu, ImpliedVolatilityRejectsPricesOutsideTheBounds) {
+  const BlackScholesPricer<double> pricer(BlackScholesOutputs{}, Backend::cpu);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double s = 100, k = 90, t = 1, r = 0.05, q = 0.01;
+  const double forward = s * std::exp((r - q) * t), discount = std::exp(-r * t);
+  const double intrinsic = discount * (forward - k);
+  BlackScholesRates<double> rates;
+  rates.rate = r;
+  rates.dividend = q;
+  // below intrinsic, at the upper bound, NaN, infinite, negative: rejected; exactly
+  // intrinsic: 0; an invalid option (K < 0): NaN, not counted; a good price: finite.
+  const std::vector<double> prices = {0.999 * intrinsic, s * std::exp(-q * t), nan, INFINITY, -1, intrinsic, 5,
+                                      call_price(s, k, t, r, q, 0.3)};
+  const std::vector<double> strikes = {k, k, k, k, k, k, -1, k};
+  const auto result =
+      pricer.implied_volatility(prices, std::vector<double>(prices.size(), s), strikes,
+                                std::vector<double>(prices.size(), t), rates, OptionType::call);
+  EXPECT_EQ(result.rejected, 5);
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(std::isnan(result.volatility[i])) << i;
+  EXPECT_EQ(result.volatility[5], 0.0);
+  EXPECT_TRUE(std::isnan(result.volatility[6]));
+  EXPECT_NEAR(result.volatility[7], 0.3, 1e-14);
+}
+
+TEST(BlackScholesCpu, InvalidElementPolicy) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto all_nan = [](const One& o) {
+    const double* v = &o.call;
+    for (int i = 0; i < 12; ++i) {
+      if (!std::isnan(v[i])) return false;
+    }
+    return true;
+  };
+  EXPECT_TRUE(all_nan(price_one(nan, 100, 1, 0.05, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, nan, 1, 0.05, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, 100, nan, 0.05, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, 100, 1, nan, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, 100, 1, 0.05, nan, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, 100, 1, 0.05, 0, nan)));
+  EXPECT_TRUE(all_nan(price_one(-1, 100, 1, 0.05, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, -1, 1, 0.05, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, 100, -1, 0.05, 0, 0.2)));
+  EXPECT_TRUE(all_nan(price_one(100, 100, 1, 0.05, 0, -0.2)));
+  EXPECT_TRUE(all_nan(price_one(INFINITY, 100, 1, 0.05, 0, 0.2)));
+
+  // sigma = 0, in the money: discounted intrinsic of the forward, a step delta.
+  const double r = 0.05, q = 0.02, t = 2;
+  const double forward = 100 * std::exp((r - q) * t), discount = std::exp(-r * t), carry = std::exp(-q * t);
+  One o = price_one(100, 90, t, r, q, 0);
+  EXPECT_NEAR(o.call, discount * (forward - 90), 1e-12);
+  EXPECT_EQ(o.put, 0.0);
+  EXPECT_EQ(o.delta_call, carry);
+  EXPECT_EQ(o.delta_put, 0.0);
+  EXPECT_EQ(o.gamma, 0.0);
+  EXPECT_EQ(o.vega, 0.0);
+  EXPECT_NEAR(o.theta_call, -r * 90 * discount + q * 100 * carry, 1e-12);
+  EXPECT_NEAR(o.rho_call, 90 * t * discount, 1e-12);
+  EXPECT_EQ(o.rho_put, 0.0);
+  // T = 0, out of the money: 0 and the put's intrinsic value.
+  o = price_one(100, 110, 0, r, q, 0.3);
+  EXPECT_EQ(o.call, 0.0);
+  EXPECT_EQ(o.put, 10.0);
+  EXPECT_EQ(o.delta_call, 0.0);
+  EXPECT_EQ(o.delta_put, -1.0);
+  EXPECT_EQ(o.gamma, 0.0);
+  EXPECT_EQ(o.vega, 0.0);
+  EXPECT_EQ(o.theta_call, 0.0);
+  // T = 0 at the money: half-step delta, infinite gamma and decay.
+  o = price_one(100, 100, 0, r, q, 0.3);
+  EXPECT_EQ(o.call, 0.0);
+  EXPECT_EQ(o.delta_call, 0.5);
+  EXPECT_EQ(o.gamma, INFINITY);
+  EXPECT_EQ(o.vega, 0.0);
+  EXPECT_EQ(o.theta_call, -INFINITY);
+  // sigma = 0 at the forward: vega is its limit, gamma infinite, no decay.
+  o = price_one(100, 100 * std::exp((r - q) * t), t, r, q, 0);
+  EXPECT_NEAR(o.vega, 100 * carry * std::sqrt(t) / std::sqrt(2 * M_PI), 1e-12);
+  EXPECT_EQ(o.gamma, INFINITY);
+  // S = 0: the call is worthless, the put the discounted strike.
+  o = price_one(0, 100, t, r, q, 0.3);
+  EXPECT_EQ(o.call, 0.0);
+  EXPECT_NEAR(o.put, 100 * discount, 1e-12);
+  EXPECT_EQ(o.delta_call, 0.0);
+  EXPECT_EQ(o.gamma, 0.0);
+  EXPECT_EQ(o.vega, 0.0);
+  // K = 0: the call is the share less dividends, the put worthless.
+  o = price_one(100, 0, t, r, q, 0.3);
+  EXPECT_NEAR(o.call, 100 * carry, 1e-12);
+  EXPECT_EQ(o.put, 0.0);
+  EXPECT_EQ(o.delta_call, carry);
+  EXPECT_EQ(o.gamma, 0.0);
+  // A bad element does not disturb its neighbours.
+  const BlackScholesPricer<double> pricer({BlackScholesOutput::call}, Backend::cpu);
+  BlackScholesMarket<double> market;
+  market.volatility = 0.2;
+  const auto res = pricer.price({100, -1, 100}, {100, 100, 100}, {1, 1, 1}, market);
+  EXPECT_NEAR(res.call[0], call_price(100, 100, 1, 0, 0, 0.2), 0);
+  EXPECT_TRUE(std::isnan(res.call[1]));
+  EXPECT_EQ(res.call[2], res.call[0]);
+}
+
+TEST(BlackScholesCpu, ArgumentErrorsNameTheArgument) {
+  const BlackScholesPricer<double> pricer({BlackScholesOutput::call, BlackScholesOutput::gamma}, Backend::cpu);
+  std::vector<double> a(4, 1.0), out(4);
+  BlackScholesMarket<double> market;
+  market.volatility = 0.2;
+  BlackScholesResults<double> results;
+  results.call = out.data();
+  results.gamma = out.data();
+  EXPECT_CUNUM_ERROR(pricer.price(-1, a.data(), a.data(), a.data(), market, results), ErrorCode::invalid_argument,
+                     "'n'");
+  EXPECT_CUNUM_ERROR(pricer.price(4, nullptr, a.data(), a.data(), market, results), ErrorCode::invalid_argument,
+                     "spot");
+  EXPECT_CUNUM_ERROR(pricer.price(4, a.data(), nullptr, a.data(), market, results), ErrorCode::invalid_argument,
+                     "strike");
+  EXPECT_CUNUM_ERROR(pricer.price(4, a.data(), a.data(), nullptr, market, results), ErrorCode::invalid_argument,
+                     "expiry");
+  BlackScholesResults<double> missing = results;
+  missing.gamma = nullptr;
+  EXPECT_CUNUM_ERROR(pricer.price(4, a.data(), a.data(), a.data(), market, missing), ErrorCode::invalid_argument,
+                     "results.gamma");
+  BlackScholesMarket<double> bad = market;
+  bad.volatility = NAN;
+  EXPECT_CUNUM_ERROR(pricer.price(4, a.data(), a.data(), a.data(), bad, results), ErrorCode::invalid_argument,
+                     "market.volatility");
+  bad = market;
+  bad.rates.rate = INFINITY;
+  EXPECT_CUNUM_ERROR(pricer.price(4, a.data(), a.data(), a.data(), bad, results), ErrorCode::invalid_argument,
+                     "market.rates.rate");
+  bad = market;
+  bad.rates.dividend = NAN;
+  EXPECT_CUNUM_ERROR(pricer.price(4, a.data(), a.data(), a.data(), bad, results), ErrorCode::invalid_argument,
+                     "market.rates.dividend");
+  // A per-option array replaces its scalar, which is then not checked.
+  bad = market;
+  bad.volatility = NAN;
+  bad.volatilities = a.data();
+  EXPECT_NO_THROW(pricer.price(4, a.data(), a.data(), a.data(), bad, results));
+  EXPECT_CUNUM_ERROR(pricer.price({1.0, 2.0}, {1.0}, {1.0, 1.0}, market), ErrorCode::invalid_argument, "strike");
+  EXPECT_CUNUM_ERROR(BlackScholesPricer<double>(BlackScholesOutputs::all(), static_cast<Backend>(99)),
+                     ErrorCode::invalid_argument, "backend");
+  BlackScholesOutputs junk;
+  junk.bits = 1u << 20;
+  EXPECT_CUNUM_ERROR(BlackScholesPricer<double>(junk, Backend::cpu), ErrorCode::invalid_argument, "outputs");
+  BlackScholesRates<double> rates;
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(4, a.data(), a.data(), a.data(), a.data(), rates,
+                                               static_cast<OptionType>(7), out.data()),
+                     ErrorCode::invalid_argument, "type");
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(4, nullptr, a.data(), a.data(), a.data(), rates, OptionType::call,
+                                               out.data()),
+                     ErrorCode::invalid_argument, "prices");
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(4, a.data(), a.data(), a.data(), a.data(), rates, OptionType::call,
+                                               nullptr),
+                     ErrorCode::invalid_argument, "volatility");
+  rates.dividend = NAN;
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(4, a.data(), a.data(), a.data(), a.data(), rates, OptionType::call,
+                                               out.data()),
+                     ErrorCode::invalid_argument, "rates.dividend");
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(-2, a.data(), a.data(), a.data(), a.data(), rates, OptionType::call,
+                                               out.data()),
+                     ErrorCode::invalid_argument, "'n'");
+  // n == 0 accepts null pointers and writes nothing.
+  EXPECT_NO_THROW(pricer.price(0, nullptr, nullptr, nullptr, market, BlackScholesResults<double>{}));
+}
+
+// Awkward sizes, random per-option markets, outputs poisoned: every requested output
+// written with the single-option value, the unrequested ones untouched.
+template <class T>
+void awkward_sizes_test() {
+  const BlackScholesOutputs wanted{BlackScholesOutput::call, BlackScholesOutput::delta_put, BlackScholesOutput::vega,
+                                   BlackScholesOutput::theta_call, BlackScholesOutput::discount};
+  const BlackScholesPricer<T> pricer(wanted, Backend::cpu);
+  const BlackScholesPricer<T> everything(BlackScholesOutputs::all(), Backend::cpu);
+  std::mt19937_64 engine(cunum::testing::fresh_seed() ^ sizeof(T));
+  std::uniform_real_distribution<double> u(0, 1);
+  for (std::int64_t n : {0, 1, 2, 3, 7, 31, 257, 1021, 65537}) {
+    std::vector<T> s(n), k(n), t(n), r(n), q(n), v(n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      s[i] = static_cast<T>(50 + 100 * u(engine));
+      k[i] = static_cast<T>(50 + 100 * u(engine));
+      t[i] = static_cast<T>(0.01 + 5 * u(engine));
+      r[i] = static_cast<T>(-0.02 + 0.12 * u(engine));
+      q[i] = static_cast<T>(-0.02 + 0.12 * u(engine));
+      v[i] = static_cast<T>(0.05 + u(engine));
+    }
+    BlackScholesMarket<T> market;
+    market.rates.rates = r.data();
+    market.rates.dividends = q.data();
+    market.volatilities = v.data();
+    const T poison = static_cast<T>(-12345.0);
+    std::vector<std::vector<T>> out(12, std::vector<T>(n + 1, poison));
+    BlackScholesResults<T> results{out[0].data(), out[1].data(), out[2].data(),  out[3].data(),
+                                   out[4].data(), out[5].data(), out[6].data(),  out[7].data(),
+                                   out[8].data(), out[9].data(), out[10].data(), out[11].data()};
+    pricer.price(n, s.data(), k.data(), t.data(), market, results);
+    const auto reference = everything.price(s, k, t, market);
+    const std::vector<T>* fields[] = {&reference.call,       &reference.put,       &reference.delta_call,
+                                      &reference.delta_put,  &reference.gamma,     &reference.vega,
+                                      &reference.theta_call, &reference.theta_put, &reference.rho_call,
+                                      &reference.rho_put,    &reference.forward,   &reference.discount};
+    for (int o = 0; o < 12; ++o) {
+      const bool requested = wanted.contains(static_cast<BlackScholesOutput>(o));
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (requested) {
+          ASSERT_EQ(out[o][i], (*fields[o])[i]) << to_string(static_cast<BlackScholesOutput>(o)) << " n " << n
+                                                << " i " << i;
+        } else {
+          ASSERT_EQ(out[o][i], poison) << "unrequested " << to_string(static_cast<BlackScholesOutput>(o));
+        }
+      }
+      ASSERT_EQ(out[o][n], poison) << "past the end";
+    }
+  }
+}
+
+TEST(BlackScholesCpu, AwkwardSizesWriteRequestedOutputsOnly) {
+  awkward_sizes_test<float>();
+  awkward_sizes_test<double>();
+}
+
+}  // namespace
+
+// The inversion's own iteration: over out-of-the-money x in [-8, 0] and total
+// volatility s in [1e-4, 40] (prices from e^{x/2} down to underflow), the iteration
+// count stays far below the cap, so the cap is never the exit.
+#include "src/black_scholes/black_scholes_math.hpp"
+
+namespace {
+
+TEST(BlackScholesCpu, ImpliedVolatilityIterationNeverReachesTheCap) {
+  namespace bs = cunum::detail::bs;
+  int most = 0;
+  double most_x = 0, most_s = 0;
+  std::size_t inverted = 0;
+  for (int i = 0; i <= 80; ++i) {
+    const double x = -0.1 * i;
+    for (int j = 0; j <= 120; ++j) {
+      const double s = 1e-4 * std::pow(4e5, j / 120.0);
+      const double beta = bs::normalised_otm_call(x, s);
+      if (!(beta > 1e3 * std::numeric_limits<double>::min()) || !(beta < std::exp(0.5 * x))) continue;
+      int iterations = 0;
+      const double found = bs::implied_total_vol(x, beta, &iterations);
+      ++inverted;
+      if (iterations > most) {
+        most = iterations;
+        most_x = x;
+        most_s = s;
+      }
+      ASSERT_LE(iterations, 64) << "x " << x << " s " << s;
+      ASSERT_TRUE(found > 0 && std::isfinite(found)) << "x " << x << " s " << s;
+    }
+  }
+  std::printf("[ cunum    ] implied total vol over %zu (x, s): at most %d iterations (x %g, s %g), cap %d\n", inverted,
+              most, most_x, most_s, bs::kImpliedVolMaxIterations);
+}
+
+}  // namespace

@@ -1,0 +1,191 @@
+// CUDA backend of BlackScholesPricer against the CPU backend: fresh random inputs at
+// awkward sizes, poisoned outputs, only requested outputs written, implied
+// volatility with its rejected count, and pointer kinds refused at the boundary.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "black_scholes_grid.hpp"
+#include "cunum/black_scholes.hpp"
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/core/value_types.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace cunum::testing::black_scholes_names;
+using cunum::DeviceBuffer;
+
+// The device's erfc/exp/log may differ from the host's in the last bits; outputs are
+// compared relative to max(1, |value|) (spot and strike are 50 to 150).
+template <class T>
+double tolerance() {
+  return std::is_same_v<T, float> ? 1e-4 : 1e-12;
+}
+
+template <class T>
+bool close(T gpu, T cpu) {
+  if (std::isnan(cpu)) return std::isnan(gpu);
+  if (std::isinf(cpu)) return gpu == cpu;
+  const double scale = std::max(1.0, std::fabs(static_cast<double>(cpu)));
+  return std::fabs(static_cast<double>(gpu) - static_cast<double>(cpu)) <= tolerance<T>() * scale;
+}
+
+template <class T>
+struct Inputs {
+  std::vector<T> s, k, t, r, q, v;
+};
+
+template <class T>
+Inputs<T> random_inputs(std::int64_t n, std::uint64_t stream_id) {
+  std::mt19937_64 engine(cunum::testing::fresh_seed() ^ (stream_id * 0x9E3779B97F4A7C15ull));
+  std::uniform_real_distribution<double> u(0, 1);
+  Inputs<T> in;
+  for (std::int64_t i = 0; i < n; ++i) {
+    in.s.push_back(static_cast<T>(50 + 100 * u(engine)));
+    in.k.push_back(static_cast<T>(50 + 100 * u(engine)));
+    in.t.push_back(static_cast<T>(1.0 / 365 + 10 * u(engine)));
+    in.r.push_back(static_cast<T>(-0.02 + 0.12 * u(engine)));
+    in.q.push_back(static_cast<T>(-0.02 + 0.12 * u(engine)));
+    in.v.push_back(static_cast<T>(0.01 + 2 * u(engine)));
+  }
+  if (n > 3) {  // a few invalid elements and limits
+    in.s[1] = static_cast<T>(-1);
+    in.t[2] = 0;
+    in.v[3] = std::numeric_limits<T>::quiet_NaN();
+  }
+  return in;
+}
+
+template <class T>
+class BlackScholesGpu : public ::testing::Test {};
+TYPED_TEST_SUITE(BlackScholesGpu, ::testing::Types<CUNUM_REAL_TYPES>);
+
+TYPED_TEST(BlackScholesGpu, PricesMatchCpuBackendAtAwkwardSizes) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const BlackScholesOutputs wanted{BlackScholesOutput::call,     BlackScholesOutput::put,
+                                   BlackScholesOutput::delta_call, BlackScholesOutput::gamma,
+                                   BlackScholesOutput::vega,     BlackScholesOutput::theta_put,
+                                   BlackScholesOutput::rho_call, BlackScholesOutput::forward};
+  const BlackScholesPricer<T> gpu(wanted, Backend::cuda);
+  const BlackScholesPricer<T> cpu(wanted, Backend::cpu);
+  for (std::int64_t n : cunum::testing::awkward_sizes()) {
+    if (n > 262147) continue;
+    for (bool per_option : {false, true}) {
+      const Inputs<T> in = random_inputs<T>(n, static_cast<std::uint64_t>(n) * 2 + per_option);
+      BlackScholesMarket<T> host_market, device_market;
+      host_market.rates.rate = device_market.rates.rate = static_cast<T>(0.03);
+      host_market.rates.dividend = device_market.rates.dividend = static_cast<T>(0.01);
+      host_market.volatility = device_market.volatility = static_cast<T>(0.25);
+      const auto ds = DeviceBuffer<T>::from_host(in.s), dk = DeviceBuffer<T>::from_host(in.k),
+                 dt = DeviceBuffer<T>::from_host(in.t), dr = DeviceBuffer<T>::from_host(in.r),
+                 dq = DeviceBuffer<T>::from_host(in.q), dv = DeviceBuffer<T>::from_host(in.v);
+      if (per_option) {
+        host_market.rates.rates = in.r.data();
+        host_market.rates.dividends = in.q.data();
+        host_market.volatilities = in.v.data();
+        device_market.rates.rates = dr.data();
+        device_market.rates.dividends = dq.data();
+        device_market.volatilities = dv.data();
+      }
+      std::vector<DeviceBuffer<T>> outputs;
+      BlackScholesResults<T> results;
+      T** fields[] = {&results.call,      &results.put,       &results.delta_call, &results.delta_put,
+                      &results.gamma,     &results.vega,      &results.theta_call, &results.theta_put,
+                      &results.rho_call,  &results.rho_put,   &results.forward,    &results.discount};
+      for (int o = 0; o < 12; ++o) {
+        outputs.emplace_back(static_cast<std::size_t>(n + 1));
+        outputs.back().fill_bytes_async(0xFF);  // NaN pattern: a forgotten element fails
+        *fields[o] = outputs.back().data();
+      }
+      gpu.price(n, ds.data(), dk.data(), dt.data(), device_market, results);
+      const auto reference = cpu.price(in.s, in.k, in.t, host_market);
+      const std::vector<T>* expected[] = {&reference.call,       &reference.put,       &reference.delta_call,
+                                          &reference.delta_put,  &reference.gamma,     &reference.vega,
+                                          &reference.theta_call, &reference.theta_put, &reference.rho_call,
+                                          &reference.rho_put,    &reference.forward,   &reference.discount};
+      for (int o = 0; o < 12; ++o) {
+        const std::vector<T> got = outputs[o].to_host();
+        const bool requested = wanted.contains(static_cast<BlackScholesOutput>(o));
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (requested) {
+            ASSERT_TRUE(close(got[i], (*expected[o])[i]))
+                << to_string(static_cast<BlackScholesOutput>(o)) << " n " << n << " i " << i << ": " << got[i]
+                << " vs " << (*expected[o])[i];
+          } else {
+            unsigned char bytes[sizeof(T)];
+            std::memcpy(bytes, &got[i], sizeof(T));
+            for (unsigned char b : bytes) ASSERT_EQ(b, 0xFF) << "unrequested output written";
+          }
+        }
+        unsigned char tail[sizeof(T)];
+        std::memcpy(tail, &got[n], sizeof(T));
+        for (unsigned char b : tail) ASSERT_EQ(b, 0xFF) << "written past the end";
+      }
+    }
+  }
+}
+
+TYPED_TEST(BlackScholesGpu, ImpliedVolatilityMatchesCpuBackend) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const BlackScholesPricer<T> gpu(BlackScholesOutputs{}, Backend::cuda);
+  const BlackScholesPricer<T> cpu({BlackScholesOutput::call, BlackScholesOutput::vega}, Backend::cpu);
+  for (std::int64_t n : {1, 31, 1021, 65537}) {
+    Inputs<T> in = random_inputs<T>(n, static_cast<std::uint64_t>(n) + 17);
+    // Prices away from the no-arbitrage bounds, so that no element sits within a
+    // rounding of a bound where the two backends' last bits could classify it apart:
+    // strikes at or above spot, T in [0.05, 2.05], sigma in [0.05, 1.05].
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (i < 4) continue;  // keep the invalid elements
+      in.k[i] = in.s[i] * static_cast<T>(1 + std::fmod(static_cast<double>(in.k[i]), 1.0));
+      in.t[i] = static_cast<T>(0.05 + std::fmod(static_cast<double>(in.t[i]), 2.0));
+      in.v[i] = static_cast<T>(0.05 + std::fmod(static_cast<double>(in.v[i]), 1.0));
+    }
+    BlackScholesMarket<T> market;
+    market.rates.rates = in.r.data();
+    market.rates.dividends = in.q.data();
+    market.volatilities = in.v.data();
+    const auto priced = cpu.price(in.s, in.k, in.t, market);
+    std::vector<T> prices = priced.call;
+    if (n > 5) prices[5] = static_cast<T>(-1);  // below intrinsic: rejected
+    const auto expected = cpu.implied_volatility(prices, in.s, in.k, in.t, market.rates, OptionType::call);
+    const auto got = gpu.implied_volatility(prices, in.s, in.k, in.t, market.rates, OptionType::call);
+    EXPECT_EQ(got.rejected, expected.rejected) << "n " << n;
+    // sigma moves by p / (sigma vega) times the price's rounding: compare where that
+    // factor is at most 100 (relative), and NaN-ness everywhere.
+    const double relative = std::is_same_v<T, float> ? 1e-4 : 1e-11;
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(std::isnan(got.volatility[i]), std::isnan(expected.volatility[i])) << "n " << n << " i " << i;
+      const double sigma = expected.volatility[i];
+      if (std::isnan(sigma) || !(priced.vega[i] * sigma >= 1e-2 * prices[i])) continue;
+      ASSERT_NEAR(got.volatility[i], sigma, relative * sigma)
+          << "n " << n << " i " << i << ": " << got.volatility[i] << " vs " << sigma;
+    }
+  }
+}
+
+TEST(BlackScholesGpuBoundary, HostPointerRefusedByCudaBackend) {
+  CUNUM_REQUIRE_GPU();
+  const BlackScholesPricer<double> gpu({BlackScholesOutput::call}, Backend::cuda);
+  if (cunum::device_properties().pageable_memory_access) GTEST_SKIP() << "device reads pageable memory";
+  std::vector<double> host(8, 1.0);
+  DeviceBuffer<double> device(8);
+  BlackScholesMarket<double> market;
+  market.volatility = 0.2;
+  BlackScholesResults<double> results;
+  results.call = device.data();
+  EXPECT_CUNUM_ERROR(gpu.price(8, host.data(), device.data(), device.data(), market, results),
+                     cunum::ErrorCode::invalid_argument, "spot");
+  results.call = host.data();
+  EXPECT_CUNUM_ERROR(gpu.price(8, device.data(), device.data(), device.data(), market, results),
+                     cunum::ErrorCode::invalid_argument, "results.call");
+}
+
+}  // namespace
