@@ -22,6 +22,7 @@
 #include "reduce_tuning.hpp"
 #include "seed_figures.hpp"
 #include "cunum/reduce.hpp"
+#include "src/core/device_binding.hpp"
 
 namespace {
 
@@ -287,14 +288,9 @@ CaseSizes case_sizes(bool quick) {
 void bench_boundary_cost(BenchContext& context, cunum::bench::RotatingDeviceInput<float>& input, std::int64_t n,
                          long double expected) {
   const cunum::StreamHandle stream = *context.stream;
-  const cunum::DeviceProperties& device = cunum::device_properties();
-  const int arch = device.compute_capability_major * 100 + device.compute_capability_minor * 10;
-  cunum::DeviceBuffer<double> partials(
-      static_cast<std::size_t>(device.multiprocessor_count * cunum::detail::reduce_tuning(arch).blocks_per_multiprocessor),
-      stream);
-  cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
-  blocks_done.fill_bytes_async(0);
-  const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), device.multiprocessor_count, arch};
+  const int arch = cunum::detail::DeviceBinding::current().arch;
+  const cunum::bench::BareReduceWorkspace workspace(cunum::detail::reduce_tuning(arch).blocks_per_multiprocessor, stream);
+  const cunum::detail::ReduceScratch& scratch = workspace.scratch;
   cunum::Reducer<float> reducer(cunum::Backend::cuda, stream);
   cunum::DeviceBuffer<float> checked_result(1, stream);
   cunum::DeviceBuffer<float> bare_result(1, stream);
@@ -363,12 +359,8 @@ void bench_tuning(BenchContext& context, const std::vector<float>& host, std::in
   for (const auto& variant : variants) {
     max_blocks_per_multiprocessor = std::max(max_blocks_per_multiprocessor, variant.max_blocks_per_multiprocessor);
   }
-  const int multiprocessor_count = cunum::device_properties().multiprocessor_count;
-  cunum::DeviceBuffer<double> partials(
-      static_cast<std::size_t>(multiprocessor_count * max_blocks_per_multiprocessor), stream);
-  cunum::DeviceBuffer<unsigned int> blocks_done(1, stream);
-  blocks_done.fill_bytes_async(0);
-  const cunum::detail::ReduceScratch scratch{partials.data(), blocks_done.data(), multiprocessor_count};
+  const cunum::bench::BareReduceWorkspace workspace(max_blocks_per_multiprocessor, stream);
+  const cunum::detail::ReduceScratch& scratch = workspace.scratch;
   cunum::DeviceBuffer<float> result(1, stream);
   const long double expected = host_reference(ReduceOp::sum, host.data(), n);
   const auto launcher = [&](const cunum::bench::ReduceVariant& variant) {

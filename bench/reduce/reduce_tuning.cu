@@ -1,6 +1,7 @@
 #include "reduce_tuning.hpp"
 
 #include "kernels/common/launch.cuh"
+#include "src/core/device_binding.hpp"
 #include "kernels/reduce/reduce_single_pass.cuh"
 
 namespace cunum::bench {
@@ -25,6 +26,14 @@ std::vector<ReduceVariant> reduce_sum_variants() {
           variant<ReducePolicyOf<512, 4, 8>>(),   variant<ReducePolicyOf<512, 2, 4>>(),
           variant<ReducePolicyOf<256, 8, 4>>(),   variant<ReducePolicyOf<1024, 2, 4>>(),
           variant<ReducePolicyOf<1024, 2, 2>>(),  variant<ReducePolicyOf<128, 16, 4>>()};
+}
+
+BareReduceWorkspace::BareReduceWorkspace(int blocks_per_multiprocessor, StreamHandle stream) {
+  const detail::DeviceBinding device = detail::DeviceBinding::current();
+  partials = DeviceBuffer<double>(static_cast<std::size_t>(device.multiprocessor_count * blocks_per_multiprocessor), stream);
+  blocks_done = DeviceBuffer<unsigned int>(1, stream);
+  blocks_done.fill_bytes_async(0);
+  scratch = {partials.data(), blocks_done.data(), device.multiprocessor_count, device.arch};
 }
 
 void launch_empty_kernel(StreamHandle stream) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cunum/core/device_buffer.hpp"
 #include "cunum/core/stream.hpp"
 #include "src/reduce/reduce_backends.hpp"
 
@@ -22,6 +23,16 @@ struct ReduceVariant {
 };
 
 std::vector<ReduceVariant> reduce_sum_variants();
+
+// A workspace of the production kernel outside any Reducer, on the current device,
+// for launches the bench makes itself: partials for blocks_per_multiprocessor blocks
+// per SM, and the ticket counter zeroed on `stream`.
+struct BareReduceWorkspace {
+  BareReduceWorkspace(int blocks_per_multiprocessor, StreamHandle stream);
+  DeviceBuffer<double> partials;
+  DeviceBuffer<unsigned int> blocks_done;
+  detail::ReduceScratch scratch;
+};
 
 void launch_empty_kernel(StreamHandle stream);
 

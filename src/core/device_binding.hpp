@@ -13,14 +13,21 @@
 
 namespace cunum::detail {
 
+// Compute capability x 100 (900 for sm_90), as tuning policy chains count it.
+inline int architecture(const DeviceProperties& properties) {
+  return properties.compute_capability_major * 100 + properties.compute_capability_minor * 10;
+}
+
 struct DeviceBinding {
   int device = -1;
   int multiprocessor_count = 0;
+  int arch = 0;  // architecture() of the device
 
   // The current device's binding. @throws Error(no_device) without a device.
   static DeviceBinding current() {
     const int ordinal = current_device();
-    return {ordinal, device_properties(ordinal).multiprocessor_count};
+    const DeviceProperties& properties = device_properties(ordinal);
+    return {ordinal, properties.multiprocessor_count, architecture(properties)};
   }
 
   void require_current(const char* routine) const {

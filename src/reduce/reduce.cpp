@@ -55,8 +55,7 @@ Reducer<T>::Reducer(Backend backend, StreamHandle stream) {
   if (backend_ != Backend::cuda) return;
   auto workspace = std::make_unique<DeviceWorkspace>();
   workspace->device = detail::DeviceBinding::current();
-  const DeviceProperties& properties = device_properties(workspace->device.device);
-  const int arch = properties.compute_capability_major * 100 + properties.compute_capability_minor * 10;
+  const int arch = workspace->device.arch;
   const int max_blocks =
       workspace->device.multiprocessor_count * detail::reduce_tuning(arch).blocks_per_multiprocessor;
   workspace->partials = DeviceBuffer<double>(static_cast<std::size_t>(max_blocks), stream);

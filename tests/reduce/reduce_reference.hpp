@@ -10,6 +10,7 @@
 
 #include "cunum/core/device.hpp"
 #include "cunum/reduce.hpp"
+#include "src/core/device_binding.hpp"
 #include "src/reduce/reduce_policy.hpp"
 
 namespace cunum::testing {
@@ -59,9 +60,8 @@ inline long double cpu_sum_depth(std::int64_t n, int threads) {
 // CUDA: the threads the production kernel launches, from the library's own policy
 // for the current device (src/reduce/reduce_policy.hpp).
 inline std::int64_t cuda_launched_threads(std::int64_t n, int element_bytes) {
-  const cunum::DeviceProperties& device = cunum::device_properties();
-  const cunum::detail::ReduceTuning tuning =
-      cunum::detail::reduce_tuning(device.compute_capability_major * 100 + device.compute_capability_minor * 10);
+  const cunum::detail::DeviceBinding device = cunum::detail::DeviceBinding::current();
+  const cunum::detail::ReduceTuning tuning = cunum::detail::reduce_tuning(device.arch);
   return static_cast<std::int64_t>(tuning.block_threads) *
          cunum::detail::reduce_grid_blocks(tuning, n, element_bytes, device.multiprocessor_count);
 }
