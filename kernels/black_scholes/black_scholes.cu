@@ -23,11 +23,12 @@ dim3 black_scholes_grid(std::int64_t n, int multiprocessor_count, const char* na
   return grid_1d(needed < resident ? needed : resident, name);
 }
 
-template <class T>
+// kGreeks: whether the density and the Greeks are formed (prices alone skip them).
+template <bool kGreeks, class T>
 __global__ void __launch_bounds__(kBlockThreads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < args.options.n; i += stride) {
-    black_scholes_price_element(args, i);
+    black_scholes_price_element<kGreeks>(args, i);
   }
 }
 
@@ -55,7 +56,11 @@ void black_scholes_price_cuda(const BlackScholesPriceArgs<T>& args, int multipro
   if (args.options.n == 0) return;
   const char* name = "black_scholes_price_kernel";
   const LaunchConfig config{black_scholes_grid(args.options.n, multiprocessor_count, name), dim3(kBlockThreads), 0, stream};
-  launch_kernel(black_scholes_price_kernel<T>, name, config, args);
+  if (args.greeks) {
+    launch_kernel(black_scholes_price_kernel<true, T>, name, config, args);
+  } else {
+    launch_kernel(black_scholes_price_kernel<false, T>, name, config, args);
+  }
 }
 
 template <class T>

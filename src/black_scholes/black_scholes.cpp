@@ -43,6 +43,13 @@ constexpr std::vector<T> BlackScholesHostResults<T>::*kHostFields[] = {
 #undef CUNUM_BS_HOST_FIELD
 };
 
+// Whether any output beyond the prices, the forward and the discount factor is wanted.
+bool has_greeks(BlackScholesOutputs outputs) {
+  const BlackScholesOutputs plain{BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::forward,
+                                  BlackScholesOutput::discount};
+  return (outputs.bits & ~plain.bits) != 0;
+}
+
 template <class T>
 void validate_rates(const BlackScholesRates<T>& rates, std::int64_t n, Backend backend, const char* routine,
                     const char* rate_name, const char* dividend_name, const char* rates_name,
@@ -106,7 +113,7 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
   } else {
     detail::require_memory(market.volatilities, n, backend_, kPriceRoutine, "market.volatilities");
   }
-  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}};
+  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, has_greeks(outputs_)};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (!outputs_.contains(output)) continue;
     const OutputField<T>& field = kOutputFields<T>[static_cast<int>(output)];

@@ -23,6 +23,7 @@ struct BlackScholesPriceArgs {
   OptionBatch<T> options;
   BlackScholesMarket<T> market;
   BlackScholesResults<T> results;  // unrequested outputs are null here
+  bool greeks;                      // whether any of delta to rho is requested
 };
 
 // The arguments of one implied_volatility() call.

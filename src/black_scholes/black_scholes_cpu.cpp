@@ -7,10 +7,19 @@
 
 namespace cunum::detail {
 
+template <bool kGreeks, class T>
+void price_options(const BlackScholesPriceArgs<T>& args) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < args.options.n; ++i) black_scholes_price_element<kGreeks>(args, i);
+}
+
 template <class T>
 void black_scholes_price_cpu(const BlackScholesPriceArgs<T>& args) {
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < args.options.n; ++i) black_scholes_price_element(args, i);
+  if (args.greeks) {
+    price_options<true>(args);
+  } else {
+    price_options<false>(args);
+  }
 }
 
 template <class T>

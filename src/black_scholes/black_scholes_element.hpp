@@ -15,12 +15,13 @@ CUNUM_HOST_DEVICE inline T element_or(const T* array, T scalar, std::int64_t i) 
   return array != nullptr ? array[i] : scalar;
 }
 
-// Computes option i and stores the outputs whose pointer is non-null.
-template <class T>
+// Computes option i and stores the outputs whose pointer is non-null; kGreeks must be
+// a.greeks (without it, only prices, forward and discount are formed).
+template <bool kGreeks, class T>
 CUNUM_HOST_DEVICE inline void black_scholes_price_element(const BlackScholesPriceArgs<T>& a, std::int64_t i) {
   const BlackScholesMarket<T>& m = a.market;
   const OptionBatch<T>& o = a.options;
-  const bs::Values<T> v = bs::evaluate(o.spot[i], o.strike[i], o.expiry[i], element_or(m.rates.rates, m.rates.rate, i),
+  const bs::Values<T> v = bs::evaluate<T, kGreeks>(o.spot[i], o.strike[i], o.expiry[i], element_or(m.rates.rates, m.rates.rate, i),
                                        element_or(m.rates.dividends, m.rates.dividend, i),
                                        element_or(m.volatilities, m.volatility, i));
   const BlackScholesResults<T>& r = a.results;

@@ -63,6 +63,23 @@ CUNUM_HOST_DEVICE inline T norm_pdf(T x) {
   return kInvSqrt2Pi<T> * exp_(T(-0.5) * x * x);
 }
 
+// N(d) and N(-d) from one erfc: the one below 1/2 from the tail, accurate however
+// small, and the other as its complement, which is at least 1/2 and so loses nothing.
+template <class T>
+struct NormalCdfPair {
+  T at, at_minus;  // N(d), N(-d)
+};
+template <class T>
+CUNUM_HOST_DEVICE inline NormalCdfPair<T> norm_cdf_pair(T d) {
+  const T tail = T(0.5) * erfc_((d < T(0) ? -d : d) * kInvSqrt2<T>);
+  return d < T(0) ? NormalCdfPair<T>{tail, T(1) - tail} : NormalCdfPair<T>{T(1) - tail, tail};
+}
+
+// Below this total volatility sigma sqrt(T), near-the-money prices are formed without
+// the cancellation of S e^{-qT} N(d1) and K e^{-rT} N(d2); above it the cancellation
+// costs at most about 1 / (0.4 x 1/16) = 40 ulps, and the plain form is cheaper.
+template <class T> constexpr T kSmallTotalVolatility = T(0.0625);
+
 // Every output of one option; the kernels and the CPU loop store the requested ones.
 template <class T>
 struct Values {
@@ -70,6 +87,8 @@ struct Values {
 };
 
 // One option: spot s, strike k, expiry t (years), rate r, dividend yield q, volatility v.
+// With kGreeks false only the prices, the forward and the discount factor are formed
+// (the other members are left unset): the kernels for prices alone skip the density.
 // Policy (documented in the public header):
 //  - any input NaN or infinite, or s, k, t, v negative: every output NaN;
 //  - v sqrt(t) == 0: d1 = d2 = +inf, -inf or 0 as F > K, F < K or F == K, which gives
@@ -79,7 +98,7 @@ struct Values {
 //    -inf when t == 0 < v, else 0;
 //  - s == 0 (K > 0): d = -inf (call 0, put K e^{-rT}); k == 0: d = +inf; s == k == 0:
 //    d = +inf; gamma and the theta decay term are 0 wherever the density at d1 is 0.
-template <class T>
+template <class T, bool kGreeks = true>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
   const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) &&
@@ -94,7 +113,7 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   const T forward = s * exp_((r - q) * t);
   const T sqrt_t = sqrt_(t);
   const T vol_sqrt_t = v * sqrt_t;
-  T d1, d2;
+  T d1, d2, x = T(0);  // x = ln(F/K) where s, k and vol_sqrt_t are positive
   if (k == T(0)) {
     d1 = d2 = infinity<T>();
   } else if (s == T(0)) {
@@ -102,40 +121,42 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   } else if (vol_sqrt_t == T(0)) {
     d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
   } else {
-    d1 = (log_(s / k) + (r - q) * t) / vol_sqrt_t + T(0.5) * vol_sqrt_t;
+    x = log_(s / k) + (r - q) * t;
+    d1 = x / vol_sqrt_t + T(0.5) * vol_sqrt_t;
     d2 = d1 - vol_sqrt_t;
   }
-  const T nd1 = norm_cdf(d1), nd2 = norm_cdf(d2);
-  const T nmd1 = norm_cdf(-d1), nmd2 = norm_cdf(-d2);
-  const T pdf1 = norm_pdf(d1);
+  const NormalCdfPair<T> n1 = norm_cdf_pair(d1), n2 = norm_cdf_pair(d2);
   const T s_carry = s * carry;
   const T k_discount = k * discount;
-  if (d2 < T(0) && d1 > T(0)) {
-    // Near the money (|ln(F/K)| < sigma^2 T / 2): S e^{-qT} N(d1) - K D N(d2) would
-    // cancel to about sigma sqrt(T) of its terms. Instead, with F - K = K expm1(x),
+  if (d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>) {
+    // Near the money (|ln(F/K)| < sigma^2 T / 2) with a small sigma sqrt(T),
+    // S e^{-qT} N(d1) - K D N(d2) would cancel to about sigma sqrt(T) of its terms.
+    // Instead, with F - K = K expm1(x),
     //   call = K D [(N(d1) - N(d2)) + expm1(x) N(d1)],  put = K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
     // N(d1) - N(d2) = (erf(d1/sqrt 2) + erf(-d2/sqrt 2)) / 2 a sum of positive terms, and
     // the expm1 terms smaller than it by a factor of about sigma sqrt(T).
-    const T x = log_(s / k) + (r - q) * t;
     const T between = T(0.5) * (erf_(d1 * kInvSqrt2<T>) + erf_(-d2 * kInvSqrt2<T>));
     const T moneyness = expm1_(x);
-    out.call = k_discount * (between + moneyness * nd1);
-    out.put = k_discount * (between - moneyness * nmd1);
+    out.call = k_discount * (between + moneyness * n1.at);
+    out.put = k_discount * (between - moneyness * n1.at_minus);
   } else {
-    out.call = s_carry * nd1 - k_discount * nd2;
-    out.put = k_discount * nmd2 - s_carry * nmd1;
+    out.call = s_carry * n1.at - k_discount * n2.at;
+    out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;
   }
-  out.delta_call = carry * nd1;
-  out.delta_put = -carry * nmd1;
-  out.gamma = pdf1 == T(0) ? T(0) : carry * pdf1 / (s * vol_sqrt_t);
-  out.vega = s_carry * pdf1 * sqrt_t;
-  const T decay = (pdf1 == T(0) || v == T(0)) ? T(0) : -s_carry * pdf1 * v / (T(2) * sqrt_t);
-  out.theta_call = decay - r * k_discount * nd2 + q * s_carry * nd1;
-  out.theta_put = decay + r * k_discount * nmd2 - q * s_carry * nmd1;
-  out.rho_call = k_discount * t * nd2;
-  out.rho_put = -k_discount * t * nmd2;
   out.forward = forward;
   out.discount = discount;
+  if constexpr (kGreeks) {
+    const T pdf1 = norm_pdf(d1);
+    out.delta_call = carry * n1.at;
+    out.delta_put = -carry * n1.at_minus;
+    out.gamma = pdf1 == T(0) ? T(0) : carry * pdf1 / (s * vol_sqrt_t);
+    out.vega = s_carry * pdf1 * sqrt_t;
+    const T decay = (pdf1 == T(0) || v == T(0)) ? T(0) : -s_carry * pdf1 * v / (T(2) * sqrt_t);
+    out.theta_call = decay - r * k_discount * n2.at + q * s_carry * n1.at;
+    out.theta_put = decay + r * k_discount * n2.at_minus - q * s_carry * n1.at_minus;
+    out.rho_call = k_discount * t * n2.at;
+    out.rho_put = -k_discount * t * n2.at_minus;
+  }
   return out;
 }
 
@@ -153,38 +174,60 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 // with N(h + u) - N(h - u) a sum of two positive erf terms and the second term smaller
 // than the first by a factor of about s, so that b keeps its relative accuracy when s
 // is small instead of losing log10(1/s) digits to the cancellation of the two N terms.
-CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) {
-  const double h = x / s, u = 0.5 * s;
-  const double e = exp_(0.5 * x);
-  if (h + u > 0.0) {
-    const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
-    return e * between + 2.0 * sinh_(0.5 * x) * norm_cdf(h - u);
+// The factors that depend on x alone are computed once per option, not per iteration.
+class NormalisedOtmCall {
+ public:
+  CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x)
+      : x_(x), half_exp_(exp_(0.5 * x)), inv_half_exp_(1.0 / half_exp_), two_sinh_(2.0 * sinh_(0.5 * x)) {}
+  CUNUM_HOST_DEVICE double operator()(double s) const {
+    const double h = x_ / s, u = 0.5 * s;
+    if (h + u > 0.0) {
+      const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
+      return half_exp_ * between + two_sinh_ * norm_cdf(h - u);
+    }
+    return half_exp_ * norm_cdf(h + u) - norm_cdf(h - u) * inv_half_exp_;
   }
-  return e * norm_cdf(h + u) - norm_cdf(h - u) / e;
-}
-CUNUM_HOST_DEVICE inline double normalised_vega(double x, double s) {
-  const double h = x / s, u = 0.5 * s;
-  return kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
-}
+  // db/ds = phi(h + u) e^{x/2}.
+  CUNUM_HOST_DEVICE double vega(double s) const {
+    const double h = x_ / s, u = 0.5 * s;
+    return kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
+  }
+  // (d2b/ds2) / (db/ds) = x^2 / s^3 - s / 4, from the derivative of -(h^2 + u^2) / 2.
+  CUNUM_HOST_DEVICE double curvature(double s) const { return x_ * x_ / (s * s * s) - 0.25 * s; }
+  // The upper bound e^{x/2}.
+  CUNUM_HOST_DEVICE double upper() const { return half_exp_; }
+
+ private:
+  double x_, half_exp_, inv_half_exp_, two_sinh_;
+};
+CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall(x)(s); }
 
 // Upper bound on the iterations of implied_total_vol(); the bracket shrinks at least
 // by half every other step, so 2 x 64 + slack suffices from any double bracket.
 constexpr int kImpliedVolMaxIterations = 200;
+// A Halley step of at most this relative size ends the iteration: the next error is
+// of the order of the cube of the step times (s x curvature)^2, below 1e-17 relative
+// for every x and s of the accuracy grid (tests/black_scholes).
+constexpr double kHalleyFinalStep = 1e-8;
 
 // Total volatility s = sigma sqrt(T) > 0 with b(x, s) = beta, for x <= 0 and
 // 0 < beta < e^{x/2}. Method: a bracket [lo, hi] with b(lo) < beta < b(hi) (hi found
-// by doubling), then Newton steps on ln b(s) - ln beta (on b - beta near the money);
-// a step that leaves the bracket, or one that neither halves the bracket over two
-// steps nor is at most half the previous step, is replaced by bisection, so the
-// iteration always converges (the bracket halves, or the steps shrink geometrically). It stops when the bracket or the
-// step is within a few ulps of s. `iterations`, when not null, receives the number of
-// Newton/bisection steps taken (tests check that the cap is never the exit).
+// by doubling), then Halley steps (third order, from b'' / b' above) on
+// ln b(s) - ln beta far below the inflection price, on b - beta elsewhere, falling back
+// to the Newton step where the Halley correction would more than double it. A step
+// that leaves the bracket, or one that neither halves the bracket over two steps nor
+// is at most half the previous step, is replaced by bisection, so the iteration always
+// converges (the bracket halves, or the steps shrink geometrically). It stops after a
+// Halley step below kHalleyFinalStep relative, or when the bracket or the step is
+// within a few ulps of s. `iterations`, when not null, receives the number of
+// evaluations of b after the bracket (tests check that the cap is never the exit).
 CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
   int count = 0;
+  const NormalisedOtmCall price(x);
   // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
   // s), or at the at-the-money approximation when x is 0; far below the inflection
   // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
-  const bool use_log = beta < 0.1 * exp_(0.5 * x);
+  const bool use_log = beta < 0.1 * price.upper();
   const double log_beta = use_log ? log_(beta) : 0.0;
   double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
   if (use_log && x < 0.0) {
@@ -193,38 +236,50 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* it
   }
   if (!(s > 0.0)) s = 1.0;
   double lo = 0.0, hi = s;
-  while (normalised_otm_call(x, hi) < beta) {
+  double b = price(hi);
+  while (b < beta) {
     lo = hi;
     hi *= 2.0;
     if (hi > 1e6) break;  // b(x, 1e6) equals e^{x/2} to the last bit: beta is at the bound
+    b = price(hi);
   }
+  s = hi;  // b = b(s) here, unless the doubling gave up at the bound
   double width_before = hi - lo;
   double previous_step = hi - lo;
   for (int iteration = 0; iteration < kImpliedVolMaxIterations; ++iteration) {
-    const double b = normalised_otm_call(x, s);
+    if (iteration > 0 || !(hi <= 1e6)) b = price(s);
     count = iteration + 1;
     if (b == beta) break;
     if (b < beta) lo = s; else hi = s;
-    const double vega = normalised_vega(x, s);
+    const double vega = price.vega(s);
     double next;
-    if (use_log) {
-      next = b > 0.0 ? s - (log_(b) - log_beta) * b / vega : 0.5 * (lo + hi);
+    bool halley = false;
+    if (use_log && !(b > 0.0)) {
+      next = 0.5 * (lo + hi);
     } else {
-      next = s - (b - beta) / vega;
+      // The Newton step nu of f = ln b - ln beta (f'/f' = b'/b) or f = b - beta, and
+      // Halley's nu / (1 + nu f'' / (2 f')), f''/f' = b''/b' - b'/b or b''/b'.
+      const double nu = use_log ? -(log_(b) - log_beta) * b / vega : -(b - beta) / vega;
+      const double relative_curvature = use_log ? price.curvature(s) - vega / b : price.curvature(s);
+      const double correction = 1.0 + 0.5 * nu * relative_curvature;
+      halley = correction > 0.5;
+      next = s + (halley ? nu / correction : nu);
     }
     const double width = hi - lo;
     const bool inside = next > lo && next < hi;
     const double newton_step = next > s ? next - s : s - next;
-    // Converged: a Newton step within 2 ulps of s, or Newton steps that stop shrinking
-    // while within 1e-12 of s, which is the rounding noise of b itself (deep out of the
-    // money): s is then as good as b allows.
-    if (newton_step <= 2e-16 * s || (inside && newton_step <= 1e-12 * s && newton_step > 0.5 * previous_step)) {
+    // Converged: a step within 2 ulps of s; a small Halley step (cubic convergence:
+    // the step taken is final); or steps that stop shrinking while within 1e-12 of s,
+    // which is the rounding noise of b itself (deep out of the money): s is then as
+    // good as b allows.
+    if (newton_step <= 2e-16 * s || (inside && halley && newton_step <= kHalleyFinalStep * s) ||
+        (inside && newton_step <= 1e-12 * s && newton_step > 0.5 * previous_step)) {
       s = next;
       break;
     }
-    // Stalled: the bracket has not halved over two steps and the Newton steps are not
-    // shrinking geometrically either (a converging Newton sequence may keep the
-    // bracket's far end, so the bracket alone does not tell).
+    // Stalled: the bracket has not halved over two steps and the steps are not
+    // shrinking geometrically either (a converging sequence may keep the bracket's
+    // far end, so the bracket alone does not tell).
     const bool stalled = (iteration & 1) != 0 && width > 0.5 * width_before && newton_step > 0.5 * previous_step;
     if ((iteration & 1) != 0) width_before = width;
     if (!inside || stalled) next = 0.5 * (lo + hi);
