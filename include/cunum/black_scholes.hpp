@@ -130,6 +130,23 @@ struct BlackScholesResults {
   T* rho_put = nullptr;     ///< dP/dr
   T* forward = nullptr;     ///< F = S e^{(r-q)T}
   T* discount = nullptr;    ///< e^{-rT}
+
+  /// @return the array of `output` (a valid enumerator), for loops over
+  ///         cunum::BlackScholesOutputValues::all
+  T*& operator[](BlackScholesOutput output) { return this->*members()[static_cast<int>(output)]; }
+  /// @return the array of `output` (a valid enumerator)
+  T* operator[](BlackScholesOutput output) const { return this->*members()[static_cast<int>(output)]; }
+
+ private:
+  using Member = T* BlackScholesResults::*;
+  static const Member* members() {
+    static constexpr Member list[] = {
+#define CUNUM_BS_RESULTS_MEMBER(name, text) &BlackScholesResults::name,
+        CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_RESULTS_MEMBER)
+#undef CUNUM_BS_RESULTS_MEMBER
+    };
+    return list;
+  }
 };
 
 /// Host-vector results of the convenience overloads: requested outputs have n values,
@@ -138,6 +155,25 @@ template <class T>
 struct BlackScholesHostResults {
   std::vector<T> call, put, delta_call, delta_put, gamma, vega, theta_call, theta_put, rho_call, rho_put,
       forward, discount;
+
+  /// @return the values of `output` (a valid enumerator), for loops over
+  ///         cunum::BlackScholesOutputValues::all
+  std::vector<T>& operator[](BlackScholesOutput output) { return this->*members()[static_cast<int>(output)]; }
+  /// @return the values of `output` (a valid enumerator)
+  const std::vector<T>& operator[](BlackScholesOutput output) const {
+    return this->*members()[static_cast<int>(output)];
+  }
+
+ private:
+  using Member = std::vector<T> BlackScholesHostResults::*;
+  static const Member* members() {
+    static constexpr Member list[] = {
+#define CUNUM_BS_HOST_RESULTS_MEMBER(name, text) &BlackScholesHostResults::name,
+        CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_HOST_RESULTS_MEMBER)
+#undef CUNUM_BS_HOST_RESULTS_MEMBER
+    };
+    return list;
+  }
 };
 
 /// Implied volatilities with the count of prices outside the no-arbitrage bounds.

@@ -24,24 +24,13 @@ constexpr const char* kPricerRoutine = "cunum::BlackScholesPricer";
 constexpr const char* kPriceRoutine = "cunum::BlackScholesPricer::price";
 constexpr const char* kImpliedRoutine = "cunum::BlackScholesPricer::implied_volatility";
 
-// Each output's member of BlackScholesResults and its argument name, in list order.
-template <class T>
-struct OutputField {
-  T* BlackScholesResults<T>::*member;
-  const char* argument;
+// Each output's argument name, in list order.
+constexpr const char* kOutputArguments[] = {
+#define CUNUM_BS_OUTPUT_ARGUMENT(name, text) "results." text,
+    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_OUTPUT_ARGUMENT)
+#undef CUNUM_BS_OUTPUT_ARGUMENT
 };
-template <class T>
-constexpr OutputField<T> kOutputFields[] = {
-#define CUNUM_BS_OUTPUT_FIELD(name, text) {&BlackScholesResults<T>::name, "results." text},
-    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_OUTPUT_FIELD)
-#undef CUNUM_BS_OUTPUT_FIELD
-};
-template <class T>
-constexpr std::vector<T> BlackScholesHostResults<T>::*kHostFields[] = {
-#define CUNUM_BS_HOST_FIELD(name, text) &BlackScholesHostResults<T>::name,
-    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_HOST_FIELD)
-#undef CUNUM_BS_HOST_FIELD
-};
+constexpr int kOutputCount = sizeof(kOutputArguments) / sizeof(kOutputArguments[0]);
 
 // Whether any output beyond the prices, the forward and the discount factor is wanted.
 bool has_greeks(BlackScholesOutputs outputs) {
@@ -116,10 +105,8 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
   detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, has_greeks(outputs_)};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (!outputs_.contains(output)) continue;
-    const OutputField<T>& field = kOutputFields<T>[static_cast<int>(output)];
-    T* pointer = results.*field.member;
-    detail::require_memory(pointer, n, backend_, kPriceRoutine, field.argument);
-    args.results.*field.member = pointer;
+    detail::require_memory(results[output], n, backend_, kPriceRoutine, kOutputArguments[static_cast<int>(output)]);
+    args.results[output] = results[output];
   }
   if (n == 0) return;
   dispatch(args, detail::black_scholes_price_cpu<T>, detail::black_scholes_price_cuda<T>, kPriceRoutine, stream);
@@ -148,13 +135,12 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
   checked_size(expiry.size(), spot.size(), kPriceRoutine, "expiry");
   BlackScholesHostResults<T> host;
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
-    if (outputs_.contains(output)) (host.*kHostFields<T>[static_cast<int>(output)]).resize(spot.size());
+    if (outputs_.contains(output)) host[output].resize(spot.size());
   }
   if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     BlackScholesResults<T> results;
     for (BlackScholesOutput output : BlackScholesOutputValues::all) {
-      const int index = static_cast<int>(output);
-      if (outputs_.contains(output)) results.*kOutputFields<T>[index].member = (host.*kHostFields<T>[index]).data();
+      if (outputs_.contains(output)) results[output] = host[output].data();
     }
     price(n, spot.data(), strike.data(), expiry.data(), market, results);
     return host;
@@ -167,19 +153,19 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
   device_market.rates.rates = staged(market.rates.rates, n, backend_, rates_copy);
   device_market.rates.dividends = staged(market.rates.dividends, n, backend_, dividends_copy);
   device_market.volatilities = staged(market.volatilities, n, backend_, volatilities_copy);
-  DeviceBuffer<T> device_outputs[sizeof(kOutputFields<T>) / sizeof(kOutputFields<T>[0])];
+  DeviceBuffer<T> device_outputs[kOutputCount];
   BlackScholesResults<T> results;
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
     if (!outputs_.contains(output)) continue;
     device_outputs[index] = DeviceBuffer<T>(static_cast<std::size_t>(n));
-    results.*kOutputFields<T>[index].member = device_outputs[index].data();
+    results[output] = device_outputs[index].data();
   }
   price(n, device_spot.data(), device_strike.data(), device_expiry.data(), device_market, results);
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
     if (outputs_.contains(output)) {
-      device_outputs[index].copy_to_host((host.*kHostFields<T>[index]).data(), static_cast<std::size_t>(n));
+      device_outputs[index].copy_to_host(host[output].data(), static_cast<std::size_t>(n));
     }
   }
   return host;

@@ -376,27 +376,23 @@ void awkward_sizes_test() {
     market.rates.dividends = q.data();
     market.volatilities = v.data();
     const T poison = static_cast<T>(-12345.0);
-    std::vector<std::vector<T>> out(12, std::vector<T>(n + 1, poison));
-    BlackScholesResults<T> results{out[0].data(), out[1].data(), out[2].data(),  out[3].data(),
-                                   out[4].data(), out[5].data(), out[6].data(),  out[7].data(),
-                                   out[8].data(), out[9].data(), out[10].data(), out[11].data()};
+    BlackScholesHostResults<T> out;
+    BlackScholesResults<T> results;
+    for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+      out[output].assign(static_cast<std::size_t>(n + 1), poison);
+      results[output] = out[output].data();
+    }
     pricer.price(n, s.data(), k.data(), t.data(), market, results);
     const auto reference = everything.price(s, k, t, market);
-    const std::vector<T>* fields[] = {&reference.call,       &reference.put,       &reference.delta_call,
-                                      &reference.delta_put,  &reference.gamma,     &reference.vega,
-                                      &reference.theta_call, &reference.theta_put, &reference.rho_call,
-                                      &reference.rho_put,    &reference.forward,   &reference.discount};
-    for (int o = 0; o < 12; ++o) {
-      const bool requested = wanted.contains(static_cast<BlackScholesOutput>(o));
+    for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
       for (std::int64_t i = 0; i < n; ++i) {
-        if (requested) {
-          ASSERT_EQ(out[o][i], (*fields[o])[i]) << to_string(static_cast<BlackScholesOutput>(o)) << " n " << n
-                                                << " i " << i;
+        if (wanted.contains(output)) {
+          ASSERT_EQ(out[output][i], reference[output][i]) << to_string(output) << " n " << n << " i " << i;
         } else {
-          ASSERT_EQ(out[o][i], poison) << "unrequested " << to_string(static_cast<BlackScholesOutput>(o));
+          ASSERT_EQ(out[output][i], poison) << "unrequested " << to_string(output);
         }
       }
-      ASSERT_EQ(out[o][n], poison) << "past the end";
+      ASSERT_EQ(out[output][n], poison) << "past the end";
     }
   }
 }

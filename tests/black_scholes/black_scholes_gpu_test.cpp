@@ -96,28 +96,20 @@ TYPED_TEST(BlackScholesGpu, PricesMatchCpuBackendAtAwkwardSizes) {
       }
       std::vector<DeviceBuffer<T>> outputs;
       BlackScholesResults<T> results;
-      T** fields[] = {&results.call,      &results.put,       &results.delta_call, &results.delta_put,
-                      &results.gamma,     &results.vega,      &results.theta_call, &results.theta_put,
-                      &results.rho_call,  &results.rho_put,   &results.forward,    &results.discount};
-      for (int o = 0; o < 12; ++o) {
+      for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
         outputs.emplace_back(static_cast<std::size_t>(n + 1));
         outputs.back().fill_bytes_async(0xFF);  // NaN pattern: a forgotten element fails
-        *fields[o] = outputs.back().data();
+        results[output] = outputs.back().data();
       }
       gpu.price(n, ds.data(), dk.data(), dt.data(), device_market, results);
       const auto reference = cpu.price(in.s, in.k, in.t, host_market);
-      const std::vector<T>* expected[] = {&reference.call,       &reference.put,       &reference.delta_call,
-                                          &reference.delta_put,  &reference.gamma,     &reference.vega,
-                                          &reference.theta_call, &reference.theta_put, &reference.rho_call,
-                                          &reference.rho_put,    &reference.forward,   &reference.discount};
-      for (int o = 0; o < 12; ++o) {
-        const std::vector<T> got = outputs[o].to_host();
-        const bool requested = wanted.contains(static_cast<BlackScholesOutput>(o));
+      for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+        const std::vector<T> got = outputs[static_cast<int>(output)].to_host();
+        const std::vector<T>& expected = reference[output];
         for (std::int64_t i = 0; i < n; ++i) {
-          if (requested) {
-            ASSERT_TRUE(close(got[i], (*expected[o])[i]))
-                << to_string(static_cast<BlackScholesOutput>(o)) << " n " << n << " i " << i << ": " << got[i]
-                << " vs " << (*expected[o])[i];
+          if (wanted.contains(output)) {
+            ASSERT_TRUE(close(got[i], expected[i]))
+                << to_string(output) << " n " << n << " i " << i << ": " << got[i] << " vs " << expected[i];
           } else {
             unsigned char bytes[sizeof(T)];
             std::memcpy(bytes, &got[i], sizeof(T));

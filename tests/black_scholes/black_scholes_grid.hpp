@@ -38,6 +38,7 @@ inline std::vector<BlackScholesCase> black_scholes_grid() {
 // The API names the suites use: `using namespace cunum::testing::black_scholes_names;`.
 namespace black_scholes_names {
 using cunum::Backend;
+using cunum::BlackScholesHostResults;
 using cunum::BlackScholesMarket;
 using cunum::BlackScholesOutput;
 using cunum::BlackScholesOutputs;
