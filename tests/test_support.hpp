@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -47,10 +48,14 @@
 
 namespace cunum::testing {
 
-// A fresh seed per test run (std::random_device), printed so that a failure can be replayed.
+// A fresh seed per test run (std::random_device), printed so that a failure can be
+// replayed with CUNUM_TEST_SEED=<seed>.
 inline std::uint64_t fresh_seed() {
   static const std::uint64_t seed = [] {
-    const std::uint64_t s = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    // CUNUM_TEST_SEED replays the run that printed it.
+    const char* replay = std::getenv("CUNUM_TEST_SEED");
+    const std::uint64_t s = replay != nullptr ? std::strtoull(replay, nullptr, 10)
+                                              : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
     std::printf("[ cunum    ] random seed %llu\n", static_cast<unsigned long long>(s));
     return s;
   }();

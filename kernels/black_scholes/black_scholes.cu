@@ -13,28 +13,55 @@ namespace cunum::detail {
 
 namespace {
 
-constexpr int kBlockThreads = 256;
-constexpr int kBlocksPerMultiprocessor = 8;
+// The launch shapes, as policy types (the bench can time others on the same code).
+// Pricing reads items_per_thread options per thread before computing any: the loads
+// of one option alone do not keep enough bytes in flight to reach the copy bandwidth.
+struct PricePolicy {
+  static constexpr int block_threads = 256;
+  static constexpr int items_per_thread = 4;
+  static constexpr int blocks_per_multiprocessor = 8;
+};
+struct ImpliedVolPolicy {
+  static constexpr int block_threads = 256;
+  static constexpr int blocks_per_multiprocessor = 8;
+};
 
-// Enough blocks to fill the device, never more than the options need.
-dim3 black_scholes_grid(std::int64_t n, int multiprocessor_count, const char* name) {
-  const std::int64_t needed = (n + kBlockThreads - 1) / kBlockThreads;
-  const std::int64_t resident = std::int64_t{multiprocessor_count} * kBlocksPerMultiprocessor;
+// Enough blocks of `block_threads` threads taking `items_per_block` options a pass to
+// fill the device, never more than the options need.
+dim3 black_scholes_grid(std::int64_t n, std::int64_t items_per_block, int blocks_per_multiprocessor,
+                        int multiprocessor_count, const char* name) {
+  const std::int64_t needed = (n + items_per_block - 1) / items_per_block;
+  const std::int64_t resident = std::int64_t{multiprocessor_count} * blocks_per_multiprocessor;
   return grid_1d(needed < resident ? needed : resident, name);
 }
 
 // kGreeks: whether the density and the Greeks are formed (prices alone skip them).
+// Each pass of a block covers block_threads x items_per_thread consecutive options;
+// thread t takes options t, t + block_threads, ... of it, so every load is coalesced.
 template <bool kGreeks, class T>
-__global__ void __launch_bounds__(kBlockThreads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < args.options.n; i += stride) {
-    black_scholes_price_element<kGreeks>(args, i);
+__global__ void __launch_bounds__(PricePolicy::block_threads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+  constexpr int kThreads = PricePolicy::block_threads;
+  constexpr int kItems = PricePolicy::items_per_thread;
+  const std::int64_t n = args.options.n;
+  const std::int64_t pass = std::int64_t{gridDim.x} * kThreads * kItems;
+  for (std::int64_t base = std::int64_t{blockIdx.x} * kThreads * kItems + threadIdx.x; base < n; base += pass) {
+    OptionInputs<T> inputs[kItems];
+#pragma unroll
+    for (int item = 0; item < kItems; ++item) {
+      const std::int64_t i = base + std::int64_t{item} * kThreads;
+      if (i < n) inputs[item] = load_option(args, i);
+    }
+#pragma unroll
+    for (int item = 0; item < kItems; ++item) {
+      const std::int64_t i = base + std::int64_t{item} * kThreads;
+      if (i < n) price_option<kGreeks>(args, i, inputs[item]);
+    }
   }
 }
 
 // Counts rejected prices with one atomic per warp and pass (integer: deterministic).
 template <class T>
-__global__ void __launch_bounds__(kBlockThreads) implied_volatility_kernel(ImpliedVolArgs<T> args) {
+__global__ void __launch_bounds__(ImpliedVolPolicy::block_threads) implied_volatility_kernel(ImpliedVolArgs<T> args) {
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   // Every lane of a warp runs the same number of passes, so the ballot is warp-wide.
@@ -55,7 +82,9 @@ template <class T>
 void black_scholes_price_cuda(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
   if (args.options.n == 0) return;
   const char* name = "black_scholes_price_kernel";
-  const LaunchConfig config{black_scholes_grid(args.options.n, multiprocessor_count, name), dim3(kBlockThreads), 0, stream};
+  const LaunchConfig config{black_scholes_grid(args.options.n, PricePolicy::block_threads * PricePolicy::items_per_thread,
+                                               PricePolicy::blocks_per_multiprocessor, multiprocessor_count, name),
+                            dim3(PricePolicy::block_threads), 0, stream};
   if (args.greeks) {
     launch_kernel(black_scholes_price_kernel<true, T>, name, config, args);
   } else {
@@ -68,7 +97,9 @@ void implied_volatility_cuda(const ImpliedVolArgs<T>& args, int multiprocessor_c
   if (args.rejected != nullptr) CUNUM_CHECK(cudaMemsetAsync(args.rejected, 0, sizeof(std::int64_t), stream));
   if (args.options.n == 0) return;
   const char* name = "implied_volatility_kernel";
-  const LaunchConfig config{black_scholes_grid(args.options.n, multiprocessor_count, name), dim3(kBlockThreads), 0, stream};
+  const LaunchConfig config{black_scholes_grid(args.options.n, ImpliedVolPolicy::block_threads,
+                                               ImpliedVolPolicy::blocks_per_multiprocessor, multiprocessor_count, name),
+                            dim3(ImpliedVolPolicy::block_threads), 0, stream};
   launch_kernel(implied_volatility_kernel<T>, name, config, args);
 }
 

@@ -8,17 +8,17 @@
 namespace cunum::detail {
 
 template <bool kGreeks, class T>
-void price_options(const BlackScholesPriceArgs<T>& args) {
+void price_batch(const BlackScholesPriceArgs<T>& args) {
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < args.options.n; ++i) black_scholes_price_element<kGreeks>(args, i);
+  for (std::int64_t i = 0; i < args.options.n; ++i) price_option<kGreeks>(args, i, load_option(args, i));
 }
 
 template <class T>
 void black_scholes_price_cpu(const BlackScholesPriceArgs<T>& args) {
   if (args.greeks) {
-    price_options<true>(args);
+    price_batch<true>(args);
   } else {
-    price_options<false>(args);
+    price_batch<false>(args);
   }
 }
 

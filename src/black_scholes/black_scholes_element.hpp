@@ -15,15 +15,32 @@ CUNUM_HOST_DEVICE inline T element_or(const T* array, T scalar, std::int64_t i) 
   return array != nullptr ? array[i] : scalar;
 }
 
-// Computes option i and stores the outputs whose pointer is non-null; kGreeks must be
-// a.greeks (without it, only prices, forward and discount are formed).
-template <bool kGreeks, class T>
-CUNUM_HOST_DEVICE inline void black_scholes_price_element(const BlackScholesPriceArgs<T>& a, std::int64_t i) {
+// The inputs of one option.
+template <class T>
+struct OptionInputs {
+  T spot, strike, expiry, rate, dividend, volatility;
+};
+
+// Reads option i's inputs (the kernels issue the reads of several options before
+// computing any, so that more loads are in flight).
+template <class T>
+CUNUM_HOST_DEVICE inline OptionInputs<T> load_option(const BlackScholesPriceArgs<T>& a, std::int64_t i) {
   const BlackScholesMarket<T>& m = a.market;
   const OptionBatch<T>& o = a.options;
-  const bs::Values<T> v = bs::evaluate<T, kGreeks>(o.spot[i], o.strike[i], o.expiry[i], element_or(m.rates.rates, m.rates.rate, i),
-                                       element_or(m.rates.dividends, m.rates.dividend, i),
-                                       element_or(m.volatilities, m.volatility, i));
+  return {o.spot[i],
+          o.strike[i],
+          o.expiry[i],
+          element_or(m.rates.rates, m.rates.rate, i),
+          element_or(m.rates.dividends, m.rates.dividend, i),
+          element_or(m.volatilities, m.volatility, i)};
+}
+
+// Computes option i from its inputs and stores the outputs whose pointer is non-null;
+// kGreeks must be a.greeks (without it, only prices, forward and discount are formed).
+template <bool kGreeks, class T>
+CUNUM_HOST_DEVICE inline void price_option(const BlackScholesPriceArgs<T>& a, std::int64_t i, const OptionInputs<T>& in) {
+  const bs::Values<T> v =
+      bs::evaluate<T, kGreeks>(in.spot, in.strike, in.expiry, in.rate, in.dividend, in.volatility);
   const BlackScholesResults<T>& r = a.results;
 #define CUNUM_BS_STORE_OUTPUT(name, text) \
   if (r.name != nullptr) r.name[i] = v.name;

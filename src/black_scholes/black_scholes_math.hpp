@@ -169,19 +169,25 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 // its relative accuracy however small; deep out of the money their difference loses
 // about log10((|h| + u) / (2u)) digits, which the inversion's conditioning
 // (d ln b / d ln s ~ h^2 in the tail) mostly absorbs.
-// Near the money (h + u > 0, i.e. |x| < s^2/2), the same value as
+// Near the money (h + u > 0, i.e. |x| < s^2/2) with s below kSmallTotalVolatility, the
+// same value as
 //     b = e^{x/2} (N(h + u) - N(h - u)) + 2 sinh(x/2) N(h - u),
 // with N(h + u) - N(h - u) a sum of two positive erf terms and the second term smaller
 // than the first by a factor of about s, so that b keeps its relative accuracy when s
-// is small instead of losing log10(1/s) digits to the cancellation of the two N terms.
+// is small instead of losing log10(1/s) digits to the cancellation of the two N terms
+// (above 1/16 that loss is at most about 20 ulps, and one formula for nearly every
+// option keeps the lanes of a warp on one path).
 // The factors that depend on x alone are computed once per option, not per iteration.
 class NormalisedOtmCall {
  public:
-  CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x)
-      : x_(x), half_exp_(exp_(0.5 * x)), inv_half_exp_(1.0 / half_exp_), two_sinh_(2.0 * sinh_(0.5 * x)) {}
+  CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x) : NormalisedOtmCall(x, exp_(0.5 * x)) {}
+  // half_exp: e^{x/2}, when the caller has it.
+  CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp)
+      : x_(x), half_exp_(half_exp), inv_half_exp_(1.0 / half_exp), two_sinh_(2.0 * sinh_(0.5 * x)) {}
+  CUNUM_HOST_DEVICE double x() const { return x_; }
   CUNUM_HOST_DEVICE double operator()(double s) const {
     const double h = x_ / s, u = 0.5 * s;
-    if (h + u > 0.0) {
+    if (h + u > 0.0 && s < kSmallTotalVolatility<double>) {
       const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
       return half_exp_ * between + two_sinh_ * norm_cdf(h - u);
     }
@@ -221,9 +227,10 @@ constexpr double kHalleyFinalStep = 1e-8;
 // Halley step below kHalleyFinalStep relative, or when the bracket or the step is
 // within a few ulps of s. `iterations`, when not null, receives the number of
 // evaluations of b after the bracket (tests check that the cap is never the exit).
-CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
+CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price, double beta,
+                                                  int* iterations = nullptr) {
   int count = 0;
-  const NormalisedOtmCall price(x);
+  const double x = price.x();
   // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
   // s), or at the at-the-money approximation when x is 0; far below the inflection
   // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
@@ -291,6 +298,9 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* it
   if (iterations != nullptr) *iterations = count;
   return s;
 }
+CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
+  return implied_total_vol(NormalisedOtmCall(x), beta, iterations);
+}
 
 // Implied volatility of a call (is_call) or put price p with spot, strike, expiry,
 // rate r and dividend yield q, in double. NaN when an input is invalid (as evaluate())
@@ -334,11 +344,12 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   beta -= intrinsic;  // time value, which equals the out-of-the-money call at -|xx|
   if (beta <= 0.0) return 0.0;
   const double x_otm = xx > 0.0 ? -xx : xx;
-  if (!(beta < exp_(0.5 * x_otm))) {
+  const double otm_upper = xx > 0.0 ? 1.0 / e_plus : e_plus;  // e^{x_otm / 2}
+  if (!(beta < otm_upper)) {
     *rejected = true;
     return quiet_nan<double>();
   }
-  return implied_total_vol(x_otm, beta) / sqrt_(t);
+  return implied_total_vol(NormalisedOtmCall(x_otm, otm_upper), beta) / sqrt_(t);
 }
 
 }  // namespace cunum::detail::bs
