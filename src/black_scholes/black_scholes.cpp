@@ -32,11 +32,10 @@ constexpr const char* kOutputArguments[] = {
 };
 constexpr int kOutputCount = sizeof(kOutputArguments) / sizeof(kOutputArguments[0]);
 
-// Whether any output beyond the prices, the forward and the discount factor is wanted.
-bool has_greeks(BlackScholesOutputs outputs) {
-  const BlackScholesOutputs plain{BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::forward,
-                                  BlackScholesOutput::discount};
-  return (outputs.bits & ~plain.bits) != 0;
+// Whether nothing beyond the prices and the discount factor is wanted.
+bool prices_only(BlackScholesOutputs outputs) {
+  const BlackScholesOutputs plain{BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount};
+  return (outputs.bits & ~plain.bits) == 0;
 }
 
 template <class T>
@@ -102,7 +101,7 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
   } else {
     detail::require_memory(market.volatilities, n, backend_, kPriceRoutine, "market.volatilities");
   }
-  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, has_greeks(outputs_)};
+  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, prices_only(outputs_)};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (!outputs_.contains(output)) continue;
     detail::require_memory(results[output], n, backend_, kPriceRoutine, kOutputArguments[static_cast<int>(output)]);

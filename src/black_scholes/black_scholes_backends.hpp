@@ -23,7 +23,7 @@ struct BlackScholesPriceArgs {
   OptionBatch<T> options;
   BlackScholesMarket<T> market;
   BlackScholesResults<T> results;  // unrequested outputs are null here
-  bool greeks;                      // whether any of delta to rho is requested
+  bool prices_only;                 // whether only call, put and discount are requested
 };
 
 // The arguments of one implied_volatility() call.

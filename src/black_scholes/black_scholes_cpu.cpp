@@ -7,15 +7,15 @@
 
 namespace cunum::detail {
 
-template <bool kGreeks, class T>
+template <bool kPricesOnly, class T>
 void price_batch(const BlackScholesPriceArgs<T>& args) {
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < args.options.n; ++i) price_option<kGreeks>(args, i, load_option(args, i));
+  for (std::int64_t i = 0; i < args.options.n; ++i) price_option<kPricesOnly>(args, i, load_option(args, i));
 }
 
 template <class T>
 void black_scholes_price_cpu(const BlackScholesPriceArgs<T>& args) {
-  if (args.greeks) {
+  if (args.prices_only) {
     price_batch<true>(args);
   } else {
     price_batch<false>(args);

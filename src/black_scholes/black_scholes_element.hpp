@@ -36,11 +36,11 @@ CUNUM_HOST_DEVICE inline OptionInputs<T> load_option(const BlackScholesPriceArgs
 }
 
 // Computes option i from its inputs and stores the outputs whose pointer is non-null;
-// kGreeks must be a.greeks (without it, only prices, forward and discount are formed).
-template <bool kGreeks, class T>
+// kPricesOnly must be a.prices_only (then only prices and discount are formed).
+template <bool kPricesOnly, class T>
 CUNUM_HOST_DEVICE inline void price_option(const BlackScholesPriceArgs<T>& a, std::int64_t i, const OptionInputs<T>& in) {
   const bs::Values<T> v =
-      bs::evaluate<T, kGreeks>(in.spot, in.strike, in.expiry, in.rate, in.dividend, in.volatility);
+      bs::evaluate<T, kPricesOnly>(in.spot, in.strike, in.expiry, in.rate, in.dividend, in.volatility);
   const BlackScholesResults<T>& r = a.results;
 #define CUNUM_BS_STORE_OUTPUT(name, text) \
   if (r.name != nullptr) r.name[i] = v.name;

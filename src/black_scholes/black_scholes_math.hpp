@@ -87,8 +87,8 @@ struct Values {
 };
 
 // One option: spot s, strike k, expiry t (years), rate r, dividend yield q, volatility v.
-// With kGreeks false only the prices, the forward and the discount factor are formed
-// (the other members are left unset): the kernels for prices alone skip the density.
+// With kPricesOnly only the prices and the discount factor are formed (the other
+// members are left unset): the kernels for prices alone skip the density and the forward.
 // Policy (documented in the public header):
 //  - any input NaN or infinite, or s, k, t, v negative: every output NaN;
 //  - v sqrt(t) == 0: d1 = d2 = +inf, -inf or 0 as F > K, F < K or F == K, which gives
@@ -98,7 +98,7 @@ struct Values {
 //    -inf when t == 0 < v, else 0;
 //  - s == 0 (K > 0): d = -inf (call 0, put K e^{-rT}); k == 0: d = +inf; s == k == 0:
 //    d = +inf; gamma and the theta decay term are 0 wherever the density at d1 is 0.
-template <class T, bool kGreeks = true>
+template <class T, bool kPricesOnly = false>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
   const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) &&
@@ -109,8 +109,7 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     return out;
   }
   const T discount = exp_(-r * t);
-  const T carry = exp_(-q * t);  // e^{-qT}
-  const T forward = s * exp_((r - q) * t);
+  const T carry = q == T(0) ? T(1) : exp_(-q * t);  // e^{-qT}; a batch without dividends skips it
   const T sqrt_t = sqrt_(t);
   const T vol_sqrt_t = v * sqrt_t;
   T d1, d2, x = T(0);  // x = ln(F/K) where s, k and vol_sqrt_t are positive
@@ -119,6 +118,7 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   } else if (s == T(0)) {
     d1 = d2 = -infinity<T>();
   } else if (vol_sqrt_t == T(0)) {
+    const T forward = s * exp_((r - q) * t);
     d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
   } else {
     x = log_(s / k) + (r - q) * t;
@@ -143,9 +143,9 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     out.call = s_carry * n1.at - k_discount * n2.at;
     out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;
   }
-  out.forward = forward;
   out.discount = discount;
-  if constexpr (kGreeks) {
+  if constexpr (!kPricesOnly) {
+    out.forward = s * exp_((r - q) * t);
     const T pdf1 = norm_pdf(d1);
     out.delta_call = carry * n1.at;
     out.delta_put = -carry * n1.at_minus;
