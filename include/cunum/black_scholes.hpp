@@ -16,7 +16,7 @@
 ///     theta_put  = -S e^{-qT} phi(d1) sigma / (2 sqrt T) + r K D N(-d2) - q S e^{-qT} N(-d1),
 ///     rho_call = K T D N(d2),                      rho_put = -K T D N(-d2),
 /// with N(x) = erfc(-x / sqrt 2) / 2, accurate in both tails; near the money
-/// (d2 < 0 < d1) the prices are formed as K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and
+/// (d2 < 0 < d1) with sigma sqrt(T) < 1/16 the prices are formed as K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and
 /// K D [(N(d1) - N(d2)) - expm1(x) N(-d1)], x = ln(S/K) + (r - q)T, with N(d1) - N(d2)
 /// a sum of two erf terms, so that they keep their relative accuracy when sigma sqrt T
 /// is small. Theta is per year (the derivative with respect to calendar time, i.e.
@@ -37,7 +37,8 @@
 /// Determinism: every option is computed independently by the same scalar code, so
 /// results are bit-identical run to run on a given backend and device, whatever the
 /// thread count or launch shape. CPU and CUDA results may differ in the last bits
-/// (the device's erfc, exp and log).
+/// (the device's erfc, exp and log; the float kernels divide and take square roots
+/// to within 2 ulps).
 
 #include <cstdint>
 #include <initializer_list>
@@ -235,7 +236,7 @@ class BlackScholesPricer {
   /// Implied volatility: the sigma >= 0 at which the model price of each option
   /// equals prices[i]. Computed in double for both T: the price is normalised
   /// (undiscounted, divided by sqrt(F K)), reduced to an out-of-the-money call, and
-  /// inverted by Newton steps inside a bracket with bisection fallback, which always
+  /// inverted by Halley steps inside a bracket with bisection fallback, which always
   /// converges (docs/black_scholes.md has the method and its measured accuracy).
   /// Element policy: S, K, T not positive, or any of S, K, T, r, q not finite: NaN,
   /// not counted. A price NaN, infinite, below the intrinsic value D max(F - K, 0)
