@@ -42,10 +42,16 @@ CUNUM_HOST_DEVICE inline void price_option(const BlackScholesPriceArgs<T>& a, st
   const bs::Values<T> v =
       bs::evaluate<T, kPricesOnly>(in.spot, in.strike, in.expiry, in.rate, in.dividend, in.volatility);
   const BlackScholesResults<T>& r = a.results;
+  if constexpr (kPricesOnly) {  // the other pointers are null: no need to test them
+    if (r.call != nullptr) r.call[i] = v.call;
+    if (r.put != nullptr) r.put[i] = v.put;
+    if (r.discount != nullptr) r.discount[i] = v.discount;
+  } else {
 #define CUNUM_BS_STORE_OUTPUT(name, text) \
   if (r.name != nullptr) r.name[i] = v.name;
-  CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_STORE_OUTPUT)
+    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_STORE_OUTPUT)
 #undef CUNUM_BS_STORE_OUTPUT
+  }
 }
 
 // Inverts option i; returns whether its price was rejected (outside the bounds).

@@ -101,8 +101,9 @@ struct Values {
 template <class T, bool kPricesOnly = false>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
-  const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) &&
-                     isfinite_(v) && s >= T(0) && k >= T(0) && t >= T(0) && v >= T(0);
+  // x * 0 is 0 for finite x and NaN for infinities and NaN: one test for all six.
+  const bool valid = (s * T(0) + k * T(0) + t * T(0) + r * T(0) + q * T(0) + v * T(0)) == T(0) && s >= T(0) &&
+                     k >= T(0) && t >= T(0) && v >= T(0);
   if (!valid) {
     const T nan = quiet_nan<T>();
     out = {nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan};
@@ -183,13 +184,13 @@ class NormalisedOtmCall {
   CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x) : NormalisedOtmCall(x, exp_(0.5 * x)) {}
   // half_exp: e^{x/2}, when the caller has it.
   CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp)
-      : x_(x), half_exp_(half_exp), inv_half_exp_(1.0 / half_exp), two_sinh_(2.0 * sinh_(0.5 * x)) {}
+      : x_(x), half_exp_(half_exp), inv_half_exp_(1.0 / half_exp) {}
   CUNUM_HOST_DEVICE double x() const { return x_; }
   CUNUM_HOST_DEVICE double operator()(double s) const {
     const double h = x_ / s, u = 0.5 * s;
     if (h + u > 0.0 && s < kSmallTotalVolatility<double>) {
       const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
-      return half_exp_ * between + two_sinh_ * norm_cdf(h - u);
+      return half_exp_ * between + 2.0 * sinh_(0.5 * x_) * norm_cdf(h - u);
     }
     return half_exp_ * norm_cdf(h + u) - norm_cdf(h - u) * inv_half_exp_;
   }
@@ -204,7 +205,7 @@ class NormalisedOtmCall {
   CUNUM_HOST_DEVICE double upper() const { return half_exp_; }
 
  private:
-  double x_, half_exp_, inv_half_exp_, two_sinh_;
+  double x_, half_exp_, inv_half_exp_;
 };
 CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall(x)(s); }
 
@@ -219,8 +220,9 @@ constexpr double kHalleyFinalStep = 1e-8;
 // Total volatility s = sigma sqrt(T) > 0 with b(x, s) = beta, for x <= 0 and
 // 0 < beta < e^{x/2}. Method: a bracket [lo, hi] with b(lo) < beta < b(hi) (hi found
 // by doubling), then Halley steps (third order, from b'' / b' above) on
-// ln b(s) - ln beta far below the inflection price, on b - beta elsewhere, falling back
-// to the Newton step where the Halley correction would more than double it. A step
+// ln b(s) - ln beta (the log flattens the exponential tail, where steps on b itself
+// overshoot; one form for every option keeps a warp's lanes on one path), falling
+// back to the Newton step where the Halley correction would more than double it. A step
 // that leaves the bracket, or one that neither halves the bracket over two steps nor
 // is at most half the previous step, is replaced by bisection, so the iteration always
 // converges (the bracket halves, or the steps shrink geometrically). It stops after a
@@ -234,10 +236,9 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price
   // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
   // s), or at the at-the-money approximation when x is 0; far below the inflection
   // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
-  const bool use_log = beta < 0.1 * price.upper();
-  const double log_beta = use_log ? log_(beta) : 0.0;
+  const double log_beta = log_(beta);
   double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
-  if (use_log && x < 0.0) {
+  if (beta < 0.1 * price.upper() && x < 0.0) {
     const double tail = -x / sqrt_(-2.0 * log_beta);
     if (tail < s) s = tail;
   }
@@ -261,13 +262,13 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price
     const double vega = price.vega(s);
     double next;
     bool halley = false;
-    if (use_log && !(b > 0.0)) {
+    if (!(b > 0.0)) {
       next = 0.5 * (lo + hi);
     } else {
-      // The Newton step nu of f = ln b - ln beta (f'/f' = b'/b) or f = b - beta, and
-      // Halley's nu / (1 + nu f'' / (2 f')), f''/f' = b''/b' - b'/b or b''/b'.
-      const double nu = use_log ? -(log_(b) - log_beta) * b / vega : -(b - beta) / vega;
-      const double relative_curvature = use_log ? price.curvature(s) - vega / b : price.curvature(s);
+      // The Newton step nu of f = ln b - ln beta (f' = b'/b), and Halley's
+      // nu / (1 + nu f'' / (2 f')), f''/f' = b''/b' - b'/b.
+      const double nu = -(log_(b) - log_beta) * b / vega;
+      const double relative_curvature = price.curvature(s) - vega / b;
       const double correction = 1.0 + 0.5 * nu * relative_curvature;
       halley = correction > 0.5;
       next = s + (halley ? nu / correction : nu);
