@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 #include <vector>
 
 #include "cunum/core/backend.hpp"
@@ -96,6 +97,22 @@ struct BlackScholesOutputs {
   }
 };
 
+namespace detail {
+// The member for `output` of a results struct whose members are named after the
+// CUNUM_BLACK_SCHOLES_OUTPUTS list (BlackScholesResults, BlackScholesHostResults).
+template <class Results>
+auto& black_scholes_member(Results& results, BlackScholesOutput output) {
+  using Plain = std::remove_const_t<Results>;
+  using Member = decltype(&Plain::call);
+  static constexpr Member members[] = {
+#define CUNUM_BS_RESULTS_MEMBER(name, text) &Plain::name,
+      CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_RESULTS_MEMBER)
+#undef CUNUM_BS_RESULTS_MEMBER
+  };
+  return results.*members[static_cast<int>(output)];
+}
+}  // namespace detail
+
 /// Rate and dividend yield: one scalar for the batch, or an array of n values (a
 /// non-null pointer, in memory the backend can read, replaces its scalar).
 template <class T>
@@ -134,20 +151,9 @@ struct BlackScholesResults {
 
   /// @return the array of `output` (a valid enumerator), for loops over
   ///         cunum::BlackScholesOutputValues::all
-  T*& operator[](BlackScholesOutput output) { return this->*members()[static_cast<int>(output)]; }
+  T*& operator[](BlackScholesOutput output) { return detail::black_scholes_member(*this, output); }
   /// @return the array of `output` (a valid enumerator)
-  T* operator[](BlackScholesOutput output) const { return this->*members()[static_cast<int>(output)]; }
-
- private:
-  using Member = T* BlackScholesResults::*;
-  static const Member* members() {
-    static constexpr Member list[] = {
-#define CUNUM_BS_RESULTS_MEMBER(name, text) &BlackScholesResults::name,
-        CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_RESULTS_MEMBER)
-#undef CUNUM_BS_RESULTS_MEMBER
-    };
-    return list;
-  }
+  T* operator[](BlackScholesOutput output) const { return detail::black_scholes_member(*this, output); }
 };
 
 /// Host-vector results of the convenience overloads: requested outputs have n values,
@@ -159,21 +165,10 @@ struct BlackScholesHostResults {
 
   /// @return the values of `output` (a valid enumerator), for loops over
   ///         cunum::BlackScholesOutputValues::all
-  std::vector<T>& operator[](BlackScholesOutput output) { return this->*members()[static_cast<int>(output)]; }
+  std::vector<T>& operator[](BlackScholesOutput output) { return detail::black_scholes_member(*this, output); }
   /// @return the values of `output` (a valid enumerator)
   const std::vector<T>& operator[](BlackScholesOutput output) const {
-    return this->*members()[static_cast<int>(output)];
-  }
-
- private:
-  using Member = std::vector<T> BlackScholesHostResults::*;
-  static const Member* members() {
-    static constexpr Member list[] = {
-#define CUNUM_BS_HOST_RESULTS_MEMBER(name, text) &BlackScholesHostResults::name,
-        CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_HOST_RESULTS_MEMBER)
-#undef CUNUM_BS_HOST_RESULTS_MEMBER
-    };
-    return list;
+    return detail::black_scholes_member(*this, output);
   }
 };
 
