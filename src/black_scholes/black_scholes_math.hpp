@@ -36,6 +36,18 @@ CUNUM_BS_UNARY(log, logf)
 CUNUM_BS_UNARY(sqrt, sqrtf)
 #undef CUNUM_BS_UNARY
 
+// a / b. On the device in float: __fdividef, 2 ulps without the range checks of a
+// full division (a divisor beyond 2^126 gives 0, the limit the formulas want there:
+// K -> infinity); elsewhere the plain division.
+template <class T>
+CUNUM_HOST_DEVICE inline T divide_(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) return __fdividef(a, b); else return a / b;
+#else
+  return a / b;
+#endif
+}
+
 template <class T>
 CUNUM_HOST_DEVICE inline bool isfinite_(T x) {
   // x - x is 0 for finite x and NaN for infinities and NaN.
@@ -122,8 +134,8 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     const T forward = s * exp_((r - q) * t);
     d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
   } else {
-    x = log_(s / k) + (r - q) * t;
-    d1 = x / vol_sqrt_t + T(0.5) * vol_sqrt_t;
+    x = log_(divide_(s, k)) + (r - q) * t;
+    d1 = divide_(x, vol_sqrt_t) + T(0.5) * vol_sqrt_t;
     d2 = d1 - vol_sqrt_t;
   }
   const NormalCdfPair<T> n1 = norm_cdf_pair(d1), n2 = norm_cdf_pair(d2);
@@ -150,9 +162,9 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     const T pdf1 = norm_pdf(d1);
     out.delta_call = carry * n1.at;
     out.delta_put = -carry * n1.at_minus;
-    out.gamma = pdf1 == T(0) ? T(0) : carry * pdf1 / (s * vol_sqrt_t);
+    out.gamma = pdf1 == T(0) ? T(0) : divide_(carry * pdf1, s * vol_sqrt_t);
     out.vega = s_carry * pdf1 * sqrt_t;
-    const T decay = (pdf1 == T(0) || v == T(0)) ? T(0) : -s_carry * pdf1 * v / (T(2) * sqrt_t);
+    const T decay = (pdf1 == T(0) || v == T(0)) ? T(0) : divide_(-s_carry * pdf1 * v, T(2) * sqrt_t);
     out.theta_call = decay - r * k_discount * n2.at + q * s_carry * n1.at;
     out.theta_put = decay + r * k_discount * n2.at_minus - q * s_carry * n1.at_minus;
     out.rho_call = k_discount * t * n2.at;
