@@ -103,7 +103,8 @@ struct PoissonOptions {
 /// operator (scaling by 1/N folded in), transformed back and restricted to the grid.
 /// Periodic axes need no extension; each wall axis doubles that axis's length.
 ///
-/// Thread safety: one solve at a time per solver (its work areas are shared).
+/// Thread safety: one solve at a time per solver (its work areas are shared): with the
+/// CUDA backend, solves on different streams must be ordered by the caller.
 /// Lifetime: with the CUDA backend the solver's work areas and plans must outlive the
 /// solves enqueued with it; synchronise their streams before destroying it.
 /// Determinism: results are bit-identical run to run on a given device or CPU thread
@@ -158,7 +159,9 @@ class PoissonSolver {
   /// @return the values per call: batch times the points of one grid
   std::int64_t size() const noexcept;
   /// @return the bytes of work memory the solver holds (device memory for CUDA, host
-  ///         memory for the CPU), FFT library work areas included
+  ///         memory for the CPU), FFT library work areas included. A fully periodic
+  ///         CUDA solver adds one real array of size() values at its first solve with
+  ///         an array not aligned to 2 x sizeof(T) (cuFFT's requirement; it is staged)
   std::size_t workspace_bytes() const noexcept;
   /// @return the backend it runs on (never automatic)
   Backend backend() const noexcept;

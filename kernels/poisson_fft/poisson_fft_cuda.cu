@@ -8,11 +8,13 @@
 //             point under the zero_at_origin gauge.
 // cuFFT has no sine or cosine transforms: the extensions turn them into real FFTs of
 // twice the length (docs/poisson_fft.md). A fully periodic grid needs neither extend
-// nor restrict: R2C reads the right-hand side and C2R writes the solution directly.
+// nor restrict: R2C reads the right-hand side and C2R writes the solution directly
+// (when they are aligned as cuFFT requires; otherwise extend and restrict copy them).
 
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -173,7 +175,7 @@ class PoissonCuda final : public PoissonBackend<T> {
         eigenvalues_(host_eigenvalues_.size(), stream),
         spectrum_(static_cast<std::size_t>(layout.batch * layout.modes), stream),
         real_(layout.extends || layout.pin_origin ? static_cast<std::size_t>(layout.batch * layout.extended_points) : 0,
-              stream),
+              stream),  // a fully periodic grid needs it only for misaligned arrays
         sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, stream) {
     long long dims[kPoissonAxes];
     for (int d = 0; d < layout.rank; ++d) dims[d] = layout.extended[kPoissonAxes - layout.rank + d];
@@ -212,9 +214,17 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (layout_.reject_incompatible) check_compatible(rhs, stream);
     CUNUM_CHECK(cufftSetStream(forward_.get(), stream));
     CUNUM_CHECK(cufftSetStream(inverse_.get(), stream));
+    // cuFFT needs its real arrays aligned like its complex type: a caller's array that
+    // is not (a slice one element in, say) goes through the solver's own, as do the
+    // arrays of a grid with walls (extended) or of the zero_at_origin gauge (shifted).
+    const bool stage_input = layout_.extends || !complex_aligned(rhs);
+    const bool stage_output = layout_.extends || layout_.pin_origin || !complex_aligned(solution);
+    if ((stage_input || stage_output) && real_.size() == 0) {
+      real_ = DeviceBuffer<T>(static_cast<std::size_t>(layout_.batch * layout_.extended_points), stream);
+    }
     // An out-of-place R2C leaves its input unchanged: rhs is only read.
     T* transform_input = const_cast<T*>(rhs);
-    if (layout_.extends) {
+    if (stage_input) {
       launch(extend_kernel<T>, "poisson_extend_kernel", layout_.batch * layout_.extended_points, stream, rhs,
              real_.data());
       transform_input = real_.data();
@@ -222,7 +232,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     CUNUM_CHECK(Library::forward(forward_.get(), transform_input, spectrum_.data()));
     launch(divide_kernel<T, Complex>, "poisson_divide_kernel", layout_.batch * layout_.modes, stream,
            spectrum_.data());
-    if (real_.size() == 0) {
+    if (!stage_output) {
       CUNUM_CHECK(Library::inverse(inverse_.get(), spectrum_.data(), solution));
       return;
     }
@@ -245,6 +255,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     launch_kernel(kernel, name, config, kernel_layout_, args...);
   }
 
+  static bool complex_aligned(const T* pointer) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % alignof(Complex) == 0;
+  }
+
   // The `reject` rule: the sums come back to the host (the call waits for them).
   void check_compatible(const T* rhs, StreamHandle stream) {
     const LaunchConfig config{grid_1d(layout_.batch, "poisson_sums_kernel"), dim3(kBlockThreads), 0, stream};
@@ -260,7 +274,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   std::vector<T> host_eigenvalues_;  // the source of the setup copy, kept until it is done
   DeviceBuffer<T> eigenvalues_;
   DeviceBuffer<Complex> spectrum_;
-  DeviceBuffer<T> real_;              // the extended array; empty when R2C/C2R can use the caller's
+  DeviceBuffer<T> real_;              // the extended array; allocated at the first solve that needs it
   DeviceBuffer<double> sums_;         // the `reject` rule's sums
   DeviceBuffer<unsigned char> work_area_;
   CufftPlan forward_;
