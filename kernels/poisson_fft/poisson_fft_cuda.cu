@@ -177,14 +177,20 @@ class PoissonCuda final : public PoissonBackend<T> {
         real_(layout.extends || layout.pin_origin ? static_cast<std::size_t>(layout.batch * layout.extended_points) : 0,
               stream),  // a fully periodic grid needs it only for misaligned arrays
         sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, stream) {
+    // The transform's axes, slowest first. An axis of length 1 other than the last is
+    // an identity and leaves the layout unchanged, so it is left out of the plan (the
+    // last one fixes the half spectrum's length and stays).
     long long dims[kPoissonAxes];
-    for (int d = 0; d < layout.rank; ++d) dims[d] = layout.extended[kPoissonAxes - layout.rank + d];
+    int rank = 0;
+    for (int a = kPoissonAxes - layout.rank; a < kPoissonAxes; ++a) {
+      if (layout.extended[a] > 1 || a == kPoissonAxes - 1) dims[rank++] = layout.extended[a];
+    }
     std::size_t forward_bytes = 0, inverse_bytes = 0;
     CUNUM_CHECK(cufftSetAutoAllocation(forward_.get(), 0));
     CUNUM_CHECK(cufftSetAutoAllocation(inverse_.get(), 0));
-    CUNUM_CHECK(cufftMakePlanMany64(forward_.get(), layout.rank, dims, nullptr, 1, 0, nullptr, 1, 0,
+    CUNUM_CHECK(cufftMakePlanMany64(forward_.get(), rank, dims, nullptr, 1, 0, nullptr, 1, 0,
                                     Library::forward_type, layout.batch, &forward_bytes));
-    CUNUM_CHECK(cufftMakePlanMany64(inverse_.get(), layout.rank, dims, nullptr, 1, 0, nullptr, 1, 0,
+    CUNUM_CHECK(cufftMakePlanMany64(inverse_.get(), rank, dims, nullptr, 1, 0, nullptr, 1, 0,
                                     Library::inverse_type, layout.batch, &inverse_bytes));
     // The two transforms never run at once: one work area serves both.
     work_area_ = DeviceBuffer<unsigned char>(forward_bytes > inverse_bytes ? forward_bytes : inverse_bytes, stream);

@@ -1,6 +1,7 @@
 // PoissonSolver's CUDA backend against its CPU (FFTW) backend, to rounding: every
 // boundary combination, both discretizations, screening, batches, both gauges, at
-// awkward sizes (1 x 1, primes 7 x 11 x 13, 1000 x 1500), fresh random inputs,
+// awkward sizes (1 x 1, axes of one point, primes 7 x 11 x 13, 1000 x 1500, 243 x 343),
+// fresh random inputs,
 // poisoned outputs, the right-hand side left unchanged, in place, the reject rule and
 // host pointers refused at the boundary.
 
@@ -103,6 +104,8 @@ TYPED_TEST(PoissonGpu, EveryBoundary2DAndBothDiscretizations) {
       compare_backends<TypeParam>({{1, 1}, {1.0, 1.0}, boundaries}, options, ++stream);
       options.screening = 0;
       compare_backends<TypeParam>({{2, 3}, {1.0, 1.0}, boundaries, 2}, options, ++stream);
+      compare_backends<TypeParam>({{1, 7}, {1.0, 1.0}, boundaries}, options, ++stream);
+      compare_backends<TypeParam>({{5, 1}, {1.0, 1.0}, boundaries}, options, ++stream);
     }
   }
 }
@@ -126,6 +129,7 @@ TYPED_TEST(PoissonGpu, LargeAndBatched) {
   screened.screening = 10;
   compare_backends<TypeParam>({{31, 64}, {1.0, 1.0}, {kPeriodic, kNeumann}, 5}, screened, 202);
   compare_backends<TypeParam>({{16, 9, 12}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 3}, screened, 203);
+  compare_backends<TypeParam>({{1, 9, 1}, {1.0, 1.0, 1.0}, {kPeriodic, kDirichlet, kPeriodic}, 2}, screened, 204);
 }
 
 // Arrays one element into an allocation are not aligned as cuFFT requires: the
