@@ -1,9 +1,8 @@
 // PoissonSolver's CUDA backend against its CPU (FFTW) backend, to rounding: every
 // boundary combination, both discretizations, screening, batches, both gauges, at
 // awkward sizes (1 x 1, axes of one point, primes 7 x 11 x 13, 1000 x 1500, 243 x 343),
-// fresh random inputs,
-// poisoned outputs, the right-hand side left unchanged, in place, the reject rule and
-// host pointers refused at the boundary.
+// fresh random inputs, poisoned outputs, the right-hand side left unchanged, in place,
+// misaligned arrays, the reject rule and host pointers refused at the boundary.
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
