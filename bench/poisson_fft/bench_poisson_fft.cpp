@@ -192,64 +192,51 @@ void verify(BenchContext& context, const Manufactured& problem, const std::vecto
   }
 }
 
-// Periodic grid: PoissonSolver against the bare cuFFT pair, interleaved.
-template <class T>
-void bench_against_cufft(BenchContext& context, const PoissonGrid& grid) {
+// PoissonSolver on the grid's manufactured problem, checked against its exact
+// solution, then timed against `peer(input, output)` on the same rotating inputs,
+// interleaved; the note gives the ratio and `against` what it is compared with.
+template <class T, class Peer>
+void bench_solve(BenchContext& context, const PoissonGrid& grid, const char* peer_name, const char* against,
+                 Peer&& peer) {
   const std::int64_t points = points_of(grid);
   const Manufactured problem(grid);
   const std::vector<T> f = problem.rhs<T>(points);
   cunum::bench::RotatingDeviceInput<T> input(f.data(), static_cast<std::size_t>(points), context.environment,
                                              context.options, context.stream);
   PoissonSolver<T> solver(grid, {}, Backend::cuda, context.stream);
-  BareCufftPair<T> peer(grid.shape, context.stream);
   cunum::DeviceBuffer<T> output(static_cast<std::size_t>(points), context.stream);
   solver.solve(input.next(), output.data(), context.stream);
   cunum::synchronize(context.stream);
   verify(context, problem, output.to_host(), "PoissonSolver " + shape_name(grid) + " " + precision_name<T>());
   const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(
       context.options, context.stream, [&] { solver.solve(input.next(), output.data(), context.stream); },
-      [&] { peer.run(input.next(), output.data()); });
+      [&] { peer(input.next(), output.data()); });
   BenchRow row = cunum::bench::bench_row(kModule, "solve " + shape_name(grid), precision_name<T>(), points);
   row.median_ms = medians.ours_ms;
   row.bytes_moved = 2.0 * static_cast<double>(points) * sizeof(T);
-  row.peer = "cuFFT R2C + C2R alone";
+  row.peer = peer_name;
   row.peer_median_ms = medians.peer_ms;
-  char note[160];
-  std::snprintf(note, sizeof note, "%.3fx the bare pair (target <= 1.10x); workspace %.2fx the input",
-                medians.ours_ms / medians.peer_ms,
+  char note[200];
+  std::snprintf(note, sizeof note, "%.3fx %s; workspace %.2fx the input", medians.ours_ms / medians.peer_ms, against,
                 static_cast<double>(solver.workspace_bytes()) / (static_cast<double>(points) * sizeof(T)));
   row.note = note;
   context.report.add(row);
 }
 
-// Wall boundaries against periodic of the same grid, interleaved.
+// Periodic grid: against the bare cuFFT pair of the same shape.
+template <class T>
+void bench_against_cufft(BenchContext& context, const PoissonGrid& grid) {
+  BareCufftPair<T> pair(grid.shape, context.stream);
+  bench_solve<T>(context, grid, "cuFFT R2C + C2R alone", "the bare pair (target <= 1.10x)",
+                 [&](const T* input, T* output) { pair.run(input, output); });
+}
+
+// Wall boundaries: against the periodic solver of the same grid.
 template <class T>
 void bench_walls(BenchContext& context, const PoissonGrid& walls) {
-  const std::int64_t points = points_of(walls);
-  const Manufactured problem(walls);
-  const std::vector<T> f = problem.rhs<T>(points);
-  cunum::bench::RotatingDeviceInput<T> input(f.data(), static_cast<std::size_t>(points), context.environment,
-                                             context.options, context.stream);
-  PoissonSolver<T> solver(walls, {}, Backend::cuda, context.stream);
   PoissonSolver<T> periodic(uniform_grid(walls.shape, PoissonBoundary::periodic), {}, Backend::cuda, context.stream);
-  cunum::DeviceBuffer<T> output(static_cast<std::size_t>(points), context.stream);
-  solver.solve(input.next(), output.data(), context.stream);
-  cunum::synchronize(context.stream);
-  verify(context, problem, output.to_host(), "PoissonSolver " + shape_name(walls) + " " + precision_name<T>());
-  const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(
-      context.options, context.stream, [&] { solver.solve(input.next(), output.data(), context.stream); },
-      [&] { periodic.solve(input.next(), output.data(), context.stream); });
-  BenchRow row = cunum::bench::bench_row(kModule, "solve " + shape_name(walls), precision_name<T>(), points);
-  row.median_ms = medians.ours_ms;
-  row.bytes_moved = 2.0 * static_cast<double>(points) * sizeof(T);
-  row.peer = "PoissonSolver, periodic, same grid";
-  row.peer_median_ms = medians.peer_ms;
-  char note[160];
-  std::snprintf(note, sizeof note, "%.2fx periodic (target <= 2x); workspace %.2fx the input",
-                medians.ours_ms / medians.peer_ms,
-                static_cast<double>(solver.workspace_bytes()) / (static_cast<double>(points) * sizeof(T)));
-  row.note = note;
-  context.report.add(row);
+  bench_solve<T>(context, walls, "PoissonSolver, periodic, same grid", "periodic (target <= 2x)",
+                 [&](const T* input, T* output) { periodic.solve(input, output, context.stream); });
 }
 
 // Plan reuse: the time to plan, and `solves` solves with one plan in one timed call.

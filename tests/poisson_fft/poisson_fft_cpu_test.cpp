@@ -116,28 +116,6 @@ TEST(PoissonFftCpu, SpectralConvergenceOfTheGaussian) {
   for (std::size_t i = 2; i < float_errors.size(); ++i) EXPECT_LT(float_errors[i], 1e-5);
 }
 
-// Every boundary combination of `rank` axes.
-std::vector<std::vector<PoissonBoundary>> boundary_combinations(int rank) {
-  std::vector<std::vector<PoissonBoundary>> all{{}};
-  for (int a = 0; a < rank; ++a) {
-    std::vector<std::vector<PoissonBoundary>> next;
-    for (const auto& prefix : all) {
-      for (PoissonBoundary boundary : cunum::PoissonBoundaryValues::all) {
-        next.push_back(prefix);
-        next.back().push_back(boundary);
-      }
-    }
-    all = next;
-  }
-  return all;
-}
-
-std::string describe(const std::vector<PoissonBoundary>& boundaries) {
-  std::string text;
-  for (PoissonBoundary boundary : boundaries) text += std::string(text.empty() ? "" : "/") + to_string(boundary);
-  return text;
-}
-
 // u = prod_a phi_a(x_a), phi_a an eigenfunction obeying axis a's condition: the
 // spectral solve of f = -(sum k_a^2 + alpha) u returns u to rounding.
 template <class T>

@@ -15,6 +15,7 @@
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/value_types.hpp"
 #include "cunum/poisson_fft.hpp"
+#include "poisson_reference.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -29,6 +30,9 @@ using cunum::PoissonGauge;
 using cunum::PoissonGrid;
 using cunum::PoissonOptions;
 using cunum::PoissonSolver;
+
+using cunum::testing::poisson::boundary_combinations;
+using cunum::testing::poisson::describe;
 
 constexpr PoissonBoundary kPeriodic = PoissonBoundary::periodic;
 constexpr PoissonBoundary kDirichlet = PoissonBoundary::dirichlet;
@@ -68,26 +72,12 @@ void compare_backends(const PoissonGrid& grid, const PoissonOptions& options, st
   }
   std::string shape;
   for (auto extent : grid.shape) shape += std::to_string(extent) + " ";
-  EXPECT_LE(worst, tolerance<T>() * std::max(scale, 1e-30)) << "shape " << shape << "batch " << grid.batch;
+  EXPECT_LE(worst, tolerance<T>() * std::max(scale, 1e-30))
+      << "shape " << shape << describe(grid.boundaries) << " batch " << grid.batch;
   // In place gives the same as out of place.
   cuda.solve(rhs.data(), rhs.data());
   const std::vector<T> in_place = rhs.to_host();
   EXPECT_EQ(in_place, actual);
-}
-
-std::vector<std::vector<PoissonBoundary>> boundary_combinations(int rank) {
-  std::vector<std::vector<PoissonBoundary>> all{{}};
-  for (int a = 0; a < rank; ++a) {
-    std::vector<std::vector<PoissonBoundary>> next;
-    for (const auto& prefix : all) {
-      for (PoissonBoundary boundary : cunum::PoissonBoundaryValues::all) {
-        next.push_back(prefix);
-        next.back().push_back(boundary);
-      }
-    }
-    all = next;
-  }
-  return all;
 }
 
 TYPED_TEST(PoissonGpu, EveryBoundary2DAndBothDiscretizations) {

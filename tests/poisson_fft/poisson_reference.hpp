@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cunum/poisson_fft.hpp"
@@ -99,6 +100,28 @@ inline AxisMode axis_mode(PoissonBoundary boundary, double length, int m) {
     case PoissonBoundary::neumann: return {kPi * m / length, 0.0};
     default: return {2 * kPi * m / length, 0.3};
   }
+}
+
+// Every boundary combination of `rank` axes, and its name ("periodic/dirichlet").
+inline std::vector<std::vector<PoissonBoundary>> boundary_combinations(int rank) {
+  std::vector<std::vector<PoissonBoundary>> all{{}};
+  for (int a = 0; a < rank; ++a) {
+    std::vector<std::vector<PoissonBoundary>> next;
+    for (const auto& prefix : all) {
+      for (PoissonBoundary boundary : PoissonBoundaryValues::all) {
+        next.push_back(prefix);
+        next.back().push_back(boundary);
+      }
+    }
+    all = next;
+  }
+  return all;
+}
+
+inline std::string describe(const std::vector<PoissonBoundary>& boundaries) {
+  std::string text;
+  for (PoissonBoundary boundary : boundaries) text += std::string(text.empty() ? "" : "/") + to_string(boundary);
+  return text;
 }
 
 }  // namespace cunum::testing::poisson
