@@ -194,8 +194,10 @@ class PoissonCuda final : public PoissonBackend<T> {
                                     Library::inverse_type, layout.batch, &inverse_bytes));
     // The two transforms never run at once: one work area serves both.
     work_area_ = DeviceBuffer<unsigned char>(forward_bytes > inverse_bytes ? forward_bytes : inverse_bytes, stream);
-    CUNUM_CHECK(cufftSetWorkArea(forward_.get(), work_area_.data()));
-    CUNUM_CHECK(cufftSetWorkArea(inverse_.get(), work_area_.data()));
+    if (work_area_.size() > 0) {
+      CUNUM_CHECK(cufftSetWorkArea(forward_.get(), work_area_.data()));
+      CUNUM_CHECK(cufftSetWorkArea(inverse_.get(), work_area_.data()));
+    }
     eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
     setup_.record(stream);
 
