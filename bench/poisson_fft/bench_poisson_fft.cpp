@@ -1,7 +1,9 @@
 // cunum-bench-poisson-fft: PoissonSolver against the bare cuFFT transform pair of the
 // same shape (R2C then C2R, no Poisson work), interleaved on the same rotating inputs;
 // the cost of wall boundaries against periodic of the same grid; 1,000 solves with one
-// plan; the plan's memory against its input. Every case solves a manufactured problem
+// plan; the plan's memory against its input; and an experiment, the division folded
+// into cuFFT's R2C as an LTO store callback (callback_solver.hpp), against the same
+// pair, reported but not held to. Every case solves a manufactured problem
 // whose exact solution is known (a separable eigenfunction obeying each axis's
 // condition) and is checked against it outside the timing. Without a GPU, the periodic
 // cases run on the CPU (FFTW) backend at small sizes.
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "bench_harness.hpp"
+#include "callback_solver.hpp"
 #include "cunum/core.hpp"
 #include "cunum/poisson_fft.hpp"
 
@@ -192,50 +195,86 @@ void verify(BenchContext& context, const Manufactured& problem, const std::vecto
   }
 }
 
-// PoissonSolver on the grid's manufactured problem, checked against its exact
-// solution, then timed against `peer(input, output)` on the same rotating inputs,
-// interleaved; the note gives the ratio and `against` what it is compared with.
-template <class T, class Peer>
-void bench_solve(BenchContext& context, const PoissonGrid& grid, const char* peer_name, const char* against,
+// A solve of the grid's manufactured problem, `ours(input, output)`, checked against
+// its exact solution, then timed against `peer(input, output)` on the same rotating
+// inputs, interleaved; the note gives the ratio and `against` what it is compared
+// with. A wrong answer fails the bench, except in an experiment, where it is reported.
+struct SolveCase {
+  std::string name;            // the row's case
+  const char* peer_name;
+  const char* against;
+  std::size_t workspace_bytes;
+  bool experiment;
+};
+
+template <class T, class Ours, class Peer>
+void bench_solve(BenchContext& context, const PoissonGrid& grid, const SolveCase& solve_case, Ours&& ours,
                  Peer&& peer) {
   const std::int64_t points = points_of(grid);
   const Manufactured problem(grid);
   const std::vector<T> f = problem.rhs<T>(points);
   cunum::bench::RotatingDeviceInput<T> input(f.data(), static_cast<std::size_t>(points), context.environment,
                                              context.options, context.stream);
-  PoissonSolver<T> solver(grid, {}, Backend::cuda, context.stream);
   cunum::DeviceBuffer<T> output(static_cast<std::size_t>(points), context.stream);
-  solver.solve(input.next(), output.data(), context.stream);
+  ours(input.next(), output.data());
   cunum::synchronize(context.stream);
-  verify(context, problem, output.to_host(), "PoissonSolver " + shape_name(grid) + " " + precision_name<T>());
+  const std::string what = solve_case.name + " " + precision_name<T>();
+  std::string wrong;
+  const double error = problem.max_error(output.to_host());
+  if (!(error <= tolerance<T>())) {
+    wrong = "WRONG: max error " + std::to_string(error) + " against the exact solution; ";
+    if (!solve_case.experiment) context.failures.fail(what + ": max error " + std::to_string(error));
+  }
   const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(
-      context.options, context.stream, [&] { solver.solve(input.next(), output.data(), context.stream); },
+      context.options, context.stream, [&] { ours(input.next(), output.data()); },
       [&] { peer(input.next(), output.data()); });
-  BenchRow row = cunum::bench::bench_row(kModule, "solve " + shape_name(grid), precision_name<T>(), points);
+  BenchRow row = cunum::bench::bench_row(kModule, solve_case.name, precision_name<T>(), points);
   row.median_ms = medians.ours_ms;
   row.bytes_moved = 2.0 * static_cast<double>(points) * sizeof(T);
-  row.peer = peer_name;
+  row.peer = solve_case.peer_name;
   row.peer_median_ms = medians.peer_ms;
   char note[200];
-  std::snprintf(note, sizeof note, "%.3fx %s; workspace %.2fx the input", medians.ours_ms / medians.peer_ms, against,
-                static_cast<double>(solver.workspace_bytes()) / (static_cast<double>(points) * sizeof(T)));
-  row.note = note;
+  std::snprintf(note, sizeof note, "%.3fx %s; workspace %.2fx the input", medians.ours_ms / medians.peer_ms,
+                solve_case.against,
+                static_cast<double>(solve_case.workspace_bytes) / (static_cast<double>(points) * sizeof(T)));
+  row.note = wrong + note;
   context.report.add(row);
 }
 
-// Periodic grid: against the bare cuFFT pair of the same shape.
+// Periodic grid: PoissonSolver against the bare cuFFT pair of the same shape; then the
+// experiment, the division folded into the R2C as an LTO callback, against the same pair.
 template <class T>
 void bench_against_cufft(BenchContext& context, const PoissonGrid& grid) {
   BareCufftPair<T> pair(grid.shape, context.stream);
-  bench_solve<T>(context, grid, "cuFFT R2C + C2R alone", "the bare pair (target <= 1.10x)",
-                 [&](const T* input, T* output) { pair.run(input, output); });
+  const auto bare = [&](const T* input, T* output) { pair.run(input, output); };
+  {
+    PoissonSolver<T> solver(grid, {}, Backend::cuda, context.stream);
+    bench_solve<T>(context, grid,
+                   {"solve " + shape_name(grid), "cuFFT R2C + C2R alone", "the bare pair (target <= 1.10x)",
+                    solver.workspace_bytes(), false},
+                   [&](const T* input, T* output) { solver.solve(input, output, context.stream); }, bare);
+  }
+  CallbackPoissonSolver<T> callback(grid, context.stream);
+  if (!callback.available()) {
+    std::printf("LTO-callback experiment, %s %s: not available (%s)\n", shape_name(grid).c_str(),
+                precision_name<T>(), callback.why().c_str());
+    return;
+  }
+  bench_solve<T>(context, grid,
+                 {"experiment: LTO-callback divide " + shape_name(grid), "cuFFT R2C + C2R alone", "the bare pair", 0,
+                  true},
+                 [&](const T* input, T* output) { callback.solve(input, output); }, bare);
 }
 
 // Wall boundaries: against the periodic solver of the same grid.
 template <class T>
 void bench_walls(BenchContext& context, const PoissonGrid& walls) {
+  PoissonSolver<T> solver(walls, {}, Backend::cuda, context.stream);
   PoissonSolver<T> periodic(uniform_grid(walls.shape, PoissonBoundary::periodic), {}, Backend::cuda, context.stream);
-  bench_solve<T>(context, walls, "PoissonSolver, periodic, same grid", "periodic (target <= 2x)",
+  bench_solve<T>(context, walls,
+                 {"solve " + shape_name(walls), "PoissonSolver, periodic, same grid", "periodic (target <= 2x)",
+                  solver.workspace_bytes(), false},
+                 [&](const T* input, T* output) { solver.solve(input, output, context.stream); },
                  [&](const T* input, T* output) { periodic.solve(input, output, context.stream); });
 }
 
