@@ -1,0 +1,376 @@
+// cunum-bench-poisson-fft: PoissonSolver against the bare cuFFT transform pair of the
+// same shape (R2C then C2R, no Poisson work), interleaved on the same rotating inputs;
+// the cost of wall boundaries against periodic of the same grid; 1,000 solves with one
+// plan; the plan's memory against its input; and an experiment, the division folded
+// into cuFFT's R2C as an LTO store callback (callback_solver.hpp), against the same
+// pair, reported but not held to. Every case solves a manufactured problem
+// whose exact solution is known (a separable eigenfunction obeying each axis's
+// condition) and is checked against it outside the timing. Without a GPU, the periodic
+// cases run on the CPU (FFTW) backend at small sizes.
+
+#include <cufft.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_harness.hpp"
+#include "callback_solver.hpp"
+#include "cunum/core.hpp"
+#include "cunum/poisson_fft.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::PoissonBoundary;
+using cunum::PoissonGrid;
+using cunum::PoissonSolver;
+using cunum::bench::BenchEnvironment;
+using cunum::bench::BenchOptions;
+using cunum::bench::BenchReport;
+using cunum::bench::BenchRow;
+using cunum::bench::FailureLog;
+using cunum::bench::precision_name;
+
+constexpr const char* kModule = "poisson_fft";
+constexpr double kPi = 3.14159265358979323846;
+
+void check_cufft(cufftResult status, const char* call) {
+  if (status != CUFFT_SUCCESS) throw std::runtime_error(std::string(call) + " failed with cufftResult " + std::to_string(status));
+}
+
+// The peer: cuFFT's R2C and C2R of the grid, with nothing between them.
+template <class T>
+class BareCufftPair {
+ public:
+  BareCufftPair(const std::vector<std::int64_t>& shape, cunum::StreamHandle stream)
+      : spectrum_(complex_count(shape) * 2, stream) {
+    std::vector<long long> dims(shape.begin(), shape.end());
+    std::size_t bytes = 0;
+    constexpr bool is_float = std::is_same_v<T, float>;
+    check_cufft(cufftCreate(&forward_), "cufftCreate");
+    check_cufft(cufftCreate(&inverse_), "cufftCreate");
+    check_cufft(cufftMakePlanMany64(forward_, static_cast<int>(dims.size()), dims.data(), nullptr, 1, 0, nullptr, 1, 0,
+                                    is_float ? CUFFT_R2C : CUFFT_D2Z, 1, &bytes),
+                "cufftMakePlanMany64");
+    check_cufft(cufftMakePlanMany64(inverse_, static_cast<int>(dims.size()), dims.data(), nullptr, 1, 0, nullptr, 1, 0,
+                                    is_float ? CUFFT_C2R : CUFFT_Z2D, 1, &bytes),
+                "cufftMakePlanMany64");
+    check_cufft(cufftSetStream(forward_, stream), "cufftSetStream");
+    check_cufft(cufftSetStream(inverse_, stream), "cufftSetStream");
+  }
+  ~BareCufftPair() {
+    cufftDestroy(forward_);
+    cufftDestroy(inverse_);
+  }
+  BareCufftPair(const BareCufftPair&) = delete;
+  BareCufftPair& operator=(const BareCufftPair&) = delete;
+
+  void run(const T* input, T* output) {
+    if constexpr (std::is_same_v<T, float>) {
+      auto* spectrum = reinterpret_cast<cufftComplex*>(spectrum_.data());
+      check_cufft(cufftExecR2C(forward_, const_cast<float*>(input), spectrum), "cufftExecR2C");
+      check_cufft(cufftExecC2R(inverse_, spectrum, output), "cufftExecC2R");
+    } else {
+      auto* spectrum = reinterpret_cast<cufftDoubleComplex*>(spectrum_.data());
+      check_cufft(cufftExecD2Z(forward_, const_cast<double*>(input), spectrum), "cufftExecD2Z");
+      check_cufft(cufftExecZ2D(inverse_, spectrum, output), "cufftExecZ2D");
+    }
+  }
+
+ private:
+  static std::size_t complex_count(const std::vector<std::int64_t>& shape) {
+    std::size_t count = static_cast<std::size_t>(shape.back() / 2 + 1);
+    for (std::size_t a = 0; a + 1 < shape.size(); ++a) count *= static_cast<std::size_t>(shape[a]);
+    return count;
+  }
+  cunum::DeviceBuffer<T> spectrum_;  // interleaved real and imaginary parts
+  cufftHandle forward_ = 0;
+  cufftHandle inverse_ = 0;
+};
+
+// A manufactured problem: u = prod_a phi_a(x_a), phi_a an eigenfunction obeying axis
+// a's condition (periodic cos(2 pi m x / L + 0.3), Dirichlet sin(pi m x / L), Neumann
+// cos(pi m x / L), m = 2 + a), f = -(sum k_a^2) u. The spectral solve returns u to rounding.
+struct Manufactured {
+  std::vector<std::vector<double>> factors;  // phi_a at each grid point of axis a
+  double eigenvalue = 0;
+
+  explicit Manufactured(const PoissonGrid& grid) {
+    for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+      const std::int64_t n = grid.shape[a];
+      const double length = grid.lengths[a];
+      const int m = 2 + static_cast<int>(a);
+      const PoissonBoundary boundary = grid.boundaries[a];
+      const bool dirichlet = boundary == PoissonBoundary::dirichlet;
+      const double h = dirichlet ? length / static_cast<double>(n + 1) : length / static_cast<double>(n);
+      const double offset = dirichlet ? 1.0 : boundary == PoissonBoundary::neumann ? 0.5 : 0.0;
+      const double k = boundary == PoissonBoundary::periodic ? 2 * kPi * m / length : kPi * m / length;
+      const double phase = dirichlet ? -kPi / 2 : boundary == PoissonBoundary::periodic ? 0.3 : 0.0;
+      std::vector<double> values(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) values[i] = std::cos(k * (static_cast<double>(i) + offset) * h + phase);
+      factors.push_back(values);
+      eigenvalue -= k * k;
+    }
+  }
+
+  // u (or f with `scale` = eigenvalue) at flat index `index`.
+  double at(std::int64_t index, double scale = 1) const {
+    double value = scale;
+    for (std::size_t a = factors.size(); a-- > 0;) {
+      const auto n = static_cast<std::int64_t>(factors[a].size());
+      value *= factors[a][index % n];
+      index /= n;
+    }
+    return value;
+  }
+
+  template <class T>
+  std::vector<T> rhs(std::int64_t points) const {
+    std::vector<T> f(static_cast<std::size_t>(points));
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < points; ++i) f[i] = static_cast<T>(at(i, eigenvalue));
+    return f;
+  }
+
+  template <class T>
+  double max_error(const std::vector<T>& u) const {
+    double worst = 0;
+    const auto points = static_cast<std::int64_t>(u.size());
+#pragma omp parallel for reduction(max : worst) schedule(static)
+    for (std::int64_t i = 0; i < points; ++i) {
+      const double error = std::abs(static_cast<double>(u[i]) - at(i));
+      worst = std::max(worst, std::isnan(error) ? INFINITY : error);
+    }
+    return worst;
+  }
+};
+
+template <class T>
+double tolerance() {
+  return std::is_same_v<T, float> ? 5e-4 : 1e-9;
+}
+
+std::string shape_name(const PoissonGrid& grid) {
+  std::string text;
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    text += (a ? "x" : "") + std::to_string(grid.shape[a]);
+  }
+  text += " ";
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    text += std::string(a ? "/" : "") + cunum::to_string(grid.boundaries[a]);
+  }
+  return text;
+}
+
+std::int64_t points_of(const PoissonGrid& grid) {
+  std::int64_t points = 1;
+  for (std::int64_t extent : grid.shape) points *= extent;
+  return points;
+}
+
+PoissonGrid uniform_grid(std::vector<std::int64_t> shape, PoissonBoundary boundary) {
+  return {shape, std::vector<double>(shape.size(), 1.0), std::vector<PoissonBoundary>(shape.size(), boundary)};
+}
+
+struct BenchContext {
+  const BenchOptions& options;
+  const BenchEnvironment& environment;
+  BenchReport& report;
+  FailureLog& failures;
+  cunum::StreamHandle stream;  // CUDA backend only
+};
+
+template <class T>
+void verify(BenchContext& context, const Manufactured& problem, const std::vector<T>& u, const std::string& what) {
+  const double error = problem.max_error(u);
+  if (!(error <= tolerance<T>())) {
+    context.failures.fail(what + ": max error " + std::to_string(error) + " against the exact solution exceeds " +
+                          std::to_string(tolerance<T>()));
+  }
+}
+
+// A solve of the grid's manufactured problem, `ours(input, output)`, checked against
+// its exact solution, then timed against `peer(input, output)` on the same rotating
+// inputs, interleaved; the note gives the ratio and `against` what it is compared
+// with. A wrong answer fails the bench, except in an experiment, where it is reported.
+struct SolveCase {
+  std::string name;            // the row's case
+  const char* peer_name;
+  const char* against;
+  std::size_t workspace_bytes;
+  bool experiment;
+};
+
+template <class T, class Ours, class Peer>
+void bench_solve(BenchContext& context, const PoissonGrid& grid, const SolveCase& solve_case, Ours&& ours,
+                 Peer&& peer) {
+  const std::int64_t points = points_of(grid);
+  const Manufactured problem(grid);
+  const std::vector<T> f = problem.rhs<T>(points);
+  cunum::bench::RotatingDeviceInput<T> input(f.data(), static_cast<std::size_t>(points), context.environment,
+                                             context.options, context.stream);
+  cunum::DeviceBuffer<T> output(static_cast<std::size_t>(points), context.stream);
+  ours(input.next(), output.data());
+  cunum::synchronize(context.stream);
+  const std::string what = solve_case.name + " " + precision_name<T>();
+  std::string wrong;
+  const double error = problem.max_error(output.to_host());
+  if (!(error <= tolerance<T>())) {
+    wrong = "WRONG: max error " + std::to_string(error) + " against the exact solution; ";
+    if (!solve_case.experiment) context.failures.fail(what + ": max error " + std::to_string(error));
+  }
+  const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(
+      context.options, context.stream, [&] { ours(input.next(), output.data()); },
+      [&] { peer(input.next(), output.data()); });
+  BenchRow row = cunum::bench::bench_row(kModule, solve_case.name, precision_name<T>(), points);
+  row.median_ms = medians.ours_ms;
+  row.bytes_moved = 2.0 * static_cast<double>(points) * sizeof(T);
+  row.peer = solve_case.peer_name;
+  row.peer_median_ms = medians.peer_ms;
+  char note[200];
+  std::snprintf(note, sizeof note, "%.3fx %s; workspace %.2fx the input", medians.ours_ms / medians.peer_ms,
+                solve_case.against,
+                static_cast<double>(solve_case.workspace_bytes) / (static_cast<double>(points) * sizeof(T)));
+  row.note = wrong + note;
+  context.report.add(row);
+}
+
+// Periodic grid: PoissonSolver against the bare cuFFT pair of the same shape; then the
+// experiment, the division folded into the R2C as an LTO callback, against the same pair.
+template <class T>
+void bench_against_cufft(BenchContext& context, const PoissonGrid& grid) {
+  BareCufftPair<T> pair(grid.shape, context.stream);
+  const auto bare = [&](const T* input, T* output) { pair.run(input, output); };
+  {
+    PoissonSolver<T> solver(grid, {}, Backend::cuda, context.stream);
+    bench_solve<T>(context, grid,
+                   {"solve " + shape_name(grid), "cuFFT R2C + C2R alone", "the bare pair (target <= 1.10x)",
+                    solver.workspace_bytes(), false},
+                   [&](const T* input, T* output) { solver.solve(input, output, context.stream); }, bare);
+  }
+  CallbackPoissonSolver<T> callback(grid, context.stream);
+  if (!callback.available()) {
+    std::printf("LTO-callback experiment, %s %s: not available (%s)\n", shape_name(grid).c_str(),
+                precision_name<T>(), callback.why().c_str());
+    return;
+  }
+  bench_solve<T>(context, grid,
+                 {"experiment: LTO-callback divide " + shape_name(grid), "cuFFT R2C + C2R alone", "the bare pair", 0,
+                  true},
+                 [&](const T* input, T* output) { callback.solve(input, output); }, bare);
+}
+
+// Wall boundaries: against the periodic solver of the same grid.
+template <class T>
+void bench_walls(BenchContext& context, const PoissonGrid& walls) {
+  PoissonSolver<T> solver(walls, {}, Backend::cuda, context.stream);
+  PoissonSolver<T> periodic(uniform_grid(walls.shape, PoissonBoundary::periodic), {}, Backend::cuda, context.stream);
+  bench_solve<T>(context, walls,
+                 {"solve " + shape_name(walls), "PoissonSolver, periodic, same grid", "periodic (target <= 2x)",
+                  solver.workspace_bytes(), false},
+                 [&](const T* input, T* output) { solver.solve(input, output, context.stream); },
+                 [&](const T* input, T* output) { periodic.solve(input, output, context.stream); });
+}
+
+// Plan reuse: the time to plan, and `solves` solves with one plan in one timed call.
+void bench_plan_reuse(BenchContext& context, const PoissonGrid& grid, int solves) {
+  const std::int64_t points = points_of(grid);
+  const Manufactured problem(grid);
+  const std::vector<float> f = problem.rhs<float>(points);
+  const auto device_f = cunum::DeviceBuffer<float>::from_host(f, context.stream);
+  cunum::DeviceBuffer<float> output(static_cast<std::size_t>(points), context.stream);
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<PoissonSolver<float>> solver;
+  solver.emplace(grid, cunum::PoissonOptions{}, Backend::cuda, context.stream);
+  cunum::synchronize(context.stream);
+  const double plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  BenchRow row = cunum::bench::bench_row(kModule, std::to_string(solves) + " solves, one plan " + shape_name(grid),
+                                         "float32", points);
+  row.median_ms = cunum::bench::median_device_ms(context.options, context.stream, [&] {
+    for (int s = 0; s < solves; ++s) solver->solve(device_f.data(), output.data(), context.stream);
+  });
+  cunum::synchronize(context.stream);
+  verify(context, problem, output.to_host(), "plan reuse " + shape_name(grid));
+  row.bytes_moved = 2.0 * static_cast<double>(points) * sizeof(float) * solves;
+  char note[200];
+  std::snprintf(note, sizeof note, "%.4f ms per solve; planning took %.2f ms (host clock, first plan of this shape "
+                "may include cuFFT's own setup); workspace %.1f MB",
+                row.median_ms / solves, plan_ms, static_cast<double>(solver->workspace_bytes()) / 1e6);
+  row.note = note;
+  context.report.add(row);
+}
+
+// Without a GPU: the FFTW backend on small periodic grids.
+template <class T>
+void bench_cpu(BenchContext& context, const PoissonGrid& grid) {
+  const std::int64_t points = points_of(grid);
+  const Manufactured problem(grid);
+  const std::vector<T> f = problem.rhs<T>(points);
+  std::vector<T> u(f.size());
+  PoissonSolver<T> solver(grid, {}, Backend::cpu);
+  solver.solve(f.data(), u.data());
+  verify(context, problem, u, "PoissonSolver (CPU) " + shape_name(grid));
+  BenchRow row = cunum::bench::bench_row(kModule, "solve " + shape_name(grid), precision_name<T>(), points);
+  row.median_ms = cunum::bench::median_host_ms(context.options, [&] { solver.solve(f.data(), u.data()); });
+  row.bytes_moved = 2.0 * static_cast<double>(points) * sizeof(T);
+  context.report.add(row);
+}
+
+void run(const BenchOptions& options, FailureLog& failures) {
+  const BenchEnvironment environment = cunum::bench::measure_environment(options);
+  BenchReport report(environment, options, "cunum-bench-poisson-fft");
+  const bool quick = options.quick;
+  if (environment.backend != Backend::cuda) {
+    BenchContext context{options, environment, report, failures, nullptr};
+    for (const auto& shape : std::vector<std::vector<std::int64_t>>{{256, 256}, {64, 64, 64}}) {
+      bench_cpu<float>(context, uniform_grid(shape, PoissonBoundary::periodic));
+      bench_cpu<double>(context, uniform_grid(shape, PoissonBoundary::periodic));
+    }
+    std::printf("\nthe cuFFT peer, the wall-boundary costs and plan reuse need a CUDA device: not run\n");
+    return;
+  }
+  cunum::Stream stream;
+  BenchContext context{options, environment, report, failures, stream};
+  const PoissonBoundary periodic = PoissonBoundary::periodic, dirichlet = PoissonBoundary::dirichlet,
+                        neumann = PoissonBoundary::neumann;
+
+  if (cunum::bench::section_selected(options, "periodic")) {
+    const std::vector<std::vector<std::int64_t>> float_shapes =
+        quick ? std::vector<std::vector<std::int64_t>>{{1024, 1024}, {128, 128, 128}}
+              : std::vector<std::vector<std::int64_t>>{{4096, 4096}, {8192, 8192}, {256, 256, 256}, {512, 512, 512}};
+    const std::vector<std::vector<std::int64_t>> double_shapes =
+        quick ? std::vector<std::vector<std::int64_t>>{{1024, 1024}}
+              : std::vector<std::vector<std::int64_t>>{{4096, 4096}, {8192, 8192}, {256, 256, 256}};
+    for (const auto& shape : float_shapes) bench_against_cufft<float>(context, uniform_grid(shape, periodic));
+    for (const auto& shape : double_shapes) bench_against_cufft<double>(context, uniform_grid(shape, periodic));
+  }
+  if (cunum::bench::section_selected(options, "walls")) {
+    const std::int64_t side = quick ? 1024 : 4096;
+    const std::int64_t cube = quick ? 64 : 256;
+    for (const auto& boundaries : std::vector<std::vector<PoissonBoundary>>{
+             {dirichlet, dirichlet}, {neumann, neumann}, {periodic, dirichlet}}) {
+      bench_walls<float>(context, {{side, side}, {1.0, 1.0}, boundaries});
+    }
+    bench_walls<double>(context, {{side, side}, {1.0, 1.0}, {dirichlet, dirichlet}});
+    bench_walls<float>(context, uniform_grid({cube, cube, cube}, dirichlet));
+  }
+  if (cunum::bench::section_selected(options, "plan reuse")) {
+    bench_plan_reuse(context, uniform_grid({1024, 1024}, periodic), quick ? 100 : 1000);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  FailureLog failures;
+  return cunum::bench::bench_main(argc, argv, "cunum-bench-poisson-fft",
+                                  "cunum-bench-poisson-fft: cunum::PoissonSolver against the bare cuFFT R2C + C2R "
+                                  "pair, wall boundaries against periodic, plan reuse (FFTW CPU backend without a GPU)",
+                                  failures, [&](const BenchOptions& options) { run(options, failures); });
+}

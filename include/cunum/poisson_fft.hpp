@@ -1,0 +1,174 @@
+#pragma once
+/// @file
+/// Poisson and screened Poisson equations on rectangular 2-D and 3-D grids, solved by
+/// fast Fourier transforms (cunum::PoissonSolver): (Laplacian - alpha) u = f, alpha >= 0,
+/// with a boundary condition per axis (periodic, homogeneous Dirichlet, homogeneous
+/// Neumann) and two discretizations of the Laplacian (spectral, or the eigenvalues of
+/// the second-order finite-difference stencil). float and double; one problem or a
+/// batch of independent problems of the same shape per call. docs/poisson_fft.md has
+/// the user guide, the formulas and the accuracy.
+///
+/// Grid and layout. Axis a has n_a points on [0, L_a]; where they sit depends on its
+/// boundary condition:
+/// - periodic:  x_i = i h,         h = L / n       (period L);
+/// - dirichlet: x_i = (i + 1) h,   h = L / (n + 1) (u = 0 at x = 0 and x = L, not stored);
+/// - neumann:   x_i = (i + 1/2) h, h = L / n       (cell centres; du/dx = 0 at 0 and L).
+/// Arrays are row-major with the last axis fastest: point (i, j) of a 2-D problem is
+/// element i n_1 + j, point (i, j, k) of a 3-D problem is (i n_1 + j) n_2 + k, and
+/// problem b of a batch starts at element b n_0 n_1 (n_2).
+///
+/// Discretizations, on each axis's periodic extension of length N (periodic: n,
+/// dirichlet: 2(n + 1), neumann: 2n) with its mode m, wavenumber k = 2 pi m' / (N h),
+/// m' = m for m <= N/2 and m - N otherwise:
+/// - spectral: the axis contributes -k^2 (exact for band-limited data; the seed method);
+/// - finite_difference: -(4 / h^2) sin^2(pi m / N), the eigenvalues of the 3-point
+///   second difference, so that u solves the 5-point (2-D) or 7-point (3-D) system
+///   exactly, with the boundary condition imposed as a finite-difference code would.
+///
+/// The null space. Without a Dirichlet axis and with alpha = 0, constants solve the
+/// homogeneous problem: a solution exists only for f of mean zero (the compatibility
+/// condition) and is unique up to a constant. PoissonOptions chooses what a non-zero
+/// mean does (projected away or rejected) and which constant is returned (mean zero, or
+/// u = 0 at the first grid point).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cunum/core/backend.hpp"
+#include "cunum/core/enum.hpp"
+#include "cunum/core/stream.hpp"
+
+namespace cunum {
+
+/// The boundary condition of one axis (cunum::PoissonBoundary): periodic, homogeneous
+/// Dirichlet (u = 0 on both walls) or homogeneous Neumann (du/dn = 0 on both walls).
+#define CUNUM_POISSON_BOUNDARIES(X) \
+  X(periodic, "periodic")           \
+  X(dirichlet, "dirichlet")         \
+  X(neumann, "neumann")
+CUNUM_ENUM(PoissonBoundary, CUNUM_POISSON_BOUNDARIES)
+
+/// How the Laplacian is discretized (cunum::PoissonDiscretization): `spectral`, -k^2
+/// per mode; `finite_difference`, the eigenvalues of the second-order stencil.
+#define CUNUM_POISSON_DISCRETIZATIONS(X) \
+  X(spectral, "spectral")                \
+  X(finite_difference, "finite_difference")
+CUNUM_ENUM(PoissonDiscretization, CUNUM_POISSON_DISCRETIZATIONS)
+
+/// What a right-hand side of non-zero mean does when the problem has the constants as
+/// null space (cunum::PoissonCompatibility): `project` solves for f - mean(f);
+/// `reject` throws ErrorCode::invalid_argument naming 'rhs' when
+/// |sum f| > compatibility_tolerance * sum |f| for any problem of the batch.
+#define CUNUM_POISSON_COMPATIBILITIES(X) \
+  X(project, "project")                  \
+  X(reject, "reject")
+CUNUM_ENUM(PoissonCompatibility, CUNUM_POISSON_COMPATIBILITIES)
+
+/// The constant a solution of a singular problem is returned with (cunum::PoissonGauge):
+/// `zero_mean`, the mean of u over the grid is 0; `zero_at_origin`, u = 0 at the first
+/// grid point of each problem (the seed's u(0, 0) = 0).
+#define CUNUM_POISSON_GAUGES(X) \
+  X(zero_mean, "zero_mean")     \
+  X(zero_at_origin, "zero_at_origin")
+CUNUM_ENUM(PoissonGauge, CUNUM_POISSON_GAUGES)
+
+/// The grid of a problem: 2 or 3 axes, with a length and a boundary condition each.
+struct PoissonGrid {
+  std::vector<std::int64_t> shape;             ///< points per axis, {n0, n1} or {n0, n1, n2}, each >= 1
+  std::vector<double> lengths;                 ///< domain length per axis, finite and > 0
+  std::vector<PoissonBoundary> boundaries;     ///< boundary condition per axis
+  std::int64_t batch = 1;                      ///< independent problems per call, >= 1
+};
+
+/// The equation and the rules for singular problems.
+struct PoissonOptions {
+  PoissonDiscretization discretization = PoissonDiscretization::spectral;  ///< see the file comment
+  double screening = 0;                                                    ///< alpha >= 0 in (Laplacian - alpha) u = f
+  PoissonCompatibility compatibility = PoissonCompatibility::project;      ///< non-zero mean: project or reject
+  /// `reject`'s bound on |sum f| / sum |f|, finite and >= 0; 0 means the default,
+  /// sqrt(epsilon) of the value type (3.5e-4 float, 1.5e-8 double).
+  double compatibility_tolerance = 0;
+  PoissonGauge gauge = PoissonGauge::zero_mean;                            ///< the free constant
+};
+
+/// A Poisson solver planned once for a grid, a value type T (float or double) and a
+/// backend, then called many times. It owns its FFT plans (cuFFT on the CUDA backend,
+/// FFTW on the CPU backend) and its work areas.
+///
+/// Method: the right-hand side is extended to a periodic array along every wall axis
+/// (odd for Dirichlet, even about the half sample for Neumann), transformed with a
+/// real-to-complex FFT, divided mode by mode by the eigenvalue of the discrete
+/// operator (scaling by 1/N folded in), transformed back and restricted to the grid.
+/// Periodic axes need no extension; each wall axis doubles that axis's length.
+///
+/// Thread safety: one solve at a time per solver (its work areas are shared): with the
+/// CUDA backend, solves on different streams must be ordered by the caller.
+/// Lifetime: with the CUDA backend the solver's work areas and plans must outlive the
+/// solves enqueued with it; synchronise their streams before destroying it.
+/// Determinism: results are bit-identical run to run on a given device or CPU thread
+/// count (cuFFT and FFTW plans are fixed at construction; FFTW plans with FFTW_ESTIMATE,
+/// so they do not depend on timing).
+template <class T>
+class PoissonSolver {
+ public:
+  /// Plans the solver.
+  /// @param grid     shape, lengths, boundaries and batch
+  /// @param options  discretization, screening and the singular-problem rules
+  /// @param backend  where it runs (resolved once, here)
+  /// @param stream   CUDA backend: the stream the one-time setup (tables, work areas) is
+  ///                 enqueued on; solves on other streams are ordered after it. CPU: ignored
+  /// @throws Error ErrorCode::invalid_argument naming the argument ('grid.shape',
+  ///         'grid.lengths', 'grid.boundaries', 'grid.batch', 'options.screening', ...)
+  ///         for a value out of range or lists of different sizes;
+  ///         ErrorCode::no_device for Backend::cuda without a device;
+  ///         ErrorCode::out_of_memory or ErrorCode::cuda_failure from the plans
+  explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {},
+                         Backend backend = Backend::automatic, StreamHandle stream = nullptr);
+  ~PoissonSolver();
+  PoissonSolver(PoissonSolver&&) noexcept;
+  PoissonSolver& operator=(PoissonSolver&&) noexcept;
+  PoissonSolver(const PoissonSolver&) = delete;
+  PoissonSolver& operator=(const PoissonSolver&) = delete;
+
+  /// Solves every problem of the batch: solution = (Laplacian - alpha)^-1 rhs.
+  /// @param rhs       size() values in memory the backend can read (device memory for
+  ///                  CUDA); not modified unless it is `solution`
+  /// @param solution  size() values in memory the backend can write; may equal `rhs`
+  ///                  (in place); must not otherwise overlap it
+  /// @param stream    CUDA backend: the call is asynchronous on it, except that the
+  ///                  `reject` compatibility check waits for its sums; CPU: ignored,
+  ///                  the call returns when done
+  /// @throws Error ErrorCode::invalid_argument naming 'rhs' or 'solution' (null, or
+  ///         memory the backend cannot use), naming 'rhs' for an incompatible mean
+  ///         under `reject` (nothing is written then), or naming 'this' when another
+  ///         CUDA device is current than at construction
+  void solve(const T* rhs, T* solution, StreamHandle stream = nullptr);
+
+  /// Host-vector convenience: copies through the device for the CUDA backend.
+  /// @param rhs size() values
+  /// @return the solution, size() values
+  /// @throws Error as solve(), and naming 'rhs' when it has not size() values
+  std::vector<T> solve(const std::vector<T>& rhs);
+
+  /// Host-vector convenience, in place: `rhs_and_solution` holds f on entry, u on return.
+  /// @throws Error as solve(const std::vector<T>&)
+  void solve_in_place(std::vector<T>& rhs_and_solution);
+
+  /// @return the values per call: batch times the points of one grid
+  std::int64_t size() const noexcept;
+  /// @return the bytes of work memory the solver holds (device memory for CUDA, host
+  ///         memory for the CPU), FFT library work areas included. A fully periodic
+  ///         CUDA solver adds one real array of size() values at its first solve with
+  ///         an array not aligned to 2 x sizeof(T) (cuFFT's requirement; it is staged)
+  std::size_t workspace_bytes() const noexcept;
+  /// @return the backend it runs on (never automatic)
+  Backend backend() const noexcept;
+
+ private:
+  struct Implementation;
+  std::unique_ptr<Implementation> implementation_;
+};
+
+}  // namespace cunum

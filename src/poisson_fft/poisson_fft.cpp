@@ -1,0 +1,231 @@
+// Poisson solver front end: validation at the API boundary, the layout both backends
+// share (extension lengths, eigenvalue tables), and dispatch.
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/core/error.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/enum_functions.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+#include "src/poisson_fft/poisson_fft_backends.hpp"
+
+namespace cunum {
+
+CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonBoundary, CUNUM_POISSON_BOUNDARIES)
+CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonDiscretization, CUNUM_POISSON_DISCRETIZATIONS)
+CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonCompatibility, CUNUM_POISSON_COMPATIBILITIES)
+CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonGauge, CUNUM_POISSON_GAUGES)
+
+namespace {
+
+constexpr const char* kPlanRoutine = "cunum::PoissonSolver";
+constexpr const char* kSolveRoutine = "cunum::PoissonSolver::solve";
+
+constexpr double kPi = 3.14159265358979323846;
+
+template <class T>
+void validate(const PoissonGrid& grid, const PoissonOptions& options) {
+  const std::size_t rank = grid.shape.size();
+  detail::require(rank == 2 || rank == 3, kPlanRoutine, "grid.shape",
+                  "must have 2 or 3 axes, got " + std::to_string(rank));
+  detail::require(grid.lengths.size() == rank, kPlanRoutine, "grid.lengths",
+                  "must have one value per axis (" + std::to_string(rank) + "), got " +
+                      std::to_string(grid.lengths.size()));
+  detail::require(grid.boundaries.size() == rank, kPlanRoutine, "grid.boundaries",
+                  "must have one value per axis (" + std::to_string(rank) + "), got " +
+                      std::to_string(grid.boundaries.size()));
+  detail::require(grid.batch >= 1, kPlanRoutine, "grid.batch", "must be >= 1, got " + std::to_string(grid.batch));
+  // Every count below (grid, extension, batch) must fit a 64-bit byte count; the
+  // extension at most doubles an axis, and the complex work area is about as large.
+  double extended_bytes = static_cast<double>(grid.batch) * 2 * sizeof(T);
+  for (std::size_t a = 0; a < rank; ++a) {
+    detail::require(grid.shape[a] >= 1, kPlanRoutine, "grid.shape",
+                    "must be >= 1 on every axis, got " + std::to_string(grid.shape[a]) + " on axis " +
+                        std::to_string(a));
+    detail::require(std::isfinite(grid.lengths[a]) && grid.lengths[a] > 0, kPlanRoutine, "grid.lengths",
+                    "must be finite and > 0 on every axis, got " + std::to_string(grid.lengths[a]) + " on axis " +
+                        std::to_string(a));
+    detail::require_enum(grid.boundaries[a], kPlanRoutine, "grid.boundaries", "PoissonBoundary");
+    extended_bytes *= 2.0 * static_cast<double>(grid.shape[a] + 1);
+  }
+  detail::require(extended_bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), kPlanRoutine,
+                  "grid.shape", "with grid.batch needs more than 2^63 bytes of work memory");
+  detail::require_enum(options.discretization, kPlanRoutine, "options.discretization", "PoissonDiscretization");
+  detail::require_enum(options.compatibility, kPlanRoutine, "options.compatibility", "PoissonCompatibility");
+  detail::require_enum(options.gauge, kPlanRoutine, "options.gauge", "PoissonGauge");
+  detail::require(std::isfinite(options.screening) && options.screening >= 0, kPlanRoutine, "options.screening",
+                  "must be finite and >= 0, got " + std::to_string(options.screening));
+  detail::require(std::isfinite(options.compatibility_tolerance) && options.compatibility_tolerance >= 0,
+                  kPlanRoutine, "options.compatibility_tolerance",
+                  "must be finite and >= 0, got " + std::to_string(options.compatibility_tolerance));
+}
+
+// The axis's eigenvalue contribution at each mode of its extension.
+void append_eigenvalues(PoissonBoundary boundary, std::int64_t n, double length, std::int64_t extended,
+                        PoissonDiscretization discretization, std::vector<double>& table) {
+  const double spacing = boundary == PoissonBoundary::dirichlet ? length / static_cast<double>(n + 1)
+                                                                : length / static_cast<double>(n);
+  for (std::int64_t m = 0; m < extended; ++m) {
+    if (discretization == PoissonDiscretization::finite_difference) {
+      const double s = std::sin(kPi * static_cast<double>(m) / static_cast<double>(extended));
+      table.push_back(-4.0 * s * s / (spacing * spacing));
+    } else {
+      const std::int64_t signed_mode = m <= extended / 2 ? m : m - extended;
+      const double k = 2.0 * kPi * static_cast<double>(signed_mode) / (static_cast<double>(extended) * spacing);
+      table.push_back(-k * k);
+    }
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+template <class T>
+PoissonLayout make_poisson_layout(const PoissonGrid& grid, const PoissonOptions& options) {
+  PoissonLayout layout{};
+  layout.rank = static_cast<int>(grid.shape.size());
+  layout.batch = grid.batch;
+  const int first = kPoissonAxes - layout.rank;
+  bool any_dirichlet = false;
+  layout.points = 1;
+  layout.extended_points = 1;
+  for (int a = 0; a < kPoissonAxes; ++a) {
+    const bool present = a >= first;
+    const std::int64_t n = present ? grid.shape[a - first] : 1;
+    const PoissonBoundary boundary = present ? grid.boundaries[a - first] : PoissonBoundary::periodic;
+    const double length = present ? grid.lengths[a - first] : 1.0;
+    layout.shape[a] = n;
+    layout.boundaries[a] = boundary;
+    layout.extended[a] = boundary == PoissonBoundary::dirichlet ? 2 * (n + 1)
+                         : boundary == PoissonBoundary::neumann ? 2 * n
+                                                                : n;
+    any_dirichlet = any_dirichlet || boundary == PoissonBoundary::dirichlet;
+    layout.extends = layout.extends || boundary != PoissonBoundary::periodic;
+    layout.points *= n;
+    layout.extended_points *= layout.extended[a];
+    layout.eigen_offset[a] = static_cast<std::int64_t>(layout.eigenvalues.size());
+    append_eigenvalues(boundary, n, length, layout.extended[a], options.discretization, layout.eigenvalues);
+  }
+  layout.half_last = layout.extended[2] / 2 + 1;
+  layout.modes = layout.extended[0] * layout.extended[1] * layout.half_last;
+  layout.screening = options.screening;
+  layout.singular = !any_dirichlet && options.screening == 0;
+  layout.pin_origin = layout.singular && options.gauge == PoissonGauge::zero_at_origin;
+  layout.reject_incompatible = layout.singular && options.compatibility == PoissonCompatibility::reject;
+  layout.compatibility_tolerance = options.compatibility_tolerance > 0
+                                       ? options.compatibility_tolerance
+                                       : std::sqrt(static_cast<double>(std::numeric_limits<T>::epsilon()));
+  return layout;
+}
+
+void require_compatible(const PoissonLayout& layout, const double* sums, const char* routine) {
+  for (std::int64_t b = 0; b < layout.batch; ++b) {
+    const double sum = sums[2 * b];
+    const double absolute_sum = sums[2 * b + 1];
+    if (std::abs(sum) > layout.compatibility_tolerance * absolute_sum) {
+      throw_invalid_argument(routine, "rhs",
+                             "has mean " + std::to_string(sum / static_cast<double>(layout.points)) +
+                                 " in problem " + std::to_string(b) + " (|sum f| / sum |f| = " +
+                                 std::to_string(std::abs(sum) / absolute_sum) + " > tolerance " +
+                                 std::to_string(layout.compatibility_tolerance) +
+                                 "): without a Dirichlet axis or screening a solution needs mean zero "
+                                 "(PoissonCompatibility::project removes the mean)");
+    }
+  }
+}
+
+}  // namespace detail
+
+template <class T>
+struct PoissonSolver<T>::Implementation {
+  Backend backend;
+  detail::DeviceBinding binding;
+  std::int64_t size;
+  std::unique_ptr<detail::PoissonBackend<T>> solver;
+};
+
+template <class T>
+PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options, Backend backend,
+                                StreamHandle stream) {
+  const detail::RoutineScope scope(kPlanRoutine);
+  validate<T>(grid, options);
+  const Backend resolved = resolve_backend(backend);
+  const detail::PoissonLayout layout = detail::make_poisson_layout<T>(grid, options);
+  auto implementation = std::make_unique<Implementation>();
+  implementation->backend = resolved;
+  implementation->size = layout.batch * layout.points;
+  if (resolved == Backend::cuda) {
+    implementation->binding = detail::DeviceBinding::current();
+    implementation->solver = detail::make_poisson_cuda<T>(layout, stream);
+  } else {
+    implementation->solver = detail::make_poisson_cpu<T>(layout);
+  }
+  implementation_ = std::move(implementation);
+}
+
+template <class T>
+PoissonSolver<T>::~PoissonSolver() = default;
+template <class T>
+PoissonSolver<T>::PoissonSolver(PoissonSolver&&) noexcept = default;
+template <class T>
+PoissonSolver<T>& PoissonSolver<T>::operator=(PoissonSolver&&) noexcept = default;
+
+template <class T>
+void PoissonSolver<T>::solve(const T* rhs, T* solution, StreamHandle stream) {
+  const detail::RoutineScope scope(kSolveRoutine);
+  const Implementation& self = *implementation_;
+  detail::require_memory(rhs, self.size, self.backend, kSolveRoutine, "rhs");
+  detail::require_memory(solution, self.size, self.backend, kSolveRoutine, "solution");
+  if (self.backend == Backend::cuda) self.binding.require_current(kSolveRoutine);
+  implementation_->solver->solve(rhs, solution, stream);
+}
+
+template <class T>
+std::vector<T> PoissonSolver<T>::solve(const std::vector<T>& rhs) {
+  std::vector<T> solution = rhs;
+  solve_in_place(solution);
+  return solution;
+}
+
+template <class T>
+void PoissonSolver<T>::solve_in_place(std::vector<T>& rhs_and_solution) {
+  const detail::RoutineScope scope(kSolveRoutine);
+  const std::int64_t expected = implementation_->size;
+  detail::require(static_cast<std::int64_t>(rhs_and_solution.size()) == expected, kSolveRoutine, "rhs",
+                  "has " + std::to_string(rhs_and_solution.size()) + " values, expected " + std::to_string(expected));
+  if (implementation_->backend == Backend::cpu) {
+    solve(rhs_and_solution.data(), rhs_and_solution.data());
+    return;
+  }
+  auto device = DeviceBuffer<T>::from_host(rhs_and_solution);
+  solve(device.data(), device.data(), device.stream());
+  device.copy_to_host(rhs_and_solution.data(), rhs_and_solution.size());
+}
+
+template <class T>
+std::int64_t PoissonSolver<T>::size() const noexcept {
+  return implementation_->size;
+}
+
+template <class T>
+std::size_t PoissonSolver<T>::workspace_bytes() const noexcept {
+  return implementation_->solver->workspace_bytes();
+}
+
+template <class T>
+Backend PoissonSolver<T>::backend() const noexcept {
+  return implementation_->backend;
+}
+
+#define CUNUM_INSTANTIATE_POISSON(T) \
+  template class PoissonSolver<T>;   \
+  template detail::PoissonLayout detail::make_poisson_layout<T>(const PoissonGrid&, const PoissonOptions&);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON, CUNUM_REAL_TYPES)
+
+}  // namespace cunum

@@ -1,0 +1,37 @@
+#pragma once
+// Internal: the entry points each Poisson backend provides; poisson_fft.cpp validates
+// and dispatches. A backend is built once per solver from a validated layout and owns
+// its FFT plans and work areas.
+
+#include <cstddef>
+#include <memory>
+
+#include "cunum/core/stream.hpp"
+#include "src/poisson_fft/poisson_layout.hpp"
+
+namespace cunum::detail {
+
+template <class T>
+class PoissonBackend {
+ public:
+  virtual ~PoissonBackend() = default;
+  // Pointers validated for the backend; size() values each; may be equal.
+  virtual void solve(const T* rhs, T* solution, StreamHandle stream) = 0;
+  virtual std::size_t workspace_bytes() const noexcept = 0;
+};
+
+// FFTW (threads through OpenMP): host memory, synchronous.
+template <class T>
+std::unique_ptr<PoissonBackend<T>> make_poisson_cpu(const PoissonLayout& layout);
+
+// cuFFT: device-accessible memory, asynchronous on the solve's stream; setup enqueued
+// on `stream`.
+template <class T>
+std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, StreamHandle stream);
+
+// The `reject` rule: `sums` holds sum f and sum |f| of each problem of the batch.
+// @throws Error(invalid_argument) naming 'rhs' for the first problem whose
+// |sum f| exceeds the tolerance times sum |f|.
+void require_compatible(const PoissonLayout& layout, const double* sums, const char* routine);
+
+}  // namespace cunum::detail

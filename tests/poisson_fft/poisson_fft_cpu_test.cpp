@@ -1,0 +1,336 @@
+// PoissonSolver on the CPU (FFTW) backend against exact solutions: the seed's Gaussian
+// and its spectral convergence, manufactured eigenfunction solutions for every
+// boundary combination in 2-D and 3-D, the finite-difference mode against the discrete
+// operator applied to its own solution, the singular-problem rules, batches, in-place
+// calls, and every argument check.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "cunum/poisson_fft.hpp"
+#include "poisson_reference.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::ErrorCode;
+using cunum::PoissonBoundary;
+using cunum::PoissonCompatibility;
+using cunum::PoissonDiscretization;
+using cunum::PoissonGauge;
+using cunum::PoissonGrid;
+using cunum::PoissonOptions;
+using cunum::PoissonSolver;
+using namespace cunum::testing::poisson;
+
+constexpr PoissonBoundary kPeriodic = PoissonBoundary::periodic;
+constexpr PoissonBoundary kDirichlet = PoissonBoundary::dirichlet;
+constexpr PoissonBoundary kNeumann = PoissonBoundary::neumann;
+
+double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return worst;
+}
+
+double max_abs(const std::vector<double>& a) {
+  double worst = 0;
+  for (double v : a) worst = std::max(worst, std::abs(v));
+  return worst;
+}
+
+template <class T>
+std::vector<double> to_double(const std::vector<T>& values) {
+  return std::vector<double>(values.begin(), values.end());
+}
+
+// The seed's problem: f = exp(-r^2 / (2 s^2)) (r^2 - 2 s^2) / s^4 on the periodic unit
+// square, exact solution exp(-r^2 / (2 s^2)), periodic to within exp(-1 / (8 s^2)).
+struct GaussianErrors {
+  double linf;
+  double l2;  // the seed's norm(u - uex, 2) / N^2
+};
+
+template <class T>
+GaussianErrors gaussian_errors(std::int64_t n, double sigma, PoissonGauge gauge) {
+  const double length = 1.0;
+  const PoissonGrid grid{{n, n}, {length, length}, {kPeriodic, kPeriodic}};
+  PoissonOptions options;
+  options.gauge = gauge;
+  PoissonSolver<T> solver(grid, options, Backend::cpu);
+  std::vector<T> f(static_cast<std::size_t>(n * n));
+  std::vector<double> exact(f.size());
+  const double s2 = sigma * sigma;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const double x = coordinate(kPeriodic, n, length, i) - 0.5, y = coordinate(kPeriodic, n, length, j) - 0.5;
+      const double r2 = x * x + y * y;
+      exact[i * n + j] = std::exp(-r2 / (2 * s2));
+      f[i * n + j] = static_cast<T>(exact[i * n + j] * (r2 - 2 * s2) / (s2 * s2));
+    }
+  }
+  const std::vector<double> u = to_double(solver.solve(f));
+  double shift = 0;  // the exact solution in the same gauge
+  if (gauge == PoissonGauge::zero_mean) shift = std::accumulate(exact.begin(), exact.end(), 0.0) / (n * n);
+  else shift = exact[0];
+  double linf = 0, sum_squares = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    const double error = u[i] - (exact[i] - shift);
+    linf = std::max(linf, std::abs(error));
+    sum_squares += error * error;
+  }
+  return {linf, std::sqrt(sum_squares) / static_cast<double>(n * n)};
+}
+
+TEST(PoissonFftCpu, SeedGaussianN64) {
+  for (PoissonGauge gauge : cunum::PoissonGaugeValues::all) {
+    const GaussianErrors d = gaussian_errors<double>(64, 0.1, gauge);
+    const GaussianErrors f = gaussian_errors<float>(64, 0.1, gauge);
+    std::printf("[ seed     ] N=64 sigma=0.1 gauge=%s: double Linf %.3e L2 %.3e, float Linf %.3e L2 %.3e\n",
+                to_string(gauge), d.linf, d.l2, f.linf, f.l2);
+    // The floor is the problem's, not the solver's: the Gaussian is periodic only to
+    // within exp(-0.25 / (2 sigma^2)) = 3.7e-6 at the domain's edge.
+    EXPECT_LT(d.linf, 3e-5);
+    EXPECT_LT(std::abs(f.linf - d.linf), 1e-6);
+  }
+}
+
+TEST(PoissonFftCpu, SpectralConvergenceOfTheGaussian) {
+  // sigma 0.05: resolved at N = 64, not at N = 16; the error falls faster than any
+  // power of N until it reaches the precision's rounding floor.
+  std::vector<double> double_errors, float_errors;
+  for (std::int64_t n : {16, 32, 64, 128, 256}) {
+    double_errors.push_back(gaussian_errors<double>(n, 0.05, PoissonGauge::zero_mean).linf);
+    float_errors.push_back(gaussian_errors<float>(n, 0.05, PoissonGauge::zero_mean).linf);
+    std::printf("[ converge ] sigma=0.05 N=%4lld Linf double %.3e float %.3e\n", static_cast<long long>(n),
+                double_errors.back(), float_errors.back());
+  }
+  EXPECT_LT(double_errors[1], double_errors[0] * 1e-2);
+  EXPECT_LT(double_errors[2], double_errors[1] * 1e-4);
+  for (std::size_t i = 2; i < double_errors.size(); ++i) EXPECT_LT(double_errors[i], 1e-13);
+  for (std::size_t i = 2; i < float_errors.size(); ++i) EXPECT_LT(float_errors[i], 1e-5);
+}
+
+// u = prod_a phi_a(x_a), phi_a an eigenfunction obeying axis a's condition: the
+// spectral solve of f = -(sum k_a^2 + alpha) u returns u to rounding.
+template <class T>
+void check_manufactured(const std::vector<std::int64_t>& shape, const std::vector<double>& lengths,
+                        const std::vector<PoissonBoundary>& boundaries, double alpha, double tolerance) {
+  const PoissonGrid grid{shape, lengths, boundaries};
+  PoissonOptions options;
+  options.screening = alpha;
+  PoissonSolver<T> solver(grid, options, Backend::cpu);
+  const Axes axes = axes_of(grid);
+  AxisMode modes[3];
+  double eigenvalue = -alpha;
+  for (int a = 0; a < 3; ++a) {
+    const int m = axes.n[a] == 1 ? 0 : 1 + a;
+    modes[a] = axis_mode(axes.boundary[a], axes.length[a], axes.boundary[a] == kDirichlet ? std::max(m, 1) : m);
+    eigenvalue -= modes[a].wavenumber * modes[a].wavenumber;
+  }
+  std::vector<double> exact(static_cast<std::size_t>(axes.points()));
+  std::vector<T> f(exact.size());
+  for (std::int64_t i0 = 0; i0 < axes.n[0]; ++i0)
+    for (std::int64_t i1 = 0; i1 < axes.n[1]; ++i1)
+      for (std::int64_t i2 = 0; i2 < axes.n[2]; ++i2) {
+        const std::int64_t flat = (i0 * axes.n[1] + i1) * axes.n[2] + i2;
+        const std::int64_t index[3] = {i0, i1, i2};
+        double value = 1;
+        for (int a = 0; a < 3; ++a) value *= modes[a](coordinate(axes.boundary[a], axes.n[a], axes.length[a], index[a]));
+        exact[flat] = value;
+        f[flat] = static_cast<T>(eigenvalue * value);
+      }
+  const double error = max_abs_difference(to_double(solver.solve(f)), exact);
+  EXPECT_LT(error, tolerance) << describe(boundaries) << " alpha " << alpha;
+}
+
+TEST(PoissonFftCpu, ManufacturedEigenfunctionsEveryBoundary2D) {
+  for (const auto& boundaries : boundary_combinations(2)) {
+    for (double alpha : {0.0, 3.5}) {
+      check_manufactured<double>({12, 9}, {2.0, 0.7}, boundaries, alpha, 1e-12);
+      check_manufactured<float>({12, 9}, {2.0, 0.7}, boundaries, alpha, 2e-5);
+    }
+  }
+}
+
+TEST(PoissonFftCpu, ManufacturedEigenfunctionsEveryBoundary3D) {
+  for (const auto& boundaries : boundary_combinations(3)) {
+    check_manufactured<double>({8, 7, 10}, {1.0, 1.3, 0.6}, boundaries, 0.0, 1e-12);
+    check_manufactured<float>({8, 7, 10}, {1.0, 1.3, 0.6}, boundaries, 1.0, 2e-5);
+  }
+}
+
+double worst_finite_difference_residual = 0;
+
+// The finite-difference mode solves the discrete system: applying the 5/7-point
+// operator to the solution gives back f (minus its mean where constants are a null space).
+void check_finite_difference(const std::vector<std::int64_t>& shape, const std::vector<double>& lengths,
+                             const std::vector<PoissonBoundary>& boundaries, double alpha, std::uint64_t stream) {
+  const PoissonGrid grid{shape, lengths, boundaries};
+  PoissonOptions options;
+  options.discretization = PoissonDiscretization::finite_difference;
+  options.screening = alpha;
+  PoissonSolver<double> solver(grid, options, Backend::cpu);
+  const Axes axes = axes_of(grid);
+  std::vector<double> f = cunum::testing::random_vector<double>(static_cast<std::size_t>(axes.points()), stream);
+  const bool singular = alpha == 0 && std::count(boundaries.begin(), boundaries.end(), kDirichlet) == 0;
+  if (singular) {
+    const double mean = std::accumulate(f.begin(), f.end(), 0.0) / static_cast<double>(f.size());
+    for (double& v : f) v -= mean;
+  }
+  const std::vector<double> u = solver.solve(f);
+  const std::vector<double> applied = apply_discrete_operator(axes, u, alpha);
+  const double scale = max_abs(f) > 0 ? max_abs(f) : 1.0;  // a singular 1 x 1 grid projects f to 0
+  const double relative = max_abs_difference(applied, f) / scale;
+  worst_finite_difference_residual = std::max(worst_finite_difference_residual, relative);
+  EXPECT_LE(relative, 1e-12) << describe(boundaries) << " alpha " << alpha;
+}
+
+TEST(PoissonFftCpu, FiniteDifferenceSolvesTheDiscreteSystem) {
+  std::uint64_t stream = 0;
+  for (const auto& boundaries : boundary_combinations(2)) {
+    check_finite_difference({13, 8}, {1.0, 2.5}, boundaries, 0.0, ++stream);
+    check_finite_difference({13, 8}, {1.0, 2.5}, boundaries, 7.0, ++stream);
+  }
+  for (const auto& boundaries : boundary_combinations(3)) {
+    check_finite_difference({7, 11, 13}, {1.0, 0.5, 2.0}, boundaries, 0.0, ++stream);
+  }
+  std::printf("[ residual ] worst |(L_h - alpha) u - f| / max |f|: %.3e\n", worst_finite_difference_residual);
+}
+
+TEST(PoissonFftCpu, SmallestGrids) {
+  for (const auto& boundaries : boundary_combinations(2)) {
+    check_finite_difference({1, 1}, {1.0, 1.0}, boundaries, 0.0, 100);
+    check_finite_difference({1, 2}, {1.0, 1.0}, boundaries, 0.5, 101);
+  }
+}
+
+TEST(PoissonFftCpu, CompatibilityRules) {
+  const PoissonGrid grid{{6, 10}, {1.0, 1.0}, {kPeriodic, kNeumann}};
+  std::vector<double> f = cunum::testing::random_vector<double>(60, 7);
+  const double mean = std::accumulate(f.begin(), f.end(), 0.0) / 60;
+  std::vector<double> zero_mean_f = f;
+  for (double& v : zero_mean_f) v -= mean;
+  PoissonSolver<double> projecting(grid, {}, Backend::cpu);
+  EXPECT_LT(max_abs_difference(projecting.solve(f), projecting.solve(zero_mean_f)), 1e-13);
+
+  PoissonOptions reject;
+  reject.compatibility = PoissonCompatibility::reject;
+  PoissonSolver<double> rejecting(grid, reject, Backend::cpu);
+  std::vector<double> shifted = zero_mean_f;
+  for (double& v : shifted) v += 0.01;
+  std::vector<double> solution(60, 123.0);
+  EXPECT_CUNUM_ERROR(rejecting.solve(shifted.data(), solution.data()), ErrorCode::invalid_argument, "'rhs'");
+  EXPECT_EQ(solution, std::vector<double>(60, 123.0)) << "a rejected call wrote its output";
+  EXPECT_LT(max_abs_difference(rejecting.solve(zero_mean_f), projecting.solve(zero_mean_f)), 1e-15);
+
+  // A Dirichlet axis or screening removes the null space: any mean is solvable.
+  const PoissonGrid walled{{6, 10}, {1.0, 1.0}, {kPeriodic, kDirichlet}};
+  EXPECT_NO_THROW(PoissonSolver<double>(walled, reject, Backend::cpu).solve(shifted));
+}
+
+TEST(PoissonFftCpu, GaugesDifferByAConstant) {
+  const PoissonGrid grid{{9, 5, 4}, {1.0, 2.0, 3.0}, {kNeumann, kPeriodic, kNeumann}};
+  const std::vector<double> f = cunum::testing::random_vector<double>(180, 8);
+  PoissonOptions origin;
+  origin.gauge = PoissonGauge::zero_at_origin;
+  const std::vector<double> zero_mean = PoissonSolver<double>(grid, {}, Backend::cpu).solve(f);
+  const std::vector<double> pinned = PoissonSolver<double>(grid, origin, Backend::cpu).solve(f);
+  EXPECT_EQ(pinned[0], 0.0);
+  EXPECT_LT(std::abs(std::accumulate(zero_mean.begin(), zero_mean.end(), 0.0)), 1e-12);
+  for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(pinned[i] - zero_mean[i], -zero_mean[0], 1e-13);
+}
+
+TEST(PoissonFftCpu, BatchEqualsSeparateSolves) {
+  PoissonGrid grid{{7, 12}, {1.0, 1.5}, {kDirichlet, kPeriodic}, 3};
+  PoissonOptions options;
+  options.gauge = PoissonGauge::zero_at_origin;
+  options.screening = 0.25;
+  PoissonSolver<double> batched(grid, options, Backend::cpu);
+  EXPECT_EQ(batched.size(), 3 * 84);
+  const std::vector<double> f = cunum::testing::random_vector<double>(3 * 84, 9);
+  const std::vector<double> u = batched.solve(f);
+  grid.batch = 1;
+  PoissonSolver<double> single(grid, options, Backend::cpu);
+  for (int b = 0; b < 3; ++b) {
+    const std::vector<double> part(f.begin() + b * 84, f.begin() + (b + 1) * 84);
+    const std::vector<double> expected = single.solve(part);
+    EXPECT_LT(max_abs_difference(std::vector<double>(u.begin() + b * 84, u.begin() + (b + 1) * 84), expected), 1e-14);
+  }
+}
+
+TEST(PoissonFftCpu, InPlaceEqualsOutOfPlaceAndRhsIsKept) {
+  const PoissonGrid grid{{10, 6, 5}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}};
+  PoissonSolver<float> solver(grid, {}, Backend::cpu);
+  const std::vector<float> f = cunum::testing::random_vector<float>(300, 10);
+  std::vector<float> rhs = f, out(300, -1.0f);
+  solver.solve(rhs.data(), out.data());
+  EXPECT_EQ(rhs, f);
+  std::vector<float> in_place = f;
+  solver.solve_in_place(in_place);
+  EXPECT_EQ(in_place, out);
+  EXPECT_GE(solver.workspace_bytes(), 300 * sizeof(float));
+  EXPECT_EQ(solver.backend(), Backend::cpu);
+}
+
+TEST(PoissonFftCpu, FloatAgreesWithDouble) {
+  const PoissonGrid grid{{31, 17}, {1.0, 1.0}, {kNeumann, kDirichlet}};
+  const std::vector<double> f = cunum::testing::random_vector<double>(31 * 17, 11);
+  const std::vector<double> u = PoissonSolver<double>(grid, {}, Backend::cpu).solve(f);
+  const std::vector<float> uf = PoissonSolver<float>(grid, {}, Backend::cpu).solve(std::vector<float>(f.begin(), f.end()));
+  EXPECT_LT(max_abs_difference(to_double(uf), u), 1e-5 * max_abs(u) + 1e-6);
+}
+
+TEST(PoissonFftCpu, ArgumentChecks) {
+  const PoissonGrid good{{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}};
+  const auto make = [](const PoissonGrid& grid, const PoissonOptions& options = {}) {
+    PoissonSolver<double> solver(grid, options, Backend::cpu);
+  };
+  EXPECT_CUNUM_ERROR(make({{4}, {1.0}, {kPeriodic}}), ErrorCode::invalid_argument, "'grid.shape'");
+  EXPECT_CUNUM_ERROR(make({{4, 4, 4, 4}, {1, 1, 1, 1}, {kPeriodic, kPeriodic, kPeriodic, kPeriodic}}),
+                     ErrorCode::invalid_argument, "'grid.shape'");
+  EXPECT_CUNUM_ERROR(make({{4, 0}, {1.0, 1.0}, {kPeriodic, kPeriodic}}), ErrorCode::invalid_argument, "'grid.shape'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0}, {kPeriodic, kPeriodic}}), ErrorCode::invalid_argument, "'grid.lengths'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 0.0}, {kPeriodic, kPeriodic}}), ErrorCode::invalid_argument, "'grid.lengths'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, NAN}, {kPeriodic, kPeriodic}}), ErrorCode::invalid_argument, "'grid.lengths'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 1.0}, {kPeriodic}}), ErrorCode::invalid_argument, "'grid.boundaries'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 1.0}, {kPeriodic, static_cast<PoissonBoundary>(9)}}),
+                     ErrorCode::invalid_argument, "'grid.boundaries'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 0}), ErrorCode::invalid_argument,
+                     "'grid.batch'");
+  EXPECT_CUNUM_ERROR(make({{1 << 30, 1 << 30, 1 << 30}, {1, 1, 1}, {kPeriodic, kPeriodic, kPeriodic}}),
+                     ErrorCode::invalid_argument, "'grid.shape'");
+  PoissonOptions options;
+  options.screening = -1;
+  EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.screening'");
+  options = {};
+  options.compatibility_tolerance = -1;
+  EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.compatibility_tolerance'");
+  options = {};
+  options.discretization = static_cast<PoissonDiscretization>(5);
+  EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.discretization'");
+  options = {};
+  options.compatibility = static_cast<PoissonCompatibility>(5);
+  EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.compatibility'");
+  options = {};
+  options.gauge = static_cast<PoissonGauge>(5);
+  EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.gauge'");
+}
+
+TEST(PoissonFftCpu, SolveArgumentChecks) {
+  PoissonSolver<double> solver({{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}, Backend::cpu);
+  std::vector<double> values(16, 0.0);
+  EXPECT_CUNUM_ERROR(solver.solve(nullptr, values.data()), ErrorCode::invalid_argument, "'rhs'");
+  EXPECT_CUNUM_ERROR(solver.solve(values.data(), nullptr), ErrorCode::invalid_argument, "'solution'");
+  EXPECT_CUNUM_ERROR(solver.solve(std::vector<double>(15)), ErrorCode::invalid_argument, "'rhs'");
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>({{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {},
+                                           static_cast<Backend>(7)),
+                     ErrorCode::invalid_argument, "'backend'");
+}
+
+}  // namespace

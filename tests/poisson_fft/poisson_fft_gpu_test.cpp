@@ -1,0 +1,193 @@
+// PoissonSolver's CUDA backend against its CPU (FFTW) backend, to rounding: every
+// boundary combination, both discretizations, screening, batches, both gauges, at
+// awkward sizes (1 x 1, axes of one point, primes 7 x 11 x 13, 1000 x 1500, 243 x 343),
+// fresh random inputs, poisoned outputs, the right-hand side left unchanged, in place,
+// misaligned arrays, the reject rule and host pointers refused at the boundary.
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/core/value_types.hpp"
+#include "cunum/poisson_fft.hpp"
+#include "poisson_reference.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::DeviceBuffer;
+using cunum::ErrorCode;
+using cunum::PoissonBoundary;
+using cunum::PoissonCompatibility;
+using cunum::PoissonDiscretization;
+using cunum::PoissonGauge;
+using cunum::PoissonGrid;
+using cunum::PoissonOptions;
+using cunum::PoissonSolver;
+
+using cunum::testing::poisson::boundary_combinations;
+using cunum::testing::poisson::describe;
+
+constexpr PoissonBoundary kPeriodic = PoissonBoundary::periodic;
+constexpr PoissonBoundary kDirichlet = PoissonBoundary::dirichlet;
+constexpr PoissonBoundary kNeumann = PoissonBoundary::neumann;
+
+template <class T>
+using PoissonGpu = ::testing::Test;
+using RealTypes = ::testing::Types<CUNUM_REAL_TYPES>;
+TYPED_TEST_SUITE(PoissonGpu, RealTypes);
+
+// CUDA and FFTW round differently; the solution is compared relative to its largest value.
+template <class T>
+double tolerance() {
+  return std::is_same_v<T, float> ? 2e-5 : 1e-12;
+}
+
+// Solves f on both backends, the CUDA output poisoned first, and compares; also checks
+// that an out-of-place solve leaves the device rhs as it was.
+template <class T>
+void compare_backends(const PoissonGrid& grid, const PoissonOptions& options, std::uint64_t stream_id) {
+  PoissonSolver<T> cpu(grid, options, Backend::cpu);
+  PoissonSolver<T> cuda(grid, options, Backend::cuda);
+  const auto n = static_cast<std::size_t>(cpu.size());
+  std::vector<T> f = cunum::testing::random_vector<T>(n, stream_id);
+  const std::vector<T> expected = cpu.solve(f);
+  auto rhs = DeviceBuffer<T>::from_host(f);
+  DeviceBuffer<T> solution(n);
+  solution.fill_bytes_async(0xFF);
+  cuda.solve(rhs.data(), solution.data());
+  const std::vector<T> actual = solution.to_host();
+  EXPECT_EQ(rhs.to_host(), f) << "the out-of-place solve changed rhs";
+  double scale = 0, worst = 0;
+  for (std::size_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(static_cast<double>(expected[i])));
+  for (std::size_t i = 0; i < n; ++i) {
+    const double error = std::abs(static_cast<double>(actual[i]) - static_cast<double>(expected[i]));
+    worst = std::isnan(error) ? INFINITY : std::max(worst, error);
+  }
+  std::string shape;
+  for (auto extent : grid.shape) shape += std::to_string(extent) + " ";
+  EXPECT_LE(worst, tolerance<T>() * std::max(scale, 1e-30))
+      << "shape " << shape << describe(grid.boundaries) << " batch " << grid.batch;
+  // In place gives the same as out of place.
+  cuda.solve(rhs.data(), rhs.data());
+  const std::vector<T> in_place = rhs.to_host();
+  EXPECT_EQ(in_place, actual);
+}
+
+TYPED_TEST(PoissonGpu, EveryBoundary2DAndBothDiscretizations) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 0;
+  for (const auto& boundaries : boundary_combinations(2)) {
+    for (PoissonDiscretization discretization : cunum::PoissonDiscretizationValues::all) {
+      PoissonOptions options;
+      options.discretization = discretization;
+      compare_backends<TypeParam>({{37, 20}, {1.0, 2.0}, boundaries}, options, ++stream);
+      options.gauge = PoissonGauge::zero_at_origin;
+      options.screening = 2.0;
+      compare_backends<TypeParam>({{1, 1}, {1.0, 1.0}, boundaries}, options, ++stream);
+      options.screening = 0;
+      compare_backends<TypeParam>({{2, 3}, {1.0, 1.0}, boundaries, 2}, options, ++stream);
+      compare_backends<TypeParam>({{1, 7}, {1.0, 1.0}, boundaries}, options, ++stream);
+      compare_backends<TypeParam>({{5, 1}, {1.0, 1.0}, boundaries}, options, ++stream);
+    }
+  }
+}
+
+TYPED_TEST(PoissonGpu, EveryBoundary3DAtPrimeSizes) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 100;
+  for (const auto& boundaries : boundary_combinations(3)) {
+    PoissonOptions options;
+    options.discretization = stream % 2 ? PoissonDiscretization::spectral : PoissonDiscretization::finite_difference;
+    options.gauge = stream % 3 ? PoissonGauge::zero_mean : PoissonGauge::zero_at_origin;
+    compare_backends<TypeParam>({{7, 11, 13}, {1.0, 0.5, 2.0}, boundaries}, options, ++stream);
+  }
+}
+
+TYPED_TEST(PoissonGpu, LargeAndBatched) {
+  CUNUM_REQUIRE_GPU();
+  compare_backends<TypeParam>({{1000, 1500}, {1.0, 1.5}, {kPeriodic, kPeriodic}}, {}, 200);
+  compare_backends<TypeParam>({{243, 343}, {1.0, 1.0}, {kNeumann, kDirichlet}}, {}, 201);
+  PoissonOptions screened;
+  screened.screening = 10;
+  compare_backends<TypeParam>({{31, 64}, {1.0, 1.0}, {kPeriodic, kNeumann}, 5}, screened, 202);
+  compare_backends<TypeParam>({{16, 9, 12}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 3}, screened, 203);
+  compare_backends<TypeParam>({{1, 9, 1}, {1.0, 1.0, 1.0}, {kPeriodic, kDirichlet, kPeriodic}, 2}, screened, 204);
+}
+
+// Arrays one element into an allocation are not aligned as cuFFT requires: the
+// periodic solver stages them through its own array and gets the same answer.
+TYPED_TEST(PoissonGpu, MisalignedArrays) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const PoissonGrid grid{{30, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}};
+  PoissonSolver<T> solver(grid, {}, Backend::cuda);
+  const std::size_t n = 510;
+  const std::vector<T> f = cunum::testing::random_vector<T>(n, 300);
+  const std::vector<T> expected = PoissonSolver<T>(grid, {}, Backend::cpu).solve(f);
+  DeviceBuffer<T> aligned(n + 1), misaligned(n + 1), output(n + 1);
+  ASSERT_EQ(cudaMemcpy(aligned.data(), f.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(misaligned.data() + 1, f.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  for (const bool misaligned_rhs : {true, false}) {
+    output.fill_bytes_async(0xFF);
+    T* solution = misaligned_rhs ? output.data() : output.data() + 1;
+    solver.solve(misaligned_rhs ? misaligned.data() + 1 : aligned.data(), solution);
+    std::vector<T> actual(n);
+    ASSERT_EQ(cudaMemcpy(actual.data(), solution, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    double scale = 0, worst = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      scale = std::max(scale, std::abs(static_cast<double>(expected[i])));
+      const double error = std::abs(static_cast<double>(actual[i]) - static_cast<double>(expected[i]));
+      worst = std::isnan(error) ? INFINITY : std::max(worst, error);
+    }
+    EXPECT_LE(worst, tolerance<T>() * scale) << (misaligned_rhs ? "misaligned rhs" : "misaligned solution");
+  }
+}
+
+TYPED_TEST(PoissonGpu, RejectsIncompatibleRhsWithoutWriting) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  PoissonOptions options;
+  options.compatibility = PoissonCompatibility::reject;
+  const PoissonGrid grid{{12, 10}, {1.0, 1.0}, {kNeumann, kPeriodic}, 2};
+  PoissonSolver<T> solver(grid, options, Backend::cuda);
+  std::vector<T> f(240, T(0));
+  f[3] = T(1);
+  f[7] = T(-1);
+  f[120 + 5] = T(0.5);  // the second problem's mean is not zero
+  auto rhs = DeviceBuffer<T>::from_host(f);
+  DeviceBuffer<T> solution(240);
+  solution.fill_bytes_async(0x7F);
+  const std::vector<T> poisoned = solution.to_host();
+  EXPECT_CUNUM_ERROR(solver.solve(rhs.data(), solution.data()), ErrorCode::invalid_argument, "problem 1");
+  EXPECT_EQ(solution.to_host(), poisoned);
+  f[120 + 6] = T(-0.5);
+  rhs.copy_from_host(f.data(), f.size());
+  EXPECT_NO_THROW(solver.solve(rhs.data(), solution.data()));
+}
+
+TYPED_TEST(PoissonGpu, HostPointersRefusedAndHostVectorsCopied) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const PoissonGrid grid{{8, 8}, {1.0, 1.0}, {kDirichlet, kDirichlet}};
+  PoissonSolver<T> solver(grid, {}, Backend::cuda);
+  EXPECT_EQ(solver.backend(), Backend::cuda);
+  EXPECT_GT(solver.workspace_bytes(), 0u);
+  std::vector<T> host(64, T(1));
+  DeviceBuffer<T> device(64);
+  if (!cunum::device_properties(cunum::current_device()).pageable_memory_access) {
+    EXPECT_CUNUM_ERROR(solver.solve(host.data(), device.data()), ErrorCode::invalid_argument, "'rhs'");
+    EXPECT_CUNUM_ERROR(solver.solve(device.data(), host.data()), ErrorCode::invalid_argument, "'solution'");
+  }
+  const std::vector<T> expected = PoissonSolver<T>(grid, {}, Backend::cpu).solve(host);
+  const std::vector<T> actual = solver.solve(host);
+  for (std::size_t i = 0; i < 64; ++i) EXPECT_NEAR(actual[i], expected[i], tolerance<T>() * 1.0);
+}
+
+}  // namespace
