@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cunum/core/value_types.hpp"
+#include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/random.hpp"
 #include "random_reference.hpp"
@@ -79,6 +80,35 @@ TEST(Philox, UniformMappingsAreInHalfOpenUnitInterval) {
   EXPECT_GT(cunum::device::uniform_double(0, 0), 0.0);
   EXPECT_EQ(cunum::device::uniform_double(0, 0), std::ldexp(1.0, -54));
   EXPECT_LE(cunum::device::uniform_double(0xffffffffu, 0xffffffffu), 1.0);
+}
+
+// L'Ecuyer's MRG32k3a from the default seed (all six words 12345): its first outputs
+// as his reference implementation prints them.
+TEST(Mrg32k3a, FirstOutputsFromTheDefaultSeed) {
+  cunum::device::Mrg32k3aState state = cunum::device::mrg32k3a_default_state();
+  EXPECT_EQ(cunum::device::mrg32k3a_next_uniform(state), 0.12701112204657714);
+  EXPECT_EQ(cunum::device::mrg32k3a_next_uniform(state), 0.3185275653967945);
+  EXPECT_EQ(cunum::device::mrg32k3a_next_uniform(state), 0.30918601558327008);
+}
+
+TEST(Mrg32k3a, SkipAheadEqualsDrawingAndComposes) {
+  cunum::device::Mrg32k3aState drawn = cunum::device::mrg32k3a_default_state();
+  for (int i = 0; i < 1237; ++i) cunum::device::mrg32k3a_next_uniform(drawn);
+  cunum::device::Mrg32k3aState skipped = cunum::device::mrg32k3a_default_state();
+  cunum::device::mrg32k3a_skip_ahead(skipped, 1237);
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_EQ(cunum::device::mrg32k3a_next_uniform(skipped), cunum::device::mrg32k3a_next_uniform(drawn)) << i;
+  }
+  // 2^40 + 3 steps at once, and as 2^40 then 3 draws.
+  cunum::device::Mrg32k3aState once = cunum::device::mrg32k3a_default_state();
+  cunum::device::mrg32k3a_skip_ahead(once, (std::uint64_t{1} << 40) + 3);
+  cunum::device::Mrg32k3aState twice = cunum::device::mrg32k3a_default_state();
+  cunum::device::mrg32k3a_skip_ahead(twice, std::uint64_t{1} << 40);
+  for (int i = 0; i < 3; ++i) cunum::device::mrg32k3a_next_uniform(twice);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(once.x1[k], twice.x1[k]);
+    EXPECT_EQ(once.x2[k], twice.x2[k]);
+  }
 }
 
 template <class T>
