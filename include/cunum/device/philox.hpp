@@ -1,0 +1,164 @@
+#pragma once
+/// @file
+/// Philox4x32-10 (Salmon, Moraes, Dror and Shaw, SC11) as `__host__ __device__`
+/// functions: the one implementation behind cunum::RandomGenerator's CPU backend and
+/// its CUDA kernels, and the device-side API for callers' own kernels.
+///
+/// Without nvcc the functions are plain host functions, so this header also compiles
+/// with g++; in a `.cu` file compiled by nvcc they are callable from device code.
+///
+/// Stream definition (the convention of cuRAND's device API `curand_init(seed,
+/// subsequence, offset, &state)`): key = (low, high 32 bits of `seed`); the block
+/// with counter (c0, c1, c2, c3) = (low, high 32 bits of a 64-bit block index b,
+/// low, high 32 bits of `subsequence`) yields 4 words, and word k of the stream is
+/// word (k mod 4) of block b = k / 4. `offset` skips that many words.
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define CUNUM_PHILOX_QUALIFIERS __host__ __device__ inline
+#else
+#define CUNUM_PHILOX_QUALIFIERS inline
+#endif
+
+namespace cunum::device {
+
+/// Four 32-bit words: a Philox counter, a block of output, or four uniforms' sources.
+struct PhiloxWords {
+  std::uint32_t w[4];
+};
+
+/// Philox4x32 with `rounds` rounds of the block function on `counter` under the
+/// 64-bit key (key0, key1). rounds = 10 is Philox4x32-10.
+CUNUM_PHILOX_QUALIFIERS PhiloxWords philox4x32(PhiloxWords counter, std::uint32_t key0, std::uint32_t key1,
+                                               int rounds = 10) {
+  constexpr std::uint32_t multiplier0 = 0xD2511F53u;
+  constexpr std::uint32_t multiplier1 = 0xCD9E8D57u;
+  constexpr std::uint32_t weyl0 = 0x9E3779B9u;  // golden ratio
+  constexpr std::uint32_t weyl1 = 0xBB67AE85u;  // sqrt(3) - 1
+  for (int round = 0; round < rounds; ++round) {
+    const std::uint64_t product0 = static_cast<std::uint64_t>(multiplier0) * counter.w[0];
+    const std::uint64_t product1 = static_cast<std::uint64_t>(multiplier1) * counter.w[2];
+    const auto hi0 = static_cast<std::uint32_t>(product0 >> 32), lo0 = static_cast<std::uint32_t>(product0);
+    const auto hi1 = static_cast<std::uint32_t>(product1 >> 32), lo1 = static_cast<std::uint32_t>(product1);
+    counter = PhiloxWords{{hi1 ^ counter.w[1] ^ key0, lo1, hi0 ^ counter.w[3] ^ key1, lo0}};
+    key0 += weyl0;
+    key1 += weyl1;
+  }
+  return counter;
+}
+
+/// A position in a Philox4x32-10 stream: (seed, subsequence, word offset).
+struct PhiloxState {
+  std::uint64_t seed;
+  std::uint64_t subsequence;
+  std::uint64_t offset;  ///< next word of the stream
+};
+
+/// The state at word `offset` of subsequence `subsequence` under `seed` (see the file
+/// comment); O(1), no skip-ahead loop.
+CUNUM_PHILOX_QUALIFIERS PhiloxState philox_state(std::uint64_t seed, std::uint64_t subsequence, std::uint64_t offset) {
+  return PhiloxState{seed, subsequence, offset};
+}
+
+/// The 4-word block with 64-bit index `block` of the state's subsequence.
+CUNUM_PHILOX_QUALIFIERS PhiloxWords philox_block(const PhiloxState& state, std::uint64_t block) {
+  const PhiloxWords counter{{static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
+                             static_cast<std::uint32_t>(state.subsequence),
+                             static_cast<std::uint32_t>(state.subsequence >> 32)}};
+  return philox4x32(counter, static_cast<std::uint32_t>(state.seed), static_cast<std::uint32_t>(state.seed >> 32));
+}
+
+/// Word `index` of the state's subsequence (absolute, not relative to the offset).
+CUNUM_PHILOX_QUALIFIERS std::uint32_t philox_word(const PhiloxState& state, std::uint64_t index) {
+  return philox_block(state, index / 4).w[index % 4];
+}
+
+/// The next 4 words, advancing the state by 4 (one block when the offset is a
+/// multiple of 4, else the words straddle two blocks, as in cuRAND).
+CUNUM_PHILOX_QUALIFIERS PhiloxWords next4(PhiloxState& state) {
+  PhiloxWords out;
+  if (state.offset % 4 == 0) {
+    out = philox_block(state, state.offset / 4);
+  } else {
+    for (int k = 0; k < 4; ++k) out.w[k] = philox_word(state, state.offset + static_cast<std::uint64_t>(k));
+  }
+  state.offset += 4;
+  return out;
+}
+
+/// A word as a float in (0, 1]: x 2^-32 + 2^-33 rounded to float (cuRAND's
+/// curand_uniform: the same rounding steps, so the same bits).
+CUNUM_PHILOX_QUALIFIERS float uniform_float(std::uint32_t word) {
+  return static_cast<float>(word) * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
+}
+
+/// Two words as a double in (0, 1] with 53 random bits: z = x XOR (y << 21),
+/// z 2^-53 + 2^-54 (cuRAND's curand_uniform2_double pairing).
+CUNUM_PHILOX_QUALIFIERS double uniform_double(std::uint32_t x, std::uint32_t y) {
+  const std::uint64_t z = static_cast<std::uint64_t>(x) ^ (static_cast<std::uint64_t>(y) << 21);
+  return static_cast<double>(z) * 1.1102230246251565e-16 + 5.5511151231257827e-17;
+}
+
+/// The next 4 uniform floats in (0, 1].
+CUNUM_PHILOX_QUALIFIERS void uniform4(PhiloxState& state, float out[4]) {
+  const PhiloxWords words = next4(state);
+  for (int k = 0; k < 4; ++k) out[k] = uniform_float(words.w[k]);
+}
+
+/// The next 2 uniform doubles in (0, 1] (4 words).
+CUNUM_PHILOX_QUALIFIERS void uniform2_double(PhiloxState& state, double out[2]) {
+  const PhiloxWords words = next4(state);
+  out[0] = uniform_double(words.w[0], words.w[1]);
+  out[1] = uniform_double(words.w[2], words.w[3]);
+}
+
+}  // namespace cunum::device
+
+#include <cmath>
+
+namespace cunum::device {
+
+/// Box-Muller on one pair of uniforms u1, u2 in (0, 1]: r = sqrt(-2 ln u1),
+/// (r sin(2 pi u2), r cos(2 pi u2)), two independent standard normals. The
+/// logarithm, sine and cosine are the host's libm or the CUDA math library, so
+/// CPU and GPU normals agree to a few ulps, not bit for bit.
+CUNUM_PHILOX_QUALIFIERS void box_muller(float u1, float u2, float out[2]) {
+  const float radius = ::sqrtf(-2.0f * ::logf(u1));
+  const float angle = 6.2831853071795865f * u2;
+  out[0] = radius * ::sinf(angle);
+  out[1] = radius * ::cosf(angle);
+}
+
+/// Box-Muller in double (see the float overload).
+CUNUM_PHILOX_QUALIFIERS void box_muller(double u1, double u2, double out[2]) {
+  const double radius = ::sqrt(-2.0 * ::log(u1));
+  const double angle = 6.2831853071795865 * u2;
+  out[0] = radius * ::sin(angle);
+  out[1] = radius * ::cos(angle);
+}
+
+/// The next 2 standard normal floats (Box-Muller on words 0 and 1 of the next 4;
+/// words 2 and 3 are consumed too, so that a stream of normal2 calls stays aligned
+/// on blocks: use normal4 to use them).
+CUNUM_PHILOX_QUALIFIERS void normal2(PhiloxState& state, float out[2]) {
+  const PhiloxWords words = next4(state);
+  box_muller(uniform_float(words.w[0]), uniform_float(words.w[1]), out);
+}
+
+/// The next 4 standard normal floats: Box-Muller on words (0, 1) and (2, 3).
+CUNUM_PHILOX_QUALIFIERS void normal4(PhiloxState& state, float out[4]) {
+  const PhiloxWords words = next4(state);
+  box_muller(uniform_float(words.w[0]), uniform_float(words.w[1]), out);
+  box_muller(uniform_float(words.w[2]), uniform_float(words.w[3]), out + 2);
+}
+
+/// The next 2 standard normal doubles: Box-Muller on the 2 uniform doubles of the
+/// next 4 words.
+CUNUM_PHILOX_QUALIFIERS void normal2_double(PhiloxState& state, double out[2]) {
+  double uniforms[2];
+  uniform2_double(state, uniforms);
+  box_muller(uniforms[0], uniforms[1], out);
+}
+
+}  // namespace cunum::device

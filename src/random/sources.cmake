@@ -1,0 +1,4 @@
+target_sources(cunum PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/random.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/random_cpu.cpp
+  ${PROJECT_SOURCE_DIR}/kernels/random/random.cu)

@@ -1,0 +1,255 @@
+// cunum::RandomGenerator on the CPU backend, and the Philox4x32-10 device header on
+// the host: Random123's known-answer vectors, the stream definition, skip-ahead,
+// block splits, ranges, moments and validation.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "cunum/core/value_types.hpp"
+#include "cunum/device/mrg32k3a.hpp"
+#include "cunum/device/philox.hpp"
+#include "cunum/random.hpp"
+#include "random_reference.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::ErrorCode;
+using cunum::RandomGenerator;
+using cunum::RandomGeneratorKind;
+using cunum::device::PhiloxWords;
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Random123's kat_vectors for philox4x32 with 10 rounds: counter, key, output.
+TEST(Philox, KnownAnswerVectors) {
+  struct Case {
+    PhiloxWords counter;
+    std::uint32_t key[2];
+    PhiloxWords expected;
+  };
+  const Case cases[] = {
+      {{{0, 0, 0, 0}}, {0, 0}, {{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}}},
+      {{{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}},
+       {0xffffffff, 0xffffffff},
+       {{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}}},
+      {{{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}},
+       {0xa4093822, 0x299f31d0},
+       {{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}}},
+  };
+  for (const Case& c : cases) {
+    const PhiloxWords out = cunum::device::philox4x32(c.counter, c.key[0], c.key[1]);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(out.w[k], c.expected.w[k]) << "word " << k;
+  }
+}
+
+TEST(Philox, StateMapsSeedSubsequenceAndOffsetToKeyAndCounter) {
+  // The pi-digits vector with seed = key and subsequence = counter words 2 and 3; the
+  // block index (words 0 and 1) is taken below 2^62 so that 4 x block is a word offset.
+  const std::uint64_t seed = 0x299f31d0a4093822ull;
+  const std::uint64_t subsequence = 0x0370734413198a2eull;
+  const std::uint64_t block = 0x05a308d3243f6a88ull;
+  const PhiloxWords expected = cunum::device::philox4x32({{0x243f6a88, 0x05a308d3, 0x13198a2e, 0x03707344}},
+                                                         0xa4093822, 0x299f31d0);
+  cunum::device::PhiloxState state = cunum::device::philox_state(seed, subsequence, 4 * block);
+  const PhiloxWords out = cunum::device::next4(state);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(out.w[k], expected.w[k]);
+  EXPECT_EQ(state.offset, 4 * block + 4);
+  // Seed 0, subsequence 0, offset 0 is the all-zero known answer.
+  cunum::device::PhiloxState zero = cunum::device::philox_state(0, 0, 0);
+  EXPECT_EQ(cunum::device::next4(zero).w[0], 0x6627e8d5u);
+  // An unaligned offset straddles two blocks, word by word.
+  cunum::device::PhiloxState unaligned = cunum::device::philox_state(seed, subsequence, 4 * block + 3);
+  const PhiloxWords straddling = cunum::device::next4(unaligned);
+  EXPECT_EQ(straddling.w[0], expected.w[3]);
+  EXPECT_EQ(straddling.w[1], cunum::device::philox_word(unaligned, 4 * block + 4));
+}
+
+TEST(Philox, UniformMappingsAreInHalfOpenUnitInterval) {
+  EXPECT_GT(cunum::device::uniform_float(0), 0.0f);
+  EXPECT_EQ(cunum::device::uniform_float(0xffffffffu), 1.0f);
+  EXPECT_EQ(cunum::device::uniform_float(0x80000000u), 0.5f);  // 0.5 + 2^-33 rounds to 0.5 in float
+  EXPECT_GT(cunum::device::uniform_double(0, 0), 0.0);
+  EXPECT_EQ(cunum::device::uniform_double(0, 0), std::ldexp(1.0, -54));
+  EXPECT_LE(cunum::device::uniform_double(0xffffffffu, 0xffffffffu), 1.0);
+}
+
+// L'Ecuyer's MRG32k3a from the default seed (all six words 12345): its first outputs
+// as his reference implementation prints them.
+TEST(Mrg32k3a, FirstOutputsFromTheDefaultSeed) {
+  cunum::device::Mrg32k3aState state = cunum::device::mrg32k3a_default_state();
+  EXPECT_EQ(cunum::device::mrg32k3a_next_uniform(state), 0.12701112204657714);
+  EXPECT_EQ(cunum::device::mrg32k3a_next_uniform(state), 0.3185275653967945);
+  EXPECT_EQ(cunum::device::mrg32k3a_next_uniform(state), 0.30918601558327008);
+}
+
+TEST(Mrg32k3a, SkipAheadEqualsDrawingAndComposes) {
+  cunum::device::Mrg32k3aState drawn = cunum::device::mrg32k3a_default_state();
+  for (int i = 0; i < 1237; ++i) cunum::device::mrg32k3a_next_uniform(drawn);
+  cunum::device::Mrg32k3aState skipped = cunum::device::mrg32k3a_default_state();
+  cunum::device::mrg32k3a_skip_ahead(skipped, 1237);
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_EQ(cunum::device::mrg32k3a_next_uniform(skipped), cunum::device::mrg32k3a_next_uniform(drawn)) << i;
+  }
+  // 2^40 + 3 steps at once, and as 2^40 then 3 draws.
+  cunum::device::Mrg32k3aState once = cunum::device::mrg32k3a_default_state();
+  cunum::device::mrg32k3a_skip_ahead(once, (std::uint64_t{1} << 40) + 3);
+  cunum::device::Mrg32k3aState twice = cunum::device::mrg32k3a_default_state();
+  cunum::device::mrg32k3a_skip_ahead(twice, std::uint64_t{1} << 40);
+  for (int i = 0; i < 3; ++i) cunum::device::mrg32k3a_next_uniform(twice);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(once.x1[k], twice.x1[k]);
+    EXPECT_EQ(once.x2[k], twice.x2[k]);
+  }
+}
+
+template <class T>
+class RandomCpu : public ::testing::Test {};
+using RealTypes = ::testing::Types<CUNUM_REAL_TYPES>;
+TYPED_TEST_SUITE(RandomCpu, RealTypes);
+
+TYPED_TEST(RandomCpu, UniformsFollowTheStreamDefinitionAtAwkwardSizesAndOffsets) {
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  for (std::uint64_t offset : {0ull, 1ull, 2ull, 3ull, 5ull, (1ull << 33) + 7}) {
+    for (std::int64_t n : {1, 2, 3, 7, 33, 1021, 65537}) {
+      RandomGenerator generator(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+      generator.set_offset(offset);
+      std::vector<T> values(static_cast<std::size_t>(n), std::numeric_limits<T>::quiet_NaN());
+      generator.uniform(n, values.data());
+      ASSERT_TRUE(same_bits(values, cunum::testing::reference_uniforms<T>(seed, offset, n)))
+          << "offset " << offset << " n " << n;
+      EXPECT_EQ(generator.offset(), offset + (sizeof(T) == 4 ? 1 : 2) * static_cast<std::uint64_t>(n));
+    }
+  }
+}
+
+TYPED_TEST(RandomCpu, NormalsFollowTheStreamDefinition) {
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  for (std::uint64_t offset : {0ull, 1ull, 3ull}) {
+    for (std::int64_t n : {1, 2, 3, 31, 4093}) {
+      RandomGenerator generator(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+      generator.set_offset(offset);
+      const std::vector<T> values = generator.normal<T>(n, T(1.5), T(0.25));
+      ASSERT_TRUE(same_bits(values, cunum::testing::reference_normals<T>(seed, offset, n, T(1.5), T(0.25))))
+          << "offset " << offset << " n " << n;
+    }
+  }
+}
+
+TYPED_TEST(RandomCpu, SkipAheadEqualsDrawingAndDiscarding) {
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  RandomGenerator drawn(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+  const std::vector<T> all = drawn.uniform<T>(1000);
+  RandomGenerator skipped(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+  skipped.set_offset(drawn.offset() / 1000 * 357);
+  const std::vector<T> tail = skipped.uniform<T>(1000 - 357);
+  EXPECT_TRUE(same_bits(tail, std::vector<T>(all.begin() + 357, all.end())));
+}
+
+TYPED_TEST(RandomCpu, AnyBlockSplitGivesTheSameNumbers) {
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  RandomGenerator whole(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+  const std::vector<T> uniforms = whole.uniform<T>(10007);
+  const std::vector<T> normals = whole.normal<T>(10000, T(0), T(1));
+  for (std::int64_t first : {1, 3, 4, 5, 4096, 9999}) {
+    RandomGenerator split(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+    std::vector<T> pieces = split.uniform<T>(first);
+    const std::vector<T> rest = split.uniform<T>(10007 - first);
+    pieces.insert(pieces.end(), rest.begin(), rest.end());
+    EXPECT_TRUE(same_bits(pieces, uniforms)) << "split at " << first;
+    const std::int64_t even = first & ~std::int64_t{1};
+    std::vector<T> normal_pieces = split.normal<T>(even, T(0), T(1));
+    const std::vector<T> normal_rest = split.normal<T>(10000 - even, T(0), T(1));
+    normal_pieces.insert(normal_pieces.end(), normal_rest.begin(), normal_rest.end());
+    EXPECT_TRUE(same_bits(normal_pieces, normals)) << "normal split at " << even;
+  }
+}
+
+TYPED_TEST(RandomCpu, UniformMomentsAndRange) {
+  using T = TypeParam;
+  RandomGenerator generator(RandomGeneratorKind::philox4x32_10, 20261123, Backend::cpu);
+  const std::int64_t n = 1 << 20;
+  const std::vector<T> values = generator.uniform<T>(n);
+  double sum = 0, sum_squares = 0;
+  for (T v : values) {
+    ASSERT_GT(v, T(0));
+    ASSERT_LE(v, T(1));
+    sum += v;
+    sum_squares += double(v) * v;
+  }
+  const double mean = sum / n, variance = sum_squares / n - mean * mean;
+  // Standard errors: sqrt(1/12 / n) = 2.8e-4 for the mean.
+  EXPECT_NEAR(mean, 0.5, 5 * 2.9e-4);
+  EXPECT_NEAR(variance, 1.0 / 12, 5 * 2.7e-4);
+}
+
+TYPED_TEST(RandomCpu, NormalMomentsWithinStatisticalTolerance) {
+  using T = TypeParam;
+  RandomGenerator generator(RandomGeneratorKind::philox4x32_10, 42, Backend::cpu);
+  const std::int64_t n = 1 << 20;
+  const std::vector<T> values = generator.normal<T>(n, T(2), T(3));
+  double moments[5] = {};
+  for (T v : values) {
+    ASSERT_TRUE(std::isfinite(v));
+    const double z = (double(v) - 2) / 3;
+    double power = 1;
+    for (double& m : moments) {
+      m += power;
+      power *= z;
+    }
+  }
+  for (double& m : moments) m /= n;
+  // Standard errors of the sample moments of N(0,1): sqrt(Var z^k / n) for k = 1..4.
+  const double standard_error = 1 / std::sqrt(double(n));
+  EXPECT_NEAR(moments[1], 0.0, 5 * standard_error);
+  EXPECT_NEAR(moments[2], 1.0, 5 * std::sqrt(2.0) * standard_error);
+  EXPECT_NEAR(moments[3], 0.0, 5 * std::sqrt(15.0) * standard_error);
+  EXPECT_NEAR(moments[4], 3.0, 5 * std::sqrt(96.0) * standard_error);
+}
+
+TEST(RandomGeneratorTest, SeedRestartsTheStream) {
+  RandomGenerator generator(RandomGeneratorKind::philox4x32_10, 7, Backend::cpu);
+  const std::vector<float> first = generator.uniform<float>(5);
+  generator.set_seed(7);
+  EXPECT_EQ(generator.offset(), 0u);
+  EXPECT_TRUE(same_bits(generator.uniform<float>(5), first));
+  generator.set_seed(8);
+  EXPECT_FALSE(same_bits(generator.uniform<float>(5), first));
+}
+
+TEST(RandomGeneratorTest, ValidationNamesTheArgumentAndLeavesTheOffset) {
+  RandomGenerator generator(RandomGeneratorKind::philox4x32_10, 1, Backend::cpu);
+  float value = 0;
+  EXPECT_CUNUM_ERROR(generator.uniform<float>(-1, &value), ErrorCode::invalid_argument, "n");
+  EXPECT_CUNUM_ERROR(generator.uniform<float>(3, nullptr), ErrorCode::invalid_argument, "out");
+  EXPECT_CUNUM_ERROR(generator.normal<float>(1, &value, std::numeric_limits<float>::quiet_NaN(), 1.0f),
+                     ErrorCode::invalid_argument, "mean");
+  EXPECT_CUNUM_ERROR(generator.normal<double>(1, nullptr, 0.0, -1.0), ErrorCode::invalid_argument, "out");
+  double slot = 0;
+  EXPECT_CUNUM_ERROR(generator.normal<double>(1, &slot, 0.0, -1.0), ErrorCode::invalid_argument, "stddev");
+  EXPECT_CUNUM_ERROR(generator.normal<double>(1, &slot, 0.0, std::numeric_limits<double>::infinity()),
+                     ErrorCode::invalid_argument, "stddev");
+  EXPECT_CUNUM_ERROR(generator.uniform<double>(-5), ErrorCode::invalid_argument, "n");
+  EXPECT_CUNUM_ERROR(RandomGenerator(static_cast<RandomGeneratorKind>(9), 1, Backend::cpu),
+                     ErrorCode::invalid_argument, "kind");
+  EXPECT_EQ(value, 0.0f);
+  EXPECT_EQ(slot, 0.0);
+  EXPECT_EQ(generator.offset(), 0u);
+  generator.uniform<float>(0, nullptr);
+  EXPECT_EQ(generator.offset(), 0u);
+  EXPECT_EQ(cunum::to_string(RandomGeneratorKind::philox4x32_10), std::string("philox4x32_10"));
+}
+
+}  // namespace

@@ -1,0 +1,173 @@
+// cunum::RandomGenerator's CUDA backend: bit for bit the CPU backend's uniforms (and
+// its normals to a few ulps) at awkward sizes and offsets, into poisoned outputs; and
+// the Philox4x32-10 stream against cuRAND's host API for the same seed and offset.
+
+#include <cuda_runtime.h>
+#include <curand.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/core/value_types.hpp"
+#include "cunum/random.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::DeviceBuffer;
+using cunum::RandomGenerator;
+using cunum::RandomGeneratorKind;
+
+constexpr std::uint64_t kOffsets[] = {0, 1, 2, 3, 6, (1ull << 34) + 5};
+constexpr std::int64_t kSizes[] = {1, 2, 3, 5, 31, 257, 1021, 65537, 1048573};
+
+void check_curand(curandStatus_t status, const char* call) {
+  ASSERT_EQ(status, CURAND_STATUS_SUCCESS) << call;
+}
+
+template <class T>
+class RandomGpu : public ::testing::Test {};
+using RealTypes = ::testing::Types<CUNUM_REAL_TYPES>;
+TYPED_TEST_SUITE(RandomGpu, RealTypes);
+
+template <class T>
+std::vector<T> fill_on_device(RandomGenerator& generator, std::int64_t n, bool normal) {
+  DeviceBuffer<T> out(static_cast<std::size_t>(n));
+  out.fill_bytes_async(0xFF);  // NaN in every element the kernel forgets
+  if (normal) {
+    generator.normal(n, out.data(), T(-1), T(2), out.stream());
+  } else {
+    generator.uniform(n, out.data(), out.stream());
+  }
+  return out.to_host();
+}
+
+TYPED_TEST(RandomGpu, UniformsEqualTheCpuBitForBit) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  for (std::uint64_t offset : kOffsets) {
+    for (std::int64_t n : kSizes) {
+      RandomGenerator gpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
+      RandomGenerator cpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+      gpu.set_offset(offset);
+      cpu.set_offset(offset);
+      const std::vector<T> device = fill_on_device<T>(gpu, n, false);
+      const std::vector<T> host = cpu.uniform<T>(n);
+      ASSERT_EQ(std::memcmp(device.data(), host.data(), host.size() * sizeof(T)), 0)
+          << "offset " << offset << " n " << n;
+      EXPECT_EQ(gpu.offset(), cpu.offset());
+    }
+  }
+}
+
+TYPED_TEST(RandomGpu, NormalsEqualTheCpuToAFewUlps) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  const T tolerance = T(16) * std::numeric_limits<T>::epsilon();
+  for (std::uint64_t offset : kOffsets) {
+    for (std::int64_t n : kSizes) {
+      RandomGenerator gpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
+      RandomGenerator cpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+      gpu.set_offset(offset);
+      cpu.set_offset(offset);
+      const std::vector<T> device = fill_on_device<T>(gpu, n, true);
+      const std::vector<T> host = cpu.normal<T>(n, T(-1), T(2));
+      for (std::int64_t i = 0; i < n; ++i) {
+        ASSERT_NEAR(device[i], host[i], tolerance * (T(1) + std::abs(host[i])))
+            << "offset " << offset << " n " << n << " i " << i;
+      }
+    }
+  }
+}
+
+// A cuRAND host generator of Philox4x32-10 at (seed, offset), default ordering.
+struct CurandPhilox {
+  curandGenerator_t generator = nullptr;
+  CurandPhilox(std::uint64_t seed, std::uint64_t offset) {
+    check_curand(curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10), "curandCreateGenerator");
+    check_curand(curandSetPseudoRandomGeneratorSeed(generator, seed), "curandSetPseudoRandomGeneratorSeed");
+    check_curand(curandSetGeneratorOffset(generator, offset), "curandSetGeneratorOffset");
+  }
+  ~CurandPhilox() { curandDestroyGenerator(generator); }
+};
+
+// cuRAND's host API fills in the order of the stream defined in
+// cunum/device/philox.hpp (word k of subsequence 0): its float uniforms are ours, bit
+// for bit, after any number of calls.
+TEST(RandomGpuCurand, FloatUniformsEqualCurandHostApi) {
+  CUNUM_REQUIRE_GPU();
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  for (std::uint64_t offset : {0ull, 4ull, 1000ull}) {
+    CurandPhilox curand(seed, offset);
+    RandomGenerator ours(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
+    ours.set_offset(offset);
+    for (std::int64_t n : {4096, 1048576}) {
+      DeviceBuffer<float> theirs(static_cast<std::size_t>(n));
+      check_curand(curandGenerateUniform(curand.generator, theirs.data(), static_cast<std::size_t>(n)),
+                   "curandGenerateUniform");
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const std::vector<float> expected = theirs.to_host();
+      const std::vector<float> actual = fill_on_device<float>(ours, n, false);
+      std::int64_t first_difference = -1;
+      for (std::int64_t i = 0; i < n && first_difference < 0; ++i) {
+        if (std::memcmp(&actual[i], &expected[i], sizeof(float)) != 0) first_difference = i;
+      }
+      ASSERT_EQ(first_difference, -1) << "offset " << offset << " n " << n;
+    }
+  }
+}
+
+// Double uniforms: cuRAND pairs words (x, y) and (z, w) of each block (its
+// curand_uniform2_double); ours pair consecutive words, which is the same pairing
+// when the offset is even.
+TEST(RandomGpuCurand, DoubleUniformsEqualCurandHostApi) {
+  CUNUM_REQUIRE_GPU();
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  const std::int64_t n = 1 << 18;
+  CurandPhilox curand(seed, 0);
+  RandomGenerator ours(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
+  DeviceBuffer<double> theirs(static_cast<std::size_t>(n));
+  check_curand(curandGenerateUniformDouble(curand.generator, theirs.data(), static_cast<std::size_t>(n)),
+               "curandGenerateUniformDouble");
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<double> expected = theirs.to_host();
+  const std::vector<double> actual = fill_on_device<double>(ours, n, false);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(actual[i], expected[i]) << "i " << i;
+}
+
+// Float normals: the same Box-Muller pairs as cuRAND's (u1 from the first word, the
+// angle from the second, sine first); cuRAND takes the fast __sincosf, so the values
+// agree to its absolute error (about 1e-6 times the radius), not bit for bit.
+TEST(RandomGpuCurand, FloatNormalsAgreeWithCurandHostApi) {
+  CUNUM_REQUIRE_GPU();
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  const std::int64_t n = 1 << 18;
+  CurandPhilox curand(seed, 0);
+  RandomGenerator ours(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
+  DeviceBuffer<float> theirs(static_cast<std::size_t>(n));
+  check_curand(curandGenerateNormal(curand.generator, theirs.data(), static_cast<std::size_t>(n), -1.0f, 2.0f),
+               "curandGenerateNormal");
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<float> expected = theirs.to_host();
+  const std::vector<float> actual = fill_on_device<float>(ours, n, true);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_NEAR(actual[i], expected[i], 2e-4f) << "i " << i;
+}
+
+TEST(RandomGpuValidation, HostPointerIsRefusedByTheCudaBackend) {
+  CUNUM_REQUIRE_GPU();
+  RandomGenerator generator(RandomGeneratorKind::philox4x32_10, 1, Backend::cuda);
+  std::vector<float> host(8, 0.0f);
+  int pageable_access = 0;
+  cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, cunum::current_device());
+  if (pageable_access != 0) GTEST_SKIP() << "this device reads pageable host memory";
+  EXPECT_CUNUM_ERROR(generator.uniform(8, host.data()), cunum::ErrorCode::invalid_argument, "out");
+  EXPECT_EQ(generator.offset(), 0u);
+}
+
+}  // namespace
