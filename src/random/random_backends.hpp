@@ -68,7 +68,6 @@ CUNUM_HOST_DEVICE inline void write_unit(const RandomFillArgs<double>& args, std
 // not a multiple of the unit's words).
 template <class T>
 CUNUM_HOST_DEVICE void fill_block(const RandomFillArgs<T>& args, std::uint64_t block) {
-  const device::PhiloxState state = device::philox_state(args.seed, 0, args.first_word);
   const auto per_unit = static_cast<std::uint64_t>(args.words_per_unit());
   const std::uint64_t block_begin = 4 * block, block_end = block_begin + 4;
   const std::uint64_t relative_begin = block_begin > args.first_word ? block_begin - args.first_word : 0;
@@ -78,11 +77,11 @@ CUNUM_HOST_DEVICE void fill_block(const RandomFillArgs<T>& args, std::uint64_t b
   if (unit_end > units) unit_end = units;
   if (unit_begin >= unit_end) return;
   std::uint32_t words[8];
-  const device::PhiloxWords current = device::philox_block(state, block);
+  const device::PhiloxWords current = device::generator_block(args.seed, block);
   for (int k = 0; k < 4; ++k) words[k] = current.w[k];
   const std::uint64_t last_word = args.first_word + unit_end * per_unit - 1;
   if (last_word >= block_end) {
-    const device::PhiloxWords next = device::philox_block(state, block + 1);
+    const device::PhiloxWords next = device::generator_block(args.seed, block + 1);
     for (int k = 0; k < 4; ++k) words[4 + k] = next.w[k];
   }
   for (std::uint64_t unit = unit_begin; unit < unit_end; ++unit) {

@@ -10,7 +10,7 @@
 namespace cunum::testing {
 
 inline std::uint32_t stream_word(std::uint64_t seed, std::uint64_t index) {
-  return device::philox_word(device::philox_state(seed, 0, 0), index);
+  return device::generator_word(seed, index);
 }
 
 template <class T>
