@@ -359,6 +359,11 @@ void run(const BenchOptions& options, FailureLog& failures) {
     }
     bench_walls<double>(context, {{side, side}, {1.0, 1.0}, {dirichlet, dirichlet}});
     bench_walls<float>(context, uniform_grid({cube, cube, cube}, dirichlet));
+    bench_walls<float>(context, uniform_grid({cube, cube, cube}, neumann));
+    // A Dirichlet axis of n points is a DFT of 2(n + 1): n = 2^k - 1 is its good size,
+    // as n = 2^k is the periodic axis's.
+    bench_walls<float>(context, {{side - 1, side - 1}, {1.0, 1.0}, {dirichlet, dirichlet}});
+    bench_walls<float>(context, uniform_grid({cube - 1, cube - 1, cube - 1}, dirichlet));
   }
   if (cunum::bench::section_selected(options, "plan reuse")) {
     bench_plan_reuse(context, uniform_grid({1024, 1024}, periodic), quick ? 100 : 1000);

@@ -23,7 +23,7 @@ CallbackPoissonSolver<T>::CallbackPoissonSolver(const cunum::PoissonGrid& grid, 
     info.eigenvalues[a] = eigenvalues_.data() + layout.eigen_offset[a];
     info.extended[a] = layout.extended[a];
   }
-  info.half_last = layout.half_last;
+  info.half_last = layout.spectrum_shape[cunum::detail::kPoissonAxes - 1];  // periodic grids only: the halved axis
   info.screening = layout.screening;
   info.scale = 1.0 / static_cast<double>(layout.extended_points);
   info_ = cunum::DeviceBuffer<PoissonDivideInfo>(1, stream);

@@ -1,20 +1,28 @@
-// Poisson solver, CUDA backend: cuFFT real transforms (R2C/C2R, D2Z/Z2D) planned once
-// per solver with one shared work area, and three grid-stride kernels around them:
-//   extend    the right-hand side onto the periodic extension of the wall axes (odd
-//             about Dirichlet walls, even about the half sample at Neumann walls);
-//   divide    each mode by the operator's eigenvalue, the 1/N of the transform pair
-//             folded in (zero eigenvalue: the mode is set to 0);
-//   restrict  the extended solution back to the grid, minus u at the first grid
-//             point under the zero_at_origin gauge.
-// cuFFT has no sine or cosine transforms: the extensions turn them into real FFTs of
-// twice the length (docs/poisson_fft.md). A fully periodic grid needs neither extend
-// nor restrict: R2C reads the right-hand side and C2R writes the solution directly
-// (when they are aligned as cuFFT requires; otherwise extend and restrict copy them).
+// Poisson solver, CUDA backend: cuFFT real transforms planned once per solver with one
+// shared work area, and grid-stride kernels around them. cuFFT has no sine or cosine
+// transforms, so each wall axis is transformed on its own, along that axis only, by
+// the algorithms of src/poisson_fft/wall_transforms.hpp (docs/poisson_fft.md):
+//   Neumann    Makhoul's DCT-II / DCT-III: a shuffle, one real DFT of the grid's own
+//              length n, a twiddle; the inverse the other way round;
+//   Dirichlet  DST-I: one real DFT of the line's odd extension, 2(n + 1).
+// Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
+// line array, one batched 1-D cuFFT over them, and a post-processing kernel that
+// scatters the real coefficients back into a grid-sized array (the coefficient array),
+// ordered wall axes first and periodic axes last, so that the periodic axes are then
+// one contiguous batched R2C. The spectral division is its own kernel after that R2C,
+// or folded into the last wall pass when no axis is periodic. The inverse runs the
+// passes in reverse, the last one writing the solution.
+// A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
+// solution directly (when they are aligned as cuFFT requires; otherwise they are
+// copied through the coefficient array).
 
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include <cmath>
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -26,6 +34,7 @@
 #include "src/core/routine.hpp"
 #include "src/core/setup_fence.hpp"
 #include "src/poisson_fft/poisson_fft_backends.hpp"
+#include "src/poisson_fft/wall_transforms.hpp"
 
 namespace cunum::detail {
 
@@ -54,74 +63,194 @@ struct Cufft<double> {
   static cufftResult inverse(cufftHandle plan, Complex* in, double* out) { return cufftExecZ2D(plan, in, out); }
 };
 
-// What the kernels need of the layout, by value.
+// Where the values of an array sit: problem b, grid point (i0, i1, i2) is element
+// b problem + i0 stride[0] + i1 stride[1] + i2 stride[2].
+struct GridView {
+  std::int64_t problem;
+  std::int64_t stride[kPoissonAxes];
+};
+
+// What the spectral division needs, by value: the spectrum's axes in the order they
+// are stored (the coefficient array's order), and the eigenvalue tables.
 template <class T>
-struct KernelLayout {
-  std::int64_t batch;
-  std::int64_t shape[kPoissonAxes];
-  std::int64_t extended[kPoissonAxes];
-  PoissonBoundary boundaries[kPoissonAxes];
-  std::int64_t points;
-  std::int64_t extended_points;
-  std::int64_t half_last;
-  std::int64_t modes;
-  bool pin_origin;
+struct SpectralLayout {
+  int order[kPoissonAxes];                 // logical axes, slowest first
+  std::int64_t spectrum_shape[kPoissonAxes];  // per logical axis
+  std::int64_t modes;                      // per problem
   T screening;
   T scale;                                 // 1 / extended_points
   const T* eigenvalues[kPoissonAxes];      // device tables, one per axis
 };
 
+// 1 / (the operator's eigenvalue at mode m), the transform pair's 1/N folded in; 0 for
+// a zero eigenvalue (the constants of a singular problem).
 template <class T>
-__global__ void __launch_bounds__(kBlockThreads) extend_kernel(KernelLayout<T> l, const T* rhs, T* real) {
-  const std::int64_t total = l.batch * l.extended_points;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    const std::int64_t e2 = index % l.extended[2];
-    const std::int64_t e1 = index / l.extended[2] % l.extended[1];
-    const std::int64_t e0 = index / (l.extended[2] * l.extended[1]) % l.extended[0];
-    const std::int64_t b = index / l.extended_points;
-    const ExtensionSource s0 = extension_source(l.boundaries[0], l.shape[0], e0);
-    const ExtensionSource s1 = extension_source(l.boundaries[1], l.shape[1], e1);
-    const ExtensionSource s2 = extension_source(l.boundaries[2], l.shape[2], e2);
-    const int sign = s0.sign * s1.sign * s2.sign;
-    const std::int64_t source = ((b * l.shape[0] + s0.source) * l.shape[1] + s1.source) * l.shape[2] + s2.source;
-    real[index] = sign == 0 ? T(0) : static_cast<T>(sign) * rhs[source];
+__device__ T division_factor(const SpectralLayout<T>& s, const std::int64_t* m) {
+  const T eigenvalue = s.eigenvalues[0][m[0]] + s.eigenvalues[1][m[1]] + s.eigenvalues[2][m[2]] - s.screening;
+  return eigenvalue == T(0) ? T(0) : s.scale / eigenvalue;
+}
+
+// One wall axis's pass: its lines, `lines` of them, each a 1-D transform of `length`
+// real samples (half = length / 2 + 1 complex modes). Line r is the grid line through
+// the point whose other two axes (others[], in the coefficient array's order) and
+// problem have r as their row-major index. In the line arrays, sample e of line r is at
+// r * count + e (contiguous: the axis is the innermost one, so lines are read whole)
+// or e * lines + r (lines interleaved: neighbouring lines stay neighbours, as in the
+// grid arrays).
+template <class T>
+struct WallPass {
+  int axis;
+  bool dirichlet;
+  bool contiguous;
+  std::int64_t n;                          // grid points on the axis
+  std::int64_t length;                     // the DFT's length: 2(n + 1) Dirichlet, n Neumann
+  std::int64_t half;
+  std::int64_t lines;
+  int others[2];
+  std::int64_t other_shape[2];
+  const T* twiddles;                       // Neumann: (cos, sin)(pi k / 2n), k < n, interleaved
+};
+
+template <class T>
+__device__ std::int64_t line_offset(const WallPass<T>& p, std::int64_t r, std::int64_t e, std::int64_t count) {
+  return p.contiguous ? r * count + e : e * p.lines + r;
+}
+
+// The inverse of line_offset for a grid-stride index over lines of `count` samples.
+template <class T>
+__device__ void split_line_index(const WallPass<T>& p, std::int64_t index, std::int64_t count, std::int64_t& r,
+                                 std::int64_t& e) {
+  if (p.contiguous) {
+    r = index / count;
+    e = index % count;
+  } else {
+    e = index / p.lines;
+    r = index % p.lines;
   }
 }
 
+// The element of `view` at point i of line r; m receives the point's coordinates.
+template <class T>
+__device__ std::int64_t grid_offset(const WallPass<T>& p, const GridView& view, std::int64_t r, std::int64_t i,
+                                    std::int64_t* m) {
+  m[p.others[1]] = r % p.other_shape[1];
+  m[p.others[0]] = r / p.other_shape[1] % p.other_shape[0];
+  m[p.axis] = i;
+  const std::int64_t b = r / (p.other_shape[0] * p.other_shape[1]);
+  return b * view.problem + m[0] * view.stride[0] + m[1] * view.stride[1] + m[2] * view.stride[2];
+}
+
+// Forward pre-processing (and the Dirichlet inverse's, the same transform): each line
+// as the DFT's input: odd extension (Dirichlet) or Makhoul's shuffle (Neumann).
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) wall_gather_kernel(WallPass<T> p, const T* grid, GridView view,
+                                                                     T* line) {
+  const std::int64_t total = p.lines * p.length;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    std::int64_t r, e, m[kPoissonAxes];
+    split_line_index(p, index, p.length, r, e);
+    T value;
+    if (p.dirichlet) {
+      const OddExtensionSource source = odd_extension_source(p.n, e);
+      value = source.sign == 0 ? T(0) : static_cast<T>(source.sign) * grid[grid_offset(p, view, r, source.source, m)];
+    } else {
+      value = grid[grid_offset(p, view, r, cosine_shuffle_source(p.n, e), m)];
+    }
+    line[line_offset(p, r, e, p.length)] = value;
+  }
+}
+
+// Forward post-processing: the real coefficients of each line from its half spectrum
+// (-Im U_{k+1}, or Makhoul's twiddle), into the coefficient array; with `divide`, also
+// divided by the eigenvalue (the last wall pass when no axis is periodic).
 template <class T, class Complex>
-__global__ void __launch_bounds__(kBlockThreads) divide_kernel(KernelLayout<T> l, Complex* spectrum) {
-  const std::int64_t total = l.batch * l.modes;
+__global__ void __launch_bounds__(kBlockThreads)
+    wall_coefficients_kernel(WallPass<T> p, SpectralLayout<T> s, bool divide, const Complex* line, T* grid,
+                             GridView view) {
+  const std::int64_t total = p.lines * p.n;
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    const std::int64_t m2 = index % l.half_last;
-    const std::int64_t m1 = index / l.half_last % l.extended[1];
-    const std::int64_t m0 = index / (l.half_last * l.extended[1]) % l.extended[0];
-    const T eigenvalue = l.eigenvalues[0][m0] + l.eigenvalues[1][m1] + l.eigenvalues[2][m2] - l.screening;
-    const T factor = eigenvalue == T(0) ? T(0) : l.scale / eigenvalue;
-    Complex mode = spectrum[index];
-    mode.x *= factor;
-    mode.y *= factor;
-    spectrum[index] = mode;
+    std::int64_t r, k, m[kPoissonAxes];
+    split_line_index(p, index, p.n, r, k);
+    const std::int64_t target = grid_offset(p, view, r, k, m);
+    T value;
+    if (p.dirichlet) {
+      value = -line[line_offset(p, r, sine_spectrum_index(k), p.half)].y;
+    } else {
+      const Complex mode = line[line_offset(p, r, cosine_spectrum_index(p.n, k), p.half)];
+      value = cosine_coefficient(p.n, k, p.twiddles[2 * k], p.twiddles[2 * k + 1], mode.x, mode.y);
+    }
+    grid[target] = divide ? value * division_factor(s, m) : value;
   }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kBlockThreads) restrict_kernel(KernelLayout<T> l, const T* real, T* solution) {
-  const std::int64_t total = l.batch * l.points;
+// Neumann inverse pre-processing: the half spectrum whose C2R is the shuffled DCT-III.
+template <class T, class Complex>
+__global__ void __launch_bounds__(kBlockThreads)
+    cosine_inverse_spectrum_kernel(WallPass<T> p, const T* grid, GridView view, Complex* line) {
+  const std::int64_t total = p.lines * p.half;
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  const std::int64_t origin = (extended_index(l.boundaries[0], 0) * l.extended[1] +
-                               extended_index(l.boundaries[1], 0)) * l.extended[2] +
-                              extended_index(l.boundaries[2], 0);
   for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    const std::int64_t i2 = index % l.shape[2];
-    const std::int64_t i1 = index / l.shape[2] % l.shape[1];
-    const std::int64_t i0 = index / (l.shape[2] * l.shape[1]) % l.shape[0];
-    const T* problem = real + index / l.points * l.extended_points;
-    const std::int64_t source = (extended_index(l.boundaries[0], i0) * l.extended[1] +
-                                 extended_index(l.boundaries[1], i1)) * l.extended[2] +
-                                extended_index(l.boundaries[2], i2);
-    solution[index] = problem[source] - (l.pin_origin ? problem[origin] : T(0));
+    std::int64_t r, k, m[kPoissonAxes];
+    split_line_index(p, index, p.half, r, k);
+    const T coefficient = grid[grid_offset(p, view, r, k, m)];
+    const T mirror = k == 0 ? T(0) : grid[grid_offset(p, view, r, p.n - k, m)];
+    const HalfSpectrumValue<T> z = cosine_inverse_mode(p.twiddles[2 * k], p.twiddles[2 * k + 1], coefficient, mirror);
+    Complex mode;
+    mode.x = z.re;
+    mode.y = z.im;
+    line[line_offset(p, r, k, p.half)] = mode;
+  }
+}
+
+// Neumann inverse post-processing: the C2R's lines unshuffled onto the grid.
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) cosine_scatter_kernel(WallPass<T> p, const T* line, T* grid,
+                                                                        GridView view) {
+  const std::int64_t total = p.lines * p.n;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    std::int64_t r, i, m[kPoissonAxes];
+    split_line_index(p, index, p.n, r, i);
+    grid[grid_offset(p, view, r, i, m)] = line[line_offset(p, r, cosine_shuffle_position(p.n, i), p.n)];
+  }
+}
+
+// Each mode of the spectrum (complex after the periodic R2C, real without a periodic
+// axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal).
+template <class T, class Value>
+__global__ void __launch_bounds__(kBlockThreads)
+    divide_kernel(SpectralLayout<T> s, std::int64_t total, const Value* in, Value* out) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  const std::int64_t inner = s.spectrum_shape[s.order[2]];
+  const std::int64_t middle = s.spectrum_shape[s.order[1]];
+  const std::int64_t outer = s.spectrum_shape[s.order[0]];
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    std::int64_t m[kPoissonAxes];
+    m[s.order[2]] = index % inner;
+    m[s.order[1]] = index / inner % middle;
+    m[s.order[0]] = index / (inner * middle) % outer;
+    const T factor = division_factor(s, m);
+    Value mode = in[index];
+    if constexpr (std::is_same_v<Value, T>) {
+      mode *= factor;
+    } else {
+      mode.x *= factor;
+      mode.y *= factor;
+    }
+    out[index] = mode;
+  }
+}
+
+// The solution from the coefficient array (in the grid's order), minus its value at
+// the first grid point of each problem with `subtract_origin`.
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads)
+    copy_out_kernel(std::int64_t total, std::int64_t points, bool subtract_origin, const T* in, T* out) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    out[index] = in[index] - (subtract_origin ? in[index / points * points] : T(0));
   }
 }
 
@@ -162,10 +291,20 @@ class CufftPlan {
   cufftHandle handle_ = 0;
 };
 
+constexpr double kPi = 3.14159265358979323846;
+
 template <class T>
 class PoissonCuda final : public PoissonBackend<T> {
   using Library = Cufft<T>;
   using Complex = typename Library::Complex;
+
+  // A wall axis's pass: its kernel parameters and its plans (the Dirichlet pass's
+  // forward plan serves both directions: DST-I is its own inverse).
+  struct Wall {
+    WallPass<T> pass;
+    std::unique_ptr<CufftPlan> forward;
+    std::unique_ptr<CufftPlan> inverse;
+  };
 
  public:
   PoissonCuda(const PoissonLayout& layout, StreamHandle stream)
@@ -173,94 +312,242 @@ class PoissonCuda final : public PoissonBackend<T> {
         multiprocessor_count_(DeviceBinding::current().multiprocessor_count),
         host_eigenvalues_(layout.eigenvalues.begin(), layout.eigenvalues.end()),
         eigenvalues_(host_eigenvalues_.size(), stream),
-        spectrum_(static_cast<std::size_t>(layout.batch * layout.modes), stream),
-        real_(layout.extends || layout.pin_origin ? static_cast<std::size_t>(layout.batch * layout.extended_points) : 0,
-              stream),  // a fully periodic grid needs it only for misaligned arrays
         sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, stream) {
-    // The transform's axes, slowest first. An axis of length 1 other than the last is
-    // an identity and leaves the layout unchanged, so it is left out of the plan (the
-    // last one fixes the half spectrum's length and stays).
-    long long dims[kPoissonAxes];
-    int rank = 0;
-    for (int a = kPoissonAxes - layout.rank; a < kPoissonAxes; ++a) {
-      if (layout.extended[a] > 1 || a == kPoissonAxes - 1) dims[rank++] = layout.extended[a];
-    }
-    std::size_t forward_bytes = 0, inverse_bytes = 0;
-    CUNUM_CHECK(cufftSetAutoAllocation(forward_.get(), 0));
-    CUNUM_CHECK(cufftSetAutoAllocation(inverse_.get(), 0));
-    CUNUM_CHECK(cufftMakePlanMany64(forward_.get(), rank, dims, nullptr, 1, 0, nullptr, 1, 0,
-                                    Library::forward_type, layout.batch, &forward_bytes));
-    CUNUM_CHECK(cufftMakePlanMany64(inverse_.get(), rank, dims, nullptr, 1, 0, nullptr, 1, 0,
-                                    Library::inverse_type, layout.batch, &inverse_bytes));
-    // The two transforms never run at once: one work area serves both.
-    work_area_ = DeviceBuffer<unsigned char>(forward_bytes > inverse_bytes ? forward_bytes : inverse_bytes, stream);
-    if (work_area_.size() > 0) {
-      CUNUM_CHECK(cufftSetWorkArea(forward_.get(), work_area_.data()));
-      CUNUM_CHECK(cufftSetWorkArea(inverse_.get(), work_area_.data()));
-    }
-    eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
-    setup_.record(stream);
-
-    kernel_layout_.batch = layout.batch;
+    // The coefficient array's order: wall axes, then periodic axes, each in grid order;
+    // its strides, and the grid's own.
+    int order[kPoissonAxes], count = 0;
+    for (int w = 0; w < layout.wall_count; ++w) order[count++] = layout.walls[w];
     for (int a = 0; a < kPoissonAxes; ++a) {
-      kernel_layout_.shape[a] = layout.shape[a];
-      kernel_layout_.extended[a] = layout.extended[a];
-      kernel_layout_.boundaries[a] = layout.boundaries[a];
-      kernel_layout_.eigenvalues[a] = eigenvalues_.data() + layout.eigen_offset[a];
+      if (layout.boundaries[a] == PoissonBoundary::periodic) order[count++] = a;
     }
-    kernel_layout_.points = layout.points;
-    kernel_layout_.extended_points = layout.extended_points;
-    kernel_layout_.half_last = layout.half_last;
-    kernel_layout_.modes = layout.modes;
-    kernel_layout_.pin_origin = layout.pin_origin;
-    kernel_layout_.screening = static_cast<T>(layout.screening);
-    kernel_layout_.scale = static_cast<T>(1.0 / static_cast<double>(layout.extended_points));
+    grid_view_ = {layout.points, {layout.shape[1] * layout.shape[2], layout.shape[2], 1}};
+    coefficient_view_.problem = layout.points;
+    std::int64_t stride = 1;
+    for (int j = kPoissonAxes - 1; j >= 0; --j) {
+      coefficient_view_.stride[order[j]] = stride;
+      stride *= layout.shape[order[j]];
+    }
+    for (int j = 0; j < kPoissonAxes; ++j) {
+      spectral_.order[j] = order[j];
+      spectral_.spectrum_shape[j] = layout.spectrum_shape[j];
+    }
+    spectral_.modes = layout.modes;
+    spectral_.screening = static_cast<T>(layout.screening);
+    spectral_.scale = static_cast<T>(1.0 / static_cast<double>(layout.extended_points));
+
+    std::size_t line_reals = 0, complex_values = 0, work_bytes = 0;
+    auto plan = [&](int rank, long long* dims, long long* in_embed, long long in_stride, long long in_distance,
+                    long long* out_embed, long long out_stride, long long out_distance, cufftType type,
+                    long long batch) {
+      auto made = std::make_unique<CufftPlan>();
+      std::size_t bytes = 0;
+      CUNUM_CHECK(cufftSetAutoAllocation(made->get(), 0));
+      CUNUM_CHECK(cufftMakePlanMany64(made->get(), rank, dims, in_embed, in_stride, in_distance, out_embed, out_stride,
+                                      out_distance, type, batch, &bytes));
+      work_bytes = bytes > work_bytes ? bytes : work_bytes;
+      return made;
+    };
+
+    // One pass per wall axis, its lines contiguous when it is the innermost axis of
+    // the coefficient array with more than one point.
+    int innermost = order[0];
+    for (int j = 0; j < kPoissonAxes; ++j) {
+      if (layout.shape[order[j]] > 1) innermost = order[j];
+    }
+    for (int w = 0; w < layout.wall_count; ++w) {
+      const int a = layout.walls[w];
+      Wall wall;
+      WallPass<T>& p = wall.pass;
+      p.axis = a;
+      p.dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
+      p.contiguous = a == innermost;
+      p.n = layout.shape[a];
+      p.length = p.dirichlet ? 2 * (p.n + 1) : p.n;
+      p.half = p.length / 2 + 1;
+      p.lines = layout.batch * (layout.points / p.n);
+      int other = 0;
+      for (int j = 0; j < kPoissonAxes; ++j) {
+        if (order[j] == a) continue;
+        p.others[other] = order[j];
+        p.other_shape[other++] = layout.shape[order[j]];
+      }
+      p.twiddles = nullptr;
+      if (!p.dirichlet) {
+        twiddle_offsets_[w] = static_cast<std::int64_t>(host_twiddles_.size());
+        for (std::int64_t k = 0; k < p.n; ++k) {
+          const double angle = kPi * static_cast<double>(k) / (2.0 * static_cast<double>(p.n));
+          host_twiddles_.push_back(static_cast<T>(std::cos(angle)));
+          host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
+        }
+      }
+      long long length = p.length, half = p.half, n = p.n;
+      const long long element_stride = p.contiguous ? 1 : p.lines;
+      wall.forward = plan(1, &length, &length, element_stride, p.contiguous ? p.length : 1, &half, element_stride,
+                          p.contiguous ? p.half : 1, Library::forward_type, p.lines);
+      if (!p.dirichlet) {
+        wall.inverse = plan(1, &n, &half, element_stride, p.contiguous ? p.half : 1, &n, element_stride,
+                            p.contiguous ? p.n : 1, Library::inverse_type, p.lines);
+      }
+      const auto reals = static_cast<std::size_t>(p.lines * p.length);
+      const auto modes = static_cast<std::size_t>(p.lines * p.half);
+      line_reals = reals > line_reals ? reals : line_reals;
+      complex_values = modes > complex_values ? modes : complex_values;
+      walls_.push_back(std::move(wall));
+    }
+    // The periodic axes of more than one point: one R2C over the innermost axes of the
+    // coefficient array (or of the grid, for a fully periodic one).
+    if (layout.last_fourier >= 0) {
+      long long dims[kPoissonAxes];
+      int rank = 0;
+      std::int64_t fourier_points = 1;
+      for (int a = 0; a < kPoissonAxes; ++a) {
+        if (!layout.fourier[a]) continue;
+        dims[rank++] = layout.shape[a];
+        fourier_points *= layout.shape[a];
+      }
+      const long long batch = layout.batch * (layout.points / fourier_points);
+      fourier_forward_ = plan(rank, dims, nullptr, 1, 0, nullptr, 1, 0, Library::forward_type, batch);
+      fourier_inverse_ = plan(rank, dims, nullptr, 1, 0, nullptr, 1, 0, Library::inverse_type, batch);
+      const auto modes = static_cast<std::size_t>(layout.batch * layout.modes);
+      complex_values = modes > complex_values ? modes : complex_values;
+    }
+    // The plans never run at once: one work area serves them all; likewise one complex
+    // array holds the wall passes' half spectra and the periodic spectrum in turn.
+    work_area_ = DeviceBuffer<unsigned char>(work_bytes, stream);
+    for (CufftPlan* each : plans()) {
+      if (work_area_.size() > 0) CUNUM_CHECK(cufftSetWorkArea(each->get(), work_area_.data()));
+    }
+    complex_ = DeviceBuffer<Complex>(complex_values, stream);
+    line_real_ = DeviceBuffer<T>(line_reals, stream);
+    // A fully periodic grid transforms the caller's arrays; it needs the coefficient
+    // array only for misaligned ones (allocated then) or to shift by u at the origin.
+    if (layout.wall_count > 0 || layout.last_fourier < 0 || layout.pin_origin) allocate_coefficients(stream);
+
+    twiddles_ = DeviceBuffer<T>(host_twiddles_.size(), stream);
+    eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
+    if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
+    setup_.record(stream);
+    for (int a = 0; a < kPoissonAxes; ++a) spectral_.eigenvalues[a] = eigenvalues_.data() + layout.eigen_offset[a];
+    for (int w = 0; w < layout.wall_count; ++w) {
+      if (!walls_[w].pass.dirichlet) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
+    }
   }
 
   void solve(const T* rhs, T* solution, StreamHandle stream) override {
     setup_.order(stream);
     if (layout_.reject_incompatible) check_compatible(rhs, stream);
-    CUNUM_CHECK(cufftSetStream(forward_.get(), stream));
-    CUNUM_CHECK(cufftSetStream(inverse_.get(), stream));
-    // cuFFT needs its real arrays aligned like its complex type: a caller's array that
-    // is not (a slice one element in, say) goes through the solver's own, as do the
-    // arrays of a grid with walls (extended) or of the zero_at_origin gauge (shifted).
-    const bool stage_input = layout_.extends || !complex_aligned(rhs);
-    const bool stage_output = layout_.extends || layout_.pin_origin || !complex_aligned(solution);
-    if ((stage_input || stage_output) && real_.size() == 0) {
-      real_ = DeviceBuffer<T>(static_cast<std::size_t>(layout_.batch * layout_.extended_points), stream);
+    for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));
+    const std::int64_t total = layout_.batch * layout_.points;
+    const bool fourier = layout_.last_fourier >= 0;
+
+    // Forward: the wall passes, rhs -> coefficients.
+    const T* current = rhs;
+    GridView current_view = grid_view_;
+    for (int w = 0; w < layout_.wall_count; ++w) {
+      const bool divide_here = w == layout_.wall_count - 1 && !fourier;
+      forward_pass(walls_[w], current, current_view, divide_here, stream);
+      current = coefficients_.data();
+      current_view = coefficient_view_;
     }
-    // An out-of-place R2C leaves its input unchanged: rhs is only read.
-    T* transform_input = const_cast<T*>(rhs);
-    if (stage_input) {
-      launch(extend_kernel<T>, "poisson_extend_kernel", layout_.batch * layout_.extended_points, stream, rhs,
-             real_.data());
-      transform_input = real_.data();
+    // The periodic axes and the division; cuFFT needs its real arrays aligned like its
+    // complex type, so a caller's misaligned array (a slice one element in, say) is
+    // copied through the coefficient array.
+    bool in_solution = false;
+    if (fourier) {
+      if (current == rhs && !complex_aligned(rhs)) {
+        allocate_coefficients(stream);
+        launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, false, rhs,
+               coefficients_.data());
+        current = coefficients_.data();
+      }
+      // An out-of-place R2C leaves its input unchanged: rhs is only read.
+      CUNUM_CHECK(Library::forward(fourier_forward_->get(), const_cast<T*>(current), complex_.data()));
+      launch(divide_kernel<T, Complex>, "poisson_divide_kernel", layout_.batch * layout_.modes, stream, spectral_,
+             layout_.batch * layout_.modes, static_cast<const Complex*>(complex_.data()), complex_.data());
+      in_solution = layout_.wall_count == 0 && !layout_.pin_origin && complex_aligned(solution);
+      if (!in_solution) allocate_coefficients(stream);
+      CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
+    } else if (layout_.wall_count == 0) {
+      launch(divide_kernel<T, T>, "poisson_divide_kernel", total, stream, spectral_, total, rhs, coefficients_.data());
     }
-    CUNUM_CHECK(Library::forward(forward_.get(), transform_input, spectrum_.data()));
-    launch(divide_kernel<T, Complex>, "poisson_divide_kernel", layout_.batch * layout_.modes, stream,
-           spectrum_.data());
-    if (!stage_output) {
-      CUNUM_CHECK(Library::inverse(inverse_.get(), spectrum_.data(), solution));
-      return;
+    // Inverse: the wall passes in reverse, the first axis's writing the solution in the
+    // grid's order (through the coefficient array under the zero_at_origin gauge).
+    for (int w = layout_.wall_count - 1; w >= 0; --w) {
+      const bool last = w == 0;
+      in_solution = last && !layout_.pin_origin;
+      inverse_pass(walls_[w], in_solution ? solution : coefficients_.data(), last ? grid_view_ : coefficient_view_,
+                   stream);
     }
-    CUNUM_CHECK(Library::inverse(inverse_.get(), spectrum_.data(), real_.data()));
-    launch(restrict_kernel<T>, "poisson_restrict_kernel", layout_.batch * layout_.points, stream,
-           static_cast<const T*>(real_.data()), solution);
+    if (!in_solution) {
+      launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, layout_.pin_origin,
+             static_cast<const T*>(coefficients_.data()), solution);
+    }
   }
 
   std::size_t workspace_bytes() const noexcept override {
-    return eigenvalues_.bytes() + spectrum_.bytes() + real_.bytes() + sums_.bytes() + work_area_.bytes();
+    return eigenvalues_.bytes() + twiddles_.bytes() + coefficients_.bytes() + line_real_.bytes() + complex_.bytes() +
+           sums_.bytes() + work_area_.bytes();
   }
 
  private:
+  // The wall pass's forward transform, from `source` (seen through `view`) into the
+  // coefficient array; a Dirichlet pass is its own inverse.
+  void forward_pass(const Wall& wall, const T* source, const GridView& view, bool divide, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    launch(wall_gather_kernel<T>, "poisson_wall_gather_kernel", p.lines * p.length, stream, p, source, view,
+           line_real_.data());
+    CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+    launch(wall_coefficients_kernel<T, Complex>, "poisson_wall_coefficients_kernel", p.lines * p.n, stream, p,
+           spectral_, divide, static_cast<const Complex*>(complex_.data()), coefficients_.data(), coefficient_view_);
+  }
+
+  // The wall pass's inverse transform, from the coefficient array into `target` (seen
+  // through `view`; it may be the coefficient array itself: the line arrays hold the
+  // values in between).
+  void inverse_pass(const Wall& wall, T* target, const GridView& view, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    const T* source = coefficients_.data();
+    if (p.dirichlet) {
+      launch(wall_gather_kernel<T>, "poisson_wall_gather_kernel", p.lines * p.length, stream, p, source,
+             coefficient_view_, line_real_.data());
+      CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+      launch(wall_coefficients_kernel<T, Complex>, "poisson_wall_coefficients_kernel", p.lines * p.n, stream, p,
+             spectral_, false, static_cast<const Complex*>(complex_.data()), target, view);
+      return;
+    }
+    launch(cosine_inverse_spectrum_kernel<T, Complex>, "poisson_cosine_inverse_spectrum_kernel", p.lines * p.half,
+           stream, p, source, coefficient_view_, complex_.data());
+    CUNUM_CHECK(Library::inverse(wall.inverse->get(), complex_.data(), line_real_.data()));
+    launch(cosine_scatter_kernel<T>, "poisson_cosine_scatter_kernel", p.lines * p.n, stream, p,
+           static_cast<const T*>(line_real_.data()), target, view);
+  }
+
+  std::vector<CufftPlan*> plans() const {
+    std::vector<CufftPlan*> all;
+    for (const Wall& wall : walls_) {
+      for (CufftPlan* each : {wall.forward.get(), wall.inverse.get()}) {
+        if (each != nullptr) all.push_back(each);
+      }
+    }
+    for (CufftPlan* each : {fourier_forward_.get(), fourier_inverse_.get()}) {
+      if (each != nullptr) all.push_back(each);
+    }
+    return all;
+  }
+
+  void allocate_coefficients(StreamHandle stream) {
+    if (coefficients_.size() == 0) {
+      coefficients_ = DeviceBuffer<T>(static_cast<std::size_t>(layout_.batch * layout_.points), stream);
+    }
+  }
+
   // Enough blocks of a grid-stride kernel to fill the device, never more than `items` need.
   template <class Kernel, class... Args>
   void launch(Kernel kernel, const char* name, std::int64_t items, StreamHandle stream, Args... args) const {
     const std::int64_t needed = (items + kBlockThreads - 1) / kBlockThreads;
     const std::int64_t resident = std::int64_t{multiprocessor_count_} * kBlocksPerMultiprocessor;
     const LaunchConfig config{grid_1d(needed < resident ? needed : resident, name), dim3(kBlockThreads), 0, stream};
-    launch_kernel(kernel, name, config, kernel_layout_, args...);
+    launch_kernel(kernel, name, config, args...);
   }
 
   static bool complex_aligned(const T* pointer) {
@@ -279,16 +566,23 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   PoissonLayout layout_;
   int multiprocessor_count_;
-  std::vector<T> host_eigenvalues_;  // the source of the setup copy, kept until it is done
+  std::vector<T> host_eigenvalues_;  // the sources of the setup copies, kept until they are done
+  std::vector<T> host_twiddles_;
+  std::int64_t twiddle_offsets_[kPoissonAxes] = {};
   DeviceBuffer<T> eigenvalues_;
-  DeviceBuffer<Complex> spectrum_;
-  DeviceBuffer<T> real_;              // the extended array; allocated at the first solve that needs it
+  DeviceBuffer<T> twiddles_;
   DeviceBuffer<double> sums_;         // the `reject` rule's sums
+  DeviceBuffer<T> coefficients_;      // grid-sized, in the coefficient array's order
+  DeviceBuffer<T> line_real_;         // a wall pass's real lines
+  DeviceBuffer<Complex> complex_;     // a wall pass's half spectra, or the periodic spectrum
   DeviceBuffer<unsigned char> work_area_;
-  CufftPlan forward_;
-  CufftPlan inverse_;
+  std::vector<Wall> walls_;
+  std::unique_ptr<CufftPlan> fourier_forward_;
+  std::unique_ptr<CufftPlan> fourier_inverse_;
+  GridView grid_view_{};
+  GridView coefficient_view_{};
+  SpectralLayout<T> spectral_{};
   SetupFence setup_;
-  KernelLayout<T> kernel_layout_{};
 };
 
 }  // namespace

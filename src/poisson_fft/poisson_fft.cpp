@@ -65,19 +65,22 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
                   "must be finite and >= 0, got " + std::to_string(options.compatibility_tolerance));
 }
 
-// The axis's eigenvalue contribution at each mode of its extension.
+// The axis's eigenvalue contribution at each of its n transform modes: mode k of the
+// axis's transform is mode k + first_mode of its periodic extension of length N.
 void append_eigenvalues(PoissonBoundary boundary, std::int64_t n, double length, std::int64_t extended,
                         PoissonDiscretization discretization, std::vector<double>& table) {
   const double spacing = boundary == PoissonBoundary::dirichlet ? length / static_cast<double>(n + 1)
                                                                 : length / static_cast<double>(n);
-  for (std::int64_t m = 0; m < extended; ++m) {
+  const std::int64_t first_mode = boundary == PoissonBoundary::dirichlet ? 1 : 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t m = k + first_mode;
     if (discretization == PoissonDiscretization::finite_difference) {
       const double s = std::sin(kPi * static_cast<double>(m) / static_cast<double>(extended));
       table.push_back(-4.0 * s * s / (spacing * spacing));
     } else {
       const std::int64_t signed_mode = m <= extended / 2 ? m : m - extended;
-      const double k = 2.0 * kPi * static_cast<double>(signed_mode) / (static_cast<double>(extended) * spacing);
-      table.push_back(-k * k);
+      const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (static_cast<double>(extended) * spacing);
+      table.push_back(-wavenumber * wavenumber);
     }
   }
 }
@@ -95,6 +98,8 @@ PoissonLayout make_poisson_layout(const PoissonGrid& grid, const PoissonOptions&
   bool any_dirichlet = false;
   layout.points = 1;
   layout.extended_points = 1;
+  layout.last_fourier = -1;
+  layout.wall_count = 0;
   for (int a = 0; a < kPoissonAxes; ++a) {
     const bool present = a >= first;
     const std::int64_t n = present ? grid.shape[a - first] : 1;
@@ -106,14 +111,19 @@ PoissonLayout make_poisson_layout(const PoissonGrid& grid, const PoissonOptions&
                          : boundary == PoissonBoundary::neumann ? 2 * n
                                                                 : n;
     any_dirichlet = any_dirichlet || boundary == PoissonBoundary::dirichlet;
-    layout.extends = layout.extends || boundary != PoissonBoundary::periodic;
+    layout.fourier[a] = boundary == PoissonBoundary::periodic && n > 1;
+    if (layout.fourier[a]) layout.last_fourier = a;
+    if (boundary != PoissonBoundary::periodic) layout.walls[layout.wall_count++] = a;
     layout.points *= n;
     layout.extended_points *= layout.extended[a];
     layout.eigen_offset[a] = static_cast<std::int64_t>(layout.eigenvalues.size());
     append_eigenvalues(boundary, n, length, layout.extended[a], options.discretization, layout.eigenvalues);
   }
-  layout.half_last = layout.extended[2] / 2 + 1;
-  layout.modes = layout.extended[0] * layout.extended[1] * layout.half_last;
+  layout.modes = 1;
+  for (int a = 0; a < kPoissonAxes; ++a) {
+    layout.spectrum_shape[a] = a == layout.last_fourier ? layout.shape[a] / 2 + 1 : layout.shape[a];
+    layout.modes *= layout.spectrum_shape[a];
+  }
   layout.screening = options.screening;
   layout.singular = !any_dirichlet && options.screening == 0;
   layout.pin_origin = layout.singular && options.gauge == PoissonGauge::zero_at_origin;

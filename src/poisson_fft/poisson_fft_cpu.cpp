@@ -1,7 +1,10 @@
-// Poisson solver, CPU backend: FFTW 3 real transforms (threads through OpenMP, plans
-// made once with FFTW_ESTIMATE on the solver's own arrays) and OpenMP loops for the
-// extension, the spectral division and the restriction. It is the reference the CUDA
-// backend is tested against, and takes the same steps.
+// Poisson solver, CPU backend: FFTW 3 (threads through OpenMP, plans made once with
+// FFTW_ESTIMATE on the solver's own arrays). The wall axes are transformed by FFTW's
+// real-to-real kinds, in place on the grid-sized array: RODFT00 (DST-I) on Dirichlet
+// axes, REDFT10 (DCT-II) forward and REDFT01 (DCT-III) back on Neumann axes; then the
+// periodic axes by a real-to-complex DFT; each mode is divided by the operator's
+// eigenvalue (OpenMP loop), and the inverse transforms run in the reverse order. It is
+// the reference the CUDA backend is tested against.
 
 #include <fftw3.h>
 #include <omp.h>
@@ -40,11 +43,17 @@ struct Fftw;
       std::call_once(once, [] { PREFIX##_init_threads(); });                                                    \
     }                                                                                                           \
     static void plan_with_threads(int threads) { PREFIX##_plan_with_nthreads(threads); }                        \
-    static Plan forward(int rank, const fftw_iodim64* dims, const fftw_iodim64* batch, T* in, Complex* out) {   \
-      return PREFIX##_plan_guru64_dft_r2c(rank, dims, 1, batch, in, out, FFTW_ESTIMATE);                        \
+    static Plan forward(int rank, const fftw_iodim64* dims, int batch_rank, const fftw_iodim64* batch, T* in,   \
+                        Complex* out) {                                                                         \
+      return PREFIX##_plan_guru64_dft_r2c(rank, dims, batch_rank, batch, in, out, FFTW_ESTIMATE);               \
     }                                                                                                           \
-    static Plan inverse(int rank, const fftw_iodim64* dims, const fftw_iodim64* batch, Complex* in, T* out) {   \
-      return PREFIX##_plan_guru64_dft_c2r(rank, dims, 1, batch, in, out, FFTW_ESTIMATE);                        \
+    static Plan inverse(int rank, const fftw_iodim64* dims, int batch_rank, const fftw_iodim64* batch,          \
+                        Complex* in, T* out) {                                                                  \
+      return PREFIX##_plan_guru64_dft_c2r(rank, dims, batch_rank, batch, in, out, FFTW_ESTIMATE);               \
+    }                                                                                                           \
+    static Plan real_to_real(int rank, const fftw_iodim64* dims, int batch_rank, const fftw_iodim64* batch,     \
+                             T* data, const fftw_r2r_kind* kinds) {                                             \
+      return PREFIX##_plan_guru64_r2r(rank, dims, batch_rank, batch, data, data, kinds, FFTW_ESTIMATE);         \
     }                                                                                                           \
     static void execute(Plan plan) { PREFIX##_execute(plan); }                                                  \
     static void destroy(Plan plan) { PREFIX##_destroy_plan(plan); }                                             \
@@ -53,6 +62,13 @@ CUNUM_FFTW_TRAITS(double, fftw)
 CUNUM_FFTW_TRAITS(float, fftwf)
 #undef CUNUM_FFTW_TRAITS
 
+// The loops of a transform: the batch and the axes of one problem it does not
+// transform, as FFTW "howmany" dimensions.
+struct TransformLoops {
+  int count = 0;
+  fftw_iodim64 dims[kPoissonAxes + 1];
+};
+
 template <class T>
 class PoissonCpu final : public PoissonBackend<T> {
   using Library = Fftw<T>;
@@ -60,45 +76,95 @@ class PoissonCpu final : public PoissonBackend<T> {
  public:
   explicit PoissonCpu(const PoissonLayout& layout)
       : layout_(layout),
-        real_(static_cast<std::size_t>(layout.batch * layout.extended_points)),
-        spectrum_(static_cast<std::size_t>(layout.batch * layout.modes)) {
-    // The transform's axes, slowest first: strides of the real array (input of the
-    // forward transform) and of the half spectrum.
-    fftw_iodim64 real_dims[kPoissonAxes], spectrum_dims[kPoissonAxes];
-    std::int64_t real_stride = 1, spectrum_stride = 1;
-    for (int a = kPoissonAxes - 1; a >= kPoissonAxes - layout.rank; --a) {
-      const int d = a - (kPoissonAxes - layout.rank);
-      real_dims[d] = {layout.extended[a], real_stride, spectrum_stride};
-      spectrum_dims[d] = {layout.extended[a], spectrum_stride, real_stride};
-      real_stride *= layout.extended[a];
-      spectrum_stride *= a == kPoissonAxes - 1 ? layout.half_last : layout.extended[a];
+        real_(static_cast<std::size_t>(layout.batch * layout.points)),
+        spectrum_(layout.last_fourier >= 0 ? static_cast<std::size_t>(layout.batch * layout.modes) : 0) {
+    // Row-major strides of the grid (real) and of the spectrum, per axis.
+    std::int64_t real_stride[kPoissonAxes], spectrum_stride[kPoissonAxes];
+    real_stride[kPoissonAxes - 1] = spectrum_stride[kPoissonAxes - 1] = 1;
+    for (int a = kPoissonAxes - 2; a >= 0; --a) {
+      real_stride[a] = real_stride[a + 1] * layout.shape[a + 1];
+      spectrum_stride[a] = spectrum_stride[a + 1] * layout.spectrum_shape[a + 1];
     }
-    const fftw_iodim64 forward_batch{layout.batch, layout.extended_points, layout.modes};
-    const fftw_iodim64 inverse_batch{layout.batch, layout.modes, layout.extended_points};
-    auto* spectrum = reinterpret_cast<typename Library::Complex*>(spectrum_.data());
+    // The loops of a transform over the axes `transformed` leaves out, from an array of
+    // strides `in` (problem size in_problem) to one of strides `out`.
+    auto loops_of = [&](auto transformed, const std::int64_t* in, std::int64_t in_problem, const std::int64_t* out,
+                        std::int64_t out_problem) {
+      TransformLoops loops;
+      loops.dims[loops.count++] = {layout.batch, in_problem, out_problem};
+      for (int a = 0; a < kPoissonAxes; ++a) {
+        if (!transformed(a) && layout.shape[a] > 1) loops.dims[loops.count++] = {layout.shape[a], in[a], out[a]};
+      }
+      return loops;
+    };
+
     const std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     Library::init_threads();
     Library::plan_with_threads(omp_get_max_threads());
-    forward_ = Library::forward(layout.rank, real_dims, &forward_batch, real_.data(), spectrum);
-    inverse_ = Library::inverse(layout.rank, spectrum_dims, &inverse_batch, spectrum, real_.data());
-    if (forward_ == nullptr || inverse_ == nullptr) {
-      release();
+    bool planned = true;
+    if (layout.wall_count > 0) {
+      fftw_iodim64 dims[kPoissonAxes];
+      fftw_r2r_kind forward_kinds[kPoissonAxes], inverse_kinds[kPoissonAxes];
+      for (int w = 0; w < layout.wall_count; ++w) {
+        const int a = layout.walls[w];
+        const bool dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
+        dims[w] = {layout.shape[a], real_stride[a], real_stride[a]};
+        forward_kinds[w] = dirichlet ? FFTW_RODFT00 : FFTW_REDFT10;
+        inverse_kinds[w] = dirichlet ? FFTW_RODFT00 : FFTW_REDFT01;
+      }
+      // In place on the real array.
+      const TransformLoops loops = loops_of([&](int a) { return layout.boundaries[a] != PoissonBoundary::periodic; },
+                                            real_stride, layout.points, real_stride, layout.points);
+      wall_forward_ = Library::real_to_real(layout.wall_count, dims, loops.count, loops.dims, real_.data(),
+                                            forward_kinds);
+      wall_inverse_ = Library::real_to_real(layout.wall_count, dims, loops.count, loops.dims, real_.data(),
+                                            inverse_kinds);
+      planned = wall_forward_ != nullptr && wall_inverse_ != nullptr;
+    }
+    if (layout.last_fourier >= 0) {
+      fftw_iodim64 real_dims[kPoissonAxes], spectrum_dims[kPoissonAxes];
+      int rank = 0;
+      for (int a = 0; a < kPoissonAxes; ++a) {
+        if (!layout.fourier[a]) continue;
+        real_dims[rank] = {layout.shape[a], real_stride[a], spectrum_stride[a]};
+        spectrum_dims[rank++] = {layout.shape[a], spectrum_stride[a], real_stride[a]};
+      }
+      auto fourier = [&](int a) { return layout.fourier[a]; };
+      const TransformLoops forward_loops = loops_of(fourier, real_stride, layout.points, spectrum_stride, layout.modes);
+      const TransformLoops inverse_loops = loops_of(fourier, spectrum_stride, layout.modes, real_stride, layout.points);
+      auto* spectrum = reinterpret_cast<typename Library::Complex*>(spectrum_.data());
+      fourier_forward_ = Library::forward(rank, real_dims, forward_loops.count, forward_loops.dims, real_.data(),
+                                          spectrum);
+      fourier_inverse_ = Library::inverse(rank, spectrum_dims, inverse_loops.count, inverse_loops.dims, spectrum,
+                                          real_.data());
+      planned = planned && fourier_forward_ != nullptr && fourier_inverse_ != nullptr;
+    }
+    if (!planned) {
+      destroy_plans();
       const char* routine = RoutineScope::current();
       throw Error(ErrorCode::not_supported,
                   std::string(routine != nullptr ? routine : "cunum") + ": FFTW could not plan this grid");
     }
   }
-  ~PoissonCpu() override { release(); }
+  ~PoissonCpu() override {
+    const std::lock_guard<std::mutex> lock(fftw_planner_mutex());
+    destroy_plans();
+  }
   PoissonCpu(const PoissonCpu&) = delete;
   PoissonCpu& operator=(const PoissonCpu&) = delete;
 
   void solve(const T* rhs, T* solution, StreamHandle) override {
     if (layout_.reject_incompatible) require_compatible(layout_, sums(rhs).data(), RoutineScope::current());
-    extend(rhs);
-    Library::execute(forward_);
-    divide();
-    Library::execute(inverse_);
-    restrict_to_grid(solution);
+    copy(rhs, real_.data());
+    if (wall_forward_ != nullptr) Library::execute(wall_forward_);
+    if (fourier_forward_ != nullptr) {
+      Library::execute(fourier_forward_);
+      divide(spectrum_.data());
+      Library::execute(fourier_inverse_);
+    } else {
+      divide(real_.data());
+    }
+    if (wall_inverse_ != nullptr) Library::execute(wall_inverse_);
+    copy_out(solution);
   }
 
   std::size_t workspace_bytes() const noexcept override {
@@ -106,11 +172,12 @@ class PoissonCpu final : public PoissonBackend<T> {
   }
 
  private:
-  void release() noexcept {
-    const std::lock_guard<std::mutex> lock(fftw_planner_mutex());
-    if (forward_ != nullptr) Library::destroy(forward_);
-    if (inverse_ != nullptr) Library::destroy(inverse_);
-    forward_ = inverse_ = nullptr;
+  // Called with the planner lock held.
+  void destroy_plans() noexcept {
+    for (typename Library::Plan* plan : {&wall_forward_, &wall_inverse_, &fourier_forward_, &fourier_inverse_}) {
+      if (*plan != nullptr) Library::destroy(*plan);
+      *plan = nullptr;
+    }
   }
 
   // sum f and sum |f| per problem, in double, by rows of the last axis then rows in
@@ -139,74 +206,54 @@ class PoissonCpu final : public PoissonBackend<T> {
     return totals;
   }
 
-  void extend(const T* rhs) {
-    const PoissonLayout& l = layout_;
-    const std::int64_t rows = l.batch * l.extended[0] * l.extended[1];
+  void copy(const T* source, T* target) const {
+    const std::int64_t total = layout_.batch * layout_.points;
 #pragma omp parallel for schedule(static)
-    for (std::int64_t row = 0; row < rows; ++row) {
-      const std::int64_t b = row / (l.extended[0] * l.extended[1]);
-      const std::int64_t e0 = row / l.extended[1] % l.extended[0];
-      const std::int64_t e1 = row % l.extended[1];
-      const ExtensionSource s0 = extension_source(l.boundaries[0], l.shape[0], e0);
-      const ExtensionSource s1 = extension_source(l.boundaries[1], l.shape[1], e1);
-      const T* source = rhs + (b * l.shape[0] + s0.source) * l.shape[1] * l.shape[2] + s1.source * l.shape[2];
-      T* target = real_.data() + row * l.extended[2];
-      for (std::int64_t e2 = 0; e2 < l.extended[2]; ++e2) {
-        const ExtensionSource s2 = extension_source(l.boundaries[2], l.shape[2], e2);
-        target[e2] = static_cast<T>(s0.sign * s1.sign * s2.sign) * source[s2.source];
-      }
-    }
+    for (std::int64_t i = 0; i < total; ++i) target[i] = source[i];
   }
 
   // Each mode divided by the operator's eigenvalue, the transforms' 1/N folded in;
   // a zero eigenvalue (the constants of a singular problem) maps its mode to 0.
-  void divide() {
+  // `Value` is std::complex<T> after the periodic transform, T without one.
+  template <class Value>
+  void divide(Value* spectrum) const {
     const PoissonLayout& l = layout_;
     const double scale = 1.0 / static_cast<double>(l.extended_points);
     const double* ev0 = l.eigenvalues.data() + l.eigen_offset[0];
     const double* ev1 = l.eigenvalues.data() + l.eigen_offset[1];
     const double* ev2 = l.eigenvalues.data() + l.eigen_offset[2];
-    const std::int64_t rows = l.batch * l.extended[0] * l.extended[1];
+    const std::int64_t rows = l.batch * l.spectrum_shape[0] * l.spectrum_shape[1];
+    const std::int64_t last = l.spectrum_shape[2];
 #pragma omp parallel for schedule(static)
     for (std::int64_t row = 0; row < rows; ++row) {
-      const std::int64_t m0 = row / l.extended[1] % l.extended[0];
-      const std::int64_t m1 = row % l.extended[1];
+      const std::int64_t m0 = row / l.spectrum_shape[1] % l.spectrum_shape[0];
+      const std::int64_t m1 = row % l.spectrum_shape[1];
       const double partial = ev0[m0] + ev1[m1] - l.screening;
-      std::complex<T>* modes = spectrum_.data() + row * l.half_last;
-      for (std::int64_t m2 = 0; m2 < l.half_last; ++m2) {
+      Value* modes = spectrum + row * last;
+      for (std::int64_t m2 = 0; m2 < last; ++m2) {
         const double eigenvalue = partial + ev2[m2];
         modes[m2] *= eigenvalue == 0 ? T(0) : static_cast<T>(scale / eigenvalue);
       }
     }
   }
 
-  void restrict_to_grid(T* solution) const {
-    const PoissonLayout& l = layout_;
-    const std::int64_t rows = l.batch * l.shape[0] * l.shape[1];
-    const std::int64_t origin = (extended_index(l.boundaries[0], 0) * l.extended[1] +
-                                 extended_index(l.boundaries[1], 0)) * l.extended[2] +
-                                extended_index(l.boundaries[2], 0);
+  // The solution, minus its value at the first grid point under zero_at_origin.
+  void copy_out(T* solution) const {
+    const std::int64_t total = layout_.batch * layout_.points;
+    const std::int64_t points = layout_.points;
+    const bool pin = layout_.pin_origin;
+    const T* real = real_.data();
 #pragma omp parallel for schedule(static)
-    for (std::int64_t row = 0; row < rows; ++row) {
-      const std::int64_t b = row / (l.shape[0] * l.shape[1]);
-      const std::int64_t i0 = row / l.shape[1] % l.shape[0];
-      const std::int64_t i1 = row % l.shape[1];
-      const T* problem = real_.data() + b * l.extended_points;
-      const T constant = l.pin_origin ? problem[origin] : T(0);
-      const T* source = problem + (extended_index(l.boundaries[0], i0) * l.extended[1] +
-                                   extended_index(l.boundaries[1], i1)) * l.extended[2];
-      T* target = solution + row * l.shape[2];
-      for (std::int64_t i2 = 0; i2 < l.shape[2]; ++i2) {
-        target[i2] = source[extended_index(l.boundaries[2], i2)] - constant;
-      }
-    }
+    for (std::int64_t i = 0; i < total; ++i) solution[i] = real[i] - (pin ? real[i / points * points] : T(0));
   }
 
   PoissonLayout layout_;
   std::vector<T> real_;
   std::vector<std::complex<T>> spectrum_;
-  typename Library::Plan forward_ = nullptr;
-  typename Library::Plan inverse_ = nullptr;
+  typename Library::Plan wall_forward_ = nullptr;
+  typename Library::Plan wall_inverse_ = nullptr;
+  typename Library::Plan fourier_forward_ = nullptr;
+  typename Library::Plan fourier_inverse_ = nullptr;
 };
 
 }  // namespace

@@ -1,69 +1,53 @@
 #pragma once
-// Internal: how a PoissonGrid maps onto periodic FFTs, shared by both backends.
+// Internal: how a PoissonGrid maps onto fast transforms, shared by both backends.
 //
-// Every problem is held as three axes, the first of length 1 for a 2-D grid. Each
-// axis is extended to a periodic array of length N: periodic axes as they are,
-// Dirichlet axes by the odd extension about both walls (the sine series: the grid is
-// the interior of a vertex grid, N = 2(n + 1), values 0 at the walls), Neumann axes by
-// the even extension about the half sample (the cosine series of the cell-centred
-// grid, N = 2n). The extended right-hand side has the symmetry of the boundary
-// conditions, so the periodic solution on the extended grid has it too and, restricted
-// to the grid, is the solution of the wall problem.
+// Every problem is held as three axes, the first of length 1 for a 2-D grid. Each axis
+// is diagonalised by its own transform of the grid's n points, never by an extended
+// array:
+//   periodic   the real DFT (a periodic axis of length 1 is the identity);
+//   dirichlet  the sine transform DST-I (FFTW's RODFT00): the grid is the interior of a
+//              vertex grid, u = 0 at the walls; it is its own inverse;
+//   neumann    the cosine transform DCT-II forward, DCT-III back (FFTW's REDFT10 and
+//              REDFT01): the cell-centred grid, even about the half sample.
+// Each is the DFT of the axis's periodic extension of length N (n, 2(n + 1), 2n)
+// restricted by symmetry, so a forward and inverse pair multiplies by N (unnormalised,
+// as FFTW defines them), and mode k of a wall transform is mode k + 1 (Dirichlet) or k
+// (Neumann) of that extension. docs/poisson_fft.md has the derivation.
 
 #include <cstdint>
 #include <vector>
 
 #include "cunum/poisson_fft.hpp"
-#include "src/core/host_device.hpp"
 
 namespace cunum::detail {
 
 constexpr int kPoissonAxes = 3;
 
-// Where extended sample e of an axis comes from: the grid point `source` times `sign`,
-// or nothing (sign 0: a Dirichlet wall).
-struct ExtensionSource {
-  std::int64_t source;
-  int sign;
-};
-
-CUNUM_HOST_DEVICE inline ExtensionSource extension_source(PoissonBoundary boundary, std::int64_t n,
-                                                          std::int64_t e) {
-  switch (boundary) {
-    case PoissonBoundary::dirichlet:
-      if (e == 0 || e == n + 1) return {0, 0};
-      if (e <= n) return {e - 1, 1};
-      return {2 * n + 1 - e, -1};
-    case PoissonBoundary::neumann:
-      return e < n ? ExtensionSource{e, 1} : ExtensionSource{2 * n - 1 - e, 1};
-    default:
-      return {e, 1};
-  }
-}
-
-// The extended index of grid point i: Dirichlet grids start one sample after the wall.
-CUNUM_HOST_DEVICE inline std::int64_t extended_index(PoissonBoundary boundary, std::int64_t i) {
-  return boundary == PoissonBoundary::dirichlet ? i + 1 : i;
-}
-
 struct PoissonLayout {
-  int rank;                                   // 2 or 3: the FFT's dimensions
+  int rank;                                   // 2 or 3: the problem's dimensions
   std::int64_t batch;
   std::int64_t shape[kPoissonAxes];           // grid points per axis (axis 0 is 1 in 2-D)
-  std::int64_t extended[kPoissonAxes];        // periodic extension lengths
   PoissonBoundary boundaries[kPoissonAxes];
+  std::int64_t extended[kPoissonAxes];        // the length N of each axis's periodic extension
   std::int64_t points;                        // grid points of one problem
-  std::int64_t extended_points;               // extended samples of one problem
-  std::int64_t half_last;                     // extended[2] / 2 + 1: the R2C output's last axis
-  std::int64_t modes;                         // complex modes of one problem
-  bool extends;                               // some axis is a wall: the extended array differs
+  std::int64_t extended_points;               // product of extended[]: the transform pair's factor
+  // The axes transformed by the real DFT: periodic with more than one point.
+  bool fourier[kPoissonAxes];
+  int last_fourier;                           // the last of them (halved by R2C), -1 if none
+  int wall_count;                             // Dirichlet and Neumann axes, in order
+  int walls[kPoissonAxes];
+  // The spectrum of one problem after every transform: shape[], except n / 2 + 1 on
+  // last_fourier (the half spectrum); `modes` values (complex if last_fourier >= 0,
+  // real otherwise).
+  std::int64_t spectrum_shape[kPoissonAxes];
+  std::int64_t modes;
   bool singular;                              // constants are a null space (no Dirichlet, alpha = 0)
   bool pin_origin;                            // singular, and the gauge is zero_at_origin
   bool reject_incompatible;                   // singular, and the compatibility rule is reject
   double screening;
   double compatibility_tolerance;             // resolved (never the 0 placeholder)
-  // The eigenvalue contribution of each axis's modes, axis a at offset
-  // eigen_offset[a], extended[a] values each; the operator's eigenvalue at mode
+  // The eigenvalue contribution of each axis's transform modes, axis a at offset
+  // eigen_offset[a], shape[a] values each; the operator's eigenvalue at mode
   // (m0, m1, m2) is the sum of the three minus the screening.
   std::int64_t eigen_offset[kPoissonAxes];
   std::vector<double> eigenvalues;

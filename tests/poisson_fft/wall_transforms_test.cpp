@@ -1,0 +1,161 @@
+// The CUDA backend's wall transforms (src/poisson_fft/wall_transforms.hpp), run on the
+// host around FFTW's real DFTs exactly as the kernels run them around cuFFT's, against
+// FFTW's own real-to-real transforms: DST-I (RODFT00), DCT-II (REDFT10), DCT-III
+// (REDFT01), at even, odd, prime and badly factored lengths. This proves the
+// pre/post-processing algebra without a device.
+
+#include <fftw3.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "src/poisson_fft/wall_transforms.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::detail::cosine_coefficient;
+using cunum::detail::cosine_inverse_mode;
+using cunum::detail::cosine_shuffle_position;
+using cunum::detail::cosine_shuffle_source;
+using cunum::detail::cosine_spectrum_index;
+using cunum::detail::odd_extension_source;
+using cunum::detail::sine_spectrum_index;
+
+constexpr double kPi = 3.14159265358979323846;
+const std::vector<std::int64_t> kLengths = {1, 2, 3, 4, 5, 6, 7, 8, 16, 17, 31, 64, 100, 241, 1000, 1023};
+
+std::vector<double> fftw_real_to_real(const std::vector<double>& x, fftw_r2r_kind kind) {
+  std::vector<double> in = x, out(x.size());
+  fftw_plan plan = fftw_plan_r2r_1d(static_cast<int>(x.size()), in.data(), out.data(), kind, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return out;
+}
+
+std::vector<std::complex<double>> fftw_forward(std::vector<double> v) {
+  std::vector<std::complex<double>> spectrum(v.size() / 2 + 1);
+  fftw_plan plan = fftw_plan_dft_r2c_1d(static_cast<int>(v.size()), v.data(),
+                                        reinterpret_cast<fftw_complex*>(spectrum.data()), FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return spectrum;
+}
+
+std::vector<double> fftw_inverse(std::vector<std::complex<double>> spectrum, std::int64_t n) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  fftw_plan plan = fftw_plan_dft_c2r_1d(static_cast<int>(n), reinterpret_cast<fftw_complex*>(spectrum.data()),
+                                        v.data(), FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return v;
+}
+
+// (cos, sin)(pi k / 2n), as the CUDA backend tabulates them.
+std::complex<double> twiddle(std::int64_t n, std::int64_t k) {
+  const double angle = kPi * static_cast<double>(k) / (2.0 * static_cast<double>(n));
+  return {std::cos(angle), std::sin(angle)};
+}
+
+std::vector<double> sine_by_odd_extension(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<double> extension(static_cast<std::size_t>(2 * (n + 1)));
+  for (std::int64_t e = 0; e < 2 * (n + 1); ++e) {
+    const auto s = odd_extension_source(n, e);
+    extension[e] = s.sign == 0 ? 0.0 : s.sign * x[s.source];
+  }
+  const auto spectrum = fftw_forward(extension);
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) y[k] = -spectrum[sine_spectrum_index(k)].imag();
+  return y;
+}
+
+std::vector<double> cosine_by_makhoul(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<double> shuffled(x.size());
+  for (std::int64_t j = 0; j < n; ++j) shuffled[j] = x[cosine_shuffle_source(n, j)];
+  const auto spectrum = fftw_forward(shuffled);
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::complex<double> w = twiddle(n, k), v = spectrum[cosine_spectrum_index(n, k)];
+    y[k] = cosine_coefficient(n, k, w.real(), w.imag(), v.real(), v.imag());
+  }
+  return y;
+}
+
+std::vector<double> inverse_cosine_by_makhoul(const std::vector<double>& coefficients) {
+  const auto n = static_cast<std::int64_t>(coefficients.size());
+  std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(n / 2 + 1));
+  for (std::int64_t m = 0; m <= n / 2; ++m) {
+    const std::complex<double> w = twiddle(n, m);
+    const auto z = cosine_inverse_mode(w.real(), w.imag(), coefficients[m], m == 0 ? 0.0 : coefficients[n - m]);
+    spectrum[m] = {z.re, z.im};
+  }
+  const std::vector<double> shuffled = fftw_inverse(spectrum, n);
+  std::vector<double> y(coefficients.size());
+  for (std::int64_t i = 0; i < n; ++i) y[i] = shuffled[cosine_shuffle_position(n, i)];
+  return y;
+}
+
+double relative_difference(const std::vector<double>& actual, const std::vector<double>& expected) {
+  double worst = 0, scale = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    worst = std::max(worst, std::abs(actual[i] - expected[i]));
+    scale = std::max(scale, std::abs(expected[i]));
+  }
+  return worst / scale;
+}
+
+TEST(PoissonWallTransforms, ShuffleIsAPermutationAndPositionItsInverse) {
+  for (std::int64_t n : kLengths) {
+    std::vector<int> hits(static_cast<std::size_t>(n), 0);
+    for (std::int64_t j = 0; j < n; ++j) {
+      const std::int64_t i = cosine_shuffle_source(n, j);
+      ASSERT_GE(i, 0);
+      ASSERT_LT(i, n);
+      ++hits[i];
+      EXPECT_EQ(cosine_shuffle_position(n, i), j) << "n = " << n;
+    }
+    EXPECT_TRUE(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; })) << "n = " << n;
+  }
+}
+
+TEST(PoissonWallTransforms, SineByOddExtensionIsRodft00) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 10 + n);
+    EXPECT_LE(relative_difference(sine_by_odd_extension(x), fftw_real_to_real(x, FFTW_RODFT00)), 1e-13)
+        << "n = " << n;
+  }
+}
+
+TEST(PoissonWallTransforms, CosineByMakhoulIsRedft10) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 20 + n);
+    EXPECT_LE(relative_difference(cosine_by_makhoul(x), fftw_real_to_real(x, FFTW_REDFT10)), 1e-13) << "n = " << n;
+  }
+}
+
+TEST(PoissonWallTransforms, InverseCosineByMakhoulIsRedft01) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 30 + n);
+    EXPECT_LE(relative_difference(inverse_cosine_by_makhoul(x), fftw_real_to_real(x, FFTW_REDFT01)), 1e-13)
+        << "n = " << n;
+  }
+}
+
+TEST(PoissonWallTransforms, PairsMultiplyByTheExtensionLength) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 40 + n);
+    std::vector<double> sine_twice = sine_by_odd_extension(sine_by_odd_extension(x));
+    std::vector<double> cosine_pair = inverse_cosine_by_makhoul(cosine_by_makhoul(x));
+    for (auto& v : sine_twice) v /= static_cast<double>(2 * (n + 1));
+    for (auto& v : cosine_pair) v /= static_cast<double>(2 * n);
+    EXPECT_LE(relative_difference(sine_twice, x), 1e-13) << "n = " << n;
+    EXPECT_LE(relative_difference(cosine_pair, x), 1e-13) << "n = " << n;
+  }
+}
+
+}  // namespace
