@@ -1,6 +1,14 @@
 include(CMakePackageConfigHelpers)
 
-install(TARGETS cunum EXPORT cunumTargets
+# cunum::himeno_mpi, where MPI was found, installs beside cunum (cunumConfig finds MPI).
+set(CUNUM_WITH_HIMENO_MPI OFF)
+set(_cunum_install_targets cunum)
+if(TARGET cunum_himeno_mpi)
+  set(CUNUM_WITH_HIMENO_MPI ON)
+  set_target_properties(cunum_himeno_mpi PROPERTIES EXPORT_NAME himeno_mpi POSITION_INDEPENDENT_CODE ON)
+  list(APPEND _cunum_install_targets cunum_himeno_mpi)
+endif()
+install(TARGETS ${_cunum_install_targets} EXPORT cunumTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,0 +1,191 @@
+// The Himeno CUDA backend: the fields in one device allocation, the sweep kernel
+// (himeno_sweep.cuh) launched with the policy of the sweeps per pass asked for.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "cunum/core/device_buffer.hpp"
+#include "kernels/common/launch.cuh"
+#include "kernels/himeno/himeno_sweep.cuh"
+#include "src/core/device_binding.hpp"
+#include "src/core/setup_fence.hpp"
+#include "src/himeno/himeno_backends.hpp"
+#include "src/himeno/himeno_policy.hpp"
+
+namespace cunum::detail {
+namespace {
+
+constexpr int kFillThreads = 256;
+constexpr int kPressureArrays = 2;
+
+// The benchmark's fields, computed in place (no host copy of 14 large arrays).
+template <class T>
+__global__ void __launch_bounds__(kFillThreads)
+    himeno_fill_kernel(HimenoBox box, std::int64_t stride, T* fields) {
+  const HimenoCoefficients<T> q = himeno_benchmark_coefficients<T>();
+  const std::int64_t plane_points = box.plane_points();
+  const std::int64_t step = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t x = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; x < box.points(); x += step) {
+    for (int c = 0; c < kHimenoCoefficientArrays; ++c) fields[c * stride + x] = himeno_coefficient(q, c);
+    const T p = himeno_initial_pressure<T>(box.first_plane + x / plane_points, box.global_nx);
+    for (int a = 0; a < kPressureArrays; ++a) fields[(kHimenoCoefficientArrays + a) * stride + x] = p;
+  }
+}
+
+template <class T>
+class HimenoCuda final : public HimenoBackend<T> {
+ public:
+  HimenoCuda(const HimenoBox& box, const HimenoFieldSource<T>& source, double omega, StreamHandle stream)
+      : box_(box),
+        omega_(static_cast<T>(omega)),
+        binding_(DeviceBinding::current()),
+        stride_(round_up(box.points(), kArrayAlignment)),
+        fields_(static_cast<std::size_t>(stride_) * (kHimenoCoefficientArrays + kPressureArrays), stream),
+        gosa_(kHimenoGosaSlots, stream) {
+    std::int64_t most_blocks = 0;
+    for (int sweeps = 1; sweeps <= kHimenoMaxSweepsPerPass; ++sweeps) {
+      himeno_with_policy(sweeps, [&](auto policy) {
+        resident_[sweeps] = resident_blocks(policy);
+        // A launch over fewer planes makes no more blocks than one over all of them.
+        most_blocks = std::max(most_blocks, launch_shape(policy, 1, box.planes - 1).blocks);
+      });
+    }
+    partials_ = DeviceBuffer<double>(static_cast<std::size_t>(most_blocks) * kHimenoGosaSlots, stream);
+    tickets_ = DeviceBuffer<unsigned int>(kHimenoGosaSlots, stream);
+    tickets_.fill_bytes_async(0);
+    gosa_.fill_bytes_async(0);
+    if (source.fields == nullptr) {
+      const std::int64_t blocks = std::min<std::int64_t>((box.points() + kFillThreads - 1) / kFillThreads,
+                                                         std::int64_t{binding_.multiprocessor_count} * 16);
+      launch_kernel(himeno_fill_kernel<T>, "himeno_fill_kernel",
+                    LaunchConfig{grid_1d(blocks, "himeno_fill_kernel"), dim3(kFillThreads), 0, stream}, box,
+                    stride_, fields_.data());
+    } else {
+      const std::size_t bytes = static_cast<std::size_t>(box.points()) * sizeof(T);
+      for (int c = 0; c < kHimenoCoefficientArrays; ++c) {
+        memory::copy_host_to_device(array(c), himeno_coefficient_array(*source.fields, c) + source.offset, bytes,
+                                    stream);
+      }
+      memory::copy_host_to_device(array(kHimenoCoefficientArrays), source.fields->pressure + source.offset, bytes,
+                                  stream);
+      // The boundary points, which sweeps never write, in both pressure arrays.
+      memory::copy_device_to_device_async(array(kHimenoCoefficientArrays + 1), array(kHimenoCoefficientArrays),
+                                          bytes, stream);
+    }
+    setup_.record(stream);
+  }
+
+  void sweep(int sweeps, std::int64_t begin, std::int64_t end, int slot, StreamHandle stream) override {
+    setup_.order(stream);
+    himeno_with_policy(sweeps, [&](auto policy) {
+      using Policy = decltype(policy);
+      const HimenoLaunchShape shape = launch_shape(policy, begin, end);
+      HimenoSweepArgs<T> args{};
+      for (int c = 0; c < kHimenoCoefficientArrays; ++c) args.coefficients[c] = array(c);
+      args.pressure = array(kHimenoCoefficientArrays + current_);
+      args.next = array(kHimenoCoefficientArrays + 1 - current_);
+      args.omega = omega_;
+      args.planes = box_.planes;
+      args.ny = box_.ny;
+      args.nz = box_.nz;
+      args.begin = begin;
+      args.end = end;
+      args.chunk_planes = shape.chunk_planes;
+      args.tiles_j = shape.tiles_j;
+      args.tiles_k = shape.tiles_k;
+      args.partials = partials_.data() + static_cast<std::size_t>(slot) * (partials_.size() / kHimenoGosaSlots);
+      args.ticket = tickets_.data() + slot;
+      args.gosa = gosa_.data() + slot;
+      const LaunchConfig config{grid_1d(shape.blocks, "himeno_sweep_kernel"), dim3(Policy::block_threads),
+                                Policy::template shared_bytes<T>(), stream};
+      launch_kernel(himeno_sweep_kernel<Policy, T>, "himeno_sweep_kernel", config, args);
+    });
+  }
+
+  void swap() noexcept override { current_ = 1 - current_; }
+
+  double gosa(int slots, StreamHandle stream) override {
+    std::array<double, kHimenoGosaSlots> host{};
+    memory::copy_device_to_host(host.data(), gosa_.data(), sizeof(host), stream);
+    double total = 0.0;
+    for (int s = 0; s < slots; ++s) total += host[static_cast<std::size_t>(s)];
+    return total;
+  }
+
+  void copy_pressure(T* host, StreamHandle stream) const override {
+    memory::copy_device_to_host(host, array(kHimenoCoefficientArrays + current_),
+                                static_cast<std::size_t>(box_.points()) * sizeof(T), stream);
+  }
+
+  T* pressure_plane(bool next, std::int64_t plane) noexcept override {
+    return array(kHimenoCoefficientArrays + (next ? 1 - current_ : current_)) + plane * box_.plane_points();
+  }
+
+  int best_sweeps_per_pass() const noexcept override { return HimenoBestSweeps<T>::value; }
+  int max_sweeps_per_pass() const noexcept override { return kHimenoMaxSweepsPerPass; }
+
+ private:
+  // Each array starts on a 128-byte line.
+  static constexpr std::int64_t kArrayAlignment = 128 / sizeof(T);
+
+  static std::int64_t round_up(std::int64_t n, std::int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+  T* array(int index) noexcept { return fields_.data() + index * stride_; }
+  const T* array(int index) const noexcept { return fields_.data() + index * stride_; }
+
+  // Resident blocks of the policy's kernel on this device.
+  template <class Policy>
+  std::int64_t resident_blocks(Policy) const {
+    KernelReport report;
+    LaunchConfig config{dim3(1), dim3(Policy::block_threads), Policy::template shared_bytes<T>(), nullptr};
+    config.describe = &report;
+    launch_kernel(himeno_sweep_kernel<Policy, T>, "himeno_sweep_kernel", config, HimenoSweepArgs<T>{});
+    return std::int64_t{std::max(report.blocks_per_multiprocessor, 1)} * binding_.multiprocessor_count;
+  }
+
+  // Tiles over the interior (j, k) and chunks of planes, enough blocks for
+  // kHimenoWaves waves of resident blocks: fewer chunks mean less overlap recomputed.
+  template <class Policy>
+  HimenoLaunchShape launch_shape(Policy, std::int64_t begin, std::int64_t end) const {
+    HimenoLaunchShape shape;
+    shape.tiles_j = static_cast<int>((box_.ny - 2 + Policy::tile_j - 1) / Policy::tile_j);
+    shape.tiles_k = static_cast<int>((box_.nz - 2 + Policy::tile_k - 1) / Policy::tile_k);
+    const std::int64_t tiles = std::int64_t{shape.tiles_j} * shape.tiles_k;
+    const std::int64_t wanted = resident_[Policy::sweeps] * kHimenoWaves;
+    const std::int64_t chunks = std::clamp<std::int64_t>((wanted + tiles - 1) / tiles, 1, end - begin);
+    shape.chunk_planes = (end - begin + chunks - 1) / chunks;
+    shape.blocks = tiles * ((end - begin + shape.chunk_planes - 1) / shape.chunk_planes);
+    return shape;
+  }
+
+  HimenoBox box_;
+  T omega_;
+  DeviceBinding binding_;
+  std::int64_t stride_;
+  DeviceBuffer<T> fields_;  // 12 coefficient arrays, then the two pressure arrays
+  DeviceBuffer<double> gosa_;
+  DeviceBuffer<double> partials_;
+  DeviceBuffer<unsigned int> tickets_;
+  std::int64_t resident_[kHimenoMaxSweepsPerPass + 1] = {};  // by sweeps per pass
+  SetupFence setup_;
+  int current_ = 0;  // which pressure array is current
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<HimenoBackend<T>> make_himeno_cuda(const HimenoBox& box, const HimenoFieldSource<T>& source,
+                                                   double omega, StreamHandle stream) {
+  return std::make_unique<HimenoCuda<T>>(box, source, omega, stream);
+}
+
+template std::unique_ptr<HimenoBackend<float>> make_himeno_cuda(const HimenoBox&, const HimenoFieldSource<float>&,
+                                                                double, StreamHandle);
+template std::unique_ptr<HimenoBackend<double>> make_himeno_cuda(const HimenoBox&, const HimenoFieldSource<double>&,
+                                                                 double, StreamHandle);
+
+}  // namespace cunum::detail

@@ -1,0 +1,138 @@
+#pragma once
+// Internal: the Himeno sweep kernel, a template on its tuning policy.
+//
+// A block owns a tile of TileJ x TileK points of a (j, k) plane and a chunk of i-planes,
+// and marches along i (the slowest axis) keeping the pressure planes it needs in
+// shared memory: for `Sweeps` sweeps per pass, a ring of three planes per sweep level.
+// At step f it loads plane f + 1 of the current pressure (level 0), then computes
+// level t (the pressure after t sweeps) at plane f - t + 1 from level t - 1's planes
+// around it. Level t covers the tile widened by Sweeps - t points on each side of j
+// and k (what the levels above it read), and its planes reach Sweeps - t past the chunk
+// on each side, so neighbouring blocks recompute those overlaps instead of exchanging
+// them. The last level is written to the next pressure and its ss^2 summed into gosa.
+// So one pass reads the twelve coefficient arrays and the pressure once from memory
+// and does `Sweeps` sweeps; every point still gets the same 34-flop update in the same
+// order (himeno_stencil.hpp), so the pressure is bit-identical for every Sweeps.
+
+#include <cstdint>
+
+#include "kernels/common/grid_sum.cuh"
+#include "src/himeno/himeno_policy.hpp"
+#include "src/himeno/himeno_stencil.hpp"
+
+namespace cunum::detail {
+
+template <class T>
+struct HimenoSweepArgs {
+  const T* coefficients[kHimenoCoefficientArrays];
+  const T* pressure;  // current
+  T* next;
+  T omega;
+  std::int64_t planes, ny, nz;  // the box
+  std::int64_t begin, end;      // the planes updated, 1 <= begin < end <= planes - 1
+  std::int64_t chunk_planes;    // planes per block along i
+  int tiles_j, tiles_k;
+  double* partials;             // one per block
+  unsigned int* ticket;
+  double* gosa;                 // the slot written
+};
+
+// Level t - 1's three planes around plane x, read at a point of the shared region.
+template <class T, int RegionK>
+struct SharedNeighbourhood {
+  const T* below;
+  const T* centre;
+  const T* above;
+  int offset;  // jj * RegionK + kk
+  __device__ __forceinline__ T operator()(int di, int dj, int dk) const {
+    const T* plane = di < 0 ? below : (di > 0 ? above : centre);
+    return plane[offset + dj * RegionK + dk];
+  }
+};
+
+template <class T>
+__device__ __forceinline__ HimenoCoefficients<T> load_coefficients(const HimenoSweepArgs<T>& args,
+                                                                   std::int64_t x) {
+  const T* const* q = args.coefficients;
+  return {__ldg(q[0] + x), __ldg(q[1] + x), __ldg(q[2] + x),  __ldg(q[3] + x),
+          __ldg(q[4] + x), __ldg(q[5] + x), __ldg(q[6] + x),  __ldg(q[7] + x),
+          __ldg(q[8] + x), __ldg(q[9] + x), __ldg(q[10] + x), __ldg(q[11] + x)};
+}
+
+template <class Policy, class T>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    himeno_sweep_kernel(const HimenoSweepArgs<T> args) {
+  constexpr int S = Policy::sweeps;
+  constexpr int RJ = Policy::region_j;
+  constexpr int RK = Policy::region_k;
+  constexpr int kRing = Policy::ring_planes;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  T* const ring = reinterpret_cast<T*>(shared_bytes);  // [S][kRing][RJ][RK]
+  const auto slot = [&](int level, std::int64_t plane) {
+    return ring + (level * kRing + static_cast<int>(plane % kRing)) * Policy::region_points;
+  };
+
+  const int tile_k = static_cast<int>(blockIdx.x % args.tiles_k);
+  const int tile_j = static_cast<int>(blockIdx.x / args.tiles_k % args.tiles_j);
+  const std::int64_t chunk = blockIdx.x / (static_cast<unsigned>(args.tiles_k) * args.tiles_j);
+  const std::int64_t i0 = args.begin + chunk * args.chunk_planes;
+  const std::int64_t i1 = min(args.end, i0 + args.chunk_planes);
+  const std::int64_t j_origin = 1 + std::int64_t{tile_j} * Policy::tile_j - S;  // global j of region row 0
+  const std::int64_t k_origin = 1 + std::int64_t{tile_k} * Policy::tile_k - S;
+  const std::int64_t plane_points = args.ny * args.nz;
+
+  double gosa = 0.0;
+  for (std::int64_t f = i0 - S - 1; f <= i1 + S - 2; ++f) {
+    // Level 0: plane f + 1 of the current pressure, over the whole region.
+    const std::int64_t loaded = f + 1;
+    if (loaded >= max(std::int64_t{0}, i0 - S) && loaded < min(args.planes, i1 + S)) {
+      T* destination = slot(0, loaded);
+      const T* source = args.pressure + loaded * plane_points;
+      for (int e = threadIdx.x; e < Policy::region_points; e += Policy::block_threads) {
+        const std::int64_t j = j_origin + e / RK;
+        const std::int64_t k = k_origin + e % RK;
+        if (j >= 0 && j < args.ny && k >= 0 && k < args.nz) destination[e] = __ldg(source + j * args.nz + k);
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int t = 1; t <= S; ++t) {
+      const std::int64_t x = f - t + 1;  // the plane level t reaches at this step
+      const std::int64_t reach = S - t;  // planes past the chunk this level covers
+      if (x >= max(std::int64_t{0}, i0 - reach) && x < min(args.planes, i1 + reach)) {
+        const T* below = slot(t - 1, x + kRing - 1);
+        const T* centre = slot(t - 1, x);
+        const T* above = slot(t - 1, x + 1);
+        T* const level = t < S ? slot(t, x) : nullptr;
+        const bool interior_plane = x >= 1 && x <= args.planes - 2;
+        const int width = RK - 2 * t;  // level t: the tile widened by S - t, i.e. region shrunk by t
+        const int points = (RJ - 2 * t) * width;
+        for (int e = threadIdx.x; e < points; e += Policy::block_threads) {
+          const int jj = t + e / width;
+          const int kk = t + e % width;
+          const std::int64_t j = j_origin + jj;
+          const std::int64_t k = k_origin + kk;
+          if (j < 0 || j >= args.ny || k < 0 || k >= args.nz) continue;
+          const int offset = jj * RK + kk;
+          const bool interior = interior_plane && j >= 1 && j <= args.ny - 2 && k >= 1 && k <= args.nz - 2;
+          T value = centre[offset];  // boundary points keep their pressure
+          if (interior) {
+            const std::int64_t index = x * plane_points + j * args.nz + k;
+            const T ss =
+                himeno_update(load_coefficients(args, index), SharedNeighbourhood<T, RK>{below, centre, above, offset});
+            value += args.omega * ss;
+            if (t == S) {
+              gosa += static_cast<double>(ss) * static_cast<double>(ss);
+              args.next[index] = value;
+            }
+          }
+          if (t < S) level[offset] = value;
+        }
+      }
+      __syncthreads();
+    }
+  }
+  grid_sum<Policy::block_threads>(gosa, args.partials, args.ticket, args.gosa);
+}
+
+}  // namespace cunum::detail

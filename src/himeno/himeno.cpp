@@ -1,0 +1,199 @@
+// Himeno front end: validation at the API boundary, backend resolution, and the
+// passes of iterate().
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cunum/core/error.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/enum_functions.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+#include "src/himeno/himeno_backends.hpp"
+#include "src/himeno/himeno_policy.hpp"
+#include "src/himeno/himeno_setup.hpp"
+
+namespace cunum {
+
+CUNUM_DEFINE_ENUM_FUNCTIONS(HimenoSize, CUNUM_HIMENO_SIZES)
+
+namespace {
+constexpr const char* kProblemRoutine = "cunum::HimenoProblem";
+constexpr const char* kIterateRoutine = "cunum::HimenoProblem::iterate";
+}  // namespace
+
+HimenoGrid himeno_grid(HimenoSize size) {
+  detail::require_enum(size, "cunum::himeno_grid", "size", "HimenoSize");
+  const std::int64_t scale = std::int64_t{1} << static_cast<int>(size);
+  return {32 * scale, 32 * scale, 64 * scale};
+}
+
+double himeno_flops(const HimenoGrid& grid, std::int64_t sweeps) noexcept {
+  return 34.0 * static_cast<double>(grid.interior_points()) * static_cast<double>(sweeps);
+}
+
+namespace detail {
+
+void validate_himeno_grid(const HimenoGrid& grid, std::size_t value_bytes, const char* routine) {
+  const std::int64_t extents[] = {grid.nx, grid.ny, grid.nz};
+  const char* names[] = {"grid.nx", "grid.ny", "grid.nz"};
+  double bytes = static_cast<double>(value_bytes) * (kHimenoCoefficientArrays + 2);
+  for (int axis = 0; axis < 3; ++axis) {
+    require(extents[axis] >= 3, routine, names[axis],
+            "must be >= 3 (a boundary point on each side of an interior one), got " + std::to_string(extents[axis]));
+    bytes *= static_cast<double>(extents[axis]);
+  }
+  require(bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), routine, "grid",
+          "needs more than 2^63 bytes for its 14 fields");
+}
+
+void validate_himeno_options(const HimenoOptions& options, const char* routine) {
+  require(std::isfinite(options.omega), routine, "options.omega",
+          "must be finite, got " + std::to_string(options.omega));
+  require(options.sweeps_per_pass >= 0 && options.sweeps_per_pass <= kHimenoMaxSweepsPerPass, routine,
+          "options.sweeps_per_pass",
+          "must be 0 (automatic) to " + std::to_string(kHimenoMaxSweepsPerPass) + ", got " +
+              std::to_string(options.sweeps_per_pass));
+}
+
+template <class T>
+void validate_himeno_fields(const HimenoFields<T>& fields, std::int64_t points, const char* routine) {
+  const auto require_finite_array = [&](const T* values, const char* name) {
+    require(values != nullptr, routine, name, "must not be null");
+    bool finite = true;
+#pragma omp parallel for reduction(&& : finite)
+    for (std::int64_t x = 0; x < points; ++x) finite = finite && std::isfinite(values[x]);
+    require(finite, routine, name, "holds a value that is not finite");
+  };
+  for (int c = 0; c < kHimenoCoefficientArrays; ++c) {
+    require_finite_array(himeno_coefficient_array(fields, c), himeno_coefficient_name(c));
+  }
+  require_finite_array(fields.pressure, "fields.pressure");
+}
+
+template void validate_himeno_fields(const HimenoFields<float>&, std::int64_t, const char*);
+template void validate_himeno_fields(const HimenoFields<double>&, std::int64_t, const char*);
+
+template <class T>
+std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const HimenoBox& box,
+                                                      const HimenoFieldSource<T>& source, double omega,
+                                                      StreamHandle stream) {
+  if (backend == Backend::cuda) return make_himeno_cuda<T>(box, source, omega, stream);
+  return make_himeno_cpu<T>(box, source, omega);
+}
+
+template std::unique_ptr<HimenoBackend<float>> make_himeno_backend(Backend, const HimenoBox&,
+                                                                   const HimenoFieldSource<float>&, double,
+                                                                   StreamHandle);
+template std::unique_ptr<HimenoBackend<double>> make_himeno_backend(Backend, const HimenoBox&,
+                                                                    const HimenoFieldSource<double>&, double,
+                                                                    StreamHandle);
+
+template <class T>
+int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper) {
+  const int asked = options.sweeps_per_pass == 0 ? sweeper.best_sweeps_per_pass() : options.sweeps_per_pass;
+  return asked < sweeper.max_sweeps_per_pass() ? asked : sweeper.max_sweeps_per_pass();
+}
+
+template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<float>&);
+template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<double>&);
+
+}  // namespace detail
+
+template <class T>
+struct HimenoProblem<T>::Implementation {
+  HimenoGrid grid;
+  HimenoOptions options;
+  Backend backend = Backend::cpu;
+  detail::DeviceBinding binding;
+  std::unique_ptr<detail::HimenoBackend<T>> sweeper;
+  int sweeps_per_pass = 1;
+};
+
+template <class T>
+HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options, Backend backend,
+                                StreamHandle stream)
+    : HimenoProblem(grid, nullptr, options, backend, stream) {}
+
+template <class T>
+HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>& fields,
+                                const HimenoOptions& options, Backend backend, StreamHandle stream)
+    : HimenoProblem(grid, &fields, options, backend, stream) {}
+
+template <class T>
+HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* fields,
+                                const HimenoOptions& options, Backend backend, StreamHandle stream) {
+  const detail::RoutineScope scope(kProblemRoutine);
+  const Backend resolved = resolve_backend(backend);
+  detail::validate_himeno_grid(grid, sizeof(T), kProblemRoutine);
+  detail::validate_himeno_options(options, kProblemRoutine);
+  if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kProblemRoutine);
+  auto implementation = std::make_unique<Implementation>();
+  implementation->grid = grid;
+  implementation->options = options;
+  implementation->backend = resolved;
+  if (resolved == Backend::cuda) implementation->binding = detail::DeviceBinding::current();
+  const detail::HimenoBox whole_grid{grid.nx, grid.ny, grid.nz, 0, grid.nx};
+  implementation->sweeper =
+      detail::make_himeno_backend<T>(resolved, whole_grid, {fields, 0}, options.omega, stream);
+  implementation->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *implementation->sweeper);
+  implementation_ = std::move(implementation);
+}
+
+template <class T>
+HimenoProblem<T>::~HimenoProblem() = default;
+template <class T>
+HimenoProblem<T>::HimenoProblem(HimenoProblem&&) noexcept = default;
+template <class T>
+HimenoProblem<T>& HimenoProblem<T>::operator=(HimenoProblem&&) noexcept = default;
+
+template <class T>
+double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
+  const detail::RoutineScope scope(kIterateRoutine);
+  Implementation& self = *implementation_;
+  detail::require(sweeps >= 1, kIterateRoutine, "sweeps", "must be >= 1, got " + std::to_string(sweeps));
+  if (self.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
+  for (std::int64_t done = 0; done < sweeps;) {
+    const std::int64_t left = sweeps - done;
+    const int pass = static_cast<int>(left < self.sweeps_per_pass ? left : self.sweeps_per_pass);
+    self.sweeper->sweep(pass, 1, self.grid.nx - 1, 0, stream);
+    self.sweeper->swap();
+    done += pass;
+  }
+  return self.sweeper->gosa(1, stream);
+}
+
+template <class T>
+std::vector<T> HimenoProblem<T>::pressure(StreamHandle stream) const {
+  const detail::RoutineScope scope("cunum::HimenoProblem::pressure");
+  std::vector<T> host(static_cast<std::size_t>(implementation_->grid.points()));
+  implementation_->sweeper->copy_pressure(host.data(), stream);
+  return host;
+}
+
+template <class T>
+const HimenoGrid& HimenoProblem<T>::grid() const noexcept {
+  return implementation_->grid;
+}
+template <class T>
+const HimenoOptions& HimenoProblem<T>::options() const noexcept {
+  return implementation_->options;
+}
+template <class T>
+Backend HimenoProblem<T>::backend() const noexcept {
+  return implementation_->backend;
+}
+template <class T>
+int HimenoProblem<T>::sweeps_per_pass() const noexcept {
+  return implementation_->sweeps_per_pass;
+}
+template <class T>
+std::int64_t HimenoProblem<T>::field_bytes() const noexcept {
+  return implementation_->grid.points() * (detail::kHimenoCoefficientArrays + 2) * static_cast<std::int64_t>(sizeof(T));
+}
+
+template class HimenoProblem<float>;
+template class HimenoProblem<double>;
+
+}  // namespace cunum

@@ -1,0 +1,86 @@
+#pragma once
+// Internal: what each Himeno backend (CPU, CUDA) provides, declared once for both.
+//
+// A backend holds the fields of a box: `planes` i-planes of ny x nz points whose first
+// and last plane are never updated. For a whole grid they are its boundary planes; for
+// an MPI rank's slab they are the neighbours' planes (ghosts), refreshed by the halo
+// exchange after each sweep. Two pressure arrays alternate: a sweep reads the current
+// one and writes the next, then swap() exchanges them.
+
+#include <cstdint>
+#include <memory>
+
+#include "cunum/core/stream.hpp"
+#include "cunum/himeno.hpp"
+#include "src/himeno/himeno_stencil.hpp"
+
+namespace cunum::detail {
+
+struct HimenoBox {
+  std::int64_t planes = 0;       // local planes, the two never updated included
+  std::int64_t ny = 0;
+  std::int64_t nz = 0;
+  std::int64_t first_plane = 0;  // the global i of local plane 0
+  std::int64_t global_nx = 0;    // the benchmark's initial pressure divides by (nx - 1)^2
+
+  CUNUM_HOST_DEVICE std::int64_t plane_points() const noexcept { return ny * nz; }
+  CUNUM_HOST_DEVICE std::int64_t points() const noexcept { return planes * ny * nz; }
+};
+
+// The caller's fields, offset to the box's first point, or the benchmark's.
+template <class T>
+struct HimenoFieldSource {
+  const HimenoFields<T>* fields = nullptr;  // null: the benchmark's fields
+  std::int64_t offset = 0;                  // points to skip in each caller array
+};
+
+template <class T>
+const T* himeno_coefficient_array(const HimenoFields<T>& fields, int index) noexcept {
+  if (index < 4) return fields.a[index];
+  if (index < 7) return fields.b[index - 4];
+  if (index < 10) return fields.c[index - 7];
+  return index == 10 ? fields.wrk1 : fields.bnd;
+}
+
+inline const char* himeno_coefficient_name(int index) noexcept {
+  static constexpr const char* names[kHimenoCoefficientArrays] = {
+      "fields.a[0]", "fields.a[1]", "fields.a[2]", "fields.a[3]", "fields.b[0]", "fields.b[1]",
+      "fields.b[2]", "fields.c[0]", "fields.c[1]", "fields.c[2]", "fields.wrk1", "fields.bnd"};
+  return names[index];
+}
+
+// gosa slots: one per launch of a sweep (the distributed sweep's two edge planes and
+// its interior), added in slot order.
+constexpr int kHimenoGosaSlots = 3;
+
+template <class T>
+class HimenoBackend {
+ public:
+  virtual ~HimenoBackend() = default;
+  // Updates the local planes [begin, end), 1 <= begin < end <= planes - 1, by `sweeps`
+  // sweeps from the current pressure into the next one (sweeps > 1 only over every
+  // updated plane of the box: the pass keeps its intermediate planes to itself), and
+  // sets gosa slot `slot` (0 <= slot < kHimenoGosaSlots) to the last sweep's sum of ss^2 over those planes.
+  virtual void sweep(int sweeps, std::int64_t begin, std::int64_t end, int slot, StreamHandle stream) = 0;
+  virtual void swap() noexcept = 0;
+  // Waits for `stream`, then returns slot 0 + ... + slot (slots - 1), in that order.
+  virtual double gosa(int slots, StreamHandle stream) = 0;
+  // The whole box's current pressure into host memory; waits for `stream`.
+  virtual void copy_pressure(T* host, StreamHandle stream) const = 0;
+  // The address of local plane `plane` of the current or of the next pressure, in the
+  // backend's memory: what the halo exchange sends and receives.
+  virtual T* pressure_plane(bool next, std::int64_t plane) noexcept = 0;
+  // The sweeps per pass that run fastest (1 on the CPU).
+  virtual int best_sweeps_per_pass() const noexcept = 0;
+  virtual int max_sweeps_per_pass() const noexcept = 0;
+};
+
+template <class T>
+std::unique_ptr<HimenoBackend<T>> make_himeno_cpu(const HimenoBox& box, const HimenoFieldSource<T>& source,
+                                                  double omega);
+
+template <class T>
+std::unique_ptr<HimenoBackend<T>> make_himeno_cuda(const HimenoBox& box, const HimenoFieldSource<T>& source,
+                                                   double omega, StreamHandle stream);
+
+}  // namespace cunum::detail

@@ -1,0 +1,334 @@
+// The Himeno problem across MPI ranks: slabs of i-planes, one backend box per rank,
+// ghost planes refreshed after every sweep (MPI on the CPU backend, NCCL on CUDA).
+
+#include "cunum/himeno_mpi.hpp"
+
+#include <cuda_runtime.h>
+#if CUNUM_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cunum/core/device.hpp"
+#include "cunum/core/error.hpp"
+#include "src/core/check.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+#include "src/himeno/himeno_backends.hpp"
+#include "src/himeno/himeno_setup.hpp"
+
+namespace cunum {
+namespace {
+
+constexpr const char* kDistributedRoutine = "cunum::HimenoDistributed";
+constexpr const char* kIterateRoutine = "cunum::HimenoDistributed::iterate";
+
+void check_mpi(int status, const char* call) {
+  if (status == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  const char* routine = detail::RoutineScope::current();
+  throw Error(ErrorCode::cuda_failure,
+              std::string(routine != nullptr ? routine : "cunum") + ": " + call + " failed: " + text);
+}
+
+template <class T>
+MPI_Datatype mpi_type() {
+  return std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
+}
+
+#if CUNUM_HAVE_NCCL
+void check_nccl(ncclResult_t status, const char* call) {
+  if (status == ncclSuccess) return;
+  const char* routine = detail::RoutineScope::current();
+  throw Error(ErrorCode::cuda_failure, std::string(routine != nullptr ? routine : "cunum") + ": " + call +
+                                           " failed: " + ncclGetErrorString(status));
+}
+
+template <class T>
+ncclDataType_t nccl_type() {
+  return std::is_same_v<T, float> ? ncclFloat32 : ncclFloat64;
+}
+
+// The NCCL communicator over `comm`'s ranks, its identity broadcast by rank 0.
+class NcclCommunicator {
+ public:
+  NcclCommunicator(MPI_Comm comm, int rank, int ranks) {
+    ncclUniqueId id{};
+    if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    check_mpi(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm), "MPI_Bcast");
+    check_nccl(ncclCommInitRank(&communicator_, ranks, id, rank), "ncclCommInitRank");
+  }
+  ~NcclCommunicator() {
+    if (communicator_ != nullptr) ncclCommDestroy(communicator_);
+  }
+  NcclCommunicator(const NcclCommunicator&) = delete;
+  NcclCommunicator& operator=(const NcclCommunicator&) = delete;
+  ncclComm_t get() const noexcept { return communicator_; }
+
+ private:
+  ncclComm_t communicator_ = nullptr;
+};
+#endif
+
+// A non-blocking stream and an event, destroyed with their owner.
+class StreamPair {
+ public:
+  StreamPair() {
+    for (auto& stream : streams_) CUNUM_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (auto& event : events_) CUNUM_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  }
+  ~StreamPair() {
+    for (auto stream : streams_) cudaStreamDestroy(stream);
+    for (auto event : events_) cudaEventDestroy(event);
+  }
+  StreamPair(const StreamPair&) = delete;
+  StreamPair& operator=(const StreamPair&) = delete;
+  cudaStream_t edge() const noexcept { return streams_[0]; }
+  cudaStream_t interior() const noexcept { return streams_[1]; }
+  // Each stream waits for the other's work so far: the next sweep reads what both wrote.
+  void join() {
+    CUNUM_CHECK(cudaEventRecord(events_[0], streams_[0]));
+    CUNUM_CHECK(cudaEventRecord(events_[1], streams_[1]));
+    CUNUM_CHECK(cudaStreamWaitEvent(streams_[1], events_[0], 0));
+    CUNUM_CHECK(cudaStreamWaitEvent(streams_[0], events_[1], 0));
+  }
+
+ private:
+  cudaStream_t streams_[2] = {};
+  cudaEvent_t events_[2] = {};
+};
+
+// The rank of the calling process among the ranks of its node.
+int local_rank(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
+
+}  // namespace
+
+template <class T>
+struct HimenoDistributed<T>::Implementation {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+  int ranks = 1;
+  HimenoGrid grid;
+  HimenoDistributedOptions distributed;
+  Backend backend = Backend::cpu;
+  std::int64_t first = 1;  // global i of the first updated plane
+  std::int64_t count = 0;  // updated planes
+  detail::HimenoBox box;
+  std::unique_ptr<detail::HimenoBackend<T>> sweeper;
+  std::unique_ptr<StreamPair> streams;
+#if CUNUM_HAVE_NCCL
+  std::unique_ptr<NcclCommunicator> nccl;
+#endif
+  int gosa_slots = 1;
+  int sweeps_per_pass = 1;  // above 1 only with one rank: a pass keeps its planes to itself
+
+  bool has_lower() const noexcept { return rank > 0; }
+  bool has_upper() const noexcept { return rank < ranks - 1; }
+
+  // Sends the next pressure's first and last updated planes to the neighbours and
+  // receives their planes into the ghost planes.
+  void exchange(cudaStream_t stream) {
+    const std::int64_t plane_points = box.plane_points();
+    T* lower_ghost = sweeper->pressure_plane(true, 0);
+    T* lower_edge = sweeper->pressure_plane(true, 1);
+    T* upper_edge = sweeper->pressure_plane(true, box.planes - 2);
+    T* upper_ghost = sweeper->pressure_plane(true, box.planes - 1);
+    if (backend == Backend::cpu) {
+      const int lower = has_lower() ? rank - 1 : MPI_PROC_NULL;
+      const int upper = has_upper() ? rank + 1 : MPI_PROC_NULL;
+      const int n = static_cast<int>(plane_points);
+      check_mpi(MPI_Sendrecv(upper_edge, n, mpi_type<T>(), upper, 0, lower_ghost, n, mpi_type<T>(), lower, 0, comm,
+                             MPI_STATUS_IGNORE),
+                "MPI_Sendrecv");
+      check_mpi(MPI_Sendrecv(lower_edge, n, mpi_type<T>(), lower, 1, upper_ghost, n, mpi_type<T>(), upper, 1, comm,
+                             MPI_STATUS_IGNORE),
+                "MPI_Sendrecv");
+      return;
+    }
+#if CUNUM_HAVE_NCCL
+    const auto n = static_cast<std::size_t>(plane_points);
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    if (has_lower()) {
+      check_nccl(ncclSend(lower_edge, n, nccl_type<T>(), rank - 1, nccl->get(), stream), "ncclSend");
+      check_nccl(ncclRecv(lower_ghost, n, nccl_type<T>(), rank - 1, nccl->get(), stream), "ncclRecv");
+    }
+    if (has_upper()) {
+      check_nccl(ncclSend(upper_edge, n, nccl_type<T>(), rank + 1, nccl->get(), stream), "ncclSend");
+      check_nccl(ncclRecv(upper_ghost, n, nccl_type<T>(), rank + 1, nccl->get(), stream), "ncclRecv");
+    }
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+#else
+    (void)stream;
+#endif
+  }
+
+  // `sweeps` sweeps of the slab (1 unless there is one rank): gosa slots 0 (first
+  // plane), 1 (last plane) and 2 (the planes between), as many as the slab has.
+  void sweep(int sweeps) {
+    const std::int64_t last = box.planes - 2;
+    const bool overlap = backend == Backend::cuda && distributed.overlap_halo && ranks > 1;
+    if (!overlap) {
+      const cudaStream_t stream = streams ? streams->edge() : nullptr;
+      sweeper->sweep(sweeps, 1, last + 1, 0, stream);
+      gosa_slots = 1;
+      if (ranks > 1) exchange(stream);
+    } else {
+      sweeper->sweep(1, 1, 2, 0, streams->edge());
+      gosa_slots = 1;
+      if (last > 1) {
+        sweeper->sweep(1, last, last + 1, 1, streams->edge());
+        gosa_slots = 2;
+      }
+      exchange(streams->edge());
+      if (last > 2) {
+        sweeper->sweep(1, 2, last, 2, streams->interior());
+        gosa_slots = 3;
+      }
+      streams->join();
+    }
+    sweeper->swap();
+  }
+};
+
+template <class T>
+HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoOptions& options,
+                                        Backend backend, const HimenoDistributedOptions& distributed)
+    : HimenoDistributed(comm, grid, nullptr, options, backend, distributed) {}
+
+template <class T>
+HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>& fields,
+                                        const HimenoOptions& options, Backend backend,
+                                        const HimenoDistributedOptions& distributed)
+    : HimenoDistributed(comm, grid, &fields, options, backend, distributed) {}
+
+template <class T>
+HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>* fields,
+                                        const HimenoOptions& options, Backend backend,
+                                        const HimenoDistributedOptions& distributed) {
+  const detail::RoutineScope scope(kDistributedRoutine);
+  auto self = std::make_unique<Implementation>();
+  self->comm = comm;
+  check_mpi(MPI_Comm_rank(comm, &self->rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &self->ranks), "MPI_Comm_size");
+  detail::validate_himeno_grid(grid, sizeof(T), kDistributedRoutine);
+  detail::validate_himeno_options(options, kDistributedRoutine);
+  if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kDistributedRoutine);
+  const std::int64_t interior = grid.nx - 2;
+  detail::require(self->ranks <= interior, kDistributedRoutine, "comm",
+                  "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
+                      " interior planes (nx - 2)");
+  detail::require(grid.ny * grid.nz <= std::numeric_limits<int>::max(), kDistributedRoutine, "grid",
+                  "has planes of more than 2^31 - 1 points, which MPI counts cannot address");
+  if (backend != Backend::cpu && device_count() > 0) {
+    CUNUM_CHECK(cudaSetDevice(local_rank(comm) % device_count()));
+  }
+  self->backend = resolve_backend(backend);
+#if !CUNUM_HAVE_NCCL
+  if (self->backend == Backend::cuda) {
+    throw Error(ErrorCode::not_supported,
+                std::string(kDistributedRoutine) + ": the CUDA backend exchanges through NCCL, which this build lacks");
+  }
+#endif
+  self->grid = grid;
+  self->distributed = distributed;
+  const std::int64_t base = interior / self->ranks;
+  const std::int64_t extra = interior % self->ranks;
+  self->count = base + (self->rank < extra ? 1 : 0);
+  self->first = 1 + self->rank * base + std::min<std::int64_t>(self->rank, extra);
+  self->box = {self->count + 2, grid.ny, grid.nz, self->first - 1, grid.nx};
+  if (self->backend == Backend::cuda) {
+    self->streams = std::make_unique<StreamPair>();
+#if CUNUM_HAVE_NCCL
+    self->nccl = std::make_unique<NcclCommunicator>(comm, self->rank, self->ranks);
+#endif
+  }
+  const cudaStream_t setup = self->streams ? self->streams->edge() : nullptr;
+  self->sweeper = detail::make_himeno_backend<T>(self->backend, self->box,
+                                                 {fields, (self->first - 1) * grid.ny * grid.nz}, options.omega, setup);
+  if (self->ranks == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweeper);
+  implementation_ = std::move(self);
+}
+
+template <class T>
+HimenoDistributed<T>::~HimenoDistributed() = default;
+template <class T>
+HimenoDistributed<T>::HimenoDistributed(HimenoDistributed&&) noexcept = default;
+template <class T>
+HimenoDistributed<T>& HimenoDistributed<T>::operator=(HimenoDistributed&&) noexcept = default;
+
+template <class T>
+double HimenoDistributed<T>::iterate(std::int64_t sweeps) {
+  const detail::RoutineScope scope(kIterateRoutine);
+  detail::require(sweeps >= 1, kIterateRoutine, "sweeps", "must be >= 1, got " + std::to_string(sweeps));
+  Implementation& self = *implementation_;
+  for (std::int64_t done = 0; done < sweeps;) {
+    const int pass = static_cast<int>(std::min<std::int64_t>(sweeps - done, self.sweeps_per_pass));
+    self.sweep(pass);
+    done += pass;
+  }
+  const double local = self.sweeper->gosa(self.gosa_slots, self.streams ? self.streams->edge() : nullptr);
+  double total = 0.0;
+  check_mpi(MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, self.comm), "MPI_Allreduce");
+  return total;
+}
+
+template <class T>
+std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
+  const detail::RoutineScope scope("cunum::HimenoDistributed::gather_pressure");
+  const Implementation& self = *implementation_;
+  const std::int64_t plane_points = self.grid.ny * self.grid.nz;
+  std::vector<T> slab(static_cast<std::size_t>(self.box.points()));
+  self.sweeper->copy_pressure(slab.data(), self.streams ? self.streams->edge() : nullptr);
+  // Each rank sends its updated planes; the first and the last rank add the grid's
+  // boundary plane on their side.
+  const std::int64_t from = self.rank == 0 ? 0 : 1;
+  const std::int64_t to = self.rank == self.ranks - 1 ? self.box.planes : self.box.planes - 1;
+  const std::int64_t sent = (to - from) * plane_points;
+  detail::require(self.grid.points() <= std::numeric_limits<int>::max(), "cunum::HimenoDistributed::gather_pressure",
+                  "grid", "has more than 2^31 - 1 points, which one MPI gather cannot address");
+  std::vector<int> counts(static_cast<std::size_t>(self.ranks));
+  const int mine = static_cast<int>(sent);
+  check_mpi(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, root, self.comm), "MPI_Gather");
+  std::vector<int> offsets(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  std::vector<T> whole(self.rank == root ? static_cast<std::size_t>(self.grid.points()) : 0);
+  check_mpi(MPI_Gatherv(slab.data() + from * plane_points, mine, mpi_type<T>(), whole.data(), counts.data(),
+                        offsets.data(), mpi_type<T>(), root, self.comm),
+            "MPI_Gatherv");
+  return whole;
+}
+
+template <class T>
+std::int64_t HimenoDistributed<T>::first_plane() const noexcept {
+  return implementation_->first;
+}
+template <class T>
+std::int64_t HimenoDistributed<T>::planes() const noexcept {
+  return implementation_->count;
+}
+template <class T>
+const HimenoGrid& HimenoDistributed<T>::grid() const noexcept {
+  return implementation_->grid;
+}
+template <class T>
+Backend HimenoDistributed<T>::backend() const noexcept {
+  return implementation_->backend;
+}
+
+template class HimenoDistributed<float>;
+template class HimenoDistributed<double>;
+
+}  // namespace cunum

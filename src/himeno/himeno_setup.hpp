@@ -1,0 +1,32 @@
+#pragma once
+// Internal: the checks and the backend construction that the one-box problem
+// (himeno.cpp) and the MPI slabs (himeno_mpi.cpp) share.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "cunum/himeno.hpp"
+#include "src/himeno/himeno_backends.hpp"
+
+namespace cunum::detail {
+
+// @throws Error(invalid_argument) naming 'grid.nx', 'grid.ny', 'grid.nz' or 'grid'.
+void validate_himeno_grid(const HimenoGrid& grid, std::size_t value_bytes, const char* routine);
+// @throws Error(invalid_argument) naming 'options.omega' or 'options.sweeps_per_pass'.
+void validate_himeno_options(const HimenoOptions& options, const char* routine);
+// @throws Error(invalid_argument) naming the field that is null or holds a value that is not finite.
+template <class T>
+void validate_himeno_fields(const HimenoFields<T>& fields, std::int64_t points, const char* routine);
+
+// `backend` resolved (cpu or cuda).
+template <class T>
+std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const HimenoBox& box,
+                                                      const HimenoFieldSource<T>& source, double omega,
+                                                      StreamHandle stream);
+
+// The sweeps per pass iterate() uses: the option, or the backend's best, at most its most.
+template <class T>
+int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper);
+
+}  // namespace cunum::detail

@@ -1,0 +1,29 @@
+target_sources(cunum PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/himeno.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/himeno_cpu.cpp
+  ${PROJECT_SOURCE_DIR}/kernels/himeno/himeno_cuda.cu)
+
+# The MPI layer is its own library, cunum::himeno_mpi, built when MPI is found; its
+# CUDA backend exchanges halos through NCCL (shipped with the CUDA toolkit) when found.
+find_package(MPI COMPONENTS CXX)
+if(MPI_CXX_FOUND)
+  find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
+  add_library(cunum_himeno_mpi ${CMAKE_CURRENT_LIST_DIR}/himeno_mpi.cpp)
+  add_library(cunum::himeno_mpi ALIAS cunum_himeno_mpi)
+  target_link_libraries(cunum_himeno_mpi PUBLIC cunum MPI::MPI_CXX PRIVATE CUDA::cudart)
+  target_include_directories(cunum_himeno_mpi PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(cunum_himeno_mpi PRIVATE CUNUM_SOURCE_DIR="${PROJECT_SOURCE_DIR}/")
+  if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
+    target_include_directories(cunum_himeno_mpi SYSTEM PRIVATE ${NCCL_INCLUDE_DIR})
+    target_link_libraries(cunum_himeno_mpi PRIVATE ${NCCL_LIBRARY})
+    target_compile_definitions(cunum_himeno_mpi PRIVATE CUNUM_HAVE_NCCL=1)
+    message(STATUS "himeno_mpi: MPI and NCCL (${NCCL_LIBRARY})")
+  else()
+    target_compile_definitions(cunum_himeno_mpi PRIVATE CUNUM_HAVE_NCCL=0)
+    message(STATUS "himeno_mpi: MPI without NCCL (the CUDA backend is not supported)")
+  endif()
+  cunum_set_warnings(cunum_himeno_mpi)
+else()
+  message(STATUS "himeno_mpi: MPI not found, not built (Debian: libopenmpi-dev openmpi-bin)")
+endif()

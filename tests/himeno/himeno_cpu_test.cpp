@@ -1,0 +1,142 @@
+// The CPU backend against the published serial algorithm (himeno_reference.hpp), on
+// the benchmark's fields and on random caller fields at awkward sizes; gosa's
+// independence of the thread count; and every argument check.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "cunum/core/value_types.hpp"
+#include "cunum/himeno.hpp"
+#include "himeno_reference.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::ErrorCode;
+using cunum::HimenoGrid;
+using cunum::HimenoProblem;
+using cunum::testing::himeno_benchmark_arrays;
+using cunum::testing::himeno_random_arrays;
+using cunum::testing::himeno_serial_jacobi;
+
+template <class T>
+class HimenoCpu : public ::testing::Test {};
+using RealTypes = ::testing::Types<CUNUM_REAL_TYPES>;
+TYPED_TEST_SUITE(HimenoCpu, RealTypes);
+
+TEST(HimenoGrid, StandardSizesAreTheCEditionsGrids) {
+  const HimenoGrid xs = cunum::himeno_grid(cunum::HimenoSize::xs);
+  EXPECT_EQ(xs.nx, 32);
+  EXPECT_EQ(xs.ny, 32);
+  EXPECT_EQ(xs.nz, 64);
+  const HimenoGrid xl = cunum::himeno_grid(cunum::HimenoSize::xl);
+  EXPECT_EQ(xl.nx, 512);
+  EXPECT_EQ(xl.ny, 512);
+  EXPECT_EQ(xl.nz, 1024);
+  // The benchmark counts 34 flops per interior point per sweep: S is 62 x 62 x 126.
+  EXPECT_DOUBLE_EQ(cunum::himeno_flops(cunum::himeno_grid(cunum::HimenoSize::s), 1), 34.0 * 62 * 62 * 126);
+}
+
+// The benchmark's own problem: the pressure bit for bit (the CPU backend evaluates the
+// serial code's expression in its order, with no fused multiply-adds on the host);
+// gosa to the rounding of its sum (n eps for n terms), which the backend adds plane by
+// plane.
+constexpr double kGosaOrderTolerance = 1e-11;
+TYPED_TEST(HimenoCpu, BenchmarkProblemMatchesTheSerialCode) {
+  using T = TypeParam;
+  for (const HimenoGrid grid : {HimenoGrid{3, 3, 3}, HimenoGrid{5, 7, 11}, cunum::himeno_grid(cunum::HimenoSize::xs)}) {
+    auto reference = himeno_benchmark_arrays<T>(grid);
+    HimenoProblem<T> problem(grid, {}, Backend::cpu);
+    int done = 0;
+    for (const int sweeps : {1, 2, 7}) {
+      const double gosa = problem.iterate(sweeps);
+      const double expected = himeno_serial_jacobi(sweeps, reference);
+      done += sweeps;
+      EXPECT_NEAR(gosa, expected, kGosaOrderTolerance * expected) << grid.nx << "x" << grid.ny << "x" << grid.nz << " after " << done;
+      EXPECT_EQ(problem.pressure(), reference.p) << "after " << done << " sweeps";
+    }
+  }
+}
+
+TYPED_TEST(HimenoCpu, CallerFieldsMatchTheSerialCode) {
+  using T = TypeParam;
+  std::uint64_t stream = 0;
+  for (const HimenoGrid grid : {HimenoGrid{3, 4, 5}, HimenoGrid{13, 3, 17}, HimenoGrid{17, 19, 67}}) {
+    auto reference = himeno_random_arrays<T>(grid, ++stream);
+    cunum::HimenoOptions options;
+    options.omega = 0.7;
+    HimenoProblem<T> problem(grid, reference.fields(), options, Backend::cpu);
+    const double gosa = problem.iterate(5);
+    const double expected = himeno_serial_jacobi(5, reference, static_cast<T>(0.7));
+    EXPECT_NEAR(gosa, expected, kGosaOrderTolerance * expected);
+    EXPECT_EQ(problem.pressure(), reference.p);
+  }
+}
+
+TYPED_TEST(HimenoCpu, GosaDoesNotDependOnTheThreadCount) {
+  using T = TypeParam;
+  const HimenoGrid grid{23, 29, 31};
+  const auto arrays = himeno_random_arrays<T>(grid, 40);
+  const int threads = omp_get_max_threads();
+  std::vector<double> gosa;
+  for (const int count : {1, 2, 3}) {
+    omp_set_num_threads(count);
+    HimenoProblem<T> problem(grid, arrays.fields(), {}, Backend::cpu);
+    gosa.push_back(problem.iterate(4));
+  }
+  omp_set_num_threads(threads);
+  EXPECT_EQ(gosa[0], gosa[1]);
+  EXPECT_EQ(gosa[0], gosa[2]);
+}
+
+TYPED_TEST(HimenoCpu, BadArgumentsAreRefusedByName) {
+  using T = TypeParam;
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{2, 5, 5}, {}, Backend::cpu), ErrorCode::invalid_argument,
+                     "grid.nx");
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{5, 0, 5}, {}, Backend::cpu), ErrorCode::invalid_argument,
+                     "grid.ny");
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{5, 5, -4}, {}, Backend::cpu), ErrorCode::invalid_argument,
+                     "grid.nz");
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{std::int64_t{1} << 30, std::int64_t{1} << 30, 8}, {}, Backend::cpu),
+                     ErrorCode::invalid_argument, "grid");
+  cunum::HimenoOptions options;
+  options.omega = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{5, 5, 5}, options, Backend::cpu), ErrorCode::invalid_argument,
+                     "options.omega");
+  options = {};
+  options.sweeps_per_pass = 5;
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{5, 5, 5}, options, Backend::cpu), ErrorCode::invalid_argument,
+                     "options.sweeps_per_pass");
+  options.sweeps_per_pass = -1;
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{5, 5, 5}, options, Backend::cpu), ErrorCode::invalid_argument,
+                     "options.sweeps_per_pass");
+
+  const HimenoGrid grid{4, 5, 6};
+  auto arrays = himeno_random_arrays<T>(grid, 7);
+  auto fields = arrays.fields();
+  fields.c[1] = nullptr;
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(grid, fields, {}, Backend::cpu), ErrorCode::invalid_argument, "fields.c[1]");
+  arrays.a[3][17] = std::numeric_limits<T>::infinity();
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(grid, arrays.fields(), {}, Backend::cpu), ErrorCode::invalid_argument,
+                     "fields.a[3]");
+  arrays = himeno_random_arrays<T>(grid, 7);
+  arrays.p[3] = std::numeric_limits<T>::quiet_NaN();
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(grid, arrays.fields(), {}, Backend::cpu), ErrorCode::invalid_argument,
+                     "fields.pressure");
+
+  HimenoProblem<T> problem(grid, {}, Backend::cpu);
+  EXPECT_CUNUM_ERROR(problem.iterate(0), ErrorCode::invalid_argument, "sweeps");
+  EXPECT_CUNUM_ERROR(cunum::himeno_grid(static_cast<cunum::HimenoSize>(9)), ErrorCode::invalid_argument, "size");
+}
+
+TEST(HimenoCpu, CudaWithoutADeviceIsRefused) {
+  if (cunum::device_count() > 0) GTEST_SKIP() << "a CUDA device is present: the refusal cannot be shown here";
+  EXPECT_CUNUM_ERROR(HimenoProblem<float>(HimenoGrid{5, 5, 5}, {}, Backend::cuda), ErrorCode::no_device, "");
+}
+
+}  // namespace

@@ -1,0 +1,120 @@
+// The CUDA backend against the CPU backend: the benchmark's problem at XS, S and M
+// after 1, 3, 10 and 100 sweeps, random caller fields at awkward sizes, every number of
+// sweeps per pass giving the same pressure bit for bit, and gosa bit-identical run to run.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cunum/core/value_types.hpp"
+#include "cunum/himeno.hpp"
+#include "himeno_reference.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::HimenoGrid;
+using cunum::HimenoOptions;
+using cunum::HimenoProblem;
+using cunum::testing::himeno_random_arrays;
+using cunum::testing::max_relative_difference;
+
+template <class T>
+class HimenoGpu : public ::testing::Test {};
+using RealTypes = ::testing::Types<CUNUM_REAL_TYPES>;
+TYPED_TEST_SUITE(HimenoGpu, RealTypes);
+
+// gosa against the CPU's (the bounds), and the pressure to rounding: the GPU
+// contracts the update into fused multiply-adds, the CPU does not.
+template <class T>
+constexpr double gosa_tolerance() {
+  return std::is_same_v<T, float> ? 1e-4 : 1e-5;
+}
+template <class T>
+constexpr double pressure_tolerance() {
+  return std::is_same_v<T, float> ? 2e-5 : 1e-12;
+}
+
+template <class T>
+void expect_same_run(HimenoProblem<T>& gpu, HimenoProblem<T>& cpu, std::int64_t sweeps, const char* what) {
+  const double gpu_gosa = gpu.iterate(sweeps);
+  const double cpu_gosa = cpu.iterate(sweeps);
+  EXPECT_LE(std::fabs(gpu_gosa - cpu_gosa), gosa_tolerance<T>() * std::fabs(cpu_gosa))
+      << what << ": gosa " << gpu_gosa << " on the GPU, " << cpu_gosa << " on the CPU";
+  EXPECT_LE(max_relative_difference(gpu.pressure(), cpu.pressure()), pressure_tolerance<T>()) << what;
+}
+
+TYPED_TEST(HimenoGpu, BenchmarkSizesAgreeWithTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const cunum::HimenoSize size : {cunum::HimenoSize::xs, cunum::HimenoSize::s, cunum::HimenoSize::m}) {
+    const HimenoGrid grid = cunum::himeno_grid(size);
+    HimenoProblem<T> gpu(grid, {}, Backend::cuda);
+    HimenoProblem<T> cpu(grid, {}, Backend::cpu);
+    // 1, then 3, 10 and 100 sweeps in all.
+    std::int64_t done = 0;
+    for (const std::int64_t total : {1, 3, 10, 100}) {
+      if (size == cunum::HimenoSize::m && total > 10) break;  // M's 100 sweeps: the bench's check
+      expect_same_run(gpu, cpu, total - done, to_string(size));
+      done = total;
+    }
+  }
+}
+
+TYPED_TEST(HimenoGpu, CallerFieldsAtAwkwardSizesAgreeWithTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  std::uint64_t stream = 100;
+  for (const HimenoGrid grid : {HimenoGrid{3, 3, 3}, HimenoGrid{4, 3, 5}, HimenoGrid{5, 7, 11}, HimenoGrid{37, 19, 131},
+                                HimenoGrid{11, 67, 3}, HimenoGrid{29, 23, 67}}) {
+    const auto arrays = himeno_random_arrays<T>(grid, ++stream);
+    HimenoOptions options;
+    options.omega = 0.9;
+    HimenoProblem<T> cpu(grid, arrays.fields(), options, Backend::cpu);
+    HimenoProblem<T> gpu(grid, arrays.fields(), options, Backend::cuda);
+    expect_same_run(gpu, cpu, 7, "random fields");
+  }
+}
+
+// Temporal blocking changes only where each sweep's points are computed, never how.
+TYPED_TEST(HimenoGpu, EverySweepsPerPassGivesTheSamePressureBitForBit) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const HimenoGrid grid : {HimenoGrid{41, 23, 71}, cunum::himeno_grid(cunum::HimenoSize::s)}) {
+    const auto arrays = himeno_random_arrays<T>(grid, 300);
+    std::vector<T> first;
+    double first_gosa = 0.0;
+    for (int sweeps_per_pass = 1; sweeps_per_pass <= 4; ++sweeps_per_pass) {
+      HimenoOptions options;
+      options.sweeps_per_pass = sweeps_per_pass;
+      HimenoProblem<T> gpu(grid, arrays.fields(), options, Backend::cuda);
+      EXPECT_EQ(gpu.sweeps_per_pass(), sweeps_per_pass);
+      const double gosa = gpu.iterate(11);
+      if (sweeps_per_pass == 1) {
+        first = gpu.pressure();
+        first_gosa = gosa;
+        continue;
+      }
+      EXPECT_EQ(gpu.pressure(), first) << sweeps_per_pass << " sweeps per pass";
+      // Only the summation order of gosa may differ (other tiles, other chunks).
+      EXPECT_NEAR(gosa, first_gosa, 1e-12 * first_gosa) << sweeps_per_pass << " sweeps per pass";
+    }
+  }
+}
+
+TYPED_TEST(HimenoGpu, GosaIsBitIdenticalRunToRun) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const HimenoGrid grid{45, 33, 97};
+  std::vector<double> gosa;
+  for (int run = 0; run < 3; ++run) {
+    HimenoProblem<T> gpu(grid, {}, Backend::cuda);
+    gosa.push_back(gpu.iterate(6));
+  }
+  EXPECT_EQ(gosa[0], gosa[1]);
+  EXPECT_EQ(gosa[0], gosa[2]);
+}
+
+}  // namespace

@@ -1,0 +1,111 @@
+// HimenoDistributed on however many ranks mpirun starts, against the one-box
+// HimenoProblem on the same backend: the pressure bit for bit, gosa to the rounding of
+// its sum, with and without the halo overlap; and too many ranks refused by name.
+// Usage: cunum-test-himeno-mpi cpu|cuda. Exit status 0: passed, 1: failed, 77: skipped
+// (a cuda run on a machine without a device, said loudly).
+
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cunum/core/device.hpp"
+#include "cunum/himeno_mpi.hpp"
+#include "himeno_reference.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::HimenoGrid;
+
+int rank = 0;
+int ranks = 1;
+int failures = 0;
+
+void fail(const std::string& what) {
+  std::printf("[himeno-mpi] rank %d of %d FAILED: %s\n", rank, ranks, what.c_str());
+  ++failures;
+}
+
+template <class T>
+void compare(const HimenoGrid& grid, const cunum::testing::HimenoArrays<T>* arrays, Backend backend, bool overlap) {
+  const std::string name = std::string(sizeof(T) == 4 ? "float " : "double ") + std::to_string(grid.nx) + "x" +
+                           std::to_string(grid.ny) + "x" + std::to_string(grid.nz) +
+                           (arrays != nullptr ? " random fields" : " benchmark fields") +
+                           (overlap ? ", overlapped" : ", not overlapped");
+  cunum::HimenoDistributedOptions distributed;
+  distributed.overlap_halo = overlap;
+  cunum::HimenoOptions options;
+  options.sweeps_per_pass = 1;
+  auto fields = arrays != nullptr ? arrays->fields() : cunum::HimenoFields<T>{};
+  cunum::HimenoDistributed<T> problem =
+      arrays != nullptr ? cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, fields, options, backend, distributed)
+                        : cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, options, backend, distributed);
+  auto one_box = arrays != nullptr ? cunum::HimenoProblem<T>(grid, fields, options, backend)
+                                   : cunum::HimenoProblem<T>(grid, options, backend);
+  for (const int sweeps : {1, 2, 5}) {
+    const double gosa = problem.iterate(sweeps);
+    const double expected = one_box.iterate(sweeps);
+    if (std::fabs(gosa - expected) > 1e-12 * std::fabs(expected)) {
+      fail(name + ": gosa " + std::to_string(gosa) + ", one box " + std::to_string(expected));
+    }
+    const std::vector<T> p = problem.gather_pressure(0);
+    if (rank == 0 && p != one_box.pressure()) fail(name + ": the pressure differs from the one box's");
+  }
+  if (rank == 0) std::printf("[himeno-mpi] %s on %d ranks: compared\n", name.c_str(), ranks);
+}
+
+template <class T>
+void run_all(Backend backend) {
+  compare<T>(cunum::himeno_grid(cunum::HimenoSize::xs), nullptr, backend, true);
+  const HimenoGrid grid{13, 9, 17};  // 11 interior planes: uneven slabs on 2 and 4 ranks
+  const auto arrays = cunum::testing::himeno_random_arrays<T>(grid, 5);
+  compare<T>(grid, &arrays, backend, true);
+  if (backend == Backend::cuda) compare<T>(grid, &arrays, backend, false);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool cuda = argc > 1 && std::strcmp(argv[1], "cuda") == 0;
+  if (cuda && cunum::device_count() == 0) {
+    if (rank == 0) {
+      std::printf("[himeno-mpi] SKIPPED: no CUDA device on this machine; this GPU test proves nothing here "
+                  "and must be run on a GPU (scripts/device-check)\n");
+    }
+    MPI_Finalize();
+    return 77;
+  }
+  const Backend backend = cuda ? Backend::cuda : Backend::cpu;
+  // Every rank draws the same random fields: rank 0's seed (printed by it) for all.
+  unsigned long long seed = rank == 0 ? cunum::testing::fresh_seed() : 0;
+  MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (rank != 0) setenv("CUNUM_TEST_SEED", std::to_string(seed).c_str(), 1);
+  if (rank != 0 && cunum::testing::fresh_seed() != seed) fail("the broadcast seed was not taken");
+  try {
+    run_all<float>(backend);
+    run_all<double>(backend);
+    if (ranks > 1) {
+      try {
+        cunum::HimenoDistributed<float> too_thin(MPI_COMM_WORLD, HimenoGrid{3, 8, 8}, {}, backend);
+        fail("a grid with 1 interior plane was accepted on several ranks");
+      } catch (const cunum::Error& error) {
+        if (std::string(error.what()).find("comm") == std::string::npos) fail(std::string("message: ") + error.what());
+      }
+    }
+  } catch (const std::exception& error) {
+    fail(std::string("exception: ") + error.what());
+  }
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("[himeno-mpi] %s on %d ranks: %s\n", cuda ? "cuda" : "cpu", ranks, total ? "FAILED" : "passed");
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}
