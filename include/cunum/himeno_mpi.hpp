@@ -9,9 +9,12 @@
 ///
 /// CPU backend: each rank sweeps its slab with OpenMP and exchanges through MPI.
 /// CUDA backend: each rank takes the GPU of its local rank (modulo the devices of the
-/// node), and exchanges through NCCL point-to-point calls (built when CMake finds NCCL),
-/// overlapped with the sweep of the planes inside the slab: the two edge planes are
-/// swept first on one stream and sent while the interior sweeps on another.
+/// node; it becomes the calling thread's current device), and exchanges through NCCL
+/// point-to-point calls (built when CMake finds NCCL), overlapped with the sweep of the
+/// planes inside the slab: the two edge planes are swept first on one stream and sent
+/// while the interior sweeps on another. Where NCCL cannot serve (ranks sharing a GPU,
+/// which NCCL refuses, or a build without NCCL) the planes go through page-locked host
+/// memory and MPI instead.
 ///
 /// The pressure equals the one-box HimenoProblem's bit for bit, for any number of ranks;
 /// gosa is each rank's sum, in a fixed order, added by MPI_Allreduce, so it equals the
@@ -49,7 +52,7 @@ class HimenoDistributed {
   /// @throws Error ErrorCode::invalid_argument naming 'grid...' or 'options...' as
   ///         HimenoProblem, or 'comm' when it has more ranks than the grid has interior
   ///         planes (nx - 2); ErrorCode::no_device for Backend::cuda on a rank without a
-  ///         device; ErrorCode::not_supported for Backend::cuda in a build without NCCL
+  ///         device
   HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoOptions& options = {},
                     Backend backend = Backend::automatic, const HimenoDistributedOptions& distributed = {});
 

@@ -46,12 +46,15 @@ class HimenoCuda final : public HimenoBackend<T> {
         stride_(round_up(box.points(), kArrayAlignment)),
         fields_(static_cast<std::size_t>(stride_) * (kHimenoCoefficientArrays + kPressureArrays), stream),
         gosa_(kHimenoGosaSlots, stream) {
+    // No launch makes more blocks than one per tile and plane.
     std::int64_t most_blocks = 0;
     for (int sweeps = 1; sweeps <= kHimenoMaxSweepsPerPass; ++sweeps) {
       himeno_with_policy(sweeps, [&](auto policy) {
+        using Policy = decltype(policy);
         resident_[sweeps] = resident_blocks(policy);
-        // A launch over fewer planes makes no more blocks than one over all of them.
-        most_blocks = std::max(most_blocks, launch_shape(policy, 1, box.planes - 1).blocks);
+        const std::int64_t tiles = ((box.ny - 2 + Policy::tile_j - 1) / Policy::tile_j) *
+                                   ((box.nz - 2 + Policy::tile_k - 1) / Policy::tile_k);
+        most_blocks = std::max(most_blocks, tiles * (box.planes - 2));
       });
     }
     partials_ = DeviceBuffer<double>(static_cast<std::size_t>(most_blocks) * kHimenoGosaSlots, stream);
@@ -147,18 +150,30 @@ class HimenoCuda final : public HimenoBackend<T> {
     return std::int64_t{std::max(report.blocks_per_multiprocessor, 1)} * binding_.multiprocessor_count;
   }
 
-  // Tiles over the interior (j, k) and chunks of planes, enough blocks for
-  // kHimenoWaves waves of resident blocks: fewer chunks mean less overlap recomputed.
+  // Tiles over the interior (j, k), and the planes cut into chunks of C planes, one
+  // block per tile and chunk. A block's time grows as C + sweeps (the planes it
+  // recomputes or loads past its chunk), and the launch takes as many such times as it
+  // has waves of resident blocks; C is the one that minimises the product, so that
+  // neither a part-filled last wave nor the recomputed borders cost much.
   template <class Policy>
   HimenoLaunchShape launch_shape(Policy, std::int64_t begin, std::int64_t end) const {
     HimenoLaunchShape shape;
     shape.tiles_j = static_cast<int>((box_.ny - 2 + Policy::tile_j - 1) / Policy::tile_j);
     shape.tiles_k = static_cast<int>((box_.nz - 2 + Policy::tile_k - 1) / Policy::tile_k);
     const std::int64_t tiles = std::int64_t{shape.tiles_j} * shape.tiles_k;
-    const std::int64_t wanted = resident_[Policy::sweeps] * kHimenoWaves;
-    const std::int64_t chunks = std::clamp<std::int64_t>((wanted + tiles - 1) / tiles, 1, end - begin);
-    shape.chunk_planes = (end - begin + chunks - 1) / chunks;
-    shape.blocks = tiles * ((end - begin + shape.chunk_planes - 1) / shape.chunk_planes);
+    const std::int64_t planes = end - begin;
+    const std::int64_t resident = resident_[Policy::sweeps];
+    double best_cost = 0.0;
+    for (std::int64_t chunk = 1; chunk <= planes; ++chunk) {
+      const std::int64_t blocks = tiles * ((planes + chunk - 1) / chunk);
+      const std::int64_t waves = (blocks + resident - 1) / resident;
+      const double cost = static_cast<double>(waves) * static_cast<double>(chunk + Policy::sweeps);
+      if (shape.blocks == 0 || cost < best_cost) {
+        best_cost = cost;
+        shape.chunk_planes = chunk;
+        shape.blocks = blocks;
+      }
+    }
     return shape;
   }
 

@@ -104,6 +104,43 @@ class StreamPair {
   cudaEvent_t events_[2] = {};
 };
 
+// Page-locked host memory for the staged exchange: two planes out, two in.
+template <class T>
+class PinnedPlanes {
+ public:
+  explicit PinnedPlanes(std::int64_t count) {
+    CUNUM_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), static_cast<std::size_t>(count) * sizeof(T)));
+  }
+  ~PinnedPlanes() { cudaFreeHost(data_); }
+  PinnedPlanes(const PinnedPlanes&) = delete;
+  PinnedPlanes& operator=(const PinnedPlanes&) = delete;
+  T* data() const noexcept { return data_; }
+
+ private:
+  T* data_ = nullptr;
+};
+
+// Whether two ranks of `comm` drive the same GPU (same node, same PCI bus id): NCCL
+// refuses a communicator with two ranks on one device.
+bool ranks_share_a_device(MPI_Comm comm) {
+  constexpr int kNameBytes = MPI_MAX_PROCESSOR_NAME + 32;
+  char identity[kNameBytes] = {};
+  int length = 0;
+  check_mpi(MPI_Get_processor_name(identity, &length), "MPI_Get_processor_name");
+  int device = 0;
+  CUNUM_CHECK(cudaGetDevice(&device));
+  identity[length] = '/';
+  CUNUM_CHECK(cudaDeviceGetPCIBusId(identity + length + 1, kNameBytes - length - 1, device));
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  std::vector<char> all(static_cast<std::size_t>(ranks) * kNameBytes);
+  check_mpi(MPI_Allgather(identity, kNameBytes, MPI_CHAR, all.data(), kNameBytes, MPI_CHAR, comm), "MPI_Allgather");
+  std::vector<std::string> names;
+  for (int r = 0; r < ranks; ++r) names.emplace_back(all.data() + static_cast<std::size_t>(r) * kNameBytes);
+  std::sort(names.begin(), names.end());
+  return std::adjacent_find(names.begin(), names.end()) != names.end();
+}
+
 // The rank of the calling process among the ranks of its node.
 int local_rank(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
@@ -127,16 +164,35 @@ struct HimenoDistributed<T>::Implementation {
   std::int64_t first = 1;  // global i of the first updated plane
   std::int64_t count = 0;  // updated planes
   detail::HimenoBox box;
-  std::unique_ptr<detail::HimenoBackend<T>> sweeper;
+  // Declared before the sweeper, so destroyed after it: its memory is freed on them.
   std::unique_ptr<StreamPair> streams;
 #if CUNUM_HAVE_NCCL
   std::unique_ptr<NcclCommunicator> nccl;
 #endif
+  std::unique_ptr<detail::HimenoBackend<T>> sweeper;
+  // CUDA ranks without NCCL between them (ranks sharing a GPU, which NCCL refuses, or
+  // a build without NCCL): the planes go through page-locked host memory and MPI.
+  bool staged = false;
+  std::unique_ptr<PinnedPlanes<T>> staging;
   int gosa_slots = 1;
   int sweeps_per_pass = 1;  // above 1 only with one rank: a pass keeps its planes to itself
 
   bool has_lower() const noexcept { return rank > 0; }
   bool has_upper() const noexcept { return rank < ranks - 1; }
+
+  // Host memory on both sides: the edges go to the neighbours, their planes come back
+  // into the ghosts (MPI_PROC_NULL past the grid's ends leaves those untouched).
+  void exchange_on_host(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost) {
+    const int lower = has_lower() ? rank - 1 : MPI_PROC_NULL;
+    const int upper = has_upper() ? rank + 1 : MPI_PROC_NULL;
+    const int n = static_cast<int>(box.plane_points());
+    check_mpi(MPI_Sendrecv(upper_edge, n, mpi_type<T>(), upper, 0, lower_ghost, n, mpi_type<T>(), lower, 0, comm,
+                           MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+    check_mpi(MPI_Sendrecv(lower_edge, n, mpi_type<T>(), lower, 1, upper_ghost, n, mpi_type<T>(), upper, 1, comm,
+                           MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+  }
 
   // Sends the next pressure's first and last updated planes to the neighbours and
   // receives their planes into the ghost planes.
@@ -147,15 +203,22 @@ struct HimenoDistributed<T>::Implementation {
     T* upper_edge = sweeper->pressure_plane(true, box.planes - 2);
     T* upper_ghost = sweeper->pressure_plane(true, box.planes - 1);
     if (backend == Backend::cpu) {
-      const int lower = has_lower() ? rank - 1 : MPI_PROC_NULL;
-      const int upper = has_upper() ? rank + 1 : MPI_PROC_NULL;
-      const int n = static_cast<int>(plane_points);
-      check_mpi(MPI_Sendrecv(upper_edge, n, mpi_type<T>(), upper, 0, lower_ghost, n, mpi_type<T>(), lower, 0, comm,
-                             MPI_STATUS_IGNORE),
-                "MPI_Sendrecv");
-      check_mpi(MPI_Sendrecv(lower_edge, n, mpi_type<T>(), lower, 1, upper_ghost, n, mpi_type<T>(), upper, 1, comm,
-                             MPI_STATUS_IGNORE),
-                "MPI_Sendrecv");
+      exchange_on_host(lower_edge, upper_edge, lower_ghost, upper_ghost);
+      return;
+    }
+    if (staged) {
+      const std::size_t bytes = static_cast<std::size_t>(plane_points) * sizeof(T);
+      T* host = staging->data();
+      CUNUM_CHECK(cudaMemcpyAsync(host, lower_edge, bytes, cudaMemcpyDeviceToHost, stream));
+      CUNUM_CHECK(cudaMemcpyAsync(host + plane_points, upper_edge, bytes, cudaMemcpyDeviceToHost, stream));
+      CUNUM_CHECK(cudaStreamSynchronize(stream));
+      exchange_on_host(host, host + plane_points, host + 2 * plane_points, host + 3 * plane_points);
+      if (has_lower()) {
+        CUNUM_CHECK(cudaMemcpyAsync(lower_ghost, host + 2 * plane_points, bytes, cudaMemcpyHostToDevice, stream));
+      }
+      if (has_upper()) {
+        CUNUM_CHECK(cudaMemcpyAsync(upper_ghost, host + 3 * plane_points, bytes, cudaMemcpyHostToDevice, stream));
+      }
       return;
     }
 #if CUNUM_HAVE_NCCL
@@ -192,11 +255,12 @@ struct HimenoDistributed<T>::Implementation {
         sweeper->sweep(1, last, last + 1, 1, streams->edge());
         gosa_slots = 2;
       }
-      exchange(streams->edge());
+      // The interior is enqueued before the exchange, which may block the host (staged).
       if (last > 2) {
         sweeper->sweep(1, 2, last, 2, streams->interior());
         gosa_slots = 3;
       }
+      exchange(streams->edge());
       streams->join();
     }
     sweeper->swap();
@@ -236,12 +300,6 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
     CUNUM_CHECK(cudaSetDevice(local_rank(comm) % device_count()));
   }
   self->backend = resolve_backend(backend);
-#if !CUNUM_HAVE_NCCL
-  if (self->backend == Backend::cuda) {
-    throw Error(ErrorCode::not_supported,
-                std::string(kDistributedRoutine) + ": the CUDA backend exchanges through NCCL, which this build lacks");
-  }
-#endif
   self->grid = grid;
   self->distributed = distributed;
   const std::int64_t base = interior / self->ranks;
@@ -251,9 +309,11 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   self->box = {self->count + 2, grid.ny, grid.nz, self->first - 1, grid.nx};
   if (self->backend == Backend::cuda) {
     self->streams = std::make_unique<StreamPair>();
+    self->staged = !CUNUM_HAVE_NCCL || ranks_share_a_device(comm);
 #if CUNUM_HAVE_NCCL
-    self->nccl = std::make_unique<NcclCommunicator>(comm, self->rank, self->ranks);
+    if (!self->staged && self->ranks > 1) self->nccl = std::make_unique<NcclCommunicator>(comm, self->rank, self->ranks);
 #endif
+    if (self->staged) self->staging = std::make_unique<PinnedPlanes<T>>(4 * grid.ny * grid.nz);
   }
   const cudaStream_t setup = self->streams ? self->streams->edge() : nullptr;
   self->sweeper = detail::make_himeno_backend<T>(self->backend, self->box,

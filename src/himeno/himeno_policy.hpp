@@ -30,14 +30,10 @@ struct HimenoSweepPolicy {
 // One sweep per pass: 8 x 64 tiles (two 128-byte rows of k per warp's loads). More
 // sweeps: 16 x 64 tiles, so that the recomputed borders stay a small share.
 using HimenoOneSweep = HimenoSweepPolicy<1, 8, 64, 256, 4>;
-using HimenoTwoSweeps = HimenoSweepPolicy<2, 16, 64, 256, 2>;
-using HimenoThreeSweeps = HimenoSweepPolicy<3, 16, 64, 256, 2>;
-using HimenoFourSweeps = HimenoSweepPolicy<4, 16, 64, 256, 1>;
+using HimenoTwoSweeps = HimenoSweepPolicy<2, 16, 64, 256, 3>;
+using HimenoThreeSweeps = HimenoSweepPolicy<3, 16, 64, 256, 3>;
+using HimenoFourSweeps = HimenoSweepPolicy<4, 16, 64, 256, 2>;
 constexpr int kHimenoMaxSweepsPerPass = 4;
-
-// Blocks per launch: this many waves of resident blocks, at least, so that the last
-// wave's imbalance is a small share; fewer chunks of planes mean less overlap recomputed.
-constexpr int kHimenoWaves = 4;
 
 // Calls f(Policy{}) with the policy of `sweeps` (1..kHimenoMaxSweepsPerPass).
 template <class F>
@@ -50,9 +46,10 @@ decltype(auto) himeno_with_policy(int sweeps, F&& f) {
   }
 }
 
-// The sweeps per pass that ran fastest on the H100 at sizes M to XL (docs/himeno.md).
+// The sweeps per pass that ran fastest on the H100 at sizes M to XL (docs/himeno.md):
+// one in float; two in double at L and XL, where the pass's arithmetic hides better.
 template <class T>
-struct HimenoBestSweeps : std::integral_constant<int, 2> {};
+struct HimenoBestSweeps : std::integral_constant<int, std::is_same_v<T, double> ? 2 : 1> {};
 
 struct HimenoLaunchShape {
   int tiles_j = 0;
