@@ -109,8 +109,8 @@ class HimenoProblem {
   /// wrk1 = 0, p(i, j, k) = i^2 / (nx - 1)^2 (computed in T as the benchmark does).
   /// @param stream CUDA backend: the fields are filled on it, and sweeps on other
   ///               streams are ordered after it. CPU: ignored
-  /// @throws Error ErrorCode::invalid_argument naming 'grid' (an axis < 3, or a size
-  ///         whose fields overflow 64-bit byte counts) or 'options' (omega not finite,
+  /// @throws Error ErrorCode::invalid_argument naming 'grid' (an axis < 3, a (j, k)
+  ///         plane of 2^31 points or more, or fields that overflow 64-bit byte counts) or 'options' (omega not finite,
   ///         sweeps_per_pass outside 0..4); ErrorCode::no_device for Backend::cuda without
   ///         a device; ErrorCode::out_of_memory when the fields do not fit
   explicit HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options = {},

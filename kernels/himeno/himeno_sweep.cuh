@@ -22,6 +22,9 @@
 
 namespace cunum::detail {
 
+// Points each thread takes at once in a level (himeno_sweep_kernel).
+constexpr int kHimenoBatch = 2;
+
 template <class T>
 struct HimenoSweepArgs {
   const T* coefficients[kHimenoCoefficientArrays];
@@ -77,8 +80,11 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   const std::int64_t chunk = blockIdx.x / (static_cast<unsigned>(args.tiles_k) * args.tiles_j);
   const std::int64_t i0 = args.begin + chunk * args.chunk_planes;
   const std::int64_t i1 = min(args.end, i0 + args.chunk_planes);
-  const std::int64_t j_origin = 1 + std::int64_t{tile_j} * Policy::tile_j - S;  // global j of region row 0
-  const std::int64_t k_origin = 1 + std::int64_t{tile_k} * Policy::tile_k - S;
+  // Within a plane, 32-bit offsets: the front end refuses planes of 2^31 points or more.
+  const int ny = static_cast<int>(args.ny);
+  const int nz = static_cast<int>(args.nz);
+  const int j_origin = 1 + tile_j * Policy::tile_j - S;  // the j of region row 0
+  const int k_origin = 1 + tile_k * Policy::tile_k - S;
   const std::int64_t plane_points = args.ny * args.nz;
 
   double gosa = 0.0;
@@ -88,10 +94,11 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     if (loaded >= max(std::int64_t{0}, i0 - S) && loaded < min(args.planes, i1 + S)) {
       T* destination = slot(0, loaded);
       const T* source = args.pressure + loaded * plane_points;
+#pragma unroll 4
       for (int e = threadIdx.x; e < Policy::region_points; e += Policy::block_threads) {
-        const std::int64_t j = j_origin + e / RK;
-        const std::int64_t k = k_origin + e % RK;
-        if (j >= 0 && j < args.ny && k >= 0 && k < args.nz) destination[e] = __ldg(source + j * args.nz + k);
+        const int j = j_origin + e / RK;
+        const int k = k_origin + e % RK;
+        if (j >= 0 && j < ny && k >= 0 && k < nz) destination[e] = __ldg(source + j * nz + k);
       }
     }
     __syncthreads();
@@ -105,28 +112,44 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
         const T* above = slot(t - 1, x + 1);
         T* const level = t < S ? slot(t, x) : nullptr;
         const bool interior_plane = x >= 1 && x <= args.planes - 2;
+        const std::int64_t plane_offset = x * plane_points;
         const int width = RK - 2 * t;  // level t: the tile widened by S - t, i.e. region shrunk by t
         const int points = (RJ - 2 * t) * width;
-        for (int e = threadIdx.x; e < points; e += Policy::block_threads) {
-          const int jj = t + e / width;
-          const int kk = t + e % width;
-          const std::int64_t j = j_origin + jj;
-          const std::int64_t k = k_origin + kk;
-          if (j < 0 || j >= args.ny || k < 0 || k >= args.nz) continue;
-          const int offset = jj * RK + kk;
-          const bool interior = interior_plane && j >= 1 && j <= args.ny - 2 && k >= 1 && k <= args.nz - 2;
-          T value = centre[offset];  // boundary points keep their pressure
-          if (interior) {
-            const std::int64_t index = x * plane_points + j * args.nz + k;
-            const T ss =
-                himeno_update(load_coefficients(args, index), SharedNeighbourhood<T, RK>{below, centre, above, offset});
-            value += args.omega * ss;
-            if (t == S) {
-              gosa += static_cast<double>(ss) * static_cast<double>(ss);
-              args.next[index] = value;
-            }
+        // Points in batches: every coefficient load of a batch is issued before the
+        // first update, so that more loads are in flight per thread.
+        for (int first = threadIdx.x; first < points; first += kHimenoBatch * Policy::block_threads) {
+          int offset[kHimenoBatch];
+          int in_plane[kHimenoBatch];
+          bool inside[kHimenoBatch];
+          bool interior[kHimenoBatch];
+          HimenoCoefficients<T> q[kHimenoBatch];
+#pragma unroll
+          for (int b = 0; b < kHimenoBatch; ++b) {
+            const int e = first + b * Policy::block_threads;
+            const int jj = t + e / width;
+            const int kk = t + e % width;
+            const int j = j_origin + jj;
+            const int k = k_origin + kk;
+            offset[b] = jj * RK + kk;
+            in_plane[b] = j * nz + k;
+            inside[b] = e < points && j >= 0 && j < ny && k >= 0 && k < nz;
+            interior[b] = inside[b] && interior_plane && j >= 1 && j <= ny - 2 && k >= 1 && k <= nz - 2;
+            q[b] = interior[b] ? load_coefficients(args, plane_offset + in_plane[b]) : HimenoCoefficients<T>{};
           }
-          if (t < S) level[offset] = value;
+#pragma unroll
+          for (int b = 0; b < kHimenoBatch; ++b) {
+            if (!inside[b]) continue;
+            T value = centre[offset[b]];  // boundary points keep their pressure
+            if (interior[b]) {
+              const T ss = himeno_update(q[b], SharedNeighbourhood<T, RK>{below, centre, above, offset[b]});
+              value += args.omega * ss;
+              if (t == S) {
+                gosa += static_cast<double>(ss) * static_cast<double>(ss);
+                args.next[plane_offset + in_plane[b]] = value;
+              }
+            }
+            if (t < S) level[offset[b]] = value;
+          }
         }
       }
       __syncthreads();

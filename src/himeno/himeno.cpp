@@ -46,6 +46,9 @@ void validate_himeno_grid(const HimenoGrid& grid, std::size_t value_bytes, const
   }
   require(bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), routine, "grid",
           "needs more than 2^63 bytes for its 14 fields");
+  // The kernels index within a (j, k) plane in 32 bits, and MPI counts a plane in an int.
+  require(static_cast<double>(grid.ny) * static_cast<double>(grid.nz) <= std::numeric_limits<int>::max(), routine,
+          "grid", "has (j, k) planes of more than 2^31 - 1 points (ny * nz)");
 }
 
 void validate_himeno_options(const HimenoOptions& options, const char* routine) {

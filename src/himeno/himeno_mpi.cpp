@@ -294,8 +294,6 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   detail::require(self->ranks <= interior, kDistributedRoutine, "comm",
                   "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
                       " interior planes (nx - 2)");
-  detail::require(grid.ny * grid.nz <= std::numeric_limits<int>::max(), kDistributedRoutine, "grid",
-                  "has planes of more than 2^31 - 1 points, which MPI counts cannot address");
   if (backend != Backend::cpu && device_count() > 0) {
     CUNUM_CHECK(cudaSetDevice(local_rank(comm) % device_count()));
   }

@@ -104,6 +104,8 @@ TYPED_TEST(HimenoCpu, BadArgumentsAreRefusedByName) {
                      "grid.nz");
   EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{std::int64_t{1} << 30, std::int64_t{1} << 30, 8}, {}, Backend::cpu),
                      ErrorCode::invalid_argument, "grid");
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{3, std::int64_t{1} << 16, std::int64_t{1} << 15}, {}, Backend::cpu),
+                     ErrorCode::invalid_argument, "ny * nz");
   cunum::HimenoOptions options;
   options.omega = std::numeric_limits<double>::quiet_NaN();
   EXPECT_CUNUM_ERROR(HimenoProblem<T>(HimenoGrid{5, 5, 5}, options, Backend::cpu), ErrorCode::invalid_argument,
