@@ -18,6 +18,7 @@
 #include "cunum/core.hpp"
 #include "cunum/himeno.hpp"
 #include "himeno_peers.hpp"
+#include "himeno_tuning.hpp"
 #include "seed_figures.hpp"
 #if CUNUM_BENCH_HIMENO_MPI
 #include "cunum/himeno_mpi.hpp"
@@ -185,6 +186,12 @@ void run(const BenchOptions& options) {
       one_size<double>(options, report, size, stream.get());
     }
   }
+  if (!options.quick && cunum::bench::section_selected(options, "tuning")) {
+    cunum::bench::himeno_tuning_one_sweep<float>(options, report, failures, stream.get());
+    cunum::bench::himeno_tuning_two_sweeps<float>(options, report, failures, stream.get());
+    cunum::bench::himeno_tuning_one_sweep<double>(options, report, failures, stream.get());
+    cunum::bench::himeno_tuning_two_sweeps<double>(options, report, failures, stream.get());
+  }
   if (cunum::bench::section_selected(options, "check")) {
     check_m_against_cpu<float>(stream.get());
     check_m_against_cpu<double>(stream.get());
@@ -209,7 +216,7 @@ int main(int argc, char** argv) {
 #endif
   const int status = cunum::bench::bench_main(
       argc, argv, "cunum-bench-himeno",
-      "Himeno sweeps against the two-kernel port and the seed's tiles; sections: sweeps, check, cpu, mpi", failures,
+      "Himeno sweeps against the two-kernel port and the seed's tiles; sections: sweeps, tuning, check, cpu, mpi", failures,
       run);
 #if CUNUM_BENCH_HIMENO_MPI
   MPI_Finalize();

@@ -22,9 +22,6 @@
 
 namespace cunum::detail {
 
-// Points each thread takes at once in a level (himeno_sweep_kernel).
-constexpr int kHimenoBatch = 2;
-
 template <class T>
 struct HimenoSweepArgs {
   const T* coefficients[kHimenoCoefficientArrays];
@@ -117,14 +114,15 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
         const int points = (RJ - 2 * t) * width;
         // Points in batches: every coefficient load of a batch is issued before the
         // first update, so that more loads are in flight per thread.
-        for (int first = threadIdx.x; first < points; first += kHimenoBatch * Policy::block_threads) {
-          int offset[kHimenoBatch];
-          int in_plane[kHimenoBatch];
-          bool inside[kHimenoBatch];
-          bool interior[kHimenoBatch];
-          HimenoCoefficients<T> q[kHimenoBatch];
+        for (int first = threadIdx.x; first < points; first += Policy::batch * Policy::block_threads) {
+          constexpr int kBatch = Policy::batch;
+          int offset[kBatch];
+          int in_plane[kBatch];
+          bool inside[kBatch];
+          bool interior[kBatch];
+          HimenoCoefficients<T> q[kBatch];
 #pragma unroll
-          for (int b = 0; b < kHimenoBatch; ++b) {
+          for (int b = 0; b < kBatch; ++b) {
             const int e = first + b * Policy::block_threads;
             const int jj = t + e / width;
             const int kk = t + e % width;
@@ -137,7 +135,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
             q[b] = interior[b] ? load_coefficients(args, plane_offset + in_plane[b]) : HimenoCoefficients<T>{};
           }
 #pragma unroll
-          for (int b = 0; b < kHimenoBatch; ++b) {
+          for (int b = 0; b < kBatch; ++b) {
             if (!inside[b]) continue;
             T value = centre[offset[b]];  // boundary points keep their pressure
             if (interior[b]) {

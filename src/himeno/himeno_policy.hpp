@@ -8,9 +8,12 @@
 
 namespace cunum::detail {
 
-template <int SweepsPerPass, int TileJ, int TileK, int BlockThreads, int MinBlocksPerMultiprocessor>
+template <int SweepsPerPass, int TileJ, int TileK, int BlockThreads, int MinBlocksPerMultiprocessor, int Batch = 2>
 struct HimenoSweepPolicy {
   static constexpr int sweeps = SweepsPerPass;
+  // Points a thread takes at once in a level: their coefficient loads are all issued
+  // before the first update, so that more loads are in flight.
+  static constexpr int batch = Batch;
   static constexpr int tile_j = TileJ;
   static constexpr int tile_k = TileK;
   static constexpr int block_threads = BlockThreads;
@@ -35,21 +38,24 @@ using HimenoThreeSweeps = HimenoSweepPolicy<3, 16, 64, 256, 3>;
 using HimenoFourSweeps = HimenoSweepPolicy<4, 16, 64, 256, 2>;
 constexpr int kHimenoMaxSweepsPerPass = 4;
 
-// Calls f(Policy{}) with the policy of `sweeps` (1..kHimenoMaxSweepsPerPass).
-template <class F>
-decltype(auto) himeno_with_policy(int sweeps, F&& f) {
-  switch (sweeps) {
-    case 1: return f(HimenoOneSweep{});
-    case 2: return f(HimenoTwoSweeps{});
-    case 3: return f(HimenoThreeSweeps{});
-    default: return f(HimenoFourSweeps{});
+// The library's policies, one per number of sweeps per pass. A policy set is a type
+// with `with(sweeps, f)`, which calls f(Policy{}) with the policy of `sweeps`
+// (1..kHimenoMaxSweepsPerPass), so that the bench can run the backend with others.
+struct HimenoPolicies {
+  template <class F>
+  static decltype(auto) with(int sweeps, F&& f) {
+    switch (sweeps) {
+      case 1: return f(HimenoOneSweep{});
+      case 2: return f(HimenoTwoSweeps{});
+      case 3: return f(HimenoThreeSweeps{});
+      default: return f(HimenoFourSweeps{});
+    }
   }
-}
+};
 
-// The sweeps per pass that ran fastest on the H100 at sizes M to XL (docs/himeno.md):
-// one in float; two in double at L and XL, where the pass's arithmetic hides better.
+// The sweeps per pass that ran fastest on the H100 at sizes M to XL (docs/himeno.md).
 template <class T>
-struct HimenoBestSweeps : std::integral_constant<int, std::is_same_v<T, double> ? 2 : 1> {};
+struct HimenoBestSweeps : std::integral_constant<int, 2> {};
 
 struct HimenoLaunchShape {
   int tiles_j = 0;

@@ -1,0 +1,19 @@
+#pragma once
+// The bench's tuning sweep: the library's CUDA backend (kernels/himeno/himeno_cuda.cuh)
+// run with other policies (tile, threads, resident blocks, batch) at L, each against
+// the two-kernel port, so that the policy the library ships is the measured best.
+
+#include "bench_harness.hpp"
+
+namespace cunum::bench {
+
+// Rows "tuning: ..." at L, one per policy, the library's marked "(shipped)"; one
+// sweeps-per-pass group per file (himeno_tuning_<n>.cu).
+template <class T>
+void himeno_tuning_one_sweep(const BenchOptions& options, BenchReport& report, FailureLog& failures,
+                             StreamHandle stream);
+template <class T>
+void himeno_tuning_two_sweeps(const BenchOptions& options, BenchReport& report, FailureLog& failures,
+                              StreamHandle stream);
+
+}  // namespace cunum::bench

@@ -1,0 +1,60 @@
+#pragma once
+// The tuning sweep's shared part: one policy's row (himeno_tuning.hpp).
+
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+#include "bench_harness.hpp"
+#include "cunum/himeno.hpp"
+#include "himeno_peers.hpp"
+#include "kernels/himeno/himeno_cuda.cuh"
+
+namespace cunum::bench {
+
+// A policy set of one policy, whatever the sweeps asked for.
+template <class Policy>
+struct OnePolicy {
+  template <class F>
+  static decltype(auto) with(int, F&& f) {
+    return f(Policy{});
+  }
+};
+
+constexpr int kTuningSweepsPerCall = 12;
+
+template <class T, class Policy>
+void tuning_row(const BenchOptions& options, BenchReport& report, FailureLog& failures, StreamHandle stream,
+                HimenoPeer<T>& port, double port_gosa) {
+  const HimenoGrid grid = himeno_grid(HimenoSize::l);
+  const detail::HimenoBox box{grid.nx, grid.ny, grid.nz, 0, grid.nx};
+  detail::HimenoCuda<T, OnePolicy<Policy>> backend(box, {}, 0.8, stream);
+  const auto run = [&] {
+    for (int done = 0; done < kTuningSweepsPerCall; done += Policy::sweeps) {
+      backend.sweep(Policy::sweeps, 1, grid.nx - 1, 0, stream);
+      backend.swap();
+    }
+    return backend.gosa(1, stream);
+  };
+  const double gosa = run();
+  if (std::abs(gosa - port_gosa) > 1e-9 * port_gosa) {
+    failures.fail("tuning: gosa " + std::to_string(gosa) + " against the port's " + std::to_string(port_gosa));
+  }
+  const auto medians = compare_device_ms(options, stream, [&] { run(); }, [&] { port.iterate(kTuningSweepsPerCall, stream); });
+  const bool shipped = std::is_same_v<Policy, detail::HimenoOneSweep> || std::is_same_v<Policy, detail::HimenoTwoSweeps>;
+  char name[160];
+  std::snprintf(name, sizeof(name), "tuning: %d sweeps a pass, tile %dx%d, %d threads, >= %d blocks/SM, batch %d%s, L",
+                Policy::sweeps, Policy::tile_j, Policy::tile_k, Policy::block_threads, Policy::min_blocks,
+                Policy::batch, shipped ? " (shipped)" : "");
+  BenchRow row = bench_row("himeno", name, precision_name<T>(), grid.interior_points());
+  row.median_ms = medians.ours_ms;
+  row.bytes_moved = 14.0 * sizeof(T) * static_cast<double>(grid.interior_points()) * kTuningSweepsPerCall;
+  row.peer = "two-kernel port (update + copy back)";
+  row.peer_median_ms = medians.peer_ms;
+  char note[64];
+  std::snprintf(note, sizeof(note), "%.0f GFLOPS", himeno_flops(grid, kTuningSweepsPerCall) / (medians.ours_ms * 1e6));
+  row.note = note;
+  report.add(row);
+}
+
+}  // namespace cunum::bench
