@@ -189,8 +189,10 @@ void run(const BenchOptions& options) {
   if (!options.quick && cunum::bench::section_selected(options, "tuning")) {
     cunum::bench::himeno_tuning_one_sweep<float>(options, report, failures, stream.get());
     cunum::bench::himeno_tuning_two_sweeps<float>(options, report, failures, stream.get());
+    cunum::bench::himeno_tuning_more_sweeps<float>(options, report, failures, stream.get());
     cunum::bench::himeno_tuning_one_sweep<double>(options, report, failures, stream.get());
     cunum::bench::himeno_tuning_two_sweeps<double>(options, report, failures, stream.get());
+    cunum::bench::himeno_tuning_more_sweeps<double>(options, report, failures, stream.get());
   }
   if (cunum::bench::section_selected(options, "check")) {
     check_m_against_cpu<float>(stream.get());

@@ -15,5 +15,8 @@ void himeno_tuning_one_sweep(const BenchOptions& options, BenchReport& report, F
 template <class T>
 void himeno_tuning_two_sweeps(const BenchOptions& options, BenchReport& report, FailureLog& failures,
                               StreamHandle stream);
+template <class T>
+void himeno_tuning_more_sweeps(const BenchOptions& options, BenchReport& report, FailureLog& failures,
+                               StreamHandle stream);
 
 }  // namespace cunum::bench

@@ -6,15 +6,14 @@
 namespace cunum::bench {
 
 template <class T>
-void himeno_tuning_one_sweep(const BenchOptions& options, BenchReport& report, FailureLog& failures,
-                             StreamHandle stream) {
+void himeno_tuning_one_sweep(const BenchOptions& options, BenchReport& report, FailureLog& failures, StreamHandle stream) {
   HimenoPeer<T> port(HimenoPeerDesign::two_kernel_port, himeno_grid(HimenoSize::l), stream);
   const double port_gosa = port.iterate(kTuningSweepsPerCall, stream);
   using detail::HimenoSweepPolicy;
-  tuning_row<T, detail::HimenoOneSweep>(options, report, failures, stream, port, port_gosa);
   tuning_row<T, HimenoSweepPolicy<1, 8, 64, 256, 4, 1>>(options, report, failures, stream, port, port_gosa);
+  tuning_row<T, HimenoSweepPolicy<1, 8, 64, 256, 4, 2>>(options, report, failures, stream, port, port_gosa);
   tuning_row<T, HimenoSweepPolicy<1, 16, 64, 256, 3, 2>>(options, report, failures, stream, port, port_gosa);
-  tuning_row<T, HimenoSweepPolicy<1, 8, 128, 512, 2, 2>>(options, report, failures, stream, port, port_gosa);
+  tuning_row<T, HimenoSweepPolicy<1, 8, 64, 256, 3, 2>>(options, report, failures, stream, port, port_gosa);
 }
 
 template void himeno_tuning_one_sweep<float>(const BenchOptions&, BenchReport&, FailureLog&, StreamHandle);

@@ -14,12 +14,7 @@ namespace cunum::bench {
 
 // A policy set of one policy, whatever the sweeps asked for.
 template <class Policy>
-struct OnePolicy {
-  template <class F>
-  static decltype(auto) with(int, F&& f) {
-    return f(Policy{});
-  }
-};
+using OnePolicy = detail::HimenoPolicySet<Policy, Policy, Policy, Policy>;
 
 constexpr int kTuningSweepsPerCall = 12;
 
@@ -41,7 +36,8 @@ void tuning_row(const BenchOptions& options, BenchReport& report, FailureLog& fa
     failures.fail("tuning: gosa " + std::to_string(gosa) + " against the port's " + std::to_string(port_gosa));
   }
   const auto medians = compare_device_ms(options, stream, [&] { run(); }, [&] { port.iterate(kTuningSweepsPerCall, stream); });
-  const bool shipped = std::is_same_v<Policy, detail::HimenoOneSweep> || std::is_same_v<Policy, detail::HimenoTwoSweeps>;
+  const bool shipped =
+      std::is_same_v<Policy, typename detail::HimenoPolicies<T>::template policy<Policy::sweeps>>;
   char name[160];
   std::snprintf(name, sizeof(name), "tuning: %d sweeps a pass, tile %dx%d, %d threads, >= %d blocks/SM, batch %d%s, L",
                 Policy::sweeps, Policy::tile_j, Policy::tile_k, Policy::block_threads, Policy::min_blocks,

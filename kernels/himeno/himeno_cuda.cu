@@ -7,7 +7,7 @@ namespace cunum::detail {
 template <class T>
 std::unique_ptr<HimenoBackend<T>> make_himeno_cuda(const HimenoBox& box, const HimenoFieldSource<T>& source,
                                                    double omega, StreamHandle stream) {
-  return std::make_unique<HimenoCuda<T, HimenoPolicies>>(box, source, omega, stream);
+  return std::make_unique<HimenoCuda<T, HimenoPolicies<T>>>(box, source, omega, stream);
 }
 
 template std::unique_ptr<HimenoBackend<float>> make_himeno_cuda(const HimenoBox&, const HimenoFieldSource<float>&,

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 
 namespace cunum::detail {
@@ -30,28 +31,43 @@ struct HimenoSweepPolicy {
   }
 };
 
-// One sweep per pass: 8 x 64 tiles (two 128-byte rows of k per warp's loads). More
-// sweeps: 16 x 64 tiles, so that the recomputed borders stay a small share.
-using HimenoOneSweep = HimenoSweepPolicy<1, 8, 64, 256, 4>;
-using HimenoTwoSweeps = HimenoSweepPolicy<2, 16, 64, 256, 3>;
-using HimenoThreeSweeps = HimenoSweepPolicy<3, 16, 64, 256, 3>;
-using HimenoFourSweeps = HimenoSweepPolicy<4, 16, 64, 256, 2>;
 constexpr int kHimenoMaxSweepsPerPass = 4;
 
-// The library's policies, one per number of sweeps per pass. A policy set is a type
-// with `with(sweeps, f)`, which calls f(Policy{}) with the policy of `sweeps`
-// (1..kHimenoMaxSweepsPerPass), so that the bench can run the backend with others.
-struct HimenoPolicies {
+// A policy set: one policy per number of sweeps per pass, and `with(sweeps, f)`, which
+// calls f(Policy{}) with the policy of `sweeps` (1..kHimenoMaxSweepsPerPass), so that
+// the bench's tuning sweep can run the backend with other sets.
+template <class One, class Two, class Three, class Four>
+struct HimenoPolicySet {
+  template <int Sweeps>
+  using policy = std::tuple_element_t<Sweeps - 1, std::tuple<One, Two, Three, Four>>;
+
   template <class F>
   static decltype(auto) with(int sweeps, F&& f) {
     switch (sweeps) {
-      case 1: return f(HimenoOneSweep{});
-      case 2: return f(HimenoTwoSweeps{});
-      case 3: return f(HimenoThreeSweeps{});
-      default: return f(HimenoFourSweeps{});
+      case 1: return f(One{});
+      case 2: return f(Two{});
+      case 3: return f(Three{});
+      default: return f(Four{});
     }
   }
 };
+
+// The library's policies, the fastest of the bench's tuning sweep on the H100 at L
+// (docs/himeno.md): in float, more resident blocks beat wider tiles, whose recomputed
+// borders are cheaper but whose registers allow fewer blocks; in double, whose
+// registers are twice as many, wide tiles with three points in flight per thread.
+template <class T>
+struct HimenoPolicies;
+
+template <>
+struct HimenoPolicies<float>
+    : HimenoPolicySet<HimenoSweepPolicy<1, 16, 64, 256, 3, 2>, HimenoSweepPolicy<2, 8, 64, 256, 4, 2>,
+                      HimenoSweepPolicy<3, 8, 64, 256, 3, 2>, HimenoSweepPolicy<4, 16, 64, 256, 2, 2>> {};
+
+template <>
+struct HimenoPolicies<double>
+    : HimenoPolicySet<HimenoSweepPolicy<1, 8, 64, 256, 4, 1>, HimenoSweepPolicy<2, 16, 64, 256, 2, 3>,
+                      HimenoSweepPolicy<3, 16, 64, 256, 2, 2>, HimenoSweepPolicy<4, 16, 64, 256, 2, 2>> {};
 
 // The sweeps per pass that ran fastest on the H100 at sizes M to XL (docs/himeno.md).
 template <class T>
