@@ -19,7 +19,6 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -219,62 +218,39 @@ __global__ void __launch_bounds__(kBlockThreads) cosine_scatter_kernel(WallPass<
 }
 
 // Each mode of the spectrum (complex after the periodic R2C, real without a periodic
-// axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal). The
-// spectrum is `rows` rows (its two outer axes and the problems) of its innermost axis:
-// rows on y, the innermost axis on x, so that an element costs no index division and
-// the outer axes' eigenvalues are read once a row. The eigenvalues are added in logical
-// axis order, as division_factor() adds them.
+// axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal).
 template <class T, class Value>
 __global__ void __launch_bounds__(kBlockThreads)
-    divide_kernel(SpectralLayout<T> s, std::int64_t rows, const Value* in, Value* out) {
+    divide_kernel(SpectralLayout<T> s, std::int64_t total, const Value* in, Value* out) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   const std::int64_t inner = s.spectrum_shape[s.order[2]];
   const std::int64_t middle = s.spectrum_shape[s.order[1]];
   const std::int64_t outer = s.spectrum_shape[s.order[0]];
-  const T* inner_eigenvalues = s.eigenvalues[s.order[2]];
-  const std::int64_t row_step = std::int64_t{gridDim.y} * blockDim.y;
-  const std::int64_t column_step = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t row = std::int64_t{blockIdx.y} * blockDim.y + threadIdx.y; row < rows; row += row_step) {
-    const T middle_eigenvalue = s.eigenvalues[s.order[1]][row % middle];
-    const T outer_eigenvalue = s.eigenvalues[s.order[0]][row / middle % outer];
-    const Value* row_in = in + row * inner;
-    Value* row_out = out + row * inner;
-    for (std::int64_t k = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < inner; k += column_step) {
-      const T inner_eigenvalue = inner_eigenvalues[k];
-      T by_axis[kPoissonAxes];
-#pragma unroll
-      for (int a = 0; a < kPoissonAxes; ++a) {
-        by_axis[a] = a == s.order[2] ? inner_eigenvalue : (a == s.order[1] ? middle_eigenvalue : outer_eigenvalue);
-      }
-      const T eigenvalue = by_axis[0] + by_axis[1] + by_axis[2] - s.screening;
-      const T factor = eigenvalue == T(0) ? T(0) : s.scale / eigenvalue;
-      Value mode = row_in[k];
-      if constexpr (std::is_same_v<Value, T>) {
-        mode *= factor;
-      } else {
-        mode.x *= factor;
-        mode.y *= factor;
-      }
-      row_out[k] = mode;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    std::int64_t m[kPoissonAxes];
+    m[s.order[2]] = index % inner;
+    m[s.order[1]] = index / inner % middle;
+    m[s.order[0]] = index / (inner * middle) % outer;
+    const T factor = division_factor(s, m);
+    Value mode = in[index];
+    if constexpr (std::is_same_v<Value, T>) {
+      mode *= factor;
+    } else {
+      mode.x *= factor;
+      mode.y *= factor;
     }
+    out[index] = mode;
   }
 }
 
 // The solution from the coefficient array (in the grid's order), minus its value at
-// the first grid point of each problem with `subtract_origin`: problems on y, points
-// on x.
+// the first grid point of each problem with `subtract_origin`.
 template <class T>
 __global__ void __launch_bounds__(kBlockThreads)
-    copy_out_kernel(std::int64_t problems, std::int64_t points, bool subtract_origin, const T* in, T* out) {
-  const std::int64_t problem_step = std::int64_t{gridDim.y} * blockDim.y;
-  const std::int64_t point_step = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t problem = std::int64_t{blockIdx.y} * blockDim.y + threadIdx.y; problem < problems;
-       problem += problem_step) {
-    const T* problem_in = in + problem * points;
-    T* problem_out = out + problem * points;
-    const T origin = subtract_origin ? problem_in[0] : T(0);
-    for (std::int64_t x = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; x < points; x += point_step) {
-      problem_out[x] = problem_in[x] - origin;
-    }
+    copy_out_kernel(std::int64_t total, std::int64_t points, bool subtract_origin, const T* in, T* out) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    out[index] = in[index] - (subtract_origin ? in[index / points * points] : T(0));
   }
 }
 
@@ -461,6 +437,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     setup_.order(stream);
     if (layout_.reject_incompatible) check_compatible(rhs, stream);
     for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));
+    const std::int64_t total = layout_.batch * layout_.points;
     const bool fourier = layout_.last_fourier >= 0;
 
     // Forward: the wall passes, rhs -> coefficients.
@@ -479,20 +456,19 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (fourier) {
       if (current == rhs && !complex_aligned(rhs)) {
         allocate_coefficients(stream);
-        launch_rows(copy_out_kernel<T>, "poisson_copy_kernel", layout_.batch, layout_.points, stream, layout_.batch,
-                    layout_.points, false, rhs, coefficients_.data());
+        launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, false, rhs,
+               coefficients_.data());
         current = coefficients_.data();
       }
       // An out-of-place R2C leaves its input unchanged: rhs is only read.
       CUNUM_CHECK(Library::forward(fourier_forward_->get(), const_cast<T*>(current), complex_.data()));
-      launch_rows(divide_kernel<T, Complex>, "poisson_divide_kernel", spectrum_rows(), spectral_inner(), stream,
-                  spectral_, spectrum_rows(), static_cast<const Complex*>(complex_.data()), complex_.data());
+      launch(divide_kernel<T, Complex>, "poisson_divide_kernel", layout_.batch * layout_.modes, stream, spectral_,
+             layout_.batch * layout_.modes, static_cast<const Complex*>(complex_.data()), complex_.data());
       in_solution = layout_.wall_count == 0 && !layout_.pin_origin && complex_aligned(solution);
       if (!in_solution) allocate_coefficients(stream);
       CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
     } else if (layout_.wall_count == 0) {
-      launch_rows(divide_kernel<T, T>, "poisson_divide_kernel", spectrum_rows(), spectral_inner(), stream, spectral_,
-                  spectrum_rows(), rhs, coefficients_.data());
+      launch(divide_kernel<T, T>, "poisson_divide_kernel", total, stream, spectral_, total, rhs, coefficients_.data());
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).
@@ -503,8 +479,8 @@ class PoissonCuda final : public PoissonBackend<T> {
                    stream);
     }
     if (!in_solution) {
-      launch_rows(copy_out_kernel<T>, "poisson_copy_kernel", layout_.batch, layout_.points, stream, layout_.batch,
-                  layout_.points, layout_.pin_origin, static_cast<const T*>(coefficients_.data()), solution);
+      launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, layout_.pin_origin,
+             static_cast<const T*>(coefficients_.data()), solution);
     }
   }
 
@@ -573,29 +549,6 @@ class PoissonCuda final : public PoissonBackend<T> {
     const LaunchConfig config{grid_1d(needed < resident ? needed : resident, name), dim3(kBlockThreads), 0, stream};
     launch_kernel(kernel, name, config, args...);
   }
-
-  // A kernel over `rows` rows of `columns` contiguous values: a block's x threads (a
-  // multiple of a warp, at most kBlockThreads) run along a row and its y threads over
-  // rows; the grid, capped at what fills the device, strides over the rest.
-  template <class Kernel, class... Args>
-  void launch_rows(Kernel kernel, const char* name, std::int64_t rows, std::int64_t columns, StreamHandle stream,
-                   Args... args) const {
-    constexpr std::int64_t warp = 32;
-    const std::int64_t x_threads = std::min<std::int64_t>(kBlockThreads, (columns + warp - 1) / warp * warp);
-    const std::int64_t y_threads = kBlockThreads / x_threads;
-    constexpr std::int64_t max_grid_y = 65535;
-    const std::int64_t resident = std::int64_t{multiprocessor_count_} * kBlocksPerMultiprocessor;
-    const std::int64_t y_blocks = std::min({(rows + y_threads - 1) / y_threads, max_grid_y, resident});
-    const std::int64_t x_blocks =
-        std::max<std::int64_t>(1, std::min((columns + x_threads - 1) / x_threads, resident / y_blocks));
-    const LaunchConfig config{dim3(static_cast<unsigned>(x_blocks), static_cast<unsigned>(y_blocks)),
-                              dim3(static_cast<unsigned>(x_threads), static_cast<unsigned>(y_threads)), 0, stream};
-    launch_kernel(kernel, name, config, args...);
-  }
-
-  // The spectrum's rows (every axis but its innermost, and the problems) and their length.
-  std::int64_t spectral_inner() const noexcept { return spectral_.spectrum_shape[spectral_.order[2]]; }
-  std::int64_t spectrum_rows() const noexcept { return layout_.batch * layout_.modes / spectral_inner(); }
 
   static bool complex_aligned(const T* pointer) {
     return reinterpret_cast<std::uintptr_t>(pointer) % alignof(Complex) == 0;
