@@ -3,7 +3,7 @@
 // figures read next to published ones.
 //
 //   cunum-himeno [--size XS|S|M|L|XL] [--iterations N] [--seconds S]
-//                [--backend cuda|cpu] [--precision float|double]
+//                [--backend cuda|cpu] [--precision float|double] [--sweeps-per-pass 0-4]
 //
 // Without --iterations it does what the original does: 3 rehearsal sweeps, then as
 // many as fill --seconds (60 by default). MFLOPS counts the interior points as the
@@ -26,12 +26,13 @@ struct Arguments {
   double seconds = 60.0;
   cunum::Backend backend = cunum::Backend::automatic;
   bool double_precision = false;
+  int sweeps_per_pass = 0;  // HimenoOptions: 0 is the library's choice
 };
 
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "cunum-himeno: %s\nusage: cunum-himeno [--size XS|S|M|L|XL] [--iterations N] [--seconds S] "
-               "[--backend cuda|cpu] [--precision float|double]\n",
+               "[--backend cuda|cpu] [--precision float|double] [--sweeps-per-pass 0-4]\n",
                problem);
   std::exit(2);
 }
@@ -62,6 +63,8 @@ Arguments parse(int argc, char** argv) {
     } else if (flag == "--precision") {
       if (value != "float" && value != "double") usage("--precision is float or double");
       arguments.double_precision = value == "double";
+    } else if (flag == "--sweeps-per-pass") {
+      arguments.sweeps_per_pass = std::atoi(value.c_str());
     } else {
       usage(("unknown flag " + flag).c_str());
     }
@@ -76,7 +79,9 @@ int run(const Arguments& arguments) {
               static_cast<long long>(grid.ny), static_cast<long long>(grid.nz));
   std::printf("imax = %lld jmax = %lld kmax =%lld\n", static_cast<long long>(grid.nx - 1),
               static_cast<long long>(grid.ny - 1), static_cast<long long>(grid.nz - 1));
-  cunum::HimenoProblem<T> problem(grid, {}, arguments.backend);
+  cunum::HimenoOptions options;
+  options.sweeps_per_pass = arguments.sweeps_per_pass;
+  cunum::HimenoProblem<T> problem(grid, options, arguments.backend);
   std::printf(" %s backend, %s, %d sweeps a pass\n", to_string(problem.backend()),
               sizeof(T) == 4 ? "float" : "double", problem.sweeps_per_pass());
   problem.iterate(1);  // wake up
