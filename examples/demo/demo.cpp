@@ -16,6 +16,7 @@
 #include "cunum/black_scholes.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core.hpp"
+#include "cunum/himeno.hpp"
 #include "cunum/poisson_fft.hpp"
 #include "cunum/reduce.hpp"
 
@@ -197,6 +198,25 @@ DemoRow demo_poisson_fft(cunum::Backend backend) {
   return {"poisson_fft", "periodic 1024^2 float, spectral", ms, bytes / (ms * 1e6), agrees};
 }
 
+// The Himeno benchmark's size S, 10 sweeps in float; the GPU's pressure must equal the
+// CPU backend's bit for bit.
+DemoRow demo_himeno(cunum::Backend backend) {
+  const cunum::HimenoGrid grid = cunum::himeno_grid(cunum::HimenoSize::s);
+  constexpr int sweeps = 10;
+  cunum::HimenoProblem<float> problem(grid, {}, backend);
+  const double ms = median_ms(5, [&] { problem.iterate(sweeps); });
+  std::optional<bool> agrees;
+  if (backend == cunum::Backend::cuda) {
+    cunum::HimenoProblem<float> gpu(grid, {}, backend);
+    cunum::HimenoProblem<float> cpu(grid, {}, cunum::Backend::cpu);
+    gpu.iterate(sweeps);
+    cpu.iterate(sweeps);
+    agrees = gpu.pressure() == cpu.pressure();
+  }
+  const double bytes = 14.0 * sizeof(float) * static_cast<double>(grid.interior_points()) * sweeps;
+  return {"himeno", "size S, 10 Jacobi sweeps, float", ms, bytes / (ms * 1e6), agrees};
+}
+
 }  // namespace
 
 int main() {
@@ -209,7 +229,7 @@ int main() {
                 "(with no GPU the CPU backend is the only one run, so no answer is checked against it)\n\n");
   }
   const std::vector<DemoRow> rows = {demo_reduce(backend), demo_brownian_bridge(backend), demo_black_scholes(backend),
-                                     demo_poisson_fft(backend)};
+                                     demo_poisson_fft(backend), demo_himeno(backend)};
 
   std::printf("| module | problem | median ms | GB/s | agrees with CPU |\n|---|---|---|---|---|\n");
   bool all_agree = true;
