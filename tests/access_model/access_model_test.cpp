@@ -1,0 +1,229 @@
+// The random-access model against exact small cases (Stirling numbers in long
+// double), against Monte Carlo simulations of the same random process (fresh seeds,
+// bounds of 5 standard errors), at the extremes of its range, and every argument check.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "cunum/access_model.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::CacheFillChain;
+using cunum::ErrorCode;
+
+// F(D, m, n) = m!/(m-n)! S(D, n) / m^D, Stirling numbers by their recurrence.
+long double exact_f(int d, int m, int n) {
+  std::vector<std::vector<long double>> stirling(static_cast<std::size_t>(d) + 1,
+                                                 std::vector<long double>(static_cast<std::size_t>(d) + 1, 0));
+  stirling[0][0] = 1;
+  for (int i = 1; i <= d; ++i)
+    for (int k = 1; k <= i; ++k) stirling[i][k] = k * stirling[i - 1][k] + stirling[i - 1][k - 1];
+  if (n > m) return 0;
+  long double falling = 1;
+  for (int k = 0; k < n; ++k) falling *= static_cast<long double>(m - k);
+  return falling * stirling[d][n] / std::pow(static_cast<long double>(m), d);
+}
+
+TEST(SegmentCount, SmallCasesAreTheStirlingFormula) {
+  for (const int d : {1, 2, 3, 7, 16, 20}) {
+    for (const int m : {1, 2, 3, 5, 17, 128}) {
+      const std::vector<double> f = cunum::segment_count_distribution(d, m);
+      ASSERT_EQ(f.size(), static_cast<std::size_t>(d) + 1);
+      for (int n = 0; n <= d; ++n) {
+        EXPECT_NEAR(f[n], static_cast<double>(exact_f(d, m, n)), 1e-15) << "D " << d << " m " << m << " n " << n;
+      }
+    }
+  }
+  EXPECT_DOUBLE_EQ(cunum::segment_count_distribution(3, 2)[1], 0.25);  // both picks of 3 in one of 2: 2/8
+}
+
+TEST(SegmentCount, MomentsMatchTheDistribution) {
+  for (const int d : {1, 16, 32, 1024}) {
+    for (const double m : {1.0, 2.0, 54.0, 4096.0, 1e6, std::ldexp(1.0, 40)}) {
+      const std::vector<double> f = cunum::segment_count_distribution(d, m);
+      double total = 0, mean = 0, variance = 0;
+      for (std::size_t n = 0; n < f.size(); ++n) {
+        total += f[n];
+        mean += static_cast<double>(n) * f[n];
+      }
+      for (std::size_t n = 0; n < f.size(); ++n) variance += (static_cast<double>(n) - mean) * (static_cast<double>(n) - mean) * f[n];
+      const auto moments = cunum::segment_count_moments(d, m);
+      EXPECT_NEAR(total, 1.0, 1e-12) << "D " << d << " m " << m;
+      EXPECT_NEAR(moments.mean, mean, 1e-10 * std::max(1.0, mean)) << "D " << d << " m " << m;
+      EXPECT_NEAR(moments.variance, variance, 1e-9 * variance + 1e-15) << "D " << d << " m " << m;
+    }
+  }
+  // m = 2^40, D = 1024: nearly every pick distinct; the collisions are nearly Poisson
+  // with mean D(D-1)/(2m), so mean = D - D(D-1)/(2m) and variance = D(D-1)/(2m), to
+  // relative O(D/m).
+  const double m40 = std::ldexp(1.0, 40);
+  const auto far = cunum::segment_count_moments(1024, m40);
+  EXPECT_NEAR(1024.0 - far.mean, 1024.0 * 1023.0 / 2.0 / m40, 1e-12);
+  EXPECT_NEAR(far.variance, 1024.0 * 1023.0 / 2.0 / m40, 1e-6 * far.variance);
+}
+
+TEST(SegmentCount, MatchesASimulationOfTheProcess) {
+  std::mt19937_64 engine(cunum::testing::fresh_seed());
+  for (const auto& [d, m] : std::vector<std::pair<int, int>>{{32, 54}, {32, 4}, {16, 1000}, {8, 9}}) {
+    const std::vector<double> f = cunum::segment_count_distribution(d, m);
+    constexpr int trials = 200000;
+    std::vector<int> counts(static_cast<std::size_t>(d) + 1, 0);
+    std::uniform_int_distribution<int> pick(0, m - 1);
+    std::vector<char> touched(static_cast<std::size_t>(m));
+    for (int trial = 0; trial < trials; ++trial) {
+      std::fill(touched.begin(), touched.end(), 0);
+      int distinct = 0;
+      for (int t = 0; t < d; ++t) {
+        char& seen = touched[static_cast<std::size_t>(pick(engine))];
+        distinct += seen == 0;
+        seen = 1;
+      }
+      ++counts[static_cast<std::size_t>(distinct)];
+    }
+    for (int n = 0; n <= d; ++n) {
+      const double p = f[n];
+      const double observed = static_cast<double>(counts[n]) / trials;
+      const double sigma = std::sqrt(std::max(p * (1 - p), 1.0 / trials) / trials);
+      EXPECT_NEAR(observed, p, 5 * sigma) << "D " << d << " m " << m << " n " << n;
+    }
+  }
+}
+
+// The cache-fill process: requests of D uniform picks among m segments into a cache of C
+// segments that keeps every segment until full, then C of them; the state is the
+// number cached, and a request's hit fraction is its distinct segments found cached.
+struct FillSimulation {
+  std::vector<double> mean_cached;  // before request t
+  std::vector<double> hit_fraction;
+};
+
+FillSimulation simulate_fill(int d, int m, int c, int steps, int trials, std::mt19937_64& engine) {
+  FillSimulation result{std::vector<double>(static_cast<std::size_t>(steps) + 1, 0.0),
+                        std::vector<double>(static_cast<std::size_t>(steps), 0.0)};
+  std::uniform_int_distribution<int> pick(0, m - 1);
+  for (int trial = 0; trial < trials; ++trial) {
+    std::vector<char> cached(static_cast<std::size_t>(m), 0);
+    std::vector<int> cached_list;
+    for (int t = 0; t < steps; ++t) {
+      result.mean_cached[static_cast<std::size_t>(t)] += static_cast<double>(cached_list.size());
+      std::vector<int> request;
+      for (int k = 0; k < d; ++k) request.push_back(pick(engine));
+      std::sort(request.begin(), request.end());
+      request.erase(std::unique(request.begin(), request.end()), request.end());
+      int hits = 0;
+      for (const int s : request) hits += cached[static_cast<std::size_t>(s)];
+      result.hit_fraction[static_cast<std::size_t>(t)] += static_cast<double>(hits) / static_cast<double>(request.size());
+      for (const int s : request) {
+        if (cached[static_cast<std::size_t>(s)]) continue;
+        if (static_cast<int>(cached_list.size()) == c) {  // full: a random victim leaves
+          std::uniform_int_distribution<std::size_t> victim(0, cached_list.size() - 1);
+          const std::size_t v = victim(engine);
+          cached[static_cast<std::size_t>(cached_list[v])] = 0;
+          cached_list[v] = cached_list.back();
+          cached_list.pop_back();
+        }
+        cached[static_cast<std::size_t>(s)] = 1;
+        cached_list.push_back(s);
+      }
+    }
+    result.mean_cached[static_cast<std::size_t>(steps)] += static_cast<double>(cached_list.size());
+  }
+  for (double& v : result.mean_cached) v /= trials;
+  for (double& v : result.hit_fraction) v /= trials;
+  return result;
+}
+
+TEST(CacheFillChain, MatchesASimulationOfTheFill) {
+  std::mt19937_64 engine(cunum::testing::fresh_seed() + 1);
+  struct Case {
+    int d, m, c, steps;
+  };
+  for (const Case& k : {Case{32, 16, 16, 6}, Case{32, 54, 54, 12}, Case{16, 100, 40, 20}, Case{32, 256, 1000, 40}}) {
+    const CacheFillChain chain(k.d, k.m, k.c);
+    EXPECT_EQ(chain.saturation(), std::min(k.m, k.c));
+    constexpr int trials = 20000;
+    const FillSimulation simulation = simulate_fill(k.d, k.m, k.c, k.steps, trials, engine);
+    for (int t = 0; t <= k.steps; ++t) {
+      const std::vector<double> w = chain.distribution(t);
+      double total = 0;
+      for (const double p : w) total += p;
+      EXPECT_NEAR(total, 1.0, 1e-12);
+      // E[i] against the simulated mean: the state is at most M, its spread at most M/2.
+      const double bound = 5.0 * (chain.saturation() / 2.0) / std::sqrt(trials);
+      EXPECT_NEAR(chain.expected_cached(t), simulation.mean_cached[static_cast<std::size_t>(t)], bound)
+          << "D " << k.d << " m " << k.m << " C " << k.c << " t " << t;
+      if (t < k.steps) {
+        EXPECT_NEAR(chain.hit_rate(t), simulation.hit_fraction[static_cast<std::size_t>(t)], 5.0 * 0.5 / std::sqrt(trials))
+            << "hit rate, D " << k.d << " m " << k.m << " C " << k.c << " t " << t;
+      }
+    }
+    double mean = 0;
+    for (int t = 0; t < k.steps; ++t) mean += chain.hit_rate(t);
+    EXPECT_NEAR(chain.mean_hit_rate(k.steps), mean / k.steps, 1e-12);
+  }
+  // The seed's example (M = 16, D = 32): from empty, all 16 cached within a few requests.
+  const CacheFillChain seed(32, 16, 16);
+  EXPECT_DOUBLE_EQ(seed.distribution(0)[0], 1.0);
+  EXPECT_GT(seed.distribution(4)[16], 0.99);
+  // Past saturation with C < m the hit rate is C/m.
+  EXPECT_NEAR(CacheFillChain(32, 100, 40).hit_rate(1000), 0.4, 1e-12);
+}
+
+TEST(GatherEstimate, FollowsTheModel) {
+  cunum::GpuMemoryParameters parameters;
+  parameters.l1_latency_cycles = 40;
+  parameters.l2_latency_cycles = 250;
+  parameters.dram_latency_cycles = 600;
+  cunum::GatherQuery query;
+  query.table_elements = 8;  // 32 bytes: one sector, always cached after the first touch
+  query.gathers = 1 << 20;
+  const auto tiny = cunum::estimate_gather(query, parameters);
+  EXPECT_DOUBLE_EQ(tiny.sectors_per_request, 1.0);
+  EXPECT_GT(tiny.l1_hit_rate, 0.99);
+  query.table_elements = 1 << 30;  // 4 GiB: every sector a miss
+  const auto huge = cunum::estimate_gather(query, parameters);
+  EXPECT_NEAR(huge.sectors_per_request, 32.0, 1e-4);
+  EXPECT_LT(huge.l1_hit_rate, 1e-3);
+  EXPECT_LT(huge.l2_hit_rate, 0.02);
+  const double expected_dram =
+      huge.sectors_per_request * 32.0 * ((1 << 20) / 32) * (1 - huge.l1_hit_rate) * (1 - huge.l2_hit_rate);
+  EXPECT_NEAR(huge.dram_bytes, expected_dram, 1e-9 * expected_dram);
+  EXPECT_GE(huge.warps_to_hide_latency, 1);
+  EXPECT_GE(huge.blocks, parameters.multiprocessors);
+  EXPECT_GT(huge.seconds, tiny.seconds);
+}
+
+TEST(AccessModel, BadArgumentsAreRefusedByName) {
+  EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(0, 10), ErrorCode::invalid_argument, "threads");
+  EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(1025, 10), ErrorCode::invalid_argument, "threads");
+  EXPECT_CUNUM_ERROR(cunum::segment_count_moments(32, 0.5), ErrorCode::invalid_argument, "segments");
+  EXPECT_CUNUM_ERROR(cunum::segment_count_moments(32, std::numeric_limits<double>::quiet_NaN()),
+                     ErrorCode::invalid_argument, "segments");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 100, 0), ErrorCode::invalid_argument, "capacity");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 1e9, 1e9), ErrorCode::invalid_argument, "segments");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).distribution(-1), ErrorCode::invalid_argument, "steps");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).mean_hit_rate(0), ErrorCode::invalid_argument, "requests");
+  cunum::GatherQuery query;
+  query.table_elements = 100;
+  query.gathers = 100;
+  cunum::GpuMemoryParameters parameters;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "parameters");
+  parameters.l1_latency_cycles = parameters.l2_latency_cycles = parameters.dram_latency_cycles = 100;
+  query.element_bytes = 3;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "query.element_bytes");
+  query.element_bytes = 4;
+  query.active_threads = 33;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "query.active_threads");
+  query.active_threads = 32;
+  query.table_elements = 0;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "query.table_elements");
+}
+
+}  // namespace
