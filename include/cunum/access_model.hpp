@@ -86,6 +86,16 @@ class CacheFillChain {
   std::vector<std::vector<double>> transitions_;  // G(i, i + u), u = 0..D, per state i
 };
 
+/// The mean hit rate of `requests` requests into a cache of `capacity` segments that
+/// starts empty, in closed form: before the cache is full, E[i_t] = m (1 - (1 - 1/m)^(D t))
+/// exactly (a segment is cached once touched), so the hit rate of request t is
+/// 1 - (1 - 1/m)^(D t), summed as a geometric series; once the mean reaches C (C < m) the
+/// rate is C/m. Exact for C >= m; for C < m it replaces E[min(i_t, C)] by min(E[i_t], C),
+/// which differs only around the requests where the cache fills. What estimate_gather
+/// uses, at any m; the chain gives the whole distribution where m or C is small.
+/// @throws Error ErrorCode::invalid_argument naming the argument
+double mean_fill_hit_rate(int threads, double segments, double capacity, double requests);
+
 /// The memory system the estimate runs on. gpu_memory_parameters() reads what the CUDA
 /// runtime can tell; the rest are documented Hopper (H100 SXM) defaults, all overridable.
 struct GpuMemoryParameters {
@@ -95,6 +105,7 @@ struct GpuMemoryParameters {
   double line_bytes = 128;            ///< a cache line: 4 sectors (Hopper)
   double l1_bytes = 256.0 * 1024;     ///< L1 per SM: Hopper's unified 256 KiB, all of it L1
                                       ///< for a kernel without shared memory
+  double l1_bytes_per_cycle = 128;    ///< L1 load bandwidth per SM per cycle (Hopper)
   double l2_bytes = 50.0 * 1024 * 1024;  ///< L2 (runtime)
   double dram_bytes_per_second = 3.35e12;  ///< DRAM peak (runtime: clock x bus width)
   double l2_bytes_per_second = 0;     ///< L2 to SMs; 0: 2.5 x dram_bytes_per_second
@@ -136,10 +147,10 @@ struct GatherEstimate {
 };
 
 /// Estimates a random gather: sectors per request from F(D, m, .), L1 and L2 hit rates
-/// from the cache-fill chain (L1 per SM over its share of the requests, L2 over all),
-/// DRAM bytes from the misses, and the time as the largest of DRAM bytes over DRAM
-/// bandwidth, L2 sectors over L2 bandwidth, and requests x latency over the warps in
-/// flight. Little's law gives the warps per SM that keep the memory system busy:
+/// from the cache fill (mean_fill_hit_rate: L1 per SM over its share of the requests,
+/// L2 over all), DRAM bytes from the misses, and the time as the largest of DRAM bytes
+/// over DRAM bandwidth, L2 sectors over L2 bandwidth, all sectors over L1 bandwidth, and
+/// requests x latency over the warps in flight. Little's law gives the warps per SM that keep the memory system busy:
 /// warps = bandwidth x latency / bytes in flight per warp.
 /// @throws Error ErrorCode::invalid_argument naming the field of `query` or `parameters`
 GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParameters& parameters);

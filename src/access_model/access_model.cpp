@@ -161,6 +161,23 @@ double CacheFillChain::mean_hit_rate(std::int64_t requests) const {
 
 std::int64_t CacheFillChain::saturation() const noexcept { return saturation_; }
 
+double mean_fill_hit_rate(int threads, double segments, double capacity, double requests) {
+  const char* routine = "cunum::mean_fill_hit_rate";
+  const detail::RoutineScope scope(routine);
+  validate_process(threads, segments, routine);
+  detail::require(std::isfinite(capacity) && capacity >= 1, routine, "capacity", "must be finite and >= 1");
+  detail::require(std::isfinite(requests) && requests >= 1, routine, "requests", "must be finite and >= 1");
+  const double m = segments;
+  const double log_q = threads * std::log1p(-1.0 / m);  // log of (1 - 1/m)^D, the untouched share per request
+  // Requests before the mean reaches C: m (1 - e^(t log_q)) >= C from t = log(1 - C/m) / log_q.
+  double filling = requests;
+  if (capacity < m) filling = std::min(requests, std::ceil(std::log1p(-capacity / m) / log_q));
+  // sum over t < T of (1 - e^(t log_q)) = T - (1 - e^(T log_q)) / (1 - e^(log_q)).
+  const double rising = filling - std::expm1(filling * log_q) / std::expm1(log_q);
+  const double cached_sum = rising + (requests - filling) * std::min(capacity, m) / m;
+  return std::min(1.0, cached_sum / requests);
+}
+
 GpuMemoryParameters gpu_memory_parameters() {
   GpuMemoryParameters parameters;
   if (device_count() == 0) return parameters;
@@ -197,7 +214,8 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   const GpuMemoryParameters& p = parameters;
   detail::require(p.multiprocessors >= 1 && p.max_warps_per_multiprocessor >= 1, routine, "parameters",
                   "must have >= 1 multiprocessor and >= 1 resident warp");
-  for (const double value : {p.clock_hz, p.sector_bytes, p.l1_bytes, p.l2_bytes, p.dram_bytes_per_second,
+  for (const double value : {p.clock_hz, p.sector_bytes, p.l1_bytes, p.l1_bytes_per_cycle, p.l2_bytes,
+                             p.dram_bytes_per_second,
                              p.l1_latency_cycles, p.l2_latency_cycles, p.dram_latency_cycles}) {
     detail::require(std::isfinite(value) && value > 0, routine, "parameters",
                     "needs every size, rate and latency finite and > 0 (the latencies have no default: set them)");
@@ -212,10 +230,7 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   // Hit rates from the cache-fill chain; a table past 2^20 sectors of cache is treated
   // as saturated from the start (the transient is then a negligible share).
   const auto mean_hit = [&](double capacity_bytes, double over_requests) {
-    const double capacity = std::max(1.0, std::floor(capacity_bytes / p.sector_bytes));
-    if (std::min(m, capacity) > static_cast<double>(kMaxChainStates)) return std::min(1.0, capacity / m);
-    const CacheFillChain chain(d, m, capacity);
-    return chain.mean_hit_rate(static_cast<std::int64_t>(std::min(over_requests, 1e9)));
+    return mean_fill_hit_rate(d, m, std::max(1.0, std::floor(capacity_bytes / p.sector_bytes)), over_requests);
   };
   e.l1_hit_rate = mean_hit(p.l1_bytes, requests_per_sm);
   const double l2_all = mean_hit(p.l2_bytes, requests);
@@ -231,10 +246,11 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   const double l2_rate = p.l2_bytes_per_second > 0 ? p.l2_bytes_per_second : 2.5 * p.dram_bytes_per_second;
   const double dram_seconds = e.dram_bytes / p.dram_bytes_per_second;
   const double l2_seconds = l1_misses * p.sector_bytes / l2_rate;
+  const double l1_seconds = sectors * p.sector_bytes / (p.l1_bytes_per_cycle * p.clock_hz * p.multiprocessors);
   // Little's law: to keep `bandwidth` busy with requests of `sectors_per_request`
   // sectors and `latency` seconds each, bytes in flight = bandwidth x latency.
   const double latency_seconds = e.latency_cycles / p.clock_hz;
-  const double bound_seconds = std::max(dram_seconds, l2_seconds);
+  const double bound_seconds = std::max({dram_seconds, l2_seconds, l1_seconds});
   const double bytes_per_second_per_sm = bound_seconds > 0 ? sectors * p.sector_bytes / bound_seconds / p.multiprocessors
                                                            : 0.0;
   const double bytes_in_flight_per_warp = e.sectors_per_request * p.sector_bytes;

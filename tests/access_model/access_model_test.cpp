@@ -176,6 +176,24 @@ TEST(CacheFillChain, MatchesASimulationOfTheFill) {
   EXPECT_NEAR(CacheFillChain(32, 100, 40).hit_rate(1000), 0.4, 1e-12);
 }
 
+TEST(CacheFillChain, ClosedFormMeanHitRate) {
+  // Exact where the cache holds the whole table; the chain's own mean is the reference.
+  for (const auto& [d, m] : std::vector<std::pair<int, int>>{{32, 1}, {32, 16}, {32, 54}, {8, 300}}) {
+    const CacheFillChain chain(d, m, m);
+    for (const int requests : {1, 2, 5, 40, 1000}) {
+      EXPECT_NEAR(cunum::mean_fill_hit_rate(d, m, m, requests), chain.mean_hit_rate(requests), 1e-12)
+          << "D " << d << " m " << m << " requests " << requests;
+    }
+  }
+  // A cache smaller than the table: min(E[i_t], C) for E[min(i_t, C)], close to the chain.
+  const CacheFillChain small(16, 100, 40);
+  for (const int requests : {3, 10, 100, 1000}) {
+    EXPECT_NEAR(cunum::mean_fill_hit_rate(16, 100, 40, requests), small.mean_hit_rate(requests), 0.01)
+        << "requests " << requests;
+  }
+  EXPECT_CUNUM_ERROR(cunum::mean_fill_hit_rate(32, 10, 10, 0.5), ErrorCode::invalid_argument, "requests");
+}
+
 TEST(GatherEstimate, FollowsTheModel) {
   cunum::GpuMemoryParameters parameters;
   parameters.l1_latency_cycles = 40;
