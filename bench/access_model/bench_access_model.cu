@@ -222,8 +222,7 @@ void run(const BenchOptions& options) {
 
 int ncu_gather(double sectors, int active, int element_bytes) {
   cunum::Stream stream;
-  cunum::GpuMemoryParameters parameters = cunum::gpu_memory_parameters();
-  parameters.l1_latency_cycles = parameters.l2_latency_cycles = parameters.dram_latency_cycles = 1;  // unused here
+  const cunum::GpuMemoryParameters parameters = cunum::gpu_memory_parameters();
   const int blocks = gather_blocks(parameters);
   const cunum::GatherEstimate e =
       cunum::estimate_gather(gather_query(sectors, active, element_bytes, blocks), parameters);

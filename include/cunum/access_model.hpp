@@ -102,18 +102,23 @@ struct GpuMemoryParameters {
   int multiprocessors = 132;          ///< SMs (runtime)
   double clock_hz = 1.98e9;           ///< SM clock (runtime: peak clock)
   double sector_bytes = 32;           ///< the unit L1, L2 and DRAM move (Hopper)
-  double line_bytes = 128;            ///< a cache line: 4 sectors (Hopper)
+  double line_bytes = 128;            ///< a cache line: 4 sectors (Hopper); a cache holds
+                                      ///< cache bytes / line_bytes random sectors
+  double dram_fetch_bytes = 64;       ///< what an L2 miss reads from DRAM: two sectors on the
+                                      ///< H100 (measured: docs/access_model.md)
   double l1_bytes = 256.0 * 1024;     ///< L1 per SM: Hopper's unified 256 KiB, all of it L1
                                       ///< for a kernel without shared memory
   double l1_bytes_per_cycle = 128;    ///< L1 load bandwidth per SM per cycle (Hopper)
   double l2_bytes = 50.0 * 1024 * 1024;  ///< L2 (runtime)
   double dram_bytes_per_second = 3.35e12;  ///< DRAM peak (runtime: clock x bus width)
-  double l2_bytes_per_second = 0;     ///< L2 to SMs; 0: 2.5 x dram_bytes_per_second
-  /// Load-to-use latencies of a dependent load chain, measured on the H100 by the bench's
-  /// pointer chase (docs/access_model.md); override them for another device.
-  double l1_latency_cycles = 0;
-  double l2_latency_cycles = 0;
-  double dram_latency_cycles = 0;
+  double l2_bytes_per_second = 0;     ///< L2 to SMs for random sectors; 0: 2.5 x
+                                      ///< dram_bytes_per_second (an assumption, not measured)
+  /// Load-to-use latencies of a dependent load chain, measured on an H100 (SXM, 1980 MHz)
+  /// by the bench's pointer chase on 2026-11-24 (docs/access_model.md); gpu_memory_parameters()
+  /// does not read them: override them for another device (the bench measures them).
+  double l1_latency_cycles = 40.8;
+  double l2_latency_cycles = 277.7;
+  double dram_latency_cycles = 680.0;
   int max_warps_per_multiprocessor = 64;  ///< (runtime)
 };
 
@@ -138,7 +143,7 @@ struct GatherEstimate {
   double table_sectors = 0;          ///< m x element_bytes / sector_bytes
   double l1_hit_rate = 0;            ///< of sectors, averaged over each SM's requests
   double l2_hit_rate = 0;            ///< of the L1 misses, averaged over all requests
-  double dram_bytes = 0;             ///< sectors that miss both, times sector_bytes
+  double dram_bytes = 0;             ///< sectors that miss both, times dram_fetch_bytes
   double seconds = 0;                ///< max of the DRAM, L2 and latency-bound times
   double latency_cycles = 0;         ///< mean load latency of a request
   int warps_to_hide_latency = 0;     ///< per SM, by Little's law, for the bandwidth bound

@@ -214,11 +214,12 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   const GpuMemoryParameters& p = parameters;
   detail::require(p.multiprocessors >= 1 && p.max_warps_per_multiprocessor >= 1, routine, "parameters",
                   "must have >= 1 multiprocessor and >= 1 resident warp");
-  for (const double value : {p.clock_hz, p.sector_bytes, p.l1_bytes, p.l1_bytes_per_cycle, p.l2_bytes,
+  for (const double value : {p.clock_hz, p.sector_bytes, p.line_bytes, p.dram_fetch_bytes, p.l1_bytes,
+                             p.l1_bytes_per_cycle, p.l2_bytes,
                              p.dram_bytes_per_second,
                              p.l1_latency_cycles, p.l2_latency_cycles, p.dram_latency_cycles}) {
     detail::require(std::isfinite(value) && value > 0, routine, "parameters",
-                    "needs every size, rate and latency finite and > 0 (the latencies have no default: set them)");
+                    "needs every size, rate and latency finite and > 0");
   }
   GatherEstimate e;
   e.table_sectors = std::max(1.0, std::ceil(query.table_elements * s / p.sector_bytes));
@@ -229,8 +230,14 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   const double requests_per_sm = std::ceil(requests / p.multiprocessors);
   // Hit rates from the cache-fill chain; a table past 2^20 sectors of cache is treated
   // as saturated from the start (the transient is then a negligible share).
+  // A cache holds whole lines: a table larger than the cache, gathered a random sector
+  // at a time, fills a line's slot with one sector, so the cache holds bytes/line_bytes
+  // sectors, not bytes/sector_bytes (measured on the H100: docs/access_model.md). A table
+  // that fits is held whole.
+  const double table_bytes = m * p.sector_bytes;
   const auto mean_hit = [&](double capacity_bytes, double over_requests) {
-    return mean_fill_hit_rate(d, m, std::max(1.0, std::floor(capacity_bytes / p.sector_bytes)), over_requests);
+    const double capacity = table_bytes <= capacity_bytes ? m : std::max(1.0, std::floor(capacity_bytes / p.line_bytes));
+    return mean_fill_hit_rate(d, m, capacity, over_requests);
   };
   e.l1_hit_rate = mean_hit(p.l1_bytes, requests_per_sm);
   const double l2_all = mean_hit(p.l2_bytes, requests);
@@ -239,7 +246,7 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   const double sectors = requests * e.sectors_per_request;
   const double l1_misses = sectors * (1.0 - e.l1_hit_rate);
   const double dram_sectors = l1_misses * (1.0 - e.l2_hit_rate);
-  e.dram_bytes = dram_sectors * p.sector_bytes;
+  e.dram_bytes = dram_sectors * p.dram_fetch_bytes;
   e.latency_cycles = e.l1_hit_rate * p.l1_latency_cycles +
                      (1.0 - e.l1_hit_rate) * (e.l2_hit_rate * p.l2_latency_cycles +
                                               (1.0 - e.l2_hit_rate) * p.dram_latency_cycles);

@@ -195,10 +195,7 @@ TEST(CacheFillChain, ClosedFormMeanHitRate) {
 }
 
 TEST(GatherEstimate, FollowsTheModel) {
-  cunum::GpuMemoryParameters parameters;
-  parameters.l1_latency_cycles = 40;
-  parameters.l2_latency_cycles = 250;
-  parameters.dram_latency_cycles = 600;
+  const cunum::GpuMemoryParameters parameters;
   cunum::GatherQuery query;
   query.table_elements = 8;  // 32 bytes: one sector, always cached after the first touch
   query.gathers = 1 << 20;
@@ -210,8 +207,8 @@ TEST(GatherEstimate, FollowsTheModel) {
   EXPECT_NEAR(huge.sectors_per_request, 32.0, 1e-4);
   EXPECT_LT(huge.l1_hit_rate, 1e-3);
   EXPECT_LT(huge.l2_hit_rate, 0.02);
-  const double expected_dram =
-      huge.sectors_per_request * 32.0 * ((1 << 20) / 32) * (1 - huge.l1_hit_rate) * (1 - huge.l2_hit_rate);
+  const double expected_dram = huge.sectors_per_request * parameters.dram_fetch_bytes * ((1 << 20) / 32) *
+                               (1 - huge.l1_hit_rate) * (1 - huge.l2_hit_rate);
   EXPECT_NEAR(huge.dram_bytes, expected_dram, 1e-9 * expected_dram);
   EXPECT_GE(huge.warps_to_hide_latency, 1);
   EXPECT_GE(huge.blocks, parameters.multiprocessors);
@@ -232,8 +229,9 @@ TEST(AccessModel, BadArgumentsAreRefusedByName) {
   query.table_elements = 100;
   query.gathers = 100;
   cunum::GpuMemoryParameters parameters;
+  parameters.l2_latency_cycles = 0;
   EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "parameters");
-  parameters.l1_latency_cycles = parameters.l2_latency_cycles = parameters.dram_latency_cycles = 100;
+  parameters = {};
   query.element_bytes = 3;
   EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "query.element_bytes");
   query.element_bytes = 4;
