@@ -158,4 +158,44 @@ class HimenoProblem {
   std::unique_ptr<Implementation> implementation_;
 };
 
+/// The problem cut into slabs along i across several GPUs driven from this process (no
+/// MPI): one slab per entry of `devices`, in order (HimenoDistributed's decomposition).
+/// After every sweep each slab's first and last updated planes are copied into its
+/// neighbours' ghost planes, device to device (peer access enabled where the devices
+/// allow it; a device may appear more than once, its slabs then share it). The pressure
+/// equals the one-box problem's bit for bit; gosa is the slabs' sums added in slab order.
+/// With one device the slab is the whole grid and temporal blocking applies.
+template <class T>
+class HimenoMultiDevice {
+ public:
+  /// The benchmark's problem.
+  /// @throws Error ErrorCode::invalid_argument naming 'devices' (empty, an ordinal that is
+  ///         not a device here, or more entries than the grid's nx - 2 interior planes),
+  ///         or 'grid...' / 'options...' as HimenoProblem; ErrorCode::no_device without a GPU
+  HimenoMultiDevice(const HimenoGrid& grid, const std::vector<int>& devices, const HimenoOptions& options = {});
+  /// The caller's fields (host memory, the whole grid; copied).
+  HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>& fields, const std::vector<int>& devices,
+                    const HimenoOptions& options = {});
+  ~HimenoMultiDevice();
+  HimenoMultiDevice(HimenoMultiDevice&&) noexcept;
+  HimenoMultiDevice& operator=(HimenoMultiDevice&&) noexcept;
+  HimenoMultiDevice(const HimenoMultiDevice&) = delete;
+  HimenoMultiDevice& operator=(const HimenoMultiDevice&) = delete;
+
+  /// Runs `sweeps` sweeps on every device; returns when they are done.
+  /// @return gosa of the last sweep over the whole grid
+  /// @throws Error ErrorCode::invalid_argument naming 'sweeps' (< 1)
+  double iterate(std::int64_t sweeps);
+  /// @return the whole grid's pressure, gathered from the devices to the host
+  std::vector<T> pressure() const;
+  const HimenoGrid& grid() const noexcept;
+
+ private:
+  HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>* fields, const std::vector<int>& devices,
+                    const HimenoOptions& options);
+
+  struct Implementation;
+  std::unique_ptr<Implementation> implementation_;
+};
+
 }  // namespace cunum

@@ -1,6 +1,7 @@
 // Himeno front end: validation at the API boundary, backend resolution, and the
 // passes of iterate().
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -92,6 +93,17 @@ template std::unique_ptr<HimenoBackend<float>> make_himeno_backend(Backend, cons
 template std::unique_ptr<HimenoBackend<double>> make_himeno_backend(Backend, const HimenoBox&,
                                                                     const HimenoFieldSource<double>&, double,
                                                                     StreamHandle);
+
+HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs) {
+  const std::int64_t interior = grid.nx - 2;
+  const std::int64_t base = interior / slabs;
+  const std::int64_t extra = interior % slabs;
+  HimenoSlab slab;
+  slab.count = base + (index < extra ? 1 : 0);
+  slab.first = 1 + index * base + std::min<std::int64_t>(index, extra);
+  slab.box = {slab.count + 2, grid.ny, grid.nz, slab.first - 1, grid.nx};
+  return slab;
+}
 
 template <class T>
 int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper) {

@@ -300,11 +300,10 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   self->backend = resolve_backend(backend);
   self->grid = grid;
   self->distributed = distributed;
-  const std::int64_t base = interior / self->ranks;
-  const std::int64_t extra = interior % self->ranks;
-  self->count = base + (self->rank < extra ? 1 : 0);
-  self->first = 1 + self->rank * base + std::min<std::int64_t>(self->rank, extra);
-  self->box = {self->count + 2, grid.ny, grid.nz, self->first - 1, grid.nx};
+  const detail::HimenoSlab slab = detail::himeno_slab(grid, self->rank, self->ranks);
+  self->count = slab.count;
+  self->first = slab.first;
+  self->box = slab.box;
   if (self->backend == Backend::cuda) {
     self->streams = std::make_unique<StreamPair>();
     self->staged = !CUNUM_HAVE_NCCL || ranks_share_a_device(comm);

@@ -25,6 +25,16 @@ std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const Him
                                                       const HimenoFieldSource<T>& source, double omega,
                                                       StreamHandle stream);
 
+// Slab `index` of `slabs` along i: the grid's interior planes 1..nx-2 cut into
+// contiguous runs in index order, the first (interior % slabs) one plane longer; its
+// box adds the ghost plane on each side. slabs <= nx - 2.
+struct HimenoSlab {
+  std::int64_t first = 1;  // the global i of its first updated plane
+  std::int64_t count = 0;  // its updated planes
+  HimenoBox box;
+};
+HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs);
+
 // The sweeps per pass iterate() uses: the option, or the backend's best, at most its most.
 template <class T>
 int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper);

@@ -1,6 +1,7 @@
 target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/himeno.cpp
   ${CMAKE_CURRENT_LIST_DIR}/himeno_cpu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/himeno_multi_device.cpp
   ${PROJECT_SOURCE_DIR}/kernels/himeno/himeno_cuda.cu)
 # Both backends evaluate the update as the serial C code writes it, without fused
 # multiply-adds, so that the GPU's pressure equals the CPU's bit for bit: float's

@@ -136,6 +136,19 @@ TYPED_TEST(HimenoCpu, BadArgumentsAreRefusedByName) {
   EXPECT_CUNUM_ERROR(cunum::himeno_grid(static_cast<cunum::HimenoSize>(9)), ErrorCode::invalid_argument, "size");
 }
 
+TEST(HimenoMultiDevice, DevicesAreCheckedByName) {
+  const HimenoGrid grid{5, 5, 5};
+  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{}), ErrorCode::invalid_argument, "devices");
+  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{-1}), ErrorCode::invalid_argument,
+                     "devices");
+  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{cunum::device_count()}),
+                     ErrorCode::invalid_argument, "devices");
+  if (cunum::device_count() > 0) {
+    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0, 0, 0, 0}),
+                       ErrorCode::invalid_argument, "interior planes");
+  }
+}
+
 TEST(HimenoCpu, CudaWithoutADeviceIsRefused) {
   if (cunum::device_count() > 0) GTEST_SKIP() << "a CUDA device is present: the refusal cannot be shown here";
   EXPECT_CUNUM_ERROR(HimenoProblem<float>(HimenoGrid{5, 5, 5}, {}, Backend::cuda), ErrorCode::no_device, "");

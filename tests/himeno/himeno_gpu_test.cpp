@@ -109,6 +109,33 @@ TYPED_TEST(HimenoGpu, EverySweepsPerPassGivesTheSamePressureBitForBit) {
   }
 }
 
+// Slabs on several devices of this process, or on one device several times: the
+// one-box pressure bit for bit, gosa to the order of its sum.
+TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const HimenoGrid grid{29, 21, 67};
+  const auto arrays = himeno_random_arrays<T>(grid, 500);
+  HimenoOptions options;
+  options.sweeps_per_pass = 1;
+  std::vector<std::vector<int>> layouts = {{0}, {0, 0}, {0, 0, 0}};
+  if (cunum::device_count() >= 2) layouts.push_back({0, 1});
+  for (const std::vector<int>& devices : layouts) {
+    HimenoProblem<T> box(grid, arrays.fields(), options, Backend::cuda);
+    cunum::HimenoMultiDevice<T> several(grid, arrays.fields(), devices, options);
+    for (const int sweeps : {1, 4}) {
+      const double expected = box.iterate(sweeps);
+      const double gosa = several.iterate(sweeps);
+      EXPECT_NEAR(gosa, expected, 1e-12 * expected) << devices.size() << " slabs";
+      EXPECT_TRUE(several.pressure() == box.pressure()) << devices.size() << " slabs, after " << sweeps;
+    }
+  }
+  cunum::HimenoMultiDevice<T> benchmark(cunum::himeno_grid(cunum::HimenoSize::xs), {0, 0}, options);
+  HimenoProblem<T> benchmark_box(cunum::himeno_grid(cunum::HimenoSize::xs), options, Backend::cuda);
+  EXPECT_NEAR(benchmark.iterate(3), benchmark_box.iterate(3), 1e-12);
+  EXPECT_TRUE(benchmark.pressure() == benchmark_box.pressure());
+}
+
 TYPED_TEST(HimenoGpu, GosaIsBitIdenticalRunToRun) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;

@@ -1,0 +1,237 @@
+// HimenoMultiDevice: slabs of i-planes on several GPUs of this process, ghost planes
+// refreshed by device-to-device copies after every sweep.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cunum/core/device.hpp"
+#include "cunum/core/error.hpp"
+#include "cunum/himeno.hpp"
+#include "src/core/check.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+#include "src/himeno/himeno_backends.hpp"
+#include "src/himeno/himeno_setup.hpp"
+
+namespace cunum {
+namespace {
+
+constexpr const char* kMultiRoutine = "cunum::HimenoMultiDevice";
+constexpr const char* kMultiIterateRoutine = "cunum::HimenoMultiDevice::iterate";
+
+// A non-blocking stream and two events on one device, destroyed with it.
+class DeviceQueue {
+ public:
+  explicit DeviceQueue(int device) : device_(device) {
+    CUNUM_CHECK(cudaSetDevice(device));
+    CUNUM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    CUNUM_CHECK(cudaEventCreateWithFlags(&swept_, cudaEventDisableTiming));
+    CUNUM_CHECK(cudaEventCreateWithFlags(&exchanged_, cudaEventDisableTiming));
+  }
+  ~DeviceQueue() {
+    cudaSetDevice(device_);
+    cudaEventDestroy(swept_);
+    cudaEventDestroy(exchanged_);
+    cudaStreamDestroy(stream_);
+  }
+  DeviceQueue(const DeviceQueue&) = delete;
+  DeviceQueue& operator=(const DeviceQueue&) = delete;
+  int device() const noexcept { return device_; }
+  cudaStream_t stream() const noexcept { return stream_; }
+  cudaEvent_t swept() const noexcept { return swept_; }          // after this slab's sweep
+  cudaEvent_t exchanged() const noexcept { return exchanged_; }  // after its ghost copies
+
+ private:
+  int device_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t swept_ = nullptr;
+  cudaEvent_t exchanged_ = nullptr;
+};
+
+// Lets `from` read `to`'s memory directly where the pair allows it (copies work either
+// way; peer access makes them direct).
+void enable_peer_access(int from, int to) {
+  if (from == to) return;
+  int possible = 0;
+  CUNUM_CHECK(cudaDeviceCanAccessPeer(&possible, from, to));
+  if (!possible) return;
+  CUNUM_CHECK(cudaSetDevice(from));
+  const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+  if (status == cudaErrorPeerAccessAlreadyEnabled) {
+    cudaGetLastError();  // clear it: enabled before is what we want
+    return;
+  }
+  CUNUM_CHECK(status);
+}
+
+}  // namespace
+
+template <class T>
+struct HimenoMultiDevice<T>::Implementation {
+  HimenoGrid grid;
+  std::vector<detail::HimenoSlab> slabs;
+  // Queues before sweepers: the sweepers free their memory on the queues' streams.
+  std::vector<std::unique_ptr<DeviceQueue>> queues;
+  std::vector<std::unique_ptr<detail::HimenoBackend<T>>> sweepers;
+  int sweeps_per_pass = 1;
+
+  // Each slab's memory is released with its own device current.
+  ~Implementation() {
+    for (std::size_t s = 0; s < sweepers.size(); ++s) {
+      cudaSetDevice(queues[s]->device());
+      sweepers[s].reset();
+    }
+  }
+  Implementation() = default;
+  Implementation(const Implementation&) = delete;
+  Implementation& operator=(const Implementation&) = delete;
+
+  std::size_t count() const noexcept { return slabs.size(); }
+
+  // One pass of `sweeps` sweeps (more than one only with one slab), then the ghosts.
+  void sweep(int sweeps) {
+    for (std::size_t s = 0; s < count(); ++s) {
+      CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
+      sweepers[s]->sweep(sweeps, 1, slabs[s].box.planes - 1, 0, queues[s]->stream());
+      CUNUM_CHECK(cudaEventRecord(queues[s]->swept(), queues[s]->stream()));
+    }
+    const std::size_t plane_bytes = static_cast<std::size_t>(grid.ny * grid.nz) * sizeof(T);
+    for (std::size_t s = 0; s < count(); ++s) {
+      const cudaStream_t stream = queues[s]->stream();
+      CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
+      const auto copy_from = [&](std::size_t neighbour, std::int64_t their_plane, std::int64_t my_plane) {
+        CUNUM_CHECK(cudaStreamWaitEvent(stream, queues[neighbour]->swept(), 0));
+        CUNUM_CHECK(cudaMemcpyPeerAsync(sweepers[s]->pressure_plane(true, my_plane), queues[s]->device(),
+                                        sweepers[neighbour]->pressure_plane(true, their_plane),
+                                        queues[neighbour]->device(), plane_bytes, stream));
+      };
+      if (s > 0) copy_from(s - 1, slabs[s - 1].box.planes - 2, 0);
+      if (s + 1 < count()) copy_from(s + 1, 1, slabs[s].box.planes - 1);
+      CUNUM_CHECK(cudaEventRecord(queues[s]->exchanged(), stream));
+    }
+    // The next pass writes the arrays the neighbours just read: it waits for their copies.
+    for (std::size_t s = 0; s < count(); ++s) {
+      CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
+      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s - 1]->exchanged(), 0));
+      if (s + 1 < count()) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s + 1]->exchanged(), 0));
+      sweepers[s]->swap();
+    }
+  }
+};
+
+template <class T>
+HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const std::vector<int>& devices,
+                                        const HimenoOptions& options)
+    : HimenoMultiDevice(grid, nullptr, devices, options) {}
+
+template <class T>
+HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>& fields,
+                                        const std::vector<int>& devices, const HimenoOptions& options)
+    : HimenoMultiDevice(grid, &fields, devices, options) {}
+
+template <class T>
+HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>* fields,
+                                        const std::vector<int>& devices, const HimenoOptions& options) {
+  const detail::RoutineScope scope(kMultiRoutine);
+  detail::validate_himeno_grid(grid, sizeof(T), kMultiRoutine);
+  detail::validate_himeno_options(options, kMultiRoutine);
+  detail::require(!devices.empty(), kMultiRoutine, "devices", "must list at least one device");
+  const int available = device_count();
+  for (const int device : devices) {
+    detail::require(device >= 0 && device < available, kMultiRoutine, "devices",
+                    "lists device " + std::to_string(device) + ", not a device here (" + std::to_string(available) +
+                        " found)");
+  }
+  detail::require(static_cast<std::int64_t>(devices.size()) <= grid.nx - 2, kMultiRoutine, "devices",
+                  "lists " + std::to_string(devices.size()) + " devices, more than the grid's " +
+                      std::to_string(grid.nx - 2) + " interior planes (nx - 2)");
+  if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kMultiRoutine);
+  resolve_backend(Backend::cuda);  // no_device without a GPU
+  int caller_device = 0;
+  CUNUM_CHECK(cudaGetDevice(&caller_device));
+  auto self = std::make_unique<Implementation>();
+  self->grid = grid;
+  const int slabs = static_cast<int>(devices.size());
+  for (int s = 0; s < slabs; ++s) {
+    self->slabs.push_back(detail::himeno_slab(grid, s, slabs));
+    if (s > 0) {
+      enable_peer_access(devices[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s) - 1]);
+      enable_peer_access(devices[static_cast<std::size_t>(s) - 1], devices[static_cast<std::size_t>(s)]);
+    }
+  }
+  for (int s = 0; s < slabs; ++s) {
+    self->queues.push_back(std::make_unique<DeviceQueue>(devices[static_cast<std::size_t>(s)]));
+    const detail::HimenoSlab& slab = self->slabs[static_cast<std::size_t>(s)];
+    self->sweepers.push_back(detail::make_himeno_backend<T>(Backend::cuda, slab.box,
+                                                            {fields, slab.box.first_plane * grid.ny * grid.nz},
+                                                            options.omega, self->queues.back()->stream()));
+  }
+  if (slabs == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweepers.front());
+  CUNUM_CHECK(cudaSetDevice(caller_device));
+  implementation_ = std::move(self);
+}
+
+template <class T>
+HimenoMultiDevice<T>::~HimenoMultiDevice() = default;
+template <class T>
+HimenoMultiDevice<T>::HimenoMultiDevice(HimenoMultiDevice&&) noexcept = default;
+template <class T>
+HimenoMultiDevice<T>& HimenoMultiDevice<T>::operator=(HimenoMultiDevice&&) noexcept = default;
+
+template <class T>
+double HimenoMultiDevice<T>::iterate(std::int64_t sweeps) {
+  const detail::RoutineScope scope(kMultiIterateRoutine);
+  detail::require(sweeps >= 1, kMultiIterateRoutine, "sweeps", "must be >= 1, got " + std::to_string(sweeps));
+  Implementation& self = *implementation_;
+  int caller_device = 0;
+  CUNUM_CHECK(cudaGetDevice(&caller_device));
+  for (std::int64_t done = 0; done < sweeps;) {
+    const int pass = static_cast<int>(std::min<std::int64_t>(sweeps - done, self.sweeps_per_pass));
+    self.sweep(pass);
+    done += pass;
+  }
+  double gosa = 0.0;
+  for (std::size_t s = 0; s < self.count(); ++s) {
+    CUNUM_CHECK(cudaSetDevice(self.queues[s]->device()));
+    gosa += self.sweepers[s]->gosa(1, self.queues[s]->stream());
+  }
+  CUNUM_CHECK(cudaSetDevice(caller_device));
+  return gosa;
+}
+
+template <class T>
+std::vector<T> HimenoMultiDevice<T>::pressure() const {
+  const detail::RoutineScope scope("cunum::HimenoMultiDevice::pressure");
+  const Implementation& self = *implementation_;
+  int caller_device = 0;
+  CUNUM_CHECK(cudaGetDevice(&caller_device));
+  const std::int64_t plane_points = self.grid.ny * self.grid.nz;
+  std::vector<T> whole(static_cast<std::size_t>(self.grid.points()));
+  for (std::size_t s = 0; s < self.count(); ++s) {
+    const detail::HimenoBox& box = self.slabs[s].box;
+    std::vector<T> slab(static_cast<std::size_t>(box.points()));
+    CUNUM_CHECK(cudaSetDevice(self.queues[s]->device()));
+    self.sweepers[s]->copy_pressure(slab.data(), self.queues[s]->stream());
+    // Its updated planes, and the grid's boundary plane on the ends.
+    const std::int64_t from = s == 0 ? 0 : 1;
+    const std::int64_t to = s + 1 == self.count() ? box.planes : box.planes - 1;
+    std::memcpy(whole.data() + (box.first_plane + from) * plane_points, slab.data() + from * plane_points,
+                static_cast<std::size_t>((to - from) * plane_points) * sizeof(T));
+  }
+  CUNUM_CHECK(cudaSetDevice(caller_device));
+  return whole;
+}
+
+template <class T>
+const HimenoGrid& HimenoMultiDevice<T>::grid() const noexcept {
+  return implementation_->grid;
+}
+
+template class HimenoMultiDevice<float>;
+template class HimenoMultiDevice<double>;
+
+}  // namespace cunum
