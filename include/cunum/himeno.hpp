@@ -107,6 +107,9 @@ class HimenoProblem {
  public:
   /// The benchmark's problem on `grid`: a = (1, 1, 1, 1/6), b = 0, c = 1, bnd = 1,
   /// wrk1 = 0, p(i, j, k) = i^2 / (nx - 1)^2 (computed in T as the benchmark does).
+  /// @param grid    points per axis, each >= 3 (himeno_grid() gives the standard sizes)
+  /// @param options omega and, for CUDA, the sweeps per pass
+  /// @param backend where it runs (resolved once, here)
   /// @param stream CUDA backend: the fields are filled on it, and sweeps on other
   ///               streams are ordered after it. CPU: ignored
   /// @throws Error ErrorCode::invalid_argument naming 'grid' (an axis < 3, a (j, k)
