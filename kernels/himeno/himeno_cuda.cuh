@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(kHimenoFillThreads)
 }
 
 // The backend on a policy set (src/himeno/himeno_policy.hpp): the library's is
-// HimenoPolicies; the bench's tuning sweep instantiates others.
+// HimenoPolicies<T>; the bench's tuning sweep instantiates others.
 template <class T, class Policies>
 class HimenoCuda final : public HimenoBackend<T> {
  public:
