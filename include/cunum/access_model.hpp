@@ -80,6 +80,10 @@ class CacheFillChain {
   std::int64_t saturation() const noexcept;
 
  private:
+  // W <- W G (next is scratch of W's size); whether any weight left a transient state.
+  bool step(std::vector<double>& w, std::vector<double>& next) const;
+  static double mean_state(const std::vector<double>& w);
+
   int threads_;
   double segments_;
   std::int64_t saturation_;

@@ -92,6 +92,29 @@ CacheFillChain::CacheFillChain(int threads, double segments, double capacity) : 
   }
 }
 
+bool CacheFillChain::step(std::vector<double>& w, std::vector<double>& next) const {
+  std::fill(next.begin(), next.end(), 0.0);
+  bool moved = false;
+  for (std::int64_t i = 0; i <= saturation_; ++i) {
+    const double weight = w[static_cast<std::size_t>(i)];
+    if (weight == 0.0) continue;
+    const std::vector<double>& g = transitions_[static_cast<std::size_t>(i)];
+    for (std::size_t u = 0; u < g.size(); ++u) {
+      const std::int64_t j = std::min<std::int64_t>(i + static_cast<std::int64_t>(u), saturation_);
+      next[static_cast<std::size_t>(j)] += weight * g[u];
+      moved = moved || (u > 0 && g[u] > 0.0 && i < saturation_);
+    }
+  }
+  w.swap(next);
+  return moved;
+}
+
+double CacheFillChain::mean_state(const std::vector<double>& w) {
+  double mean = 0.0;
+  for (std::size_t i = 0; i < w.size(); ++i) mean += static_cast<double>(i) * w[i];
+  return mean;
+}
+
 std::vector<double> CacheFillChain::distribution(std::int64_t steps) const {
   const detail::RoutineScope scope("cunum::CacheFillChain::distribution");
   detail::require_non_negative(steps, "cunum::CacheFillChain::distribution", "steps");
@@ -99,30 +122,12 @@ std::vector<double> CacheFillChain::distribution(std::int64_t steps) const {
   w[0] = 1.0;
   std::vector<double> next(w.size());
   for (std::int64_t t = 0; t < steps; ++t) {
-    std::fill(next.begin(), next.end(), 0.0);
-    bool moved = false;
-    for (std::int64_t i = 0; i <= saturation_; ++i) {
-      const double weight = w[static_cast<std::size_t>(i)];
-      if (weight == 0.0) continue;
-      const std::vector<double>& g = transitions_[static_cast<std::size_t>(i)];
-      for (std::size_t u = 0; u < g.size(); ++u) {
-        const std::int64_t j = std::min<std::int64_t>(i + static_cast<std::int64_t>(u), saturation_);
-        next[static_cast<std::size_t>(j)] += weight * g[u];
-        moved = moved || (u > 0 && g[u] > 0.0 && i < saturation_);
-      }
-    }
-    w.swap(next);
-    if (!moved) break;  // absorbed: every later W(t) is this one
+    if (!step(w, next)) break;  // absorbed: every later W(t) is this one
   }
   return w;
 }
 
-double CacheFillChain::expected_cached(std::int64_t steps) const {
-  const std::vector<double> w = distribution(steps);
-  double mean = 0.0;
-  for (std::size_t i = 0; i < w.size(); ++i) mean += static_cast<double>(i) * w[i];
-  return mean;
-}
+double CacheFillChain::expected_cached(std::int64_t steps) const { return mean_state(distribution(steps)); }
 
 double CacheFillChain::hit_rate(std::int64_t steps) const { return expected_cached(steps) / segments_; }
 
@@ -137,24 +142,13 @@ double CacheFillChain::mean_hit_rate(std::int64_t requests) const {
   std::vector<double> next(w.size());
   double total = 0.0;
   for (std::int64_t t = 0; t < requests; ++t) {
-    double mean = 0.0;
-    for (std::size_t i = 0; i < w.size(); ++i) mean += static_cast<double>(i) * w[i];
+    const double mean = mean_state(w);
     if (w[static_cast<std::size_t>(saturation_)] >= 1.0 - 1e-15) {
       total += static_cast<double>(requests - t) * mean / segments_;
       break;
     }
     total += mean / segments_;
-    std::fill(next.begin(), next.end(), 0.0);
-    for (std::int64_t i = 0; i <= saturation_; ++i) {
-      const double weight = w[static_cast<std::size_t>(i)];
-      if (weight == 0.0) continue;
-      const std::vector<double>& g = transitions_[static_cast<std::size_t>(i)];
-      for (std::size_t u = 0; u < g.size(); ++u) {
-        next[static_cast<std::size_t>(std::min<std::int64_t>(i + static_cast<std::int64_t>(u), saturation_))] +=
-            weight * g[u];
-      }
-    }
-    w.swap(next);
+    step(w, next);
   }
   return total / static_cast<double>(requests);
 }
