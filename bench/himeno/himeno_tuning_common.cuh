@@ -53,4 +53,12 @@ void tuning_row(const BenchOptions& options, BenchReport& report, FailureLog& fa
   report.add(row);
 }
 
+// The rows of `Policies` at L, each against one two-kernel port built once.
+template <class T, class... Policies>
+void tuning_rows(const BenchOptions& options, BenchReport& report, FailureLog& failures, StreamHandle stream) {
+  HimenoPeer<T> port(HimenoPeerDesign::two_kernel_port, himeno_grid(HimenoSize::l), stream);
+  const double port_gosa = port.iterate(kTuningSweepsPerCall, stream);
+  (tuning_row<T, Policies>(options, report, failures, stream, port, port_gosa), ...);
+}
+
 }  // namespace cunum::bench
