@@ -6,6 +6,12 @@ namespace cunum::detail {
 
 constexpr int kWarpThreads = 32;
 
+// Addition in double, the operation of cunum's deterministic sums.
+struct DoubleSum {
+  __device__ static double identity() { return 0.0; }
+  __device__ static double combine(double a, double b) { return a + b; }
+};
+
 template <class Operation, class Accumulator>
 __device__ __forceinline__ Accumulator warp_reduce(Accumulator value) {
 #pragma unroll

@@ -10,11 +10,6 @@
 
 namespace cunum::detail {
 
-struct DoubleSum {
-  __device__ static double identity() { return 0.0; }
-  __device__ static double combine(double a, double b) { return a + b; }
-};
-
 // Every thread of every block calls it with its own value. `partials` holds
 // gridDim.x values; `*ticket` is 0 on entry and is left 0 for the next launch.
 template <int BlockThreads>

@@ -254,11 +254,6 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-struct Sum {
-  __device__ static double identity() { return 0.0; }
-  __device__ static double combine(double a, double b) { return a + b; }
-};
-
 // One block per problem: sum f and sum |f| in double, in a fixed order.
 template <class T>
 __global__ void __launch_bounds__(kBlockThreads) sums_kernel(std::int64_t points, const T* rhs, double* sums) {
@@ -269,9 +264,9 @@ __global__ void __launch_bounds__(kBlockThreads) sums_kernel(std::int64_t points
     sum += value;
     absolute += fabs(value);
   }
-  sum = block_reduce<kBlockThreads, Sum>(sum);
+  sum = block_reduce<kBlockThreads, DoubleSum>(sum);
   __syncthreads();  // block_reduce's shared scratch is reused by the second reduction
-  absolute = block_reduce<kBlockThreads, Sum>(absolute);
+  absolute = block_reduce<kBlockThreads, DoubleSum>(absolute);
   if (threadIdx.x == 0) {
     sums[2 * blockIdx.x] = sum;
     sums[2 * blockIdx.x + 1] = absolute;

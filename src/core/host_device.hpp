@@ -5,3 +5,10 @@
 #else
 #define CUNUM_HOST_DEVICE
 #endif
+
+// `#pragma unroll` for the device pass only (host compilers warn on it).
+#if defined(__CUDA_ARCH__)
+#define CUNUM_UNROLL _Pragma("unroll")
+#else
+#define CUNUM_UNROLL
+#endif

@@ -1,0 +1,204 @@
+#pragma once
+/// @file
+/// Monte Carlo pricing of options on one asset under geometric Brownian motion, in
+/// batches, on the GPU (one fused kernel: the normals are drawn, the paths simulated
+/// and the payoffs summed in registers; no normal is ever stored) or on the CPU
+/// (OpenMP), with the same random stream on both.
+///
+/// Init/generate, as NAG's routines: a cunum::MonteCarloPricer holds the settings
+/// (payoff, paths per option, time grid, seed, variance reduction, Greeks, backend);
+/// MonteCarloPricer::load() validates a batch of options on the host and makes it
+/// resident where the pricer computes (cunum::MonteCarloBatch); price() then prices
+/// the batch as often as wanted, asynchronously on the caller's stream.
+///
+/// Model, per option with spot S0, rate r, dividend yield q, volatility sigma and
+/// expiry T, on the dates t_k = k T / m, k = 1..m (m = time_steps):
+///     S_{t_k} = S_{t_{k-1}} exp((r - q - sigma^2 / 2) dt + sigma sqrt(dt) z_k),  dt = T / m,
+/// z_k independent standard normals. Prices are discounted by e^{-rT}.
+///
+/// Random stream (docs/monte_carlo.md; reproducible by construction): the normal of
+/// path p, date k of option i comes from the Philox4x32-10 block with key `seed` and
+/// counter (k - 1, low and high 32 bits of p / G, stream_id), stream_id =
+/// batch.first_stream() + i, by Box-Muller on its words (float: 4 paths a block,
+/// G = 4; double: 2 paths a block, two words per uniform, G = 2; with antithetic
+/// variates the pair of paths z, -z shares each normal and G doubles). A path's
+/// numbers depend on (seed, stream_id, p, k) only: not on the batch size, the launch
+/// shape, the backend or the device, so a batch split in two with first_stream set
+/// accordingly gives the same prices, and CPU and GPU prices agree to rounding.
+///
+/// Sums are accumulated in fixed chunks of paths (MonteCarloPricer::chunk_paths(),
+/// set by the settings alone) and the chunks combined in a fixed order: results are
+/// bit-identical run to run on a backend.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cunum/black_scholes.hpp"
+#include "cunum/core/backend.hpp"
+#include "cunum/core/enum.hpp"
+#include "cunum/core/stream.hpp"
+
+namespace cunum {
+
+/// The payoffs of cunum::MonteCarloPricer (cunum::MonteCarloPayoff), for a call
+/// (OptionType::call) or a put with strike K, on the dates t_1..t_m:
+/// - `european`: max(S_T - K, 0), put max(K - S_T, 0); simulated in one step (m is not used).
+/// - `digital`: cash-or-nothing, pays 1 if S_T > K (put: S_T < K); one step.
+/// - `asian_arithmetic`: fixed strike on A = (1/m) sum_k S_{t_k}: max(A - K, 0), put max(K - A, 0).
+/// - `asian_geometric`: as asian_arithmetic on G = exp((1/m) sum_k ln S_{t_k}).
+/// - `up_and_out`: the European payoff, zero if S_{t_k} >= B on any date (B > S0).
+/// - `down_and_out`: the European payoff, zero if S_{t_k} <= B on any date (B < S0).
+/// - `lookback`: floating strike, S_T - min_k S_{t_k} (put: max_k S_{t_k} - S_T), the
+///   extremum over S0 and the m dates; K is not used.
+///
+/// to_string() gives the enumerator's name; is_valid() is false for any other value.
+#define CUNUM_MONTE_CARLO_PAYOFFS(X)          \
+  X(european, "european")                     \
+  X(digital, "digital")                       \
+  X(asian_arithmetic, "asian_arithmetic")     \
+  X(asian_geometric, "asian_geometric")       \
+  X(up_and_out, "up_and_out")                 \
+  X(down_and_out, "down_and_out")             \
+  X(lookback, "lookback")
+CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
+
+/// What a cunum::MonteCarloPricer computes and where.
+struct MonteCarloSettings {
+  MonteCarloPayoff payoff = MonteCarloPayoff::european;  ///< the payoff of every option of a batch
+  OptionType type = OptionType::call;                    ///< call or put
+  std::int64_t paths = std::int64_t{1} << 20;            ///< paths per option, >= 2 (even with antithetic)
+  int time_steps = 1;        ///< dates m of the path-dependent payoffs, >= 1 (one step for european, digital)
+  std::uint64_t seed = 0;    ///< the Philox key
+  /// Antithetic variates: each normal drives a path and its mirror (z, -z); the pair's
+  /// mean is one sample, so `paths` counts both and the samples are paths / 2.
+  bool antithetic = false;
+  /// Control variate with the optimal coefficient estimated in the same pass: the
+  /// geometric Asian (closed form) for asian_arithmetic, the terminal asset
+  /// (E S_T = S0 e^{(r-q)T}) for every other payoff.
+  bool control_variate = false;
+  /// Delta and vega in the same pass: pathwise for european, asian_arithmetic,
+  /// asian_geometric and lookback; likelihood ratio for digital; not available
+  /// (NaN) for the barriers, whose payoff jumps.
+  bool greeks = false;
+  Backend backend = Backend::automatic;  ///< cpu, cuda, or automatic (CUDA when a device is present)
+};
+
+/// One option of a batch (host memory). Every field finite; spot, strike (unless
+/// lookback), expiry and volatility positive; barrier above spot for up_and_out,
+/// below for down_and_out (ignored by other payoffs).
+template <class T>
+struct MonteCarloOption {
+  T spot = 0;        ///< S0
+  T strike = 0;      ///< K
+  T expiry = 0;      ///< T, years
+  T rate = 0;        ///< r, continuously compounded
+  T dividend = 0;    ///< q, continuous yield
+  T volatility = 0;  ///< sigma
+  T barrier = 0;     ///< B, for up_and_out and down_and_out
+};
+
+/// The estimate for one option. Greeks and their standard errors are NaN unless
+/// the pricer computes them for its payoff; control_coefficient is NaN without a
+/// control variate.
+template <class T>
+struct MonteCarloEstimate {
+  T price;                  ///< discounted mean payoff (with the control variate if used)
+  T standard_error;         ///< of the price
+  T confidence_low;         ///< price - 1.96 standard errors (95%)
+  T confidence_high;        ///< price + 1.96 standard errors
+  T delta;                  ///< dprice/dS0
+  T delta_standard_error;   ///< of delta
+  T vega;                   ///< dprice/dsigma
+  T vega_standard_error;    ///< of vega
+  T control_coefficient;    ///< the estimated optimal coefficient beta
+  std::int64_t paths;       ///< paths simulated for this option
+};
+
+template <class T>
+class MonteCarloPricer;
+
+/// A validated batch of options, resident where its pricer computes (device memory
+/// for the CUDA backend), with its per-option constants formed once. Made by
+/// MonteCarloPricer::load(); cheap to copy (shared, immutable).
+template <class T>
+class MonteCarloBatch {
+ public:
+  /// An empty handle (price() refuses it); assign one from load().
+  MonteCarloBatch() = default;
+  /// @return the number of options
+  std::int64_t size() const noexcept;
+  /// @return the stream id of option 0 (option i draws from stream first_stream() + i)
+  std::uint64_t first_stream() const noexcept;
+
+  struct Data;  ///< internal
+
+ private:
+  friend class MonteCarloPricer<T>;
+  explicit MonteCarloBatch(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
+  std::shared_ptr<const Data> data_;
+};
+
+/// Prices batches of options by Monte Carlo (see the file comment). For the CUDA
+/// backend it holds the device current at construction (calls with another device
+/// current throw).
+///
+/// - Streams: CUDA price() calls are enqueued on the caller's stream and return at
+///   once; the results pointer must stay valid until the stream reaches the call.
+///   CPU calls return when done; `stream` is ignored.
+/// - Threads: calls on one pricer may come from several threads (it holds no
+///   mutable state).
+template <class T>
+class MonteCarloPricer {
+ public:
+  /// @throws Error ErrorCode::invalid_argument naming 'settings.payoff',
+  ///         'settings.type', 'settings.paths' (< 2, odd with antithetic, fewer than
+  ///         3 samples with a control variate), 'settings.time_steps' (< 1) or
+  ///         'settings.backend'; ErrorCode::no_device for cuda without a device.
+  explicit MonteCarloPricer(const MonteCarloSettings& settings);
+
+  /// @return the settings, with the backend resolved to cpu or cuda
+  const MonteCarloSettings& settings() const noexcept { return settings_; }
+  /// @return the paths one chunk sums before chunks are combined (fixed by the settings)
+  std::int64_t chunk_paths() const noexcept { return chunk_paths_; }
+
+  /// Validates `options` and makes them resident for this pricer (CUDA: copies to
+  /// the device and waits).
+  /// @param options       the batch, host memory
+  /// @param first_stream  stream id of options[0]; stream ids must stay below 2^32
+  /// @throws Error ErrorCode::invalid_argument naming the element and field, e.g.
+  ///         'options[3].barrier' (wrong side of the spot), 'options[0].volatility'
+  ///         (not finite or not positive), or 'first_stream'; ErrorCode::not_supported
+  ///         when the batch's launch would exceed the grid limit.
+  MonteCarloBatch<T> load(const std::vector<MonteCarloOption<T>>& options, std::uint64_t first_stream = 0) const;
+
+  /// Prices the batch: results[i] for batch option i.
+  /// @param batch    made by load() of this pricer (or one with the same settings and device)
+  /// @param results  batch.size() estimates in memory the backend can write
+  /// @param stream   CUDA: the stream to enqueue on; CPU: ignored
+  /// @throws Error ErrorCode::invalid_argument naming 'batch' (made for another
+  ///         backend or device, or empty handle) or 'results'; ErrorCode::cuda_failure
+  ///         when a launch fails. Nothing is written then.
+  void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
+
+  /// Host convenience: load() then price(), waiting for the result.
+  /// @throws Error as load() and price()
+  std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloOption<T>>& options,
+                                           std::uint64_t first_stream = 0) const;
+
+ private:
+  MonteCarloSettings settings_;
+  std::int64_t chunk_paths_ = 0;
+  int device_ = -1;
+  int multiprocessor_count_ = 0;
+};
+
+/// The closed-form price of the geometric Asian option on the dates t_k = k T / m,
+/// k = 1..m (the control variate of the arithmetic Asian, and a test of the
+/// geometric one): ln G is normal with mean ln S0 + (r - q - sigma^2/2) T (m + 1) / (2m)
+/// and variance sigma^2 T (m + 1)(2m + 1) / (6 m^2).
+/// @throws Error ErrorCode::invalid_argument for a non-finite or non-positive input
+///         or m < 1
+double geometric_asian_price(const MonteCarloOption<double>& option, OptionType type, int time_steps);
+
+}  // namespace cunum

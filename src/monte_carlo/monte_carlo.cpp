@@ -1,0 +1,282 @@
+// Monte Carlo front end: settings and batch validation at the API boundary, the
+// per-option constants, the chunk shape, and dispatch to the CPU or CUDA backend.
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/core/error.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/enum_functions.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
+#include "src/monte_carlo/monte_carlo_backends.hpp"
+#include "src/monte_carlo/monte_carlo_policy.hpp"
+
+namespace cunum {
+
+CUNUM_DEFINE_ENUM_FUNCTIONS(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
+
+namespace {
+
+constexpr const char* kPricerRoutine = "cunum::MonteCarloPricer";
+constexpr const char* kLoadRoutine = "cunum::MonteCarloPricer::load";
+constexpr const char* kPriceRoutine = "cunum::MonteCarloPricer::price";
+constexpr const char* kGeometricRoutine = "cunum::geometric_asian_price";
+constexpr double kLog2E = 1.4426950408889634;
+
+bool one_step(MonteCarloPayoff payoff) {
+  return payoff == MonteCarloPayoff::european || payoff == MonteCarloPayoff::digital;
+}
+
+bool is_barrier(MonteCarloPayoff payoff) {
+  return payoff == MonteCarloPayoff::up_and_out || payoff == MonteCarloPayoff::down_and_out;
+}
+
+int dates_of(const MonteCarloSettings& settings) { return one_step(settings.payoff) ? 1 : settings.time_steps; }
+
+// Paths a Philox block feeds, times two with antithetic variates.
+template <class T>
+std::int64_t group_paths(const MonteCarloSettings& settings) {
+  return detail::kPathLanes<T> * (settings.antithetic ? 2 : 1);
+}
+
+template <class T>
+detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
+  using detail::PathPolicy;
+  const std::int64_t groups = (settings.paths + group_paths<T>(settings) - 1) / group_paths<T>(settings);
+  const std::int64_t per_thread = (groups + PathPolicy::chunk_threads - 1) / PathPolicy::chunk_threads;
+  const std::int64_t groups_per_chunk =
+      PathPolicy::chunk_threads * (per_thread < PathPolicy::max_groups_per_thread ? per_thread
+                                                                                  : PathPolicy::max_groups_per_thread);
+  return {groups, groups_per_chunk, (groups + groups_per_chunk - 1) / groups_per_chunk,
+          settings.antithetic ? settings.paths / 2 : settings.paths};
+}
+
+std::string element(std::size_t index, const char* field) {
+  return "options[" + std::to_string(index) + "]." + field;
+}
+
+void require_option_value(bool condition, std::size_t index, const char* field, const char* problem, double value) {
+  if (!condition) {
+    detail::throw_invalid_argument(kLoadRoutine, element(index, field).c_str(),
+                                   std::string(problem) + ", got " + std::to_string(value));
+  }
+}
+
+template <class T>
+void validate_option(const MonteCarloOption<T>& option, std::size_t i, MonteCarloPayoff payoff) {
+  const double values[] = {double(option.spot), double(option.strike), double(option.expiry), double(option.rate),
+                           double(option.dividend), double(option.volatility), double(option.barrier)};
+  const char* fields[] = {"spot", "strike", "expiry", "rate", "dividend", "volatility", "barrier"};
+  for (int f = 0; f < 7; ++f) {
+    if (f == 6 && !is_barrier(payoff)) continue;
+    require_option_value(std::isfinite(values[f]), i, fields[f], "must be finite", values[f]);
+  }
+  require_option_value(option.spot > 0, i, "spot", "must be > 0", option.spot);
+  if (payoff != MonteCarloPayoff::lookback) require_option_value(option.strike > 0, i, "strike", "must be > 0", option.strike);
+  require_option_value(option.expiry > 0, i, "expiry", "must be > 0", option.expiry);
+  require_option_value(option.volatility > 0, i, "volatility", "must be > 0", option.volatility);
+  if (payoff == MonteCarloPayoff::up_and_out) {
+    require_option_value(option.barrier > option.spot, i, "barrier", "must be above the spot for up_and_out",
+                         option.barrier);
+  } else if (payoff == MonteCarloPayoff::down_and_out) {
+    require_option_value(option.barrier < option.spot && option.barrier > 0, i, "barrier",
+                         "must be between 0 and the spot for down_and_out", option.barrier);
+  }
+}
+
+// The geometric Asian's price in double, inputs validated.
+double geometric_asian(double spot, double strike, double expiry, double rate, double dividend, double sigma,
+                       bool is_call, int dates) {
+  const double m = dates;
+  const double mean = std::log(spot) + (rate - dividend - 0.5 * sigma * sigma) * expiry * (m + 1) / (2 * m);
+  const double variance = sigma * sigma * expiry * (m + 1) * (2 * m + 1) / (6 * m * m);
+  const double deviation = std::sqrt(variance);
+  const double d1 = (mean - std::log(strike) + variance) / deviation, d2 = d1 - deviation;
+  const auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  const double forward = std::exp(mean + 0.5 * variance);
+  const double undiscounted = is_call ? forward * cdf(d1) - strike * cdf(d2) : strike * cdf(-d2) - forward * cdf(-d1);
+  return std::exp(-rate * expiry) * undiscounted;
+}
+
+template <class T>
+detail::OptionSetup<T> option_setup(const MonteCarloOption<T>& option, const MonteCarloSettings& settings,
+                                    std::uint32_t stream) {
+  const double spot = option.spot, expiry = option.expiry, rate = option.rate, dividend = option.dividend;
+  const double sigma = option.volatility;
+  const int dates = dates_of(settings);
+  const double dt = expiry / dates;
+  const double discount = std::exp(-rate * expiry);
+  const double control_mean =
+      settings.payoff == MonteCarloPayoff::asian_arithmetic
+          ? geometric_asian(spot, option.strike, expiry, rate, dividend, sigma, settings.type == OptionType::call,
+                            dates) / discount
+          : spot * std::exp((rate - dividend) * expiry);
+  const double greek_scale = settings.payoff == MonteCarloPayoff::digital ? 1.0 / (spot * sigma * expiry) : 1.0 / spot;
+  detail::OptionSetup<T> setup{};
+  setup.spot = option.spot;
+  setup.strike = option.strike;
+  setup.log2_drift = static_cast<T>((rate - dividend - 0.5 * sigma * sigma) * dt * kLog2E);
+  setup.log2_diffusion = static_cast<T>(sigma * std::sqrt(dt) * kLog2E);
+  setup.log2_barrier = is_barrier(settings.payoff) ? static_cast<T>(std::log2(double(option.barrier) / spot)) : T(0);
+  setup.sqrt_dt = static_cast<T>(std::sqrt(dt));
+  setup.sigma_dt = static_cast<T>(sigma * dt);
+  setup.greek_scale = static_cast<T>(greek_scale);
+  setup.discount = discount;
+  setup.control_mean = control_mean;
+  setup.volatility = sigma;
+  setup.sqrt_expiry = std::sqrt(expiry);
+  setup.stream = stream;
+  return setup;
+}
+
+}  // namespace
+
+double geometric_asian_price(const MonteCarloOption<double>& option, OptionType type, int time_steps) {
+  const detail::RoutineScope scope(kGeometricRoutine);
+  detail::require_enum(type, kGeometricRoutine, "type", "OptionType");
+  detail::require(time_steps >= 1, kGeometricRoutine, "time_steps", "must be >= 1, got " + std::to_string(time_steps));
+  const std::pair<const char*, double> checks[] = {{"option.spot", option.spot},       {"option.strike", option.strike},
+                                                   {"option.expiry", option.expiry},   {"option.volatility", option.volatility}};
+  for (const auto& [name, value] : checks) {
+    detail::require(std::isfinite(value) && value > 0, kGeometricRoutine, name,
+                    "must be finite and > 0, got " + std::to_string(value));
+  }
+  detail::require_finite(option.rate, kGeometricRoutine, "option.rate");
+  detail::require_finite(option.dividend, kGeometricRoutine, "option.dividend");
+  return geometric_asian(option.spot, option.strike, option.expiry, option.rate, option.dividend, option.volatility,
+                         type == OptionType::call, time_steps);
+}
+
+template <class T>
+std::int64_t MonteCarloBatch<T>::size() const noexcept {
+  return data_ ? data_->size : 0;
+}
+
+template <class T>
+std::uint64_t MonteCarloBatch<T>::first_stream() const noexcept {
+  return data_ ? data_->first_stream : 0;
+}
+
+template <class T>
+MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : settings_(settings) {
+  const detail::RoutineScope scope(kPricerRoutine);
+  detail::require_enum(settings.payoff, kPricerRoutine, "settings.payoff", "MonteCarloPayoff");
+  detail::require_enum(settings.type, kPricerRoutine, "settings.type", "OptionType");
+  const std::int64_t paths = settings.paths;
+  detail::require(paths >= 2, kPricerRoutine, "settings.paths", "must be >= 2, got " + std::to_string(paths));
+  detail::require(paths <= (std::int64_t{1} << 62), kPricerRoutine, "settings.paths",
+                  "must be <= 2^62, got " + std::to_string(paths));
+  if (settings.antithetic) {
+    detail::require(paths % 2 == 0 && paths >= 4, kPricerRoutine, "settings.paths",
+                    "must be even and >= 4 with antithetic variates (pairs are the samples), got " +
+                        std::to_string(paths));
+  }
+  const std::int64_t samples = settings.antithetic ? paths / 2 : paths;
+  if (settings.control_variate) {
+    detail::require(samples >= 3, kPricerRoutine, "settings.paths",
+                    "gives " + std::to_string(samples) + " samples; a control variate needs at least 3");
+  }
+  detail::require(settings.time_steps >= 1, kPricerRoutine, "settings.time_steps",
+                  "must be >= 1, got " + std::to_string(settings.time_steps));
+  settings_.backend = resolve_backend(settings.backend);
+  chunk_paths_ = chunk_shape<T>(settings_).groups_per_chunk * group_paths<T>(settings_);
+  if (settings_.backend != Backend::cuda) return;
+  const detail::DeviceBinding binding = detail::DeviceBinding::current();
+  device_ = binding.device;
+  multiprocessor_count_ = binding.multiprocessor_count;
+}
+
+template <class T>
+MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloOption<T>>& options,
+                                             std::uint64_t first_stream) const {
+  const detail::RoutineScope scope(kLoadRoutine);
+  const std::uint64_t streams = std::uint64_t{1} << 32;
+  detail::require(first_stream < streams && options.size() <= streams - first_stream, kLoadRoutine, "first_stream",
+                  "+ the batch size must stay <= 2^32 (stream ids are 32-bit), got " + std::to_string(first_stream) +
+                      " + " + std::to_string(options.size()));
+  for (std::size_t i = 0; i < options.size(); ++i) validate_option(options[i], i, settings_.payoff);
+  const detail::ChunkShape shape = chunk_shape<T>(settings_);
+  const std::int64_t size = static_cast<std::int64_t>(options.size());
+  const std::int64_t warps_per_block = detail::PathPolicy::block_threads / detail::PathPolicy::chunk_threads;
+  if (size > 0 && shape.chunks > (std::int64_t{0x7FFFFFFF} * warps_per_block) / size) {
+    throw Error(ErrorCode::not_supported, std::string(kLoadRoutine) + ": " + std::to_string(size) + " options x " +
+                                              std::to_string(shape.chunks) +
+                                              " chunks would exceed the grid limit; price fewer options a call");
+  }
+  auto data = std::make_shared<typename MonteCarloBatch<T>::Data>();
+  data->size = size;
+  data->first_stream = first_stream;
+  data->backend = settings_.backend;
+  data->device = device_;
+  data->payoff = settings_.payoff;
+  data->dates = dates_of(settings_);
+  data->host.reserve(options.size());
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    data->host.push_back(option_setup(options[i], settings_, static_cast<std::uint32_t>(first_stream + i)));
+  }
+  if (settings_.backend == Backend::cuda && size > 0) {
+    detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kLoadRoutine);
+    data->resident = DeviceBuffer<detail::OptionSetup<T>>::from_host(data->host);
+    data->host.clear();
+  }
+  return MonteCarloBatch<T>(std::move(data));
+}
+
+template <class T>
+void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results,
+                                StreamHandle stream) const {
+  const detail::RoutineScope scope(kPriceRoutine);
+  const auto* data = batch.data_.get();
+  detail::require(data != nullptr, kPriceRoutine, "batch", "is empty (make it with load())");
+  detail::require(data->backend == settings_.backend && data->device == device_, kPriceRoutine, "batch",
+                  "was loaded for another backend or device");
+  detail::require(data->payoff == settings_.payoff && data->dates == dates_of(settings_), kPriceRoutine, "batch",
+                  "was loaded for another payoff or time grid");
+  detail::require_memory(results, data->size, settings_.backend, kPriceRoutine, "results");
+  if (data->size == 0) return;
+  const bool full = settings_.control_variate || settings_.greeks;
+  const std::uint32_t key0 = static_cast<std::uint32_t>(settings_.seed);
+  const std::uint32_t key1 = static_cast<std::uint32_t>(settings_.seed >> 32);
+  const detail::MonteCarloArgs<T> args{
+      settings_.payoff,
+      full,
+      settings_.greeks && !is_barrier(settings_.payoff),
+      {settings_.paths, data->dates, settings_.type == OptionType::call, settings_.antithetic,
+       settings_.control_variate, key0, key1},
+      chunk_shape<T>(settings_),
+      data->size,
+      data->setups(),
+      results};
+  if (settings_.backend == Backend::cpu) {
+    detail::monte_carlo_price_cpu(args);
+    return;
+  }
+  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kPriceRoutine);
+  detail::monte_carlo_price_cuda(args, stream);
+}
+
+template <class T>
+std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloOption<T>>& options,
+                                                              std::uint64_t first_stream) const {
+  const MonteCarloBatch<T> batch = load(options, first_stream);
+  std::vector<MonteCarloEstimate<T>> host(options.size());
+  if (settings_.backend == Backend::cpu || options.empty()) {
+    price(batch, host.data());
+    return host;
+  }
+  DeviceBuffer<MonteCarloEstimate<T>> device(options.size());
+  price(batch, device.data());
+  device.copy_to_host(host.data(), host.size());
+  return host;
+}
+
+#define CUNUM_INSTANTIATE_MONTE_CARLO(T) \
+  template class MonteCarloBatch<T>;     \
+  template class MonteCarloPricer<T>;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO, CUNUM_REAL_TYPES)
+
+}  // namespace cunum

@@ -1,0 +1,311 @@
+#pragma once
+// Internal: one group of paths, the same code for the OpenMP loop and the CUDA
+// kernel: the normals of a date from one Philox4x32-10 block, the walk of each
+// path in log2 space, the payoff, the control and the Greeks, and the statistics a
+// chunk sums. The backends differ only in how chunks are laid over threads.
+
+#include <cmath>
+#include <cstdint>
+
+#include "cunum/device/philox.hpp"
+#include "cunum/monte_carlo.hpp"
+#include "src/core/host_device.hpp"
+
+namespace cunum::detail {
+
+// Paths a Philox block feeds (the lanes of a group): 4 floats or 2 doubles.
+template <class T>
+constexpr int kPathLanes = sizeof(T) == 4 ? 4 : 2;
+
+// Per-option constants, formed once by load() in double and rounded to T, so both
+// backends walk with the same numbers.
+template <class T>
+struct OptionSetup {
+  T spot;
+  T strike;
+  T log2_drift;      // (r - q - sigma^2 / 2) dt log2(e): the mean step of log2 S
+  T log2_diffusion;  // sigma sqrt(dt) log2(e): the step per unit normal
+  T log2_barrier;    // log2(B / S0) (barriers only)
+  T sqrt_dt;         // sqrt(dt), for the Brownian increment of the Greeks
+  T sigma_dt;        // sigma dt, so that W_k - sigma t_k advances by sqrt(dt) z - sigma dt
+  T greek_scale;     // digital: 1 / (S0 sigma T); others: 1 / S0
+  double discount;       // e^{-rT}
+  double control_mean;   // the control's expectation (undiscounted)
+  double volatility;     // sigma (the digital's vega)
+  double sqrt_expiry;    // sqrt(T) (the digital's vega)
+  std::uint32_t stream;  // the option's stream id
+};
+
+// The statistics of a chunk, in the order of the partial sums: payoff y, y^2, the
+// centred control x, x^2, x y, delta d, d^2, vega v, v^2. A plain chunk (no control,
+// no Greeks) has the first two.
+enum SumIndex { kSumY, kSumYY, kSumX, kSumXX, kSumXY, kSumD, kSumDD, kSumV, kSumVV, kSumCount };
+constexpr int kPlainSumCount = 2;
+
+template <class A>
+struct ChunkSums {
+  A s[kSumCount];
+};
+
+// One path's outcome: payoff, control (centred later), delta and vega samples.
+template <class T>
+struct PathSample {
+  T payoff, control, delta, vega;
+};
+
+// Box-Muller on two uniforms. The GPU takes the fast float intrinsics (MUFU; within
+// a few ulps of libm over the uniforms' range) and the double math library; the CPU
+// takes libm: the two backends agree to rounding.
+CUNUM_HOST_DEVICE inline void monte_carlo_box_muller(float u1, float u2, float& z0, float& z1) {
+#if defined(__CUDA_ARCH__)
+  const float radius = __fsqrt_rn(-2.0f * __logf(u1));
+  float sine, cosine;
+  __sincosf(6.2831853071795865f * u2, &sine, &cosine);
+#else
+  const float radius = std::sqrt(-2.0f * std::log(u1));
+  const float sine = std::sin(6.2831853071795865f * u2), cosine = std::cos(6.2831853071795865f * u2);
+#endif
+  z0 = radius * sine;
+  z1 = radius * cosine;
+}
+
+CUNUM_HOST_DEVICE inline void monte_carlo_box_muller(double u1, double u2, double& z0, double& z1) {
+  const double radius = sqrt(-2.0 * log(u1));
+#if defined(__CUDA_ARCH__)
+  double sine, cosine;
+  sincospi(2.0 * u2, &sine, &cosine);  // no range reduction by pi needed
+#else
+  const double sine = std::sin(6.283185307179586477 * u2), cosine = std::cos(6.283185307179586477 * u2);
+#endif
+  z0 = radius * sine;
+  z1 = radius * cosine;
+}
+
+// The kPathLanes<T> normals of date `step` of group `group` of a stream.
+template <class T>
+CUNUM_HOST_DEVICE inline void group_normals(std::uint32_t key0, std::uint32_t key1, std::uint32_t step,
+                                            std::uint64_t group, std::uint32_t stream, T (&z)[kPathLanes<T>]) {
+  const device::PhiloxWords counter{
+      {step, static_cast<std::uint32_t>(group), static_cast<std::uint32_t>(group >> 32), stream}};
+  const device::PhiloxWords words = device::philox4x32(counter, key0, key1);
+  if constexpr (sizeof(T) == 4) {
+    monte_carlo_box_muller(device::uniform_float(words.w[0]), device::uniform_float(words.w[1]), z[0], z[1]);
+    monte_carlo_box_muller(device::uniform_float(words.w[2]), device::uniform_float(words.w[3]), z[2], z[3]);
+  } else {
+    monte_carlo_box_muller(device::uniform_double(words.w[0], words.w[1]),
+                           device::uniform_double(words.w[2], words.w[3]), z[0], z[1]);
+  }
+}
+
+CUNUM_HOST_DEVICE inline float fast_exp2(float x) {
+#if defined(__CUDA_ARCH__)
+  return exp2f(x);
+#else
+  return std::exp2(x);
+#endif
+}
+CUNUM_HOST_DEVICE inline double fast_exp2(double x) { return exp2(x); }
+
+// The state of one path along its dates, in log2(S / S0) units. kFull: also the
+// control and the Greeks (a plain walk keeps only what the payoff needs).
+template <class T, MonteCarloPayoff P, bool kFull>
+struct PathWalk {
+  T log2_s = 0;       // log2(S_t / S0)
+  T sum = 0;          // arithmetic Asian: sum S_t / S0; geometric: sum log2(S_t / S0)
+  T log_sum = 0;      // arithmetic Asian with a control: sum log2(S_t / S0)
+  T extreme = 0;      // lookback: min (call) or max (put) of log2(S_t / S0), S0 included
+  T drift_w = 0;      // W_t - sigma t
+  T vega_sum = 0;     // arithmetic Asian: sum S_t/S0 (W_t - sigma t); geometric: sum (W_t - sigma t)
+  T extreme_w = 0;    // lookback: W_t - sigma t at the extremum
+  bool alive = true;  // barriers: not knocked out
+
+  CUNUM_HOST_DEVICE void step(T z, const OptionSetup<T>& o, bool is_call) {
+    log2_s += o.log2_drift + o.log2_diffusion * z;
+    if constexpr (kFull) drift_w += o.sqrt_dt * z - o.sigma_dt;
+    if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
+      const T relative = fast_exp2(log2_s);
+      sum += relative;
+      if constexpr (kFull) {
+        log_sum += log2_s;
+        vega_sum += relative * drift_w;
+      }
+    } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
+      sum += log2_s;
+      if constexpr (kFull) vega_sum += drift_w;
+    } else if constexpr (P == MonteCarloPayoff::up_and_out) {
+      alive = alive && log2_s < o.log2_barrier;
+    } else if constexpr (P == MonteCarloPayoff::down_and_out) {
+      alive = alive && log2_s > o.log2_barrier;
+    } else if constexpr (P == MonteCarloPayoff::lookback) {
+      const bool beyond = is_call ? log2_s < extreme : log2_s > extreme;
+      if (beyond) {
+        extreme = log2_s;
+        if constexpr (kFull) extreme_w = drift_w;
+      }
+    }
+  }
+
+  // The payoff, and with kFull the control, delta and vega samples, after `dates` steps.
+  CUNUM_HOST_DEVICE PathSample<T> finish(const OptionSetup<T>& o, bool is_call, int dates) const {
+    PathSample<T> out{0, 0, 0, 0};
+    const T s_t = o.spot * fast_exp2(log2_s);
+    T underlying = s_t;  // what the strike is compared with
+    if constexpr (P == MonteCarloPayoff::asian_arithmetic) underlying = o.spot * sum / T(dates);
+    if constexpr (P == MonteCarloPayoff::asian_geometric) underlying = o.spot * fast_exp2(sum / T(dates));
+    if constexpr (P == MonteCarloPayoff::lookback) {
+      const T extremum = o.spot * fast_exp2(extreme);
+      out.payoff = is_call ? s_t - extremum : extremum - s_t;
+      if constexpr (kFull) {
+        out.control = s_t;
+        out.delta = out.payoff * o.greek_scale;
+        const T vega = s_t * drift_w - extremum * extreme_w;
+        out.vega = is_call ? vega : -vega;
+      }
+      return out;
+    }
+    const T gain = is_call ? underlying - o.strike : o.strike - underlying;
+    const bool in_the_money = gain > T(0);
+    if constexpr (P == MonteCarloPayoff::digital) {
+      out.payoff = in_the_money ? T(1) : T(0);
+    } else {
+      out.payoff = in_the_money ? gain : T(0);
+    }
+    if constexpr (P == MonteCarloPayoff::up_and_out || P == MonteCarloPayoff::down_and_out) {
+      if (!alive) out.payoff = T(0);
+    }
+    if constexpr (kFull) {
+      out.control = s_t;
+      const T sign = is_call ? T(1) : T(-1);
+      if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
+        const T geometric = o.spot * fast_exp2(log_sum / T(dates));
+        const T geometric_gain = is_call ? geometric - o.strike : o.strike - geometric;
+        out.control = geometric_gain > T(0) ? geometric_gain : T(0);
+        out.delta = in_the_money ? sign * underlying * o.greek_scale : T(0);
+        out.vega = in_the_money ? sign * o.spot * vega_sum / T(dates) : T(0);
+      } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
+        out.delta = in_the_money ? sign * underlying * o.greek_scale : T(0);
+        out.vega = in_the_money ? sign * underlying * vega_sum / T(dates) : T(0);
+      } else if constexpr (P == MonteCarloPayoff::european) {
+        out.delta = in_the_money ? sign * s_t * o.greek_scale : T(0);
+        out.vega = in_the_money ? sign * s_t * drift_w : T(0);
+      } else if constexpr (P == MonteCarloPayoff::digital) {
+        // Likelihood ratio: the score of S_T's density, W_T = drift_w + sigma T.
+        const T w = drift_w + o.sigma_dt;  // one step: sigma dt = sigma T
+        const T z = w / static_cast<T>(o.sqrt_expiry);
+        const T sigma = static_cast<T>(o.volatility);
+        out.delta = out.payoff * w * o.greek_scale;
+        out.vega = out.payoff * ((z * z - T(1)) / sigma - z * static_cast<T>(o.sqrt_expiry));
+      }
+    }
+    return out;
+  }
+};
+
+// The settings a group needs, as the kernels and the CPU loop receive them.
+struct GroupShape {
+  std::int64_t paths;       // per option
+  int dates;                // steps walked (1 for european and digital)
+  bool is_call;
+  bool antithetic;
+  bool control;             // control variate requested
+  std::uint32_t key0, key1; // the seed
+};
+
+// Adds one sample to a chunk's sums (kFull: all of them; the control is centred).
+template <bool kFull, class A, class T>
+CUNUM_HOST_DEVICE inline void add_sample(ChunkSums<A>& sums, const PathSample<T>& sample, T control_mean) {
+  const A y = sample.payoff;
+  sums.s[kSumY] += y;
+  sums.s[kSumYY] += y * y;
+  if constexpr (kFull) {
+    const A x = sample.control - control_mean;
+    sums.s[kSumX] += x;
+    sums.s[kSumXX] += x * x;
+    sums.s[kSumXY] += x * y;
+    const A d = sample.delta, v = sample.vega;
+    sums.s[kSumD] += d;
+    sums.s[kSumDD] += d * d;
+    sums.s[kSumV] += v;
+    sums.s[kSumVV] += v * v;
+  }
+}
+
+// Simulates group `group` of option `o` and adds its samples to `sums`: the
+// kPathLanes<T> paths (pairs with antithetic variates) from path group x G, where
+// G = lanes (x 2 antithetic); paths at or beyond shape.paths are not simulated.
+template <class T, MonteCarloPayoff P, bool kFull, class A>
+CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const GroupShape& shape, std::uint64_t group,
+                                             ChunkSums<A>& sums) {
+  constexpr int lanes = kPathLanes<T>;
+  const int mirrors = shape.antithetic ? 2 : 1;
+  const std::int64_t first = static_cast<std::int64_t>(group) * lanes * mirrors;
+  // Lanes whose path exists (all of them but in the last group of an option).
+  const std::int64_t remaining = (shape.paths - first) / mirrors;
+  const int active = remaining < lanes ? static_cast<int>(remaining) : lanes;
+  PathWalk<T, P, kFull> walks[lanes];
+  PathWalk<T, P, kFull> mirrored[lanes];
+  for (int date = 0; date < shape.dates; ++date) {
+    T z[lanes];
+    group_normals<T>(shape.key0, shape.key1, static_cast<std::uint32_t>(date), group, o.stream, z);
+CUNUM_UNROLL
+    for (int lane = 0; lane < lanes; ++lane) {
+      walks[lane].step(z[lane], o, shape.is_call);
+      if (shape.antithetic) mirrored[lane].step(-z[lane], o, shape.is_call);
+    }
+  }
+  const T control_mean = static_cast<T>(o.control_mean);
+CUNUM_UNROLL
+  for (int lane = 0; lane < lanes; ++lane) {
+    if (lane >= active) break;
+    PathSample<T> sample = walks[lane].finish(o, shape.is_call, shape.dates);
+    if (shape.antithetic) {
+      const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, shape.dates);
+      sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
+                T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
+    }
+    add_sample<kFull>(sums, sample, control_mean);
+  }
+}
+
+// The estimate of one option from its summed statistics (double), with `samples`
+// independent samples (paths, or pairs with antithetic variates).
+template <class T>
+CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* s, bool full, bool control,
+                                                                   bool greeks, std::int64_t samples,
+                                                                   std::int64_t paths, double discount) {
+  const double nan = NAN;
+  const double n = static_cast<double>(samples);
+  const double mean_y = s[kSumY] / n;
+  const double syy = s[kSumYY] - n * mean_y * mean_y;
+  double price = mean_y, variance = syy / (n - 1), beta = nan;
+  if (full && control) {
+    const double mean_x = s[kSumX] / n;
+    const double sxx = s[kSumXX] - n * mean_x * mean_x;
+    const double sxy = s[kSumXY] - n * mean_x * mean_y;
+    beta = sxx > 0 ? sxy / sxx : 0.0;  // a constant control (sxx == 0) removes no variance
+    price = mean_y - beta * mean_x;    // x is centred: its expectation is 0
+    variance = (syy - beta * sxy) / (n - 2);
+  }
+  variance = variance > 0 ? variance : 0.0;
+  const double error = discount * sqrt(variance / n);
+  MonteCarloEstimate<T> e;
+  e.price = static_cast<T>(discount * price);
+  e.standard_error = static_cast<T>(error);
+  e.confidence_low = static_cast<T>(discount * price - 1.959963984540054 * error);
+  e.confidence_high = static_cast<T>(discount * price + 1.959963984540054 * error);
+  e.delta = e.delta_standard_error = e.vega = e.vega_standard_error = static_cast<T>(nan);
+  if (full && greeks) {
+    const double mean_d = s[kSumD] / n, mean_v = s[kSumV] / n;
+    const double var_d = (s[kSumDD] - n * mean_d * mean_d) / (n - 1);
+    const double var_v = (s[kSumVV] - n * mean_v * mean_v) / (n - 1);
+    e.delta = static_cast<T>(discount * mean_d);
+    e.delta_standard_error = static_cast<T>(discount * sqrt((var_d > 0 ? var_d : 0.0) / n));
+    e.vega = static_cast<T>(discount * mean_v);
+    e.vega_standard_error = static_cast<T>(discount * sqrt((var_v > 0 ? var_v : 0.0) / n));
+  }
+  e.control_coefficient = static_cast<T>(beta);
+  e.paths = paths;
+  return e;
+}
+
+}  // namespace cunum::detail

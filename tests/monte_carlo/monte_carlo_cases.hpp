@@ -1,0 +1,68 @@
+#pragma once
+// Shared by the Monte Carlo suites: a grid of options, the closed forms they are
+// checked against, and the statistical acceptance rule.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "cunum/black_scholes.hpp"
+#include "cunum/monte_carlo.hpp"
+
+namespace cunum::testing {
+
+// In, at and out of the money, short and long, with and without carry.
+template <class T>
+std::vector<MonteCarloOption<T>> option_grid() {
+  std::vector<MonteCarloOption<T>> grid;
+  const double strikes[] = {80, 100, 125};
+  const double expiries[] = {0.25, 1.0, 3.0};
+  const double vols[] = {0.15, 0.4};
+  for (double k : strikes) {
+    for (double t : expiries) {
+      for (double v : vols) {
+        MonteCarloOption<T> o;
+        o.spot = T(100);
+        o.strike = T(k);
+        o.expiry = T(t);
+        o.rate = T(0.03);
+        o.dividend = T(k == 100 ? 0.0 : 0.02);
+        o.volatility = T(v);
+        grid.push_back(o);
+      }
+    }
+  }
+  return grid;
+}
+
+// Black-Scholes call and put (the black_scholes module, CPU backend, double).
+inline BlackScholesHostResults<double> black_scholes_of(const std::vector<MonteCarloOption<double>>& options,
+                                                        BlackScholesOutputs outputs) {
+  std::vector<double> s, k, t, r, q, v;
+  for (const auto& o : options) {
+    s.push_back(o.spot);
+    k.push_back(o.strike);
+    t.push_back(o.expiry);
+    r.push_back(o.rate);
+    q.push_back(o.dividend);
+    v.push_back(o.volatility);
+  }
+  BlackScholesMarket<double> market;
+  market.rates.rates = r.data();
+  market.rates.dividends = q.data();
+  market.volatilities = v.data();
+  return BlackScholesPricer<double>(outputs, Backend::cpu).price(s, k, t, market);
+}
+
+// The estimate lies within `sigmas` standard errors of the truth (plus `slack`, for
+// truths that are themselves approximations).
+inline void expect_within_errors(double estimate, double error, double truth, const char* what, int index,
+                                 double sigmas = 4.0, double slack = 0.0) {
+  EXPECT_LE(std::abs(estimate - truth), sigmas * error + slack)
+      << what << " option " << index << ": estimate " << estimate << " +- " << error << ", truth " << truth;
+  EXPECT_GT(error, 0.0) << what << " option " << index;
+}
+
+}  // namespace cunum::testing

@@ -1,0 +1,375 @@
+// MonteCarloPricer, CPU backend: prices against closed forms within 4 standard
+// errors on a fixed grid (fixed seeds, so the statistical checks are
+// deterministic), the 1/sqrt(n) law, the random stream's definition,
+// reproducibility under batch splits and thread counts, and argument validation.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "cunum/device/philox.hpp"
+#include "cunum/monte_carlo.hpp"
+#include "monte_carlo_cases.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::BlackScholesOutput;
+using cunum::ErrorCode;
+using cunum::MonteCarloEstimate;
+using cunum::MonteCarloOption;
+using cunum::MonteCarloPayoff;
+using cunum::MonteCarloPricer;
+using cunum::MonteCarloSettings;
+using cunum::OptionType;
+using cunum::testing::expect_within_errors;
+using cunum::testing::option_grid;
+
+constexpr std::uint64_t kTruthSeed = 20261124;
+
+MonteCarloSettings settings_of(MonteCarloPayoff payoff, OptionType type, std::int64_t paths, int steps = 1) {
+  MonteCarloSettings s;
+  s.payoff = payoff;
+  s.type = type;
+  s.paths = paths;
+  s.time_steps = steps;
+  s.seed = kTruthSeed;
+  s.backend = Backend::cpu;
+  return s;
+}
+
+double cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double density(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI); }
+double d2_of(const MonteCarloOption<double>& o, double strike) {
+  return (std::log(o.spot / strike) + (o.rate - o.dividend - 0.5 * o.volatility * o.volatility) * o.expiry) /
+         (o.volatility * std::sqrt(o.expiry));
+}
+// Cash-or-nothing paying 1.
+double digital(const MonteCarloOption<double>& o, double strike, bool call) {
+  const double d2 = d2_of(o, strike);
+  return std::exp(-o.rate * o.expiry) * cdf(call ? d2 : -d2);
+}
+double vanilla(const MonteCarloOption<double>& o, double strike, bool call) {
+  MonteCarloOption<double> shifted = o;
+  shifted.strike = strike;
+  const auto bs = cunum::testing::black_scholes_of({shifted}, {BlackScholesOutput::call, BlackScholesOutput::put});
+  return call ? bs.call[0] : bs.put[0];
+}
+
+// The barrier options with one monitoring date (expiry): closed forms in vanillas
+// and digitals.
+double one_date_barrier(const MonteCarloOption<double>& o, MonteCarloPayoff payoff, bool call) {
+  const double k = o.strike, b = o.barrier;
+  if (payoff == MonteCarloPayoff::up_and_out) {  // pays only while S_T < B
+    if (call) return b <= k ? 0.0 : vanilla(o, k, true) - vanilla(o, b, true) - (b - k) * digital(o, b, true);
+    return b >= k ? vanilla(o, k, false) : vanilla(o, b, false) + (k - b) * digital(o, b, false);
+  }
+  // down_and_out: pays only while S_T > B
+  if (call) return b <= k ? vanilla(o, k, true) : vanilla(o, b, true) + (b - k) * digital(o, b, true);
+  return b >= k ? 0.0 : vanilla(o, k, false) - vanilla(o, b, false) - (k - b) * digital(o, b, false);
+}
+
+template <class T>
+std::vector<MonteCarloOption<T>> cast_grid(const std::vector<MonteCarloOption<double>>& grid) {
+  std::vector<MonteCarloOption<T>> out;
+  for (const auto& o : grid) {
+    out.push_back({T(o.spot), T(o.strike), T(o.expiry), T(o.rate), T(o.dividend), T(o.volatility), T(o.barrier)});
+  }
+  return out;
+}
+
+template <class T>
+class MonteCarloCpu : public ::testing::Test {};
+using RealTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(MonteCarloCpu, RealTypes);
+
+TYPED_TEST(MonteCarloCpu, EuropeanMatchesBlackScholesWithEveryVarianceReduction) {
+  using T = TypeParam;
+  const auto grid = option_grid<double>();
+  const auto bs = cunum::testing::black_scholes_of(
+      grid, {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::delta_call,
+             BlackScholesOutput::delta_put, BlackScholesOutput::vega});
+  for (OptionType type : {OptionType::call, OptionType::put}) {
+    const bool call = type == OptionType::call;
+    for (int variant = 0; variant < 4; ++variant) {
+      MonteCarloSettings s = settings_of(MonteCarloPayoff::european, type, std::int64_t{1} << 15);
+      s.antithetic = (variant & 1) != 0;
+      s.control_variate = (variant & 2) != 0;
+      s.greeks = true;
+      const auto estimates = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+      for (std::size_t i = 0; i < grid.size(); ++i) {
+        const auto& e = estimates[i];
+        expect_within_errors(e.price, e.standard_error, call ? bs.call[i] : bs.put[i], "price", int(i));
+        expect_within_errors(e.delta, e.delta_standard_error, call ? bs.delta_call[i] : bs.delta_put[i], "delta",
+                             int(i));
+        expect_within_errors(e.vega, e.vega_standard_error, bs.vega[i], "vega", int(i));
+        EXPECT_NEAR(e.confidence_high - e.confidence_low, 2 * 1.959963984540054 * e.standard_error,
+                    1e-5 * e.price + 1e-6);
+        EXPECT_EQ(e.paths, s.paths);
+        EXPECT_EQ(std::isnan(double(e.control_coefficient)), !s.control_variate);
+      }
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloCpu, ControlVariateAndAntitheticShrinkTheError) {
+  using T = TypeParam;
+  const auto grid = cast_grid<T>(option_grid<double>());
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, std::int64_t{1} << 14);
+  const auto plain = MonteCarloPricer<T>(s).price(grid);
+  s.control_variate = true;
+  const auto controlled = MonteCarloPricer<T>(s).price(grid);
+  s.control_variate = false;
+  s.antithetic = true;
+  const auto antithetic = MonteCarloPricer<T>(s).price(grid);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (plain[i].price < 1) continue;  // rare exercise: the error estimates themselves are noisy
+    EXPECT_LT(controlled[i].standard_error, plain[i].standard_error) << i;
+    EXPECT_LT(antithetic[i].standard_error, plain[i].standard_error) << i;
+  }
+}
+
+TYPED_TEST(MonteCarloCpu, DigitalMatchesClosedFormWithLikelihoodRatioGreeks) {
+  using T = TypeParam;
+  const auto grid = option_grid<double>();
+  for (OptionType type : {OptionType::call, OptionType::put}) {
+    const bool call = type == OptionType::call;
+    MonteCarloSettings s = settings_of(MonteCarloPayoff::digital, type, std::int64_t{1} << 15);
+    s.greeks = true;
+    const auto estimates = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+      const auto& o = grid[i];
+      const double d2 = d2_of(o, o.strike), d1 = d2 + o.volatility * std::sqrt(o.expiry);
+      const double discount = std::exp(-o.rate * o.expiry), sign = call ? 1.0 : -1.0;
+      expect_within_errors(estimates[i].price, estimates[i].standard_error, digital(o, o.strike, call), "price",
+                           int(i));
+      const double delta = sign * discount * density(d2) / (o.spot * o.volatility * std::sqrt(o.expiry));
+      const double vega = -sign * discount * density(d2) * d1 / o.volatility;
+      expect_within_errors(estimates[i].delta, estimates[i].delta_standard_error, delta, "delta", int(i));
+      expect_within_errors(estimates[i].vega, estimates[i].vega_standard_error, vega, "vega", int(i));
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloCpu, GeometricAsianMatchesClosedForm) {
+  using T = TypeParam;
+  const auto grid = option_grid<double>();
+  for (OptionType type : {OptionType::call, OptionType::put}) {
+    MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_geometric, type, std::int64_t{1} << 13, 12);
+    s.greeks = true;
+    const auto estimates = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+      const double truth = cunum::geometric_asian_price(grid[i], type, 12);
+      if (truth < 0.01) continue;  // exercised too rarely for 2^13 paths to see
+      expect_within_errors(estimates[i].price, estimates[i].standard_error, truth, "price", int(i));
+      // Pathwise Greeks against central differences of the closed form.
+      MonteCarloOption<double> up = grid[i], down = grid[i];
+      up.spot *= 1.0001;
+      down.spot *= 0.9999;
+      const double delta = (cunum::geometric_asian_price(up, type, 12) - cunum::geometric_asian_price(down, type, 12)) /
+                           (up.spot - down.spot);
+      expect_within_errors(estimates[i].delta, estimates[i].delta_standard_error, delta, "delta", int(i));
+      up = down = grid[i];
+      up.volatility += 1e-5;
+      down.volatility -= 1e-5;
+      const double vega = (cunum::geometric_asian_price(up, type, 12) - cunum::geometric_asian_price(down, type, 12)) /
+                          2e-5;
+      expect_within_errors(estimates[i].vega, estimates[i].vega_standard_error, vega, "vega", int(i));
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloCpu, ArithmeticAsianControlVariateAgreesWithPlainAndShrinksTheError) {
+  using T = TypeParam;
+  const auto grid = cast_grid<T>(option_grid<double>());
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_arithmetic, OptionType::call, std::int64_t{1} << 13, 12);
+  const auto plain = MonteCarloPricer<T>(s).price(grid);
+  s.control_variate = true;
+  s.seed = kTruthSeed + 1;  // independent of the plain run
+  const auto controlled = MonteCarloPricer<T>(s).price(grid);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (plain[i].price < 0.01) continue;  // exercised too rarely for 2^13 paths to see
+    const double both = std::hypot(double(plain[i].standard_error), double(controlled[i].standard_error));
+    expect_within_errors(controlled[i].price, both, plain[i].price, "price", int(i));
+    // The geometric Asian explains nearly all of the arithmetic's variance.
+    EXPECT_LT(controlled[i].standard_error, 0.2 * plain[i].standard_error) << i;
+  }
+}
+
+TYPED_TEST(MonteCarloCpu, OneDatePayoffsReduceToVanillas) {
+  using T = TypeParam;
+  auto grid = option_grid<double>();
+  const auto bs = cunum::testing::black_scholes_of(grid, {BlackScholesOutput::call, BlackScholesOutput::put});
+  for (OptionType type : {OptionType::call, OptionType::put}) {
+    const bool call = type == OptionType::call;
+    for (MonteCarloPayoff payoff : {MonteCarloPayoff::asian_arithmetic, MonteCarloPayoff::asian_geometric}) {
+      const auto e = MonteCarloPricer<T>(settings_of(payoff, type, std::int64_t{1} << 15)).price(cast_grid<T>(grid));
+      for (std::size_t i = 0; i < grid.size(); ++i) {
+        expect_within_errors(e[i].price, e[i].standard_error, call ? bs.call[i] : bs.put[i], to_string(payoff), int(i));
+      }
+    }
+    // Lookback on one date: S_T - min(S0, S_T) = (S_T - S0)^+, a vanilla struck at S0.
+    auto at_spot = grid;
+    for (auto& o : at_spot) o.strike = o.spot;
+    const auto lookback_truth =
+        cunum::testing::black_scholes_of(at_spot, {BlackScholesOutput::call, BlackScholesOutput::put});
+    MonteCarloSettings s = settings_of(MonteCarloPayoff::lookback, type, std::int64_t{1} << 15);
+    s.greeks = true;
+    const auto e = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+      expect_within_errors(e[i].price, e[i].standard_error, call ? lookback_truth.call[i] : lookback_truth.put[i],
+                           "lookback", int(i));
+    }
+    for (MonteCarloPayoff payoff : {MonteCarloPayoff::up_and_out, MonteCarloPayoff::down_and_out}) {
+      auto barriers = grid;
+      for (auto& o : barriers) o.barrier = payoff == MonteCarloPayoff::up_and_out ? 1.3 * o.spot : 0.75 * o.spot;
+      const auto b = MonteCarloPricer<T>(settings_of(payoff, type, std::int64_t{1} << 15)).price(cast_grid<T>(barriers));
+      for (std::size_t i = 0; i < grid.size(); ++i) {
+        expect_within_errors(b[i].price, b[i].standard_error, one_date_barrier(barriers[i], payoff, call),
+                             to_string(payoff), int(i));
+        EXPECT_TRUE(std::isnan(double(b[i].delta)));  // no Greeks for barriers, even unasked
+      }
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloCpu, StandardErrorShrinksAsOneOverRootPaths) {
+  using T = TypeParam;
+  const auto grid = cast_grid<T>(option_grid<double>());
+  std::vector<double> errors;
+  for (std::int64_t paths : {std::int64_t{1} << 12, std::int64_t{1} << 14, std::int64_t{1} << 16}) {
+    const auto e = MonteCarloPricer<T>(settings_of(MonteCarloPayoff::european, OptionType::call, paths)).price(grid);
+    double total = 0;
+    for (const auto& x : e) total += std::log(double(x.standard_error));
+    errors.push_back(total / double(e.size()));
+  }
+  // log s.e. falls by ln 2 per factor 4 of paths: slope -1/2 in log-log.
+  EXPECT_NEAR(errors[1] - errors[0], -std::log(2.0), 0.05);
+  EXPECT_NEAR(errors[2] - errors[1], -std::log(2.0), 0.05);
+}
+
+// The stream of docs/monte_carlo.md, rebuilt by hand for four float paths.
+TEST(MonteCarloCpuStream, FirstGroupIsBoxMullerOnPhiloxBlockZero) {
+  MonteCarloOption<float> o{100.0f, 95.0f, 1.0f, 0.02f, 0.0f, 0.3f, 0.0f};
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 4);
+  s.seed = 0x0123456789ABCDEFull;
+  const std::uint32_t stream = 7;
+  const auto e = MonteCarloPricer<float>(s).price({o}, stream)[0];
+  const cunum::device::PhiloxWords words =
+      cunum::device::philox4x32({{0u, 0u, 0u, stream}}, 0x89ABCDEFu, 0x01234567u);
+  float u[4];
+  for (int k = 0; k < 4; ++k) u[k] = cunum::device::uniform_float(words.w[k]);
+  double sum = 0;
+  for (int pair = 0; pair < 2; ++pair) {
+    const double radius = std::sqrt(-2.0 * std::log(double(u[2 * pair])));
+    const double angle = 2 * M_PI * u[2 * pair + 1];
+    for (double z : {radius * std::sin(angle), radius * std::cos(angle)}) {
+      const double s_t = 100.0 * std::exp((0.02 - 0.045) + 0.3 * z);
+      sum += std::max(s_t - 95.0, 0.0);
+    }
+  }
+  EXPECT_NEAR(e.price, std::exp(-0.02) * sum / 4, 1e-4);
+}
+
+TYPED_TEST(MonteCarloCpu, BatchSplitsAndThreadCountsGiveIdenticalResults) {
+  using T = TypeParam;
+  const auto grid = cast_grid<T>(option_grid<double>());
+  for (MonteCarloPayoff payoff : cunum::MonteCarloPayoffValues::all) {
+    MonteCarloSettings s = settings_of(payoff, OptionType::put, 3001 * 2, 5);
+    s.seed = cunum::testing::fresh_seed();
+    s.antithetic = true;
+    s.control_variate = true;
+    s.greeks = true;
+    auto options = grid;
+    for (auto& o : options) o.barrier = payoff == MonteCarloPayoff::up_and_out ? T(140) : T(70);
+    const MonteCarloPricer<T> pricer(s);
+    const auto whole = pricer.price(options);
+    const std::vector<MonteCarloOption<T>> head(options.begin(), options.begin() + 5);
+    const std::vector<MonteCarloOption<T>> tail(options.begin() + 5, options.end());
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const auto first = pricer.price(head, 0);
+    omp_set_num_threads(threads);
+    const auto second = pricer.price(tail, 5);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      const auto& part = i < 5 ? first[i] : second[i - 5];
+      EXPECT_EQ(std::memcmp(&part, &whole[i], sizeof(part)), 0) << to_string(payoff) << " option " << i;
+    }
+  }
+}
+
+TEST(MonteCarloCpuValidation, SettingsAreCheckedByName) {
+  MonteCarloSettings s;
+  s.backend = Backend::cpu;
+  s.paths = 1;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{s}, ErrorCode::invalid_argument, "settings.paths");
+  s.paths = 7;
+  s.antithetic = true;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{s}, ErrorCode::invalid_argument, "settings.paths");
+  s = MonteCarloSettings{};
+  s.backend = Backend::cpu;
+  s.paths = 2;
+  s.control_variate = true;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.paths");
+  s.control_variate = false;
+  s.time_steps = 0;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.time_steps");
+  s.time_steps = 1;
+  s.payoff = static_cast<MonteCarloPayoff>(42);
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.payoff");
+  s.payoff = MonteCarloPayoff::european;
+  s.type = static_cast<OptionType>(-1);
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.type");
+  s.type = OptionType::call;
+  s.backend = static_cast<Backend>(9);
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "backend");
+}
+
+TEST(MonteCarloCpuValidation, OptionsAreCheckedByElementAndNothingIsWritten) {
+  MonteCarloSettings s;
+  s.backend = Backend::cpu;
+  s.paths = 64;
+  s.payoff = MonteCarloPayoff::up_and_out;
+  const MonteCarloPricer<double> pricer(s);
+  std::vector<MonteCarloOption<double>> options(3, MonteCarloOption<double>{100, 100, 1, 0.01, 0, 0.2, 120});
+  options[1].spot = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, "options[1].spot");
+  options[1].spot = 100;
+  options[2].barrier = 90;  // below the spot: wrong side for up-and-out
+  EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, "options[2].barrier");
+  options[2].barrier = 120;
+  options[0].volatility = 0;
+  EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, "options[0].volatility");
+  options[0].volatility = 0.2;
+  options[0].expiry = -1;
+  EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, "options[0].expiry");
+  options[0].expiry = 1;
+  EXPECT_CUNUM_ERROR(pricer.load(options, (std::uint64_t{1} << 32) - 2), ErrorCode::invalid_argument, "first_stream");
+
+  const auto batch = pricer.load(options);
+  EXPECT_CUNUM_ERROR(pricer.price(batch, nullptr), ErrorCode::invalid_argument, "results");
+  EXPECT_CUNUM_ERROR(pricer.price(cunum::MonteCarloBatch<double>{}, nullptr), ErrorCode::invalid_argument, "batch");
+  MonteCarloSettings other = s;
+  other.payoff = MonteCarloPayoff::european;
+  std::vector<MonteCarloEstimate<double>> results(3);
+  std::memset(static_cast<void*>(results.data()), 0x5A, results.size() * sizeof(results[0]));
+  const auto poison = results;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(other).price(batch, results.data()), ErrorCode::invalid_argument,
+                     "batch");
+  EXPECT_EQ(std::memcmp(results.data(), poison.data(), results.size() * sizeof(results[0])), 0);
+}
+
+TEST(MonteCarloCpuValidation, GeometricAsianClosedFormChecksItsInputs) {
+  MonteCarloOption<double> o{100, 100, 1, 0.01, 0, 0.2, 0};
+  EXPECT_CUNUM_ERROR(cunum::geometric_asian_price(o, OptionType::call, 0), ErrorCode::invalid_argument, "time_steps");
+  o.volatility = -0.2;
+  EXPECT_CUNUM_ERROR(cunum::geometric_asian_price(o, OptionType::call, 4), ErrorCode::invalid_argument,
+                     "option.volatility");
+}
+
+}  // namespace

@@ -1,0 +1,205 @@
+// MonteCarloPricer, CUDA backend against the CPU backend on fresh seeds: the same
+// stream, so every payoff and variant agrees to rounding; at awkward path and
+// option counts with the results poisoned first; bit-identical run to run and
+// under batch splits; streams and argument checks of the device path.
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/monte_carlo.hpp"
+#include "monte_carlo_cases.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::DeviceBuffer;
+using cunum::ErrorCode;
+using cunum::MonteCarloEstimate;
+using cunum::MonteCarloOption;
+using cunum::MonteCarloPayoff;
+using cunum::MonteCarloPricer;
+using cunum::MonteCarloSettings;
+using cunum::OptionType;
+
+template <class T>
+std::vector<MonteCarloOption<T>> options_for(MonteCarloPayoff payoff, std::size_t count) {
+  std::vector<MonteCarloOption<T>> out;
+  const auto grid = cunum::testing::option_grid<T>();
+  for (std::size_t i = 0; i < count; ++i) {
+    MonteCarloOption<T> o = grid[i % grid.size()];
+    o.barrier = payoff == MonteCarloPayoff::up_and_out ? T(135) : T(72);
+    out.push_back(o);
+  }
+  return out;
+}
+
+// Prices on the device into results poisoned with NaN bytes; every estimate must be written.
+template <class T>
+std::vector<MonteCarloEstimate<T>> device_price(const MonteCarloPricer<T>& pricer,
+                                                const std::vector<MonteCarloOption<T>>& options,
+                                                std::uint64_t first_stream = 0) {
+  const auto batch = pricer.load(options, first_stream);
+  DeviceBuffer<MonteCarloEstimate<T>> results(options.size());
+  results.fill_bytes_async(0xFF);
+  pricer.price(batch, results.data());
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  auto host = results.to_host();
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    EXPECT_FALSE(std::isnan(double(host[i].price))) << "estimate " << i << " not written";
+    EXPECT_EQ(host[i].paths, pricer.settings().paths) << i;
+  }
+  return host;
+}
+
+// GPU and CPU agree to rounding: far below the standard error. Float paths that
+// fall within rounding of a kink or a barrier may flip, so float allows a few paths' worth.
+template <class T>
+void expect_agree(const MonteCarloEstimate<T>& gpu, const MonteCarloEstimate<T>& cpu, const std::string& what) {
+  const double tolerance = sizeof(T) == 4 ? 2e-3 * double(cpu.standard_error) + 2e-5 * std::abs(double(cpu.price))
+                                          : 1e-9 * (double(cpu.standard_error) + std::abs(double(cpu.price)));
+  EXPECT_NEAR(gpu.price, cpu.price, tolerance) << what;
+  EXPECT_NEAR(gpu.standard_error, cpu.standard_error, 1e-2 * double(cpu.standard_error) + 1e-12) << what;
+  if (!std::isnan(double(cpu.delta))) {
+    EXPECT_NEAR(gpu.delta, cpu.delta, 10 * tolerance / double(cpu.price + 1) + 1e-3 * double(cpu.delta_standard_error))
+        << what;
+    EXPECT_NEAR(gpu.vega, cpu.vega, 2e-3 * double(cpu.vega_standard_error) + 1e-4 * std::abs(double(cpu.vega))) << what;
+  } else {
+    EXPECT_TRUE(std::isnan(double(gpu.delta))) << what;
+  }
+}
+
+template <class T>
+class MonteCarloGpu : public ::testing::Test {};
+using RealTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(MonteCarloGpu, RealTypes);
+
+TYPED_TEST(MonteCarloGpu, EveryPayoffAndVariantMatchesTheCpuBackend) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  for (MonteCarloPayoff payoff : cunum::MonteCarloPayoffValues::all) {
+    for (int variant = 0; variant < 4; ++variant) {
+      MonteCarloSettings s;
+      s.payoff = payoff;
+      s.type = variant % 2 == 0 ? OptionType::call : OptionType::put;
+      s.paths = 2 * 4093;
+      s.time_steps = 7;
+      s.seed = cunum::testing::fresh_seed() + static_cast<std::uint64_t>(variant);
+      s.antithetic = variant >= 2;
+      s.control_variate = variant == 1 || variant == 3;
+      s.greeks = variant >= 1;
+      const auto options = options_for<T>(payoff, 13);
+      s.backend = Backend::cuda;
+      const auto gpu = device_price(MonteCarloPricer<T>(s), options);
+      s.backend = Backend::cpu;
+      const auto cpu = MonteCarloPricer<T>(s).price(options);
+      for (std::size_t i = 0; i < options.size(); ++i) {
+        expect_agree(gpu[i], cpu[i], std::string(to_string(payoff)) + " variant " + std::to_string(variant) +
+                                         " option " + std::to_string(i));
+      }
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloGpu, AwkwardPathAndOptionCounts) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  // 1 group, part-filled groups and warps, one chunk, several chunks, and enough
+  // chunks (2^21 paths) that the combining kernel folds them.
+  for (std::int64_t paths : {std::int64_t{2}, std::int64_t{3}, std::int64_t{5}, std::int64_t{127}, std::int64_t{1021},
+                             std::int64_t{65537}, std::int64_t{1} << 21}) {
+    for (std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{33}}) {
+      if (paths == (std::int64_t{1} << 21) && count > 1) continue;
+      MonteCarloSettings s;
+      s.paths = paths;
+      s.seed = cunum::testing::fresh_seed();
+      s.backend = Backend::cuda;
+      const auto options = options_for<T>(MonteCarloPayoff::european, count);
+      const auto gpu = device_price(MonteCarloPricer<T>(s), options);
+      s.backend = Backend::cpu;
+      const auto cpu = MonteCarloPricer<T>(s).price(options);
+      for (std::size_t i = 0; i < count; ++i) {
+        expect_agree(gpu[i], cpu[i], "paths " + std::to_string(paths) + " option " + std::to_string(i));
+      }
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloGpu, BitIdenticalRunToRunAndUnderBatchSplits) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  MonteCarloSettings s;
+  s.payoff = MonteCarloPayoff::asian_arithmetic;
+  s.time_steps = 16;
+  s.paths = 300000;
+  s.control_variate = true;
+  s.seed = cunum::testing::fresh_seed();
+  s.backend = Backend::cuda;
+  const MonteCarloPricer<T> pricer(s);
+  const auto options = options_for<T>(s.payoff, 18);
+  const auto first = device_price(pricer, options);
+  const auto again = device_price(pricer, options);
+  const std::vector<MonteCarloOption<T>> tail(options.begin() + 11, options.end());
+  const auto split = device_price(pricer, tail, 11);
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&first[i], &again[i], sizeof(first[i])), 0) << i;
+    if (i >= 11) {
+      EXPECT_EQ(std::memcmp(&first[i], &split[i - 11], sizeof(first[i])), 0) << i;
+    }
+  }
+}
+
+TYPED_TEST(MonteCarloGpu, EuropeanOnTheDeviceMatchesBlackScholes) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const auto grid = cunum::testing::option_grid<double>();
+  const auto bs = cunum::testing::black_scholes_of(grid, {cunum::BlackScholesOutput::call});
+  MonteCarloSettings s;
+  s.paths = std::int64_t{1} << 22;
+  s.seed = 20261124;
+  s.backend = Backend::cuda;
+  const auto e = device_price(MonteCarloPricer<T>(s), cunum::testing::option_grid<T>());
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    cunum::testing::expect_within_errors(e[i].price, e[i].standard_error, bs.call[i], "price", int(i));
+  }
+}
+
+TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
+  CUNUM_REQUIRE_GPU();
+  cudaStream_t streams[2];
+  for (auto& stream : streams) ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  MonteCarloSettings s;
+  s.paths = 1 << 18;
+  s.seed = cunum::testing::fresh_seed();
+  s.backend = Backend::cuda;
+  const MonteCarloPricer<float> pricer(s);
+  const auto batch = pricer.load(options_for<float>(MonteCarloPayoff::european, 40));
+  DeviceBuffer<MonteCarloEstimate<float>> a(40, streams[0]), b(40, streams[1]);
+  pricer.price(batch, a.data(), streams[0]);
+  pricer.price(batch, b.data(), streams[1]);
+  const auto ha = a.to_host(), hb = b.to_host();
+  EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(ha[0])), 0);
+  for (auto& stream : streams) cudaStreamDestroy(stream);
+}
+
+TEST(MonteCarloGpuValidation, HostResultsAndCpuBatchesAreRefused) {
+  CUNUM_REQUIRE_GPU();
+  MonteCarloSettings s;
+  s.paths = 64;
+  s.backend = Backend::cuda;
+  const MonteCarloPricer<double> pricer(s);
+  const auto batch = pricer.load(options_for<double>(MonteCarloPayoff::european, 2));
+  std::vector<MonteCarloEstimate<double>> host(2);
+  EXPECT_CUNUM_ERROR(pricer.price(batch, host.data()), ErrorCode::invalid_argument, "results");
+  s.backend = Backend::cpu;
+  const auto cpu_batch = MonteCarloPricer<double>(s).load(options_for<double>(MonteCarloPayoff::european, 2));
+  DeviceBuffer<MonteCarloEstimate<double>> results(2);
+  EXPECT_CUNUM_ERROR(pricer.price(cpu_batch, results.data()), ErrorCode::invalid_argument, "batch");
+}
+
+}  // namespace
