@@ -1,0 +1,283 @@
+// cunum-bench-monte-carlo: MonteCarloPricer on the GPU. European calls fused
+// (Philox drawn in the kernel) beside the peer lines of monte_carlo_peers.hpp and
+// cuRAND's host normal fill; variance reduction and Greeks; the seed's options x
+// paths curves; the arithmetic Asian's time to a target standard error; the CPU
+// backend. GB/s counts the normals the kernel never stores (paths x sizeof(T)), so
+// "% of copy" compares pricing with merely writing the normals at the copy rate.
+// Every timed case is checked outside the timing: prices against Black-Scholes
+// (within 5 standard errors).
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bench/common/bench_harness.hpp"
+#include "bench/monte_carlo/monte_carlo_peers.hpp"
+#include "cunum/black_scholes.hpp"
+#include "cunum/core/device_buffer.hpp"
+#include "cunum/monte_carlo.hpp"
+
+namespace {
+
+using namespace cunum::bench;
+using cunum::Backend;
+using cunum::DeviceBuffer;
+using cunum::MonteCarloEstimate;
+using cunum::MonteCarloOption;
+using cunum::MonteCarloPayoff;
+using cunum::MonteCarloPricer;
+using cunum::MonteCarloSettings;
+
+constexpr const char* kModule = "monte_carlo";
+constexpr std::uint64_t kSeed = 20261124;
+
+struct Context {
+  const BenchOptions& options;
+  const BenchEnvironment& environment;
+  BenchReport& report;
+  FailureLog& failures;
+};
+
+// Options spread over strikes 80..120 and expiries 0.5..2 (the seed's spread).
+template <class T>
+std::vector<MonteCarloOption<T>> option_batch(std::int64_t count) {
+  std::vector<MonteCarloOption<T>> options(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double u = count > 1 ? double(i % 97) / 96.0 : 0.5, v = count > 1 ? double(i % 13) / 12.0 : 0.5;
+    options[static_cast<std::size_t>(i)] = {T(100), T(80 + 40 * u), T(0.5 + 1.5 * v), T(0.03), T(0), T(0.25), T(0)};
+  }
+  return options;
+}
+
+template <class T>
+std::vector<double> black_scholes_calls(const std::vector<MonteCarloOption<T>>& options) {
+  std::vector<double> s, k, t;
+  for (const auto& o : options) {
+    s.push_back(o.spot);
+    k.push_back(o.strike);
+    t.push_back(o.expiry);
+  }
+  cunum::BlackScholesMarket<double> market;
+  market.rates.rate = double(options[0].rate);
+  market.volatility = double(options[0].volatility);
+  return cunum::BlackScholesPricer<double>({cunum::BlackScholesOutput::call}, Backend::cpu).price(s, k, t, market).call;
+}
+
+template <class E>
+void check_against_black_scholes(const Context& context, const std::vector<E>& estimates, const std::vector<double>& truth,
+                                 const std::string& name) {
+  for (std::size_t i = 0; i < estimates.size(); ++i) {
+    const double price = double(estimates[i].price), error = double(estimates[i].standard_error);
+    if (!(std::abs(price - truth[i]) <= 5 * error + 1e-6 * truth[i])) {
+      context.failures.fail(name + ": option " + std::to_string(i) + " prices " + std::to_string(price) + " +- " +
+                            std::to_string(error) + ", Black-Scholes " + std::to_string(truth[i]));
+      return;
+    }
+  }
+}
+
+std::string gpaths(double paths, double ms) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g Gpaths/s", paths / (ms * 1e6));
+  return text;
+}
+
+template <class T>
+MonteCarloSettings european_settings(std::int64_t paths) {
+  MonteCarloSettings s;
+  s.paths = paths;
+  s.seed = kSeed;
+  s.backend = Backend::cuda;
+  return s;
+}
+
+// Ours (plain), against the sample design (float) run interleaved; then the variants.
+template <class T>
+void european_case(const Context& context, std::int64_t option_count, std::int64_t paths, bool variants) {
+  const auto options = option_batch<T>(option_count);
+  const auto truth = black_scholes_calls(options);
+  const double total = double(option_count) * double(paths);
+  const MonteCarloPricer<T> pricer(european_settings<T>(paths));
+  const auto batch = pricer.load(options);
+  DeviceBuffer<MonteCarloEstimate<T>> results(static_cast<std::size_t>(option_count));
+  const cunum::StreamHandle stream = results.stream();
+  BenchRow row = bench_row(kModule, "european call, philox4x32_10 fused", precision_name<T>(), option_count * paths);
+  row.bytes_moved = total * sizeof(T);
+  if constexpr (sizeof(T) == 4) {
+    std::vector<PeerOption> peer_options;
+    for (const auto& o : options) peer_options.push_back({o.spot, o.strike, o.expiry, o.rate, o.volatility});
+    SampleDesignPeer peer(option_count, paths, context.environment.multiprocessor_count, stream);
+    peer.load(peer_options);
+    const PairedMedians medians =
+        compare_device_ms(context.options, stream, [&] { pricer.price(batch, results.data(), stream); },
+                          [&] { peer.price(); });
+    check_against_black_scholes(context, peer.results(), truth, "sample-design peer");
+    row.median_ms = medians.ours_ms;
+    row.peer = "sample design (XORWOW curand_normal, block per option)";
+    row.peer_median_ms = medians.peer_ms;
+    row.note = gpaths(total, medians.ours_ms) + "; peer " + gpaths(total, medians.peer_ms);
+  } else {
+    row.median_ms = median_device_ms(context.options, stream, [&] { pricer.price(batch, results.data(), stream); });
+    row.note = gpaths(total, row.median_ms);
+  }
+  check_against_black_scholes(context, results.to_host(), truth, row.case_name);
+  row.note += ", " + std::to_string(option_count) + " options x " + std::to_string(paths) + " paths";
+  context.report.add(row);
+
+  CurandNormals normals(option_count * paths, sizeof(T) == 8, stream);
+  BenchRow fill = bench_row(kModule, "cuRAND host normals alone (PHILOX4_32_10)", precision_name<T>(),
+                            option_count * paths);
+  fill.median_ms = median_device_ms(context.options, stream, [&] { normals.generate(); });
+  fill.bytes_moved = total * sizeof(T);
+  fill.note = gpaths(total, fill.median_ms) + " (normals written, nothing priced)";
+  context.report.add(fill);
+  if (!variants) return;
+
+  for (int variant = 1; variant < 4; ++variant) {
+    MonteCarloSettings s = european_settings<T>(paths);
+    s.antithetic = variant == 1;
+    s.control_variate = variant == 2;
+    s.greeks = variant == 3;
+    const MonteCarloPricer<T> varied(s);
+    const auto varied_batch = varied.load(options);
+    BenchRow v = bench_row(kModule, std::string("european call, ") + (variant == 1   ? "antithetic"
+                                                                        : variant == 2 ? "control variate"
+                                                                                       : "delta + vega"),
+                           precision_name<T>(), option_count * paths);
+    v.median_ms = median_device_ms(context.options, stream, [&] { varied.price(varied_batch, results.data(), stream); });
+    v.bytes_moved = total * sizeof(T);
+    v.note = gpaths(total, v.median_ms);
+    check_against_black_scholes(context, results.to_host(), truth, v.case_name);
+    context.report.add(v);
+  }
+  if constexpr (sizeof(T) == 4) {
+    std::vector<PeerOption> peer_options;
+    for (const auto& o : options) peer_options.push_back({o.spot, o.strike, o.expiry, o.rate, o.volatility});
+    SeedRoute seed(option_count, paths, stream);
+    seed.load(peer_options);
+    BenchRow r = bench_row(kModule, "seed route: cuRAND MT19937 normals + pricing kernel", precision_name<T>(),
+                           option_count * paths);
+    r.median_ms = median_device_ms(context.options, stream, [&] { seed.price(); });
+    const double generate_ms = median_device_ms(context.options, stream, [&] { seed.generate(); });
+    r.bytes_moved = total * sizeof(T);
+    r.note = gpaths(total, r.median_ms) + " (of which MT19937 normals " + std::to_string(generate_ms) + " ms)";
+    check_against_black_scholes(context, seed.results(), truth, r.case_name);
+    context.report.add(r);
+  }
+}
+
+// The seed's curves: options x paths/option, Gpaths/s per shape.
+void shapes_section(const Context& context) {
+  const std::int64_t option_counts[] = {1, 64, 256, 4096, 65536};
+  const std::int64_t max_total = context.options.quick ? (std::int64_t{1} << 24) : (std::int64_t{1} << 32);
+  for (std::int64_t options : option_counts) {
+    for (std::int64_t paths = 1024; paths <= (std::int64_t{1} << 24); paths *= 4) {
+      if (options * paths > max_total) continue;
+      const auto batch_options = option_batch<float>(options);
+      const MonteCarloPricer<float> pricer(european_settings<float>(paths));
+      const auto batch = pricer.load(batch_options);
+      DeviceBuffer<MonteCarloEstimate<float>> results(static_cast<std::size_t>(options));
+      BenchRow row = bench_row(kModule, "shape " + std::to_string(options) + " options x " + std::to_string(paths) +
+                                            " paths", "float32", options * paths);
+      row.median_ms = median_device_ms(context.options, results.stream(),
+                                       [&] { pricer.price(batch, results.data(), results.stream()); });
+      row.bytes_moved = double(options) * double(paths) * 4;
+      row.note = gpaths(double(options) * double(paths), row.median_ms) + ", " +
+                 std::to_string(double(options) / row.median_ms * 1e3) + " options/s";
+      check_against_black_scholes(context, results.to_host(), black_scholes_calls(batch_options), row.case_name);
+      context.report.add(row);
+    }
+  }
+}
+
+// The arithmetic Asian on 64 dates: the desk's number is the time to a standard
+// error of 1e-3 of the price, from the error measured at `paths` (s.e. ~ 1/sqrt n).
+void asian_section(const Context& context) {
+  const std::vector<MonteCarloOption<float>> option{{100.0f, 100.0f, 1.0f, 0.03f, 0.0f, 0.25f, 0.0f}};
+  const std::int64_t paths = context.options.quick ? (std::int64_t{1} << 18) : (std::int64_t{1} << 24);
+  for (int variant = 0; variant < 2; ++variant) {
+    MonteCarloSettings s;
+    s.payoff = MonteCarloPayoff::asian_arithmetic;
+    s.time_steps = 64;
+    s.paths = paths;
+    s.seed = kSeed;
+    s.backend = Backend::cuda;
+    s.antithetic = s.control_variate = variant == 1;
+    const MonteCarloPricer<float> pricer(s);
+    const auto batch = pricer.load(option);
+    DeviceBuffer<MonteCarloEstimate<float>> result(1);
+    BenchRow row = bench_row(kModule, std::string("asian arithmetic, 64 dates, ") +
+                                          (variant == 0 ? "plain" : "antithetic + control variate"),
+                             "float32", paths);
+    row.median_ms = median_device_ms(context.options, result.stream(),
+                                     [&] { pricer.price(batch, result.data(), result.stream()); });
+    row.bytes_moved = double(paths) * 64 * 4;  // the 64 normals a path needs
+    const MonteCarloEstimate<float> e = result.to_host()[0];
+    const double target = 1e-3 * double(e.price);
+    const double needed = double(paths) * std::pow(double(e.standard_error) / target, 2.0);
+    const double ms_to_target = row.median_ms * needed / double(paths);
+    char note[256];
+    std::snprintf(note, sizeof note, "%s; price %.5f +- %.5f; s.e. 1e-3 of price: %.3g paths, %.3f ms",
+                  gpaths(double(paths), row.median_ms).c_str(), double(e.price), double(e.standard_error), needed,
+                  ms_to_target);
+    row.note = note;
+    context.report.add(row);
+  }
+}
+
+template <class T>
+void cpu_case(const Context& context) {
+  const std::int64_t count = 8, paths = context.options.quick ? (std::int64_t{1} << 16) : (std::int64_t{1} << 20);
+  const auto options = option_batch<T>(count);
+  MonteCarloSettings s = european_settings<T>(paths);
+  s.backend = Backend::cpu;
+  const MonteCarloPricer<T> pricer(s);
+  const auto batch = pricer.load(options);
+  std::vector<MonteCarloEstimate<T>> results(static_cast<std::size_t>(count));
+  BenchRow row = bench_row(kModule, "cpu: european call", precision_name<T>(), count * paths);
+  row.median_ms = median_host_ms(context.options, [&] { pricer.price(batch, results.data()); });
+  row.bytes_moved = double(count) * double(paths) * sizeof(T);
+  row.note = gpaths(double(count * paths), row.median_ms);
+  check_against_black_scholes(context, results, black_scholes_calls(options), row.case_name);
+  context.report.add(row);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  FailureLog failures;
+  return bench_main(
+      argc, argv, "cunum-bench-monte-carlo",
+      "Monte Carlo pricing: Gpaths/s, vs the sample design, cuRAND normals and the seed's two-kernel route",
+      failures, [&](const BenchOptions& options) {
+        const BenchEnvironment environment = measure_environment(options);
+        if (environment.backend == Backend::cuda) {
+          const char* title = "European call, fused generation";
+          if (section_selected(options, title)) {
+            BenchReport report(environment, options, title);
+            const Context context{options, environment, report, failures};
+            const std::int64_t big = options.quick ? (std::int64_t{1} << 22) : (std::int64_t{1} << 31);
+            european_case<float>(context, options.quick ? 64 : 8192, big / (options.quick ? 64 : 8192), true);
+            european_case<float>(context, 1, big, false);
+            european_case<double>(context, options.quick ? 64 : 8192, big / (options.quick ? 64 : 8192), true);
+            european_case<double>(context, 1, big, false);
+          }
+          const char* shapes = "Batch shapes (the seed's options x paths curves)";
+          if (section_selected(options, shapes)) {
+            BenchReport report(environment, options, shapes);
+            shapes_section({options, environment, report, failures});
+          }
+          const char* asian = "Arithmetic Asian, 64 dates";
+          if (section_selected(options, asian)) {
+            BenchReport report(environment, options, asian);
+            asian_section({options, environment, report, failures});
+          }
+        }
+        const char* cpu_title = "CPU backend (all threads)";
+        if (!section_selected(options, cpu_title)) return;
+        BenchReport report(environment, options, cpu_title);
+        const Context context{options, environment, report, failures};
+        cpu_case<float>(context);
+        cpu_case<double>(context);
+      });
+}
