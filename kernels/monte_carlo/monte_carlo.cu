@@ -8,6 +8,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "cunum/core/device_buffer.hpp"
 #include "kernels/common/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
@@ -32,7 +34,9 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   const std::int64_t option = chunk_id / a.chunks.chunks;
   const std::int64_t chunk = chunk_id - option * a.chunks.chunks;
   const OptionSetup<T> setup = a.setups[option];
-  ChunkSums<T> sums{};
+  // A thread's plain sums stay in T; with a control variate or Greeks they are
+  // double, since the control's variance is a difference of nearly equal sums.
+  ChunkSums<std::conditional_t<kFull, double, T>> sums{};
   const std::int64_t first = chunk * a.chunks.groups_per_chunk + lane;
   const std::int64_t end = first - lane + a.chunks.groups_per_chunk < a.chunks.groups
                                ? first - lane + a.chunks.groups_per_chunk

@@ -1,6 +1,7 @@
 // Monte Carlo front end: settings and batch validation at the API boundary, the
 // per-option constants, the chunk shape, and dispatch to the CPU or CUDA backend.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -47,10 +48,15 @@ template <class T>
 detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
   using detail::PathPolicy;
   const std::int64_t groups = (settings.paths + group_paths<T>(settings) - 1) / group_paths<T>(settings);
-  const std::int64_t per_thread = (groups + PathPolicy::chunk_threads - 1) / PathPolicy::chunk_threads;
-  const std::int64_t groups_per_chunk =
-      PathPolicy::chunk_threads * (per_thread < PathPolicy::max_groups_per_thread ? per_thread
-                                                                                  : PathPolicy::max_groups_per_thread);
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  // Enough chunks that one option fills the device, but at least min_groups_per_thread
+  // a thread (the warp's sum is amortised), at most max_groups_per_thread, and never
+  // more than the option has.
+  std::int64_t per_thread = ceil_div(groups, std::int64_t{PathPolicy::chunk_threads} * PathPolicy::target_chunks);
+  per_thread = std::clamp<std::int64_t>(per_thread, PathPolicy::min_groups_per_thread,
+                                        PathPolicy::max_groups_per_thread);
+  per_thread = std::min(per_thread, ceil_div(groups, PathPolicy::chunk_threads));
+  const std::int64_t groups_per_chunk = PathPolicy::chunk_threads * per_thread;
   return {groups, groups_per_chunk, (groups + groups_per_chunk - 1) / groups_per_chunk,
           settings.antithetic ? settings.paths / 2 : settings.paths};
 }

@@ -58,7 +58,7 @@ struct PathSample {
 // takes libm: the two backends agree to rounding.
 CUNUM_HOST_DEVICE inline void monte_carlo_box_muller(float u1, float u2, float& z0, float& z1) {
 #if defined(__CUDA_ARCH__)
-  const float radius = __fsqrt_rn(-2.0f * __logf(u1));
+  const float radius = sqrtf(-2.0f * __logf(u1));  // approximate: the file builds with -prec-sqrt=false
   float sine, cosine;
   __sincosf(6.2831853071795865f * u2, &sine, &cosine);
 #else
@@ -237,14 +237,16 @@ template <class T, MonteCarloPayoff P, bool kFull, class A>
 CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const GroupShape& shape, std::uint64_t group,
                                              ChunkSums<A>& sums) {
   constexpr int lanes = kPathLanes<T>;
-  const int mirrors = shape.antithetic ? 2 : 1;
-  const std::int64_t first = static_cast<std::int64_t>(group) * lanes * mirrors;
+  const int mirror_shift = shape.antithetic ? 1 : 0;  // paths per lane: 1 << mirror_shift
+  const std::int64_t first = static_cast<std::int64_t>(group) * lanes << mirror_shift;
   // Lanes whose path exists (all of them but in the last group of an option).
-  const std::int64_t remaining = (shape.paths - first) / mirrors;
+  const std::int64_t remaining = (shape.paths - first) >> mirror_shift;
   const int active = remaining < lanes ? static_cast<int>(remaining) : lanes;
   PathWalk<T, P, kFull> walks[lanes];
   PathWalk<T, P, kFull> mirrored[lanes];
-  for (int date = 0; date < shape.dates; ++date) {
+  // European and digital payoffs are one step: a constant lets the compiler drop the loop.
+  const int dates = P == MonteCarloPayoff::european || P == MonteCarloPayoff::digital ? 1 : shape.dates;
+  for (int date = 0; date < dates; ++date) {
     T z[lanes];
     group_normals<T>(shape.key0, shape.key1, static_cast<std::uint32_t>(date), group, o.stream, z);
 CUNUM_UNROLL
@@ -257,9 +259,9 @@ CUNUM_UNROLL
 CUNUM_UNROLL
   for (int lane = 0; lane < lanes; ++lane) {
     if (lane >= active) break;
-    PathSample<T> sample = walks[lane].finish(o, shape.is_call, shape.dates);
+    PathSample<T> sample = walks[lane].finish(o, shape.is_call, dates);
     if (shape.antithetic) {
-      const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, shape.dates);
+      const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
       sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
                 T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
     }

@@ -7,10 +7,13 @@ namespace cunum::detail {
 
 struct PathPolicy {
   static constexpr int block_threads = 128;
-  // A chunk is one warp's groups: up to max_groups_per_thread per thread, so that the
-  // warp's sum is amortised over many paths while one option still spreads over
-  // enough warps to fill the device.
+  // A chunk is one warp's groups. An option is cut into about target_chunks chunks
+  // (16 warps for each of the H100's 132 SMs), each thread taking between
+  // min_groups_per_thread (so that the warp's final sum costs little per path) and
+  // max_groups_per_thread groups (so that huge options make fewer partial sums).
   static constexpr int chunk_threads = 32;
+  static constexpr int target_chunks = 2048;
+  static constexpr int min_groups_per_thread = 8;
   static constexpr int max_groups_per_thread = 64;
 };
 
