@@ -247,13 +247,17 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
   const bool full = settings_.control_variate || settings_.greeks;
   const std::uint32_t key0 = static_cast<std::uint32_t>(settings_.seed);
   const std::uint32_t key1 = static_cast<std::uint32_t>(settings_.seed >> 32);
+  const detail::ChunkShape chunks = chunk_shape<T>(settings_);
+  const std::int64_t per_group = group_paths<T>(settings_);
+  const int last_group_lanes =
+      static_cast<int>((settings_.paths - (chunks.groups - 1) * per_group) / (settings_.antithetic ? 2 : 1));
   const detail::MonteCarloArgs<T> args{
       settings_.payoff,
       full,
       settings_.greeks && !is_barrier(settings_.payoff),
-      {settings_.paths, data->dates, settings_.type == OptionType::call, settings_.antithetic,
-       settings_.control_variate, key0, key1},
-      chunk_shape<T>(settings_),
+      {settings_.paths, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data->dates,
+       settings_.type == OptionType::call, settings_.antithetic, settings_.control_variate, key0, key1},
+      chunks,
       data->size,
       data->setups(),
       results};

@@ -110,7 +110,7 @@ CUNUM_HOST_DEVICE inline double fast_exp2(double x) { return exp2(x); }
 // control and the Greeks (a plain walk keeps only what the payoff needs).
 template <class T, MonteCarloPayoff P, bool kFull>
 struct PathWalk {
-  T log2_s = 0;       // log2(S_t / S0)
+  T log2_s = -0.0;    // log2(S_t / S0); -0 + x is x exactly, so the first step folds to one FMA
   T sum = 0;          // arithmetic Asian: sum S_t / S0; geometric: sum log2(S_t / S0)
   T log_sum = 0;      // arithmetic Asian with a control: sum log2(S_t / S0)
   T extreme = 0;      // lookback: min (call) or max (put) of log2(S_t / S0), S0 included
@@ -204,6 +204,8 @@ struct PathWalk {
 // The settings a group needs, as the kernels and the CPU loop receive them.
 struct GroupShape {
   std::int64_t paths;       // per option
+  std::uint64_t groups;     // per option
+  int last_group_lanes;     // lanes with a path in the last group
   int dates;                // steps walked (1 for european and digital)
   bool is_call;
   bool antithetic;
@@ -237,11 +239,8 @@ template <class T, MonteCarloPayoff P, bool kFull, class A>
 CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const GroupShape& shape, std::uint64_t group,
                                              ChunkSums<A>& sums) {
   constexpr int lanes = kPathLanes<T>;
-  const int mirror_shift = shape.antithetic ? 1 : 0;  // paths per lane: 1 << mirror_shift
-  const std::int64_t first = static_cast<std::int64_t>(group) * lanes << mirror_shift;
-  // Lanes whose path exists (all of them but in the last group of an option).
-  const std::int64_t remaining = (shape.paths - first) >> mirror_shift;
-  const int active = remaining < lanes ? static_cast<int>(remaining) : lanes;
+  // Lanes whose path exists: all of them but in the last group of an option.
+  const int active = group + 1 < shape.groups ? lanes : shape.last_group_lanes;
   PathWalk<T, P, kFull> walks[lanes];
   PathWalk<T, P, kFull> mirrored[lanes];
   // European and digital payoffs are one step: a constant lets the compiler drop the loop.

@@ -179,11 +179,14 @@ TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
   s.backend = Backend::cuda;
   const MonteCarloPricer<float> pricer(s);
   const auto batch = pricer.load(options_for<float>(MonteCarloPayoff::european, 40));
-  DeviceBuffer<MonteCarloEstimate<float>> a(40, streams[0]), b(40, streams[1]);
-  pricer.price(batch, a.data(), streams[0]);
-  pricer.price(batch, b.data(), streams[1]);
-  const auto ha = a.to_host(), hb = b.to_host();
-  EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(ha[0])), 0);
+  {  // the buffers are released on their streams, before the streams go
+    DeviceBuffer<MonteCarloEstimate<float>> a(40, streams[0]), b(40, streams[1]);
+    pricer.price(batch, a.data(), streams[0]);
+    pricer.price(batch, b.data(), streams[1]);
+    const auto ha = a.to_host(), hb = b.to_host();
+    EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(ha[0])), 0);
+  }
+  for (auto& stream : streams) ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   for (auto& stream : streams) cudaStreamDestroy(stream);
 }
 
