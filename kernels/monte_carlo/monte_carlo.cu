@@ -31,7 +31,11 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   const int lane = threadIdx.x % kWarpThreads;
   const std::int64_t chunk_id = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (chunk_id >= a.options * a.chunks.chunks) return;  // the whole warp leaves
-  const std::int64_t option = chunk_id / a.chunks.chunks;
+  // A 32-bit division where the numbers allow (always but for grids of 2^30 warps):
+  // the 64-bit one is a called routine that every warp would pay.
+  const std::int64_t option = chunk_id <= 0xFFFFFFFF && a.chunks.chunks <= 0xFFFFFFFF
+                                  ? static_cast<std::uint32_t>(chunk_id) / static_cast<std::uint32_t>(a.chunks.chunks)
+                                  : chunk_id / a.chunks.chunks;
   const std::int64_t chunk = chunk_id - option * a.chunks.chunks;
   const OptionSetup<T> setup = a.setups[option];
   // A thread's plain sums stay in T; with a control variate or Greeks they are

@@ -13,7 +13,7 @@ struct PathPolicy {
   // max_groups_per_thread groups (so that huge options make fewer partial sums).
   static constexpr int chunk_threads = 32;
   static constexpr int target_chunks = 2048;
-  static constexpr int min_groups_per_thread = 8;
+  static constexpr int min_groups_per_thread = 16;
   static constexpr int max_groups_per_thread = 64;
 };
 
