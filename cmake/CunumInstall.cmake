@@ -1,12 +1,17 @@
 include(CMakePackageConfigHelpers)
 
-# cunum::himeno_mpi, where MPI was found, installs beside cunum (cunumConfig finds MPI).
+# cunum::himeno_mpi and cunum::monte_carlo_mpi, where MPI was found, install beside
+# cunum (cunumConfig finds MPI).
 set(CUNUM_WITH_HIMENO_MPI OFF)
 set(_cunum_install_targets cunum)
 if(TARGET cunum_himeno_mpi)
   set(CUNUM_WITH_HIMENO_MPI ON)
   set_target_properties(cunum_himeno_mpi PROPERTIES EXPORT_NAME himeno_mpi POSITION_INDEPENDENT_CODE ON)
   list(APPEND _cunum_install_targets cunum_himeno_mpi)
+endif()
+if(TARGET cunum_monte_carlo_mpi)
+  set_target_properties(cunum_monte_carlo_mpi PROPERTIES EXPORT_NAME monte_carlo_mpi POSITION_INDEPENDENT_CODE ON)
+  list(APPEND _cunum_install_targets cunum_monte_carlo_mpi)
 endif()
 install(TARGETS ${_cunum_install_targets} EXPORT cunumTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

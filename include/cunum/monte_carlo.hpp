@@ -82,6 +82,13 @@ struct MonteCarloSettings {
   /// (NaN) for the barriers, whose payoff jumps.
   bool greeks = false;
   Backend backend = Backend::automatic;  ///< cpu, cuda, or automatic (CUDA when a device is present)
+  /// CUDA only: the devices one price() call spreads its chunks over, contiguous
+  /// shares in list order (an ordinal may repeat). The first is the home device: the
+  /// pricer is bound to it, and results are written and the caller's stream runs
+  /// there; the other devices' chunk sums are copied to it before they are combined,
+  /// in the same order as on one device, so prices are bit-identical to a one-device
+  /// pricer's. Empty: the device current at construction alone.
+  std::vector<int> devices;
 };
 
 /// One option of a batch (host memory). Every field finite; spot, strike (unless
@@ -118,6 +125,10 @@ struct MonteCarloEstimate {
 template <class T>
 class MonteCarloPricer;
 
+namespace detail {
+struct MonteCarloAccess;  // the library's own view of batches and pricers (src/monte_carlo)
+}  // namespace detail
+
 /// A validated batch of options, resident where its pricer computes (device memory
 /// for the CUDA backend), with its per-option constants formed once. Made by
 /// MonteCarloPricer::load(); cheap to copy (shared, immutable).
@@ -135,26 +146,30 @@ class MonteCarloBatch {
 
  private:
   friend class MonteCarloPricer<T>;
+  friend struct detail::MonteCarloAccess;
   explicit MonteCarloBatch(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
   std::shared_ptr<const Data> data_;
 };
 
 /// Prices batches of options by Monte Carlo (see the file comment). For the CUDA
-/// backend it holds the device current at construction (calls with another device
-/// current throw).
+/// backend it holds its home device: the first of settings.devices, else the device
+/// current at construction (calls with another device current throw).
 ///
 /// - Streams: CUDA price() calls are enqueued on the caller's stream and return at
 ///   once; the results pointer must stay valid until the stream reaches the call.
+///   With several devices, each runs its share on a stream of the pricer's, ordered
+///   after the caller's stream at the call, and the caller's stream waits for them.
 ///   CPU calls return when done; `stream` is ignored.
-/// - Threads: calls on one pricer may come from several threads (it holds no
-///   mutable state).
+/// - Threads: calls on one pricer may come from several threads (the enqueueing of
+///   a multi-device call is serialised inside). Copies share the device streams.
 template <class T>
 class MonteCarloPricer {
  public:
   /// @throws Error ErrorCode::invalid_argument naming 'settings.payoff',
   ///         'settings.type', 'settings.paths' (< 2, odd with antithetic, fewer than
-  ///         3 samples with a control variate), 'settings.time_steps' (< 1) or
-  ///         'settings.backend'; ErrorCode::no_device for cuda without a device.
+  ///         3 samples with a control variate), 'settings.time_steps' (< 1),
+  ///         'settings.backend' or 'settings.devices' (not a device ordinal, or given
+  ///         for the CPU backend); ErrorCode::no_device for cuda without a device.
   explicit MonteCarloPricer(const MonteCarloSettings& settings);
 
   /// @return the settings, with the backend resolved to cpu or cuda
@@ -187,10 +202,14 @@ class MonteCarloPricer {
                                            std::uint64_t first_stream = 0) const;
 
  private:
+  friend struct detail::MonteCarloAccess;
+  struct Queues;  // the device streams of a multi-device pricer
+
   MonteCarloSettings settings_;
   std::int64_t chunk_paths_ = 0;
   int device_ = -1;
   int multiprocessor_count_ = 0;
+  std::shared_ptr<Queues> queues_;
 };
 
 /// The closed-form price of the geometric Asian option on the dates t_k = k T / m,

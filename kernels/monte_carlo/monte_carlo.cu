@@ -1,7 +1,8 @@
 // CUDA Monte Carlo kernels. The path kernel is fused: each warp owns one chunk of
 // one option, every thread draws its groups' normals from Philox in registers,
 // walks the paths and sums the statistics; the warp adds its threads' sums in double
-// and stores the chunk's. Combining kernels then fold an option's chunks in fixed
+// and stores the chunk's. A launch covers any range of chunks (all of them, or one
+// device's share). Combining kernels then fold an option's chunks in fixed
 // groups of CombinePolicy::fan_in, and the finishing kernel (one warp per option)
 // forms the estimates. Every order is fixed by the chunk shape, which the settings
 // alone decide: results are bit-identical run to run and whatever the batch size.
@@ -21,16 +22,25 @@ namespace cunum::detail {
 
 namespace {
 
-// Chunk c of option i keeps sum s at partials[(i * sums + s) * chunks + c], so that
-// the combining kernels read an option's chunks of one sum contiguously.
+// Plain one-step payoffs are compiled for PathPolicy::plain_min_blocks resident blocks
+// (their walk fits the smaller register budget; the path-dependent walks would spill).
+template <MonteCarloPayoff P, bool kFull>
+constexpr bool kTightRegisters = !kFull && (P == MonteCarloPayoff::european || P == MonteCarloPayoff::digital);
+
+// Warp w of the launch sums chunk first + w of the flattened (option, chunk) index
+// into place w of `partials`, the chunk-major slice that starts at chunk `first`
+// (monte_carlo_backends.hpp).
 template <class T, MonteCarloPayoff P, bool kFull>
-__global__ void __launch_bounds__(PathPolicy::block_threads)
-    monte_carlo_paths_kernel(MonteCarloArgs<T> a, double* __restrict__ partials) {
+__global__ void __launch_bounds__(PathPolicy::block_threads,
+                                  kTightRegisters<P, kFull> ? PathPolicy::plain_min_blocks<T> : 1)
+    monte_carlo_paths_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
+                             double* __restrict__ partials) {
   constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
   const int lane = threadIdx.x % kWarpThreads;
-  const std::int64_t chunk_id = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
-  if (chunk_id >= a.options * a.chunks.chunks) return;  // the whole warp leaves
+  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
+  if (warp >= count) return;  // the whole warp leaves
+  const std::int64_t chunk_id = first + warp;
   // A 32-bit division where the numbers allow (always but for grids of 2^30 warps):
   // the 64-bit one is a called routine that every warp would pay.
   const std::int64_t option = chunk_id <= 0xFFFFFFFF && a.chunks.chunks <= 0xFFFFFFFF
@@ -41,31 +51,37 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   // A thread's plain sums stay in T; with a control variate or Greeks they are
   // double, since the control's variance is a difference of nearly equal sums.
   ChunkSums<std::conditional_t<kFull, double, T>> sums{};
-  const std::int64_t first = chunk * a.chunks.groups_per_chunk + lane;
-  const std::int64_t end = first - lane + a.chunks.groups_per_chunk < a.chunks.groups
-                               ? first - lane + a.chunks.groups_per_chunk
-                               : a.chunks.groups;
-  for (std::int64_t group = first; group < end; group += kWarpThreads) {
+  const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
+  const std::int64_t end =
+      begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
+  for (std::int64_t group = begin + lane; group < end; group += kWarpThreads) {
     simulate_group<T, P, kFull>(setup, a.shape, static_cast<std::uint64_t>(group), sums);
   }
+  double totals[kSums];
 #pragma unroll
-  for (int s = 0; s < kSums; ++s) {
-    const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));
-    if (lane == 0) partials[(option * kSums + s) * a.chunks.chunks + chunk] = total;
+  for (int s = 0; s < kSums; ++s) totals[s] = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));
+  if (lane < kSums) {  // lane s stores sum s: one contiguous store per warp
+    double value = totals[0];
+#pragma unroll
+    for (int s = 1; s < kSums; ++s) value = lane == s ? totals[s] : value;
+    partials[warp * kSums + lane] = value;
   }
 }
 
-// Row r (one sum of one option) of `in` has `count` values; block b of row r writes
-// out[r * out_count + b], the sum of in[r * count + b * fan_in ...] in a fixed tree.
+// Block b folds chunks [j fan_in, (j + 1) fan_in) of option i = b / out_count,
+// j = b mod out_count, for every sum, into out[(i * out_count + j) * sums + s].
 __global__ void __launch_bounds__(CombinePolicy::fan_in)
-    combine_chunks_kernel(std::int64_t count, std::int64_t out_count, const double* __restrict__ in,
+    combine_chunks_kernel(std::int64_t count, std::int64_t out_count, int sums, const double* __restrict__ in,
                           double* __restrict__ out) {
-  const std::int64_t row = blockIdx.x / out_count;
-  const std::int64_t block = blockIdx.x - row * out_count;
+  const std::int64_t option = blockIdx.x / out_count;
+  const std::int64_t block = blockIdx.x - option * out_count;
   const std::int64_t index = block * CombinePolicy::fan_in + threadIdx.x;
-  const double value = index < count ? in[row * count + index] : 0.0;
-  const double total = block_reduce<CombinePolicy::fan_in, DoubleSum>(value);
-  if (threadIdx.x == 0) out[row * out_count + block] = total;
+  for (int s = 0; s < sums; ++s) {
+    const double value = index < count ? in[(option * count + index) * sums + s] : 0.0;
+    const double total = block_reduce<CombinePolicy::fan_in, DoubleSum>(value);
+    if (threadIdx.x == 0) out[(option * out_count + block) * sums + s] = total;
+    __syncthreads();  // block_reduce's shared scratch is reused by the next sum
+  }
 }
 
 // One warp per option: each sum's `count` values (at most fan_in) added lane-strided,
@@ -82,7 +98,7 @@ __global__ void __launch_bounds__(FinishPolicy::block_threads)
   for (int s = 0; s < sums; ++s) {
     double value = 0;
     for (std::int64_t index = lane; index < count; index += kWarpThreads) {
-      value += sums_in[(option * sums + s) * count + index];
+      value += sums_in[(option * count + index) * sums + s];
     }
     totals[s] = warp_reduce<DoubleSum>(value);
   }
@@ -93,52 +109,61 @@ __global__ void __launch_bounds__(FinishPolicy::block_threads)
 }
 
 template <class T, MonteCarloPayoff P>
-void launch_paths(const MonteCarloArgs<T>& a, double* partials, StreamHandle stream) {
+void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
+                  StreamHandle stream) {
   const char* name = "monte_carlo_paths_kernel";
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
-  const std::int64_t warps = a.options * a.chunks.chunks;
-  const LaunchConfig config{grid_1d((warps + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), 0,
-                            stream};
+  const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), 0, stream};
   if (a.full) {
-    launch_kernel(monte_carlo_paths_kernel<T, P, true>, name, config, a, partials);
+    launch_kernel(monte_carlo_paths_kernel<T, P, true>, name, config, a, first, count, partials);
   } else {
-    launch_kernel(monte_carlo_paths_kernel<T, P, false>, name, config, a, partials);
+    launch_kernel(monte_carlo_paths_kernel<T, P, false>, name, config, a, first, count, partials);
   }
 }
 
 }  // namespace
 
 template <class T>
-void monte_carlo_price_cuda(const MonteCarloArgs<T>& args, StreamHandle stream) {
-  const std::int64_t rows = args.options * sum_count(args.full);
-  std::int64_t count = args.chunks.chunks;
-  DeviceBuffer<double> level(static_cast<std::size_t>(rows * count), stream);
+void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
+                               double* partials, StreamHandle stream) {
+  if (count == 0) return;
   switch (args.payoff) {
-#define CUNUM_MC_CUDA_CASE(name, text)                                   \
-  case MonteCarloPayoff::name:                                           \
-    launch_paths<T, MonteCarloPayoff::name>(args, level.data(), stream); \
+#define CUNUM_MC_CUDA_CASE(name, text)                                                 \
+  case MonteCarloPayoff::name:                                                         \
+    launch_paths<T, MonteCarloPayoff::name>(args, first, count, partials, stream);     \
     break;
     CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_CUDA_CASE)
 #undef CUNUM_MC_CUDA_CASE
   }
+}
+
+template <class T>
+void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, StreamHandle stream) {
+  const int sums = sum_count(args.full);
+  std::int64_t count = args.chunks.chunks;
+  const double* level = partials;
+  DeviceBuffer<double> folded;
   while (count > CombinePolicy::fan_in) {
     const std::int64_t out_count = (count + CombinePolicy::fan_in - 1) / CombinePolicy::fan_in;
-    DeviceBuffer<double> next(static_cast<std::size_t>(rows * out_count), stream);
+    DeviceBuffer<double> next(static_cast<std::size_t>(args.options * out_count * sums), stream);
     const char* name = "combine_chunks_kernel";
-    const LaunchConfig config{grid_1d(rows * out_count, name), dim3(CombinePolicy::fan_in), 0, stream};
-    launch_kernel(combine_chunks_kernel, name, config, count, out_count, level.data(), next.data());
-    level = std::move(next);
+    const LaunchConfig config{grid_1d(args.options * out_count, name), dim3(CombinePolicy::fan_in), 0, stream};
+    launch_kernel(combine_chunks_kernel, name, config, count, out_count, sums, level, next.data());
+    folded = std::move(next);
+    level = folded.data();
     count = out_count;
   }
   constexpr int kWarps = FinishPolicy::block_threads / kWarpThreads;
   const char* name = "finish_estimates_kernel";
   const LaunchConfig config{grid_1d((args.options + kWarps - 1) / kWarps, name), dim3(FinishPolicy::block_threads), 0,
                             stream};
-  launch_kernel(finish_estimates_kernel<T>, name, config, args, count, level.data());
+  launch_kernel(finish_estimates_kernel<T>, name, config, args, count, level);
 }
 
-#define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA(T) \
-  template void monte_carlo_price_cuda(const MonteCarloArgs<T>&, StreamHandle);
+#define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA(T)                                                              \
+  template void monte_carlo_partials_cuda(const MonteCarloArgs<T>&, std::int64_t, std::int64_t, double*,   \
+                                          StreamHandle);                                                   \
+  template void monte_carlo_finish_cuda(const MonteCarloArgs<T>&, const double*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CUDA, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -17,6 +17,7 @@
 #include "cunum/core/error.hpp"
 #include "src/core/check.hpp"
 #include "src/core/routine.hpp"
+#include "src/core/check_mpi.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
 #include "src/himeno/himeno_setup.hpp"
@@ -26,16 +27,7 @@ namespace {
 
 constexpr const char* kDistributedRoutine = "cunum::HimenoDistributed";
 constexpr const char* kIterateRoutine = "cunum::HimenoDistributed::iterate";
-
-void check_mpi(int status, const char* call) {
-  if (status == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int length = 0;
-  MPI_Error_string(status, text, &length);
-  const char* routine = detail::RoutineScope::current();
-  throw Error(ErrorCode::cuda_failure,
-              std::string(routine != nullptr ? routine : "cunum") + ": " + call + " failed: " + text);
-}
+using detail::check_mpi;
 
 template <class T>
 MPI_Datatype mpi_type() {

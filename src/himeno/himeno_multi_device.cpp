@@ -12,6 +12,7 @@
 #include "cunum/core/error.hpp"
 #include "cunum/himeno.hpp"
 #include "src/core/check.hpp"
+#include "src/core/device_queue.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
@@ -23,50 +24,8 @@ namespace {
 constexpr const char* kMultiRoutine = "cunum::HimenoMultiDevice";
 constexpr const char* kMultiIterateRoutine = "cunum::HimenoMultiDevice::iterate";
 
-// A non-blocking stream and two events on one device, destroyed with it.
-class DeviceQueue {
- public:
-  explicit DeviceQueue(int device) : device_(device) {
-    CUNUM_CHECK(cudaSetDevice(device));
-    CUNUM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    CUNUM_CHECK(cudaEventCreateWithFlags(&swept_, cudaEventDisableTiming));
-    CUNUM_CHECK(cudaEventCreateWithFlags(&exchanged_, cudaEventDisableTiming));
-  }
-  ~DeviceQueue() {
-    cudaSetDevice(device_);
-    cudaEventDestroy(swept_);
-    cudaEventDestroy(exchanged_);
-    cudaStreamDestroy(stream_);
-  }
-  DeviceQueue(const DeviceQueue&) = delete;
-  DeviceQueue& operator=(const DeviceQueue&) = delete;
-  int device() const noexcept { return device_; }
-  cudaStream_t stream() const noexcept { return stream_; }
-  cudaEvent_t swept() const noexcept { return swept_; }          // after this slab's sweep
-  cudaEvent_t exchanged() const noexcept { return exchanged_; }  // after its ghost copies
-
- private:
-  int device_;
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t swept_ = nullptr;
-  cudaEvent_t exchanged_ = nullptr;
-};
-
-// Lets `from` read `to`'s memory directly where the pair allows it (copies work either
-// way; peer access makes them direct).
-void enable_peer_access(int from, int to) {
-  if (from == to) return;
-  int possible = 0;
-  CUNUM_CHECK(cudaDeviceCanAccessPeer(&possible, from, to));
-  if (!possible) return;
-  CUNUM_CHECK(cudaSetDevice(from));
-  const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
-  if (status == cudaErrorPeerAccessAlreadyEnabled) {
-    cudaGetLastError();  // clear it: enabled before is what we want
-    return;
-  }
-  CUNUM_CHECK(status);
-}
+// The events of a slab's queue.
+enum QueueEvent { kSwept, kExchanged, kQueueEvents };  // after its sweep; after its ghost copies
 
 }  // namespace
 
@@ -75,7 +34,7 @@ struct HimenoMultiDevice<T>::Implementation {
   HimenoGrid grid;
   std::vector<detail::HimenoSlab> slabs;
   // Queues before sweepers: the sweepers free their memory on the queues' streams.
-  std::vector<std::unique_ptr<DeviceQueue>> queues;
+  std::vector<std::unique_ptr<detail::DeviceQueue>> queues;
   std::vector<std::unique_ptr<detail::HimenoBackend<T>>> sweepers;
   int sweeps_per_pass = 1;
 
@@ -97,27 +56,27 @@ struct HimenoMultiDevice<T>::Implementation {
     for (std::size_t s = 0; s < count(); ++s) {
       CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
       sweepers[s]->sweep(sweeps, 1, slabs[s].box.planes - 1, 0, queues[s]->stream());
-      CUNUM_CHECK(cudaEventRecord(queues[s]->swept(), queues[s]->stream()));
+      CUNUM_CHECK(cudaEventRecord(queues[s]->event(kSwept), queues[s]->stream()));
     }
     const std::size_t plane_bytes = static_cast<std::size_t>(grid.ny * grid.nz) * sizeof(T);
     for (std::size_t s = 0; s < count(); ++s) {
       const cudaStream_t stream = queues[s]->stream();
       CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
       const auto copy_from = [&](std::size_t neighbour, std::int64_t their_plane, std::int64_t my_plane) {
-        CUNUM_CHECK(cudaStreamWaitEvent(stream, queues[neighbour]->swept(), 0));
+        CUNUM_CHECK(cudaStreamWaitEvent(stream, queues[neighbour]->event(kSwept), 0));
         CUNUM_CHECK(cudaMemcpyPeerAsync(sweepers[s]->pressure_plane(true, my_plane), queues[s]->device(),
                                         sweepers[neighbour]->pressure_plane(true, their_plane),
                                         queues[neighbour]->device(), plane_bytes, stream));
       };
       if (s > 0) copy_from(s - 1, slabs[s - 1].box.planes - 2, 0);
       if (s + 1 < count()) copy_from(s + 1, 1, slabs[s].box.planes - 1);
-      CUNUM_CHECK(cudaEventRecord(queues[s]->exchanged(), stream));
+      CUNUM_CHECK(cudaEventRecord(queues[s]->event(kExchanged), stream));
     }
     // The next pass writes the arrays the neighbours just read: it waits for their copies.
     for (std::size_t s = 0; s < count(); ++s) {
       CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
-      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s - 1]->exchanged(), 0));
-      if (s + 1 < count()) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s + 1]->exchanged(), 0));
+      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s - 1]->event(kExchanged), 0));
+      if (s + 1 < count()) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s + 1]->event(kExchanged), 0));
       sweepers[s]->swap();
     }
   }
@@ -159,12 +118,12 @@ HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFiel
   for (int s = 0; s < slabs; ++s) {
     self->slabs.push_back(detail::himeno_slab(grid, s, slabs));
     if (s > 0) {
-      enable_peer_access(devices[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s) - 1]);
-      enable_peer_access(devices[static_cast<std::size_t>(s) - 1], devices[static_cast<std::size_t>(s)]);
+      detail::enable_peer_access(devices[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s) - 1]);
+      detail::enable_peer_access(devices[static_cast<std::size_t>(s) - 1], devices[static_cast<std::size_t>(s)]);
     }
   }
   for (int s = 0; s < slabs; ++s) {
-    self->queues.push_back(std::make_unique<DeviceQueue>(devices[static_cast<std::size_t>(s)]));
+    self->queues.push_back(std::make_unique<detail::DeviceQueue>(devices[static_cast<std::size_t>(s)], kQueueEvents));
     const detail::HimenoSlab& slab = self->slabs[static_cast<std::size_t>(s)];
     self->sweepers.push_back(detail::make_himeno_backend<T>(Backend::cuda, slab.box,
                                                             {fields, slab.box.first_plane * grid.ny * grid.nz},

@@ -4,15 +4,18 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <string>
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 #include "src/core/device_binding.hpp"
+#include "src/core/device_queue.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
+#include "src/monte_carlo/monte_carlo_access.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
 
@@ -167,6 +170,16 @@ std::uint64_t MonteCarloBatch<T>::first_stream() const noexcept {
   return data_ ? data_->first_stream : 0;
 }
 
+// One queue per entry of settings.devices; the home entry's start event orders the
+// other entries after the caller's stream. The mutex keeps the record/wait pairs of
+// concurrent calls from interleaving.
+template <class T>
+struct MonteCarloPricer<T>::Queues {
+  enum Event { kDone, kStart, kEvents };
+  std::vector<std::unique_ptr<detail::DeviceQueue>> entries;
+  std::mutex enqueue;
+};
+
 template <class T>
 MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : settings_(settings) {
   const detail::RoutineScope scope(kPricerRoutine);
@@ -190,10 +203,26 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
                   "must be >= 1, got " + std::to_string(settings.time_steps));
   settings_.backend = resolve_backend(settings.backend);
   chunk_paths_ = chunk_shape<T>(settings_).groups_per_chunk * group_paths<T>(settings_);
-  if (settings_.backend != Backend::cuda) return;
+  if (settings_.backend != Backend::cuda) {
+    detail::require(settings.devices.empty(), kPricerRoutine, "settings.devices", "is for the CUDA backend only");
+    return;
+  }
+  const int count = device_count();
+  for (int device : settings.devices) {
+    detail::require(device >= 0 && device < count, kPricerRoutine, "settings.devices",
+                    "lists device " + std::to_string(device) + " but there are " + std::to_string(count));
+  }
+  const detail::CurrentDeviceGuard guard;
+  if (!settings.devices.empty()) CUNUM_CHECK(cudaSetDevice(settings.devices.front()));
   const detail::DeviceBinding binding = detail::DeviceBinding::current();
   device_ = binding.device;
   multiprocessor_count_ = binding.multiprocessor_count;
+  if (settings.devices.size() < 2) return;
+  queues_ = std::make_shared<Queues>();
+  for (int device : settings.devices) {
+    detail::enable_peer_access(device, device_);
+    queues_->entries.push_back(std::make_unique<detail::DeviceQueue>(device, Queues::kEvents));
+  }
 }
 
 template <class T>
@@ -226,10 +255,37 @@ MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloOption<
   }
   if (settings_.backend == Backend::cuda && size > 0) {
     detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kLoadRoutine);
-    data->resident = DeviceBuffer<detail::OptionSetup<T>>::from_host(data->host);
+    const detail::CurrentDeviceGuard guard;
+    const std::vector<int> home{device_};
+    for (int device : settings_.devices.empty() ? home : settings_.devices) {
+      CUNUM_CHECK(cudaSetDevice(device));
+      data->resident.push_back(DeviceBuffer<detail::OptionSetup<T>>::from_host(data->host));
+    }
     data->host.clear();
   }
   return MonteCarloBatch<T>(std::move(data));
+}
+
+template <class T>
+detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>& pricer,
+                                                         const MonteCarloBatch<T>& batch,
+                                                         MonteCarloEstimate<T>* results) {
+  const MonteCarloSettings& settings = pricer.settings_;
+  const auto& data = *batch.data_;
+  const ChunkShape chunks = chunk_shape<T>(settings);
+  const std::int64_t per_group = group_paths<T>(settings);
+  const int last_group_lanes =
+      static_cast<int>((settings.paths - (chunks.groups - 1) * per_group) / (settings.antithetic ? 2 : 1));
+  return {settings.payoff,
+          settings.control_variate || settings.greeks,
+          settings.greeks && !is_barrier(settings.payoff),
+          {settings.paths, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data.dates,
+           settings.type == OptionType::call, settings.antithetic, settings.control_variate,
+           static_cast<std::uint32_t>(settings.seed), static_cast<std::uint32_t>(settings.seed >> 32)},
+          chunks,
+          data.size,
+          data.setups(),
+          results};
 }
 
 template <class T>
@@ -242,31 +298,51 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
                   "was loaded for another backend or device");
   detail::require(data->payoff == settings_.payoff && data->dates == dates_of(settings_), kPriceRoutine, "batch",
                   "was loaded for another payoff or time grid");
+  detail::require(settings_.backend == Backend::cpu ||
+                      data->resident.size() == std::max<std::size_t>(1, settings_.devices.size()),
+                  kPriceRoutine, "batch", "was loaded for another list of devices");
   detail::require_memory(results, data->size, settings_.backend, kPriceRoutine, "results");
   if (data->size == 0) return;
-  const bool full = settings_.control_variate || settings_.greeks;
-  const std::uint32_t key0 = static_cast<std::uint32_t>(settings_.seed);
-  const std::uint32_t key1 = static_cast<std::uint32_t>(settings_.seed >> 32);
-  const detail::ChunkShape chunks = chunk_shape<T>(settings_);
-  const std::int64_t per_group = group_paths<T>(settings_);
-  const int last_group_lanes =
-      static_cast<int>((settings_.paths - (chunks.groups - 1) * per_group) / (settings_.antithetic ? 2 : 1));
-  const detail::MonteCarloArgs<T> args{
-      settings_.payoff,
-      full,
-      settings_.greeks && !is_barrier(settings_.payoff),
-      {settings_.paths, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data->dates,
-       settings_.type == OptionType::call, settings_.antithetic, settings_.control_variate, key0, key1},
-      chunks,
-      data->size,
-      data->setups(),
-      results};
+  const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results);
+  const std::int64_t chunks = args.options * args.chunks.chunks;
+  const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * detail::sum_count(args.full)); };
   if (settings_.backend == Backend::cpu) {
-    detail::monte_carlo_price_cpu(args);
+    std::vector<double> partials(slice(chunks));
+    detail::monte_carlo_partials_cpu(args, 0, chunks, partials.data());
+    detail::monte_carlo_finish_cpu(args, partials.data());
     return;
   }
   detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kPriceRoutine);
-  detail::monte_carlo_price_cuda(args, stream);
+  DeviceBuffer<double> partials(slice(chunks), stream);
+  if (!queues_) {
+    detail::monte_carlo_partials_cuda(args, 0, chunks, partials.data(), stream);
+  } else {
+    // Entry k sums chunks [chunks k / n, chunks (k + 1) / n) on its own stream, after
+    // the caller's stream reaches this call, and copies them into place at home.
+    const std::lock_guard<std::mutex> lock(queues_->enqueue);
+    const detail::CurrentDeviceGuard guard;
+    const auto& entries = queues_->entries;
+    const auto n = static_cast<std::int64_t>(entries.size());
+    CUNUM_CHECK(cudaEventRecord(entries.front()->event(Queues::kStart), static_cast<cudaStream_t>(stream)));
+    for (std::int64_t k = 0; k < n; ++k) {
+      const detail::DeviceQueue& queue = *entries[static_cast<std::size_t>(k)];
+      const std::int64_t first = chunks * k / n, count = chunks * (k + 1) / n - first;
+      CUNUM_CHECK(cudaSetDevice(queue.device()));
+      CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), entries.front()->event(Queues::kStart), 0));
+      detail::MonteCarloArgs<T> share = args;
+      share.setups = data->setups(static_cast<std::size_t>(k));
+      DeviceBuffer<double> local(slice(count), queue.stream());  // released on its stream, after the copy
+      detail::monte_carlo_partials_cuda(share, first, count, local.data(), queue.stream());
+      CUNUM_CHECK(cudaMemcpyPeerAsync(partials.data() + slice(first), device_, local.data(), queue.device(),
+                                      local.bytes(), queue.stream()));
+      CUNUM_CHECK(cudaEventRecord(queue.event(Queues::kDone), queue.stream()));
+    }
+    CUNUM_CHECK(cudaSetDevice(device_));
+    for (const auto& queue : entries) {
+      CUNUM_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), queue->event(Queues::kDone), 0));
+    }
+  }
+  detail::monte_carlo_finish_cuda(args, partials.data(), stream);
 }
 
 template <class T>
@@ -284,9 +360,11 @@ std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<
   return host;
 }
 
-#define CUNUM_INSTANTIATE_MONTE_CARLO(T) \
-  template class MonteCarloBatch<T>;     \
-  template class MonteCarloPricer<T>;
+#define CUNUM_INSTANTIATE_MONTE_CARLO(T)                                                                      \
+  template class MonteCarloBatch<T>;                                                                          \
+  template class MonteCarloPricer<T>;                                                                         \
+  template detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>&,               \
+                                                                    const MonteCarloBatch<T>&, MonteCarloEstimate<T>*);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO, CUNUM_REAL_TYPES)
 
 }  // namespace cunum

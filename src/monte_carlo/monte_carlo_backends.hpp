@@ -20,9 +20,12 @@ struct MonteCarloBatch<T>::Data {
   int device = -1;
   MonteCarloPayoff payoff = MonteCarloPayoff::european;  // validated for it (barrier side)
   int dates = 1;                                         // its constants assume this grid
-  std::vector<detail::OptionSetup<T>> host;       // CPU backend
-  DeviceBuffer<detail::OptionSetup<T>> resident;  // CUDA backend
-  const detail::OptionSetup<T>* setups() const { return backend == Backend::cpu ? host.data() : resident.data(); }
+  std::vector<detail::OptionSetup<T>> host;                    // CPU backend
+  std::vector<DeviceBuffer<detail::OptionSetup<T>>> resident;  // CUDA: one copy per device of the pricer
+  // The constants as device `entry` of the pricer's list (0 on the CPU) reads them.
+  const detail::OptionSetup<T>* setups(std::size_t entry = 0) const {
+    return backend == Backend::cpu ? host.data() : resident[entry].data();
+  }
 };
 
 namespace detail {
@@ -53,15 +56,33 @@ struct MonteCarloArgs {
 // The number of sums a chunk keeps.
 CUNUM_HOST_DEVICE inline int sum_count(bool full) { return full ? kSumCount : kPlainSumCount; }
 
+// Chunk sums are stored chunk-major: chunk c of option i keeps sum s at
+// partials[(i * chunks + c) * sum_count + s], so that any range of the flattened
+// chunk index (i * chunks + c) is one contiguous slice, whichever device or rank
+// computed it.
+template <class T>
+std::int64_t partial_count(const MonteCarloArgs<T>& args) {
+  return args.options * args.chunks.chunks * sum_count(args.full);
+}
+
+// The chunks [first, first + count) of the flattened index, each summed alone into
+// its place in `partials`, which holds that slice only (count x sum_count values).
 // OpenMP: host pointers, synchronous.
 template <class T>
-void monte_carlo_price_cpu(const MonteCarloArgs<T>& args);
-
-// CUDA: device pointers, asynchronous on `stream`: the path kernel writes each
-// chunk's sums, combining kernels fold them in fixed groups, and a finishing kernel
-// forms the estimates.
+void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
+                              double* partials);
+// Every option's chunks added in chunk order, and the estimates written.
 template <class T>
-void monte_carlo_price_cuda(const MonteCarloArgs<T>& args, StreamHandle stream);
+void monte_carlo_finish_cpu(const MonteCarloArgs<T>& args, const double* partials);
+
+// CUDA: device pointers, asynchronous on `stream`. The path kernel: one warp a chunk.
+template <class T>
+void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
+                               double* partials, StreamHandle stream);
+// Combining kernels fold each option's chunks fan_in at a time in a fixed tree; a
+// finishing kernel (one warp an option) writes the estimates. `partials` is consumed.
+template <class T>
+void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, StreamHandle stream);
 
 }  // namespace detail
 }  // namespace cunum

@@ -1,8 +1,6 @@
-// The OpenMP Monte Carlo backend: the chunks of every option in parallel, each
-// summed in double by one thread, then each option's chunks added in chunk order
-// (results do not depend on the thread count).
-
-#include <vector>
+// The OpenMP Monte Carlo backend: chunks in parallel, each summed in double by one
+// thread, then each option's chunks added in chunk order (results do not depend on
+// the thread count, nor on which process computed which chunks).
 
 #include "src/core/instantiate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
@@ -12,38 +10,55 @@ namespace cunum::detail {
 namespace {
 
 template <class T, MonteCarloPayoff P, bool kFull>
-void price_chunks(const MonteCarloArgs<T>& a, std::vector<double>& partials) {
-  const int sums = sum_count(kFull);
+void sum_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
+  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
   const std::int64_t groups = a.chunks.groups;
-  const std::int64_t work = a.options * a.chunks.chunks;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t item = 0; item < work; ++item) {
+  for (std::int64_t item = first; item < first + count; ++item) {
     const std::int64_t option = item / a.chunks.chunks, chunk = item % a.chunks.chunks;
     const OptionSetup<T>& setup = a.setups[option];
-    ChunkSums<double> chunk_sums{};
-    const std::int64_t first = chunk * a.chunks.groups_per_chunk;
-    const std::int64_t last = first + a.chunks.groups_per_chunk < groups ? first + a.chunks.groups_per_chunk : groups;
-    for (std::int64_t group = first; group < last; ++group) {
-      simulate_group<T, P, kFull>(setup, a.shape, static_cast<std::uint64_t>(group), chunk_sums);
+    ChunkSums<double> sums{};
+    const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
+    const std::int64_t end = begin + a.chunks.groups_per_chunk < groups ? begin + a.chunks.groups_per_chunk : groups;
+    for (std::int64_t group = begin; group < end; ++group) {
+      simulate_group<T, P, kFull>(setup, a.shape, static_cast<std::uint64_t>(group), sums);
     }
-    for (int s = 0; s < sums; ++s) partials[static_cast<std::size_t>(item * sums + s)] = chunk_sums.s[s];
+    for (int s = 0; s < kSums; ++s) partials[(item - first) * kSums + s] = sums.s[s];
   }
 }
 
 template <class T, MonteCarloPayoff P>
-void price_payoff(const MonteCarloArgs<T>& a) {
-  const int sums = sum_count(a.full);
-  std::vector<double> partials(static_cast<std::size_t>(a.options * a.chunks.chunks * sums));
+void sum_payoff_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
   if (a.full) {
-    price_chunks<T, P, true>(a, partials);
+    sum_chunks<T, P, true>(a, first, count, partials);
   } else {
-    price_chunks<T, P, false>(a, partials);
+    sum_chunks<T, P, false>(a, first, count, partials);
   }
+}
+
+}  // namespace
+
+template <class T>
+void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
+                              double* partials) {
+  switch (args.payoff) {
+#define CUNUM_MC_CPU_CASE(name, text)                                                  \
+  case MonteCarloPayoff::name:                                                         \
+    sum_payoff_chunks<T, MonteCarloPayoff::name>(args, first, count, partials);        \
+    break;
+    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_CPU_CASE)
+#undef CUNUM_MC_CPU_CASE
+  }
+}
+
+template <class T>
+void monte_carlo_finish_cpu(const MonteCarloArgs<T>& a, const double* partials) {
+  const int sums = sum_count(a.full);
 #pragma omp parallel for schedule(static)
   for (std::int64_t option = 0; option < a.options; ++option) {
     double total[kSumCount] = {};
     for (std::int64_t chunk = 0; chunk < a.chunks.chunks; ++chunk) {
-      const double* chunk_sums = &partials[static_cast<std::size_t>((option * a.chunks.chunks + chunk) * sums)];
+      const double* chunk_sums = partials + (option * a.chunks.chunks + chunk) * sums;
       for (int s = 0; s < sums; ++s) total[s] += chunk_sums[s];
     }
     a.results[option] = estimate_from_sums<T>(total, a.full, a.shape.control, a.greeks, a.chunks.samples,
@@ -51,21 +66,9 @@ void price_payoff(const MonteCarloArgs<T>& a) {
   }
 }
 
-}  // namespace
-
-template <class T>
-void monte_carlo_price_cpu(const MonteCarloArgs<T>& args) {
-  switch (args.payoff) {
-#define CUNUM_MC_CPU_CASE(name, text) \
-  case MonteCarloPayoff::name:        \
-    price_payoff<T, MonteCarloPayoff::name>(args); \
-    break;
-    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_CPU_CASE)
-#undef CUNUM_MC_CPU_CASE
-  }
-}
-
-#define CUNUM_INSTANTIATE_MONTE_CARLO_CPU(T) template void monte_carlo_price_cpu(const MonteCarloArgs<T>&);
+#define CUNUM_INSTANTIATE_MONTE_CARLO_CPU(T)                                                          \
+  template void monte_carlo_partials_cpu(const MonteCarloArgs<T>&, std::int64_t, std::int64_t, double*); \
+  template void monte_carlo_finish_cpu(const MonteCarloArgs<T>&, const double*);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CPU, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

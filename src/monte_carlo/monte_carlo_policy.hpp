@@ -15,6 +15,12 @@ struct PathPolicy {
   static constexpr int target_chunks = 2048;
   static constexpr int min_groups_per_thread = 16;
   static constexpr int max_groups_per_thread = 64;
+  // Resident blocks asked of the compiler for the plain one-step kernels (european
+  // and digital, price only): the register budget that leaves (40 float, 64 double)
+  // holds their walk without spills and raises the warps available to hide the
+  // Philox and MUFU latencies.
+  template <class T>
+  static constexpr int plain_min_blocks = sizeof(T) == 4 ? 12 : 8;
 };
 
 // Chunk sums are folded fan_in at a time until one warp can finish them.

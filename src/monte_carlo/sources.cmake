@@ -8,3 +8,16 @@ target_sources(cunum PRIVATE
 # statistical error (double arithmetic is unaffected).
 set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carlo.cu
                             PROPERTIES COMPILE_OPTIONS "-prec-div=false;-prec-sqrt=false;-ftz=true")
+
+# The MPI layer is its own library, cunum::monte_carlo_mpi, built when MPI is found
+# (src/himeno/sources.cmake looks MPI up first).
+if(MPI_CXX_FOUND)
+  add_library(cunum_monte_carlo_mpi ${CMAKE_CURRENT_LIST_DIR}/monte_carlo_mpi.cpp)
+  add_library(cunum::monte_carlo_mpi ALIAS cunum_monte_carlo_mpi)
+  target_link_libraries(cunum_monte_carlo_mpi PUBLIC cunum MPI::MPI_CXX PRIVATE CUDA::cudart)
+  target_include_directories(cunum_monte_carlo_mpi PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(cunum_monte_carlo_mpi PRIVATE CUNUM_SOURCE_DIR="${PROJECT_SOURCE_DIR}/")
+  cunum_set_warnings(cunum_monte_carlo_mpi)
+else()
+  message(STATUS "monte_carlo_mpi: MPI not found, not built (Debian: libopenmpi-dev openmpi-bin)")
+endif()

@@ -326,6 +326,9 @@ TEST(MonteCarloCpuValidation, SettingsAreCheckedByName) {
   s.type = static_cast<OptionType>(-1);
   EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.type");
   s.type = OptionType::call;
+  s.devices = {0};
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.devices");
+  s.devices.clear();
   s.backend = static_cast<Backend>(9);
   EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "backend");
 }

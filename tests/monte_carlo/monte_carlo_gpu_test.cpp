@@ -169,6 +169,45 @@ TYPED_TEST(MonteCarloGpu, EuropeanOnTheDeviceMatchesBlackScholes) {
   }
 }
 
+// Several list entries on the one device of the test machine: the shares, the
+// copies home and the combination are those of several GPUs; the prices must equal
+// a one-device pricer's bit for bit (also for an option count that does not split evenly).
+TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const int device = cunum::current_device();
+  for (MonteCarloPayoff payoff : {MonteCarloPayoff::european, MonteCarloPayoff::lookback}) {
+    MonteCarloSettings s;
+    s.payoff = payoff;
+    s.time_steps = 9;
+    s.paths = 100003;
+    s.greeks = true;
+    s.seed = cunum::testing::fresh_seed();
+    s.backend = Backend::cuda;
+    const auto options = options_for<T>(payoff, 7);
+    const auto one = device_price(MonteCarloPricer<T>(s), options);
+    for (std::size_t entries : {std::size_t{2}, std::size_t{3}}) {
+      s.devices.assign(entries, device);
+      const auto shared = device_price(MonteCarloPricer<T>(s), options);
+      for (std::size_t i = 0; i < options.size(); ++i) {
+        EXPECT_EQ(std::memcmp(&one[i], &shared[i], sizeof(one[i])), 0) << entries << " entries, option " << i;
+      }
+    }
+    s.devices = {device, device};
+    EXPECT_CUNUM_ERROR(MonteCarloPricer<T>(s).price(MonteCarloPricer<T>([&] {
+                                                      MonteCarloSettings single = s;
+                                                      single.devices.clear();
+                                                      return single;
+                                                    }()).load(options),
+                                                    nullptr),
+                       ErrorCode::invalid_argument, "batch");
+  }
+  MonteCarloSettings bad;
+  bad.backend = Backend::cuda;
+  bad.devices = {device, cunum::device_count()};
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{bad}, ErrorCode::invalid_argument, "settings.devices");
+}
+
 TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
   CUNUM_REQUIRE_GPU();
   cudaStream_t streams[2];

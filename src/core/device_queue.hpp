@@ -1,0 +1,69 @@
+#pragma once
+// Internal: the pieces of work spread over several devices of one process (himeno's
+// and Monte Carlo's multi-device plans): a non-blocking stream with events on one
+// device, peer access where a pair allows it, and a guard that restores the
+// caller's current device.
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "src/core/check.hpp"
+
+namespace cunum::detail {
+
+// A non-blocking stream and `events` events (timing disabled) on one device,
+// destroyed with it.
+class DeviceQueue {
+ public:
+  DeviceQueue(int device, int events) : device_(device), events_(static_cast<std::size_t>(events), nullptr) {
+    CUNUM_CHECK(cudaSetDevice(device));
+    CUNUM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (cudaEvent_t& event : events_) CUNUM_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  }
+  ~DeviceQueue() {
+    cudaSetDevice(device_);
+    for (cudaEvent_t event : events_) cudaEventDestroy(event);
+    cudaStreamDestroy(stream_);
+  }
+  DeviceQueue(const DeviceQueue&) = delete;
+  DeviceQueue& operator=(const DeviceQueue&) = delete;
+  int device() const noexcept { return device_; }
+  cudaStream_t stream() const noexcept { return stream_; }
+  cudaEvent_t event(int index) const noexcept { return events_[static_cast<std::size_t>(index)]; }
+
+ private:
+  int device_;
+  cudaStream_t stream_ = nullptr;
+  std::vector<cudaEvent_t> events_;
+};
+
+// Lets `from` read `to`'s memory directly where the pair allows it (copies work either
+// way; peer access makes them direct). Leaves `from` current.
+inline void enable_peer_access(int from, int to) {
+  if (from == to) return;
+  int possible = 0;
+  CUNUM_CHECK(cudaDeviceCanAccessPeer(&possible, from, to));
+  if (!possible) return;
+  CUNUM_CHECK(cudaSetDevice(from));
+  const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+  if (status == cudaErrorPeerAccessAlreadyEnabled) {
+    cudaGetLastError();  // clear it: enabled before is what we want
+    return;
+  }
+  CUNUM_CHECK(status);
+}
+
+// Restores the device current at construction when it goes out of scope.
+class CurrentDeviceGuard {
+ public:
+  CurrentDeviceGuard() { CUNUM_CHECK(cudaGetDevice(&device_)); }
+  ~CurrentDeviceGuard() { cudaSetDevice(device_); }
+  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
+  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
+
+ private:
+  int device_ = 0;
+};
+
+}  // namespace cunum::detail

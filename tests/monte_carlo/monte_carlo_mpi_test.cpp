@@ -1,0 +1,104 @@
+// MonteCarloDistributed on however many ranks mpirun starts, against one
+// MonteCarloPricer on the same backend: every estimate bit for bit, for a plain and a
+// full (control variate, Greeks, antithetic) path-dependent case and an option count
+// that does not split evenly; a devices list refused by name.
+// Usage: cunum-test-monte-carlo-mpi cpu|cuda. Exit status 0: passed or skipped, 1:
+// failed. A cuda run on a machine without a device skips loudly, in GoogleTest's
+// words, so that CTest (SKIP_REGULAR_EXPRESSION) counts it and its reason.
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cunum/core/device.hpp"
+#include "cunum/core/error.hpp"
+#include "cunum/monte_carlo_mpi.hpp"
+
+namespace {
+
+using cunum::Backend;
+using cunum::MonteCarloPayoff;
+
+int rank = 0;
+int ranks = 1;
+int failures = 0;
+
+void fail(const std::string& what) {
+  std::printf("[monte-carlo-mpi] rank %d of %d FAILED: %s\n", rank, ranks, what.c_str());
+  ++failures;
+}
+
+template <class T>
+void compare(Backend backend, MonteCarloPayoff payoff, bool full) {
+  cunum::MonteCarloSettings s;
+  s.payoff = payoff;
+  s.time_steps = 6;
+  s.paths = 20002;
+  s.seed = 20261124;
+  s.antithetic = s.control_variate = s.greeks = full;
+  s.backend = backend;
+  std::vector<cunum::MonteCarloOption<T>> options;
+  for (int i = 0; i < 11; ++i) {
+    options.push_back({T(100), T(80 + 4 * i), T(0.5 + 0.1 * i), T(0.02), T(0.01), T(0.3), T(0)});
+  }
+  const auto distributed = cunum::MonteCarloDistributed<T>(MPI_COMM_WORLD, s).price(options, 5);
+  const auto single = cunum::MonteCarloPricer<T>(s).price(options, 5);
+  const std::string name = std::string(sizeof(T) == 4 ? "float " : "double ") + to_string(payoff) +
+                           (full ? " with antithetic, control and Greeks" : " plain");
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    if (std::memcmp(&distributed[i], &single[i], sizeof(single[i])) != 0) {
+      fail(name + ": option " + std::to_string(i) + " differs from one pricer");
+      return;
+    }
+  }
+  if (rank == 0) std::printf("[       OK ] %s on %d ranks\n", name.c_str(), ranks);
+}
+
+void devices_refused(Backend backend) {
+  cunum::MonteCarloSettings s;
+  s.backend = backend;
+  s.devices = {0};
+  try {
+    cunum::MonteCarloDistributed<float>(MPI_COMM_WORLD, s);
+    fail("a devices list was accepted");
+  } catch (const cunum::Error& error) {
+    if (std::string(error.what()).find("settings.devices") == std::string::npos) fail(error.what());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const std::string which = argc > 1 ? argv[1] : "cpu";
+  const Backend backend = which == "cuda" ? Backend::cuda : Backend::cpu;
+  if (backend == Backend::cuda && cunum::device_count() == 0) {
+    if (rank == 0) {
+      std::printf("[  SKIPPED ] SKIPPED: no CUDA device on this machine; this GPU test proves nothing here and "
+                  "must be run on a GPU (scripts/device-check)\n");
+    }
+    MPI_Finalize();
+    return 0;
+  }
+  try {
+    for (MonteCarloPayoff payoff : {MonteCarloPayoff::european, MonteCarloPayoff::asian_arithmetic}) {
+      for (bool full : {false, true}) {
+        compare<float>(backend, payoff, full);
+        compare<double>(backend, payoff, full);
+      }
+    }
+    devices_refused(backend);
+  } catch (const std::exception& error) {
+    fail(error.what());
+  }
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf(total == 0 ? "[  PASSED  ] monte-carlo-mpi on %d ranks\n" : "[  FAILED  ] on %d ranks\n", ranks);
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}
