@@ -27,6 +27,7 @@ using cunum::MonteCarloOption;
 using cunum::MonteCarloPayoff;
 using cunum::MonteCarloPricer;
 using cunum::MonteCarloSettings;
+using cunum::MonteCarloSource;
 
 constexpr const char* kModule = "monte_carlo";
 constexpr std::uint64_t kSeed = 20261124;
@@ -195,6 +196,15 @@ void shapes_section(const Context& context) {
 void asian_section(const Context& context) {
   const std::vector<MonteCarloOption<float>> option{{100.0f, 100.0f, 1.0f, 0.03f, 0.0f, 0.25f, 0.0f}};
   const std::int64_t paths = context.options.quick ? (std::int64_t{1} << 18) : (std::int64_t{1} << 24);
+  // The reference for the quasi-random rows' error: Philox, antithetic, control variate, 4x the paths.
+  MonteCarloSettings reference_settings;
+  reference_settings.payoff = MonteCarloPayoff::asian_arithmetic;
+  reference_settings.time_steps = 64;
+  reference_settings.paths = 4 * paths;
+  reference_settings.seed = kSeed + 1;
+  reference_settings.antithetic = reference_settings.control_variate = true;
+  reference_settings.backend = Backend::cuda;
+  const MonteCarloEstimate<float> reference = MonteCarloPricer<float>(reference_settings).price(option)[0];
   for (int variant = 0; variant < 2; ++variant) {
     MonteCarloSettings s;
     s.payoff = MonteCarloPayoff::asian_arithmetic;
@@ -222,6 +232,37 @@ void asian_section(const Context& context) {
                   ms_to_target);
     row.note = note;
     context.report.add(row);
+  }
+  // Sobol bridge: the first n (powers of 4) whose error against the reference is
+  // below 1e-3 of the price, and the time of that call.
+  for (bool control : {false, true}) {
+    for (std::int64_t n = 1 << 10; n <= paths; n *= 4) {
+      MonteCarloSettings s;
+      s.payoff = MonteCarloPayoff::asian_arithmetic;
+      s.time_steps = 64;
+      s.paths = n;
+      s.control_variate = control;
+      s.source = MonteCarloSource::sobol_bridge;
+      s.backend = Backend::cuda;
+      const MonteCarloPricer<float> pricer(s);
+      const auto batch = pricer.load(option);
+      DeviceBuffer<MonteCarloEstimate<float>> result(1);
+      BenchRow row = bench_row(kModule, std::string("asian arithmetic, 64 dates, sobol_bridge") +
+                                            (control ? " + control variate" : ""),
+                               "float32", n);
+      row.median_ms = median_device_ms(context.options, result.stream(),
+                                       [&] { pricer.price(batch, result.data(), result.stream()); });
+      row.bytes_moved = double(n) * 64 * 4;
+      const MonteCarloEstimate<float> e = result.to_host()[0];
+      const double error = std::abs(double(e.price) - double(reference.price));
+      char note[256];
+      std::snprintf(note, sizeof note, "%s; price %.5f, |error| vs reference %.2e (reference s.e. %.1e)%s",
+                    gpaths(double(n), row.median_ms).c_str(), double(e.price), error,
+                    double(reference.standard_error),
+                    error < 1e-3 * double(reference.price) ? ": below 1e-3 of the price" : "");
+      row.note = note;
+      context.report.add(row);
+    }
   }
 }
 

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "cunum/black_scholes.hpp"
+#include "cunum/brownian_bridge.hpp"
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/stream.hpp"
@@ -63,6 +64,23 @@ namespace cunum {
   X(lookback, "lookback")
 CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
 
+/// Where the normals of cunum::MonteCarloPricer come from (cunum::MonteCarloSource):
+/// - `philox4x32_10`: pseudo-random, drawn inside the pricing kernel (the file
+///   comment defines the stream); standard errors are those of independent samples.
+/// - `sobol_bridge`: quasi-random: cunum::BrownianBridge's fused Sobol bridge
+///   (scrambled Sobol32, bisection order on the pricer's dates) writes standard
+///   Brownian paths on [0, 1], a batch of paths at a time, and the pricing kernel
+///   walks each option's dates on them (scaled by sqrt(T)). Every option takes the
+///   same points 0..paths-1. The standard error is the sample formula, not a QMC
+///   error bound (it overstates the error of smooth payoffs); no antithetic
+///   variates, one device, not in MonteCarloDistributed.
+///
+/// to_string() gives the enumerator's name; is_valid() is false for any other value.
+#define CUNUM_MONTE_CARLO_SOURCES(X)    \
+  X(philox4x32_10, "philox4x32_10")     \
+  X(sobol_bridge, "sobol_bridge")
+CUNUM_ENUM(MonteCarloSource, CUNUM_MONTE_CARLO_SOURCES)
+
 /// What a cunum::MonteCarloPricer computes and where.
 struct MonteCarloSettings {
   MonteCarloPayoff payoff = MonteCarloPayoff::european;  ///< the payoff of every option of a batch
@@ -70,6 +88,7 @@ struct MonteCarloSettings {
   std::int64_t paths = std::int64_t{1} << 20;            ///< paths per option, >= 2 (even with antithetic)
   int time_steps = 1;        ///< dates m of the path-dependent payoffs, >= 1 (one step for european, digital)
   std::uint64_t seed = 0;    ///< the Philox key
+  MonteCarloSource source = MonteCarloSource::philox4x32_10;  ///< pseudo- or quasi-random normals
   /// Antithetic variates: each normal drives a path and its mirror (z, -z); the pair's
   /// mean is one sample, so `paths` counts both and the samples are paths / 2.
   bool antithetic = false;
@@ -169,7 +188,9 @@ class MonteCarloPricer {
   ///         'settings.type', 'settings.paths' (< 2, odd with antithetic, fewer than
   ///         3 samples with a control variate), 'settings.time_steps' (< 1),
   ///         'settings.backend' or 'settings.devices' (not a device ordinal, or given
-  ///         for the CPU backend); ErrorCode::no_device for cuda without a device.
+  ///         for the CPU backend), 'settings.source' (off the list; sobol_bridge with
+  ///         several devices or more than 2^32 paths) or 'settings.antithetic'
+  ///         (with sobol_bridge); ErrorCode::no_device for cuda without a device.
   explicit MonteCarloPricer(const MonteCarloSettings& settings);
 
   /// @return the settings, with the backend resolved to cpu or cuda
@@ -204,12 +225,16 @@ class MonteCarloPricer {
  private:
   friend struct detail::MonteCarloAccess;
   struct Queues;  // the device streams of a multi-device pricer
+  // sobol_bridge: the bridge's paths a batch at a time, then the estimates.
+  template <class Args>
+  void price_quasi(const Args& args, StreamHandle stream) const;
 
   MonteCarloSettings settings_;
   std::int64_t chunk_paths_ = 0;
   int device_ = -1;
   int multiprocessor_count_ = 0;
   std::shared_ptr<Queues> queues_;
+  std::shared_ptr<const BrownianBridge> bridge_;  // sobol_bridge: the unit bridge on the dates
 };
 
 /// The closed-form price of the geometric Asian option on the dates t_k = k T / m,

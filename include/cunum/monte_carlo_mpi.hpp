@@ -26,6 +26,7 @@ class MonteCarloDistributed {
   /// @param settings  as MonteCarloPricer's, on every rank (settings.devices must be
   ///                  empty: a rank prices on its current device)
   /// @throws Error as MonteCarloPricer, and naming 'settings.devices' when not empty
+  ///         or 'settings.source' for sobol_bridge
   MonteCarloDistributed(MPI_Comm comm, const MonteCarloSettings& settings);
 
   /// Prices `options` (host memory, the same on every rank); collective over the

@@ -22,17 +22,11 @@ namespace cunum::detail {
 
 namespace {
 
-// Plain one-step payoffs are compiled for PathPolicy::plain_min_blocks resident blocks
-// (their walk fits the smaller register budget; the path-dependent walks would spill).
-template <MonteCarloPayoff P, bool kFull>
-constexpr bool kTightRegisters = !kFull && (P == MonteCarloPayoff::european || P == MonteCarloPayoff::digital);
-
 // Warp w of the launch sums chunk first + w of the flattened (option, chunk) index
 // into place w of `partials`, the chunk-major slice that starts at chunk `first`
 // (monte_carlo_backends.hpp).
 template <class T, MonteCarloPayoff P, bool kFull>
-__global__ void __launch_bounds__(PathPolicy::block_threads,
-                                  kTightRegisters<P, kFull> ? PathPolicy::plain_min_blocks<T> : 1)
+__global__ void __launch_bounds__(PathPolicy::block_threads)
     monte_carlo_paths_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
                              double* __restrict__ partials) {
   constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
@@ -57,14 +51,38 @@ __global__ void __launch_bounds__(PathPolicy::block_threads,
   for (std::int64_t group = begin + lane; group < end; group += kWarpThreads) {
     simulate_group<T, P, kFull>(setup, a.shape, static_cast<std::uint64_t>(group), sums);
   }
-  double totals[kSums];
 #pragma unroll
-  for (int s = 0; s < kSums; ++s) totals[s] = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));
-  if (lane < kSums) {  // lane s stores sum s: one contiguous store per warp
-    double value = totals[0];
+  for (int s = 0; s < kSums; ++s) {
+    const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
+    if (lane == 0) partials[warp * kSums + s] = total;
+  }
+}
+
+// Quasi-random: warp w sums local chunk w mod batch_chunks of option w / batch_chunks
+// from the batch's bridge paths into its place in the whole `partials`.
+template <class T, MonteCarloPayoff P, bool kFull>
+__global__ void __launch_bounds__(PathPolicy::block_threads)
+    monte_carlo_quasi_kernel(MonteCarloArgs<T> a, const T* __restrict__ w, std::int64_t batch_paths,
+                             std::int64_t first_chunk, std::int64_t batch_chunks, T step_scale,
+                             double* __restrict__ partials) {
+  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
+  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
+  const int lane = threadIdx.x % kWarpThreads;
+  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
+  if (warp >= a.options * batch_chunks) return;
+  const std::int64_t option = warp / batch_chunks, chunk = warp - option * batch_chunks;
+  const OptionSetup<T> setup = a.setups[option];
+  ChunkSums<std::conditional_t<kFull, double, T>> sums{};
+  const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
+  const std::int64_t end =
+      begin + a.chunks.groups_per_chunk < batch_paths ? begin + a.chunks.groups_per_chunk : batch_paths;
+  for (std::int64_t path = begin + lane; path < end; path += kWarpThreads) {
+    simulate_quasi_path<T, P, kFull>(setup, a.shape, w + path, batch_paths, step_scale, sums);
+  }
 #pragma unroll
-    for (int s = 1; s < kSums; ++s) value = lane == s ? totals[s] : value;
-    partials[warp * kSums + lane] = value;
+  for (int s = 0; s < kSums; ++s) {
+    const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
+    if (lane == 0) partials[(option * a.chunks.chunks + first_chunk + chunk) * kSums + s] = total;
   }
 }
 
@@ -121,7 +139,38 @@ void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t c
   }
 }
 
+template <class T, MonteCarloPayoff P>
+void launch_quasi(const MonteCarloArgs<T>& a, const T* w, std::int64_t batch_paths, std::int64_t first_chunk,
+                  std::int64_t batch_chunks, double* partials, StreamHandle stream) {
+  const char* name = "monte_carlo_quasi_kernel";
+  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
+  const LaunchConfig config{grid_1d((a.options * batch_chunks + kWarps - 1) / kWarps, name),
+                            dim3(PathPolicy::block_threads), 0, stream};
+  const T step_scale = static_cast<T>(sqrt(static_cast<double>(a.shape.dates)));
+  if (a.full) {
+    launch_kernel(monte_carlo_quasi_kernel<T, P, true>, name, config, a, w, batch_paths, first_chunk, batch_chunks,
+                  step_scale, partials);
+  } else {
+    launch_kernel(monte_carlo_quasi_kernel<T, P, false>, name, config, a, w, batch_paths, first_chunk, batch_chunks,
+                  step_scale, partials);
+  }
+}
+
 }  // namespace
+
+template <class T>
+void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
+                                     std::int64_t first_chunk, std::int64_t batch_chunks, double* partials,
+                                     StreamHandle stream) {
+  switch (args.payoff) {
+#define CUNUM_MC_QUASI_CUDA_CASE(name, text)                                                                     \
+  case MonteCarloPayoff::name:                                                                                   \
+    launch_quasi<T, MonteCarloPayoff::name>(args, w, batch_paths, first_chunk, batch_chunks, partials, stream);   \
+    break;
+    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_QUASI_CUDA_CASE)
+#undef CUNUM_MC_QUASI_CUDA_CASE
+  }
+}
 
 template <class T>
 void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
@@ -163,7 +212,9 @@ void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partia
 #define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA(T)                                                              \
   template void monte_carlo_partials_cuda(const MonteCarloArgs<T>&, std::int64_t, std::int64_t, double*,   \
                                           StreamHandle);                                                   \
-  template void monte_carlo_finish_cuda(const MonteCarloArgs<T>&, const double*, StreamHandle);
+  template void monte_carlo_finish_cuda(const MonteCarloArgs<T>&, const double*, StreamHandle);                \
+  template void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>&, const T*, std::int64_t, std::int64_t, \
+                                                std::int64_t, double*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CUDA, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -22,6 +22,7 @@
 namespace cunum {
 
 CUNUM_DEFINE_ENUM_FUNCTIONS(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
+CUNUM_DEFINE_ENUM_FUNCTIONS(MonteCarloSource, CUNUM_MONTE_CARLO_SOURCES)
 
 namespace {
 
@@ -41,10 +42,23 @@ bool is_barrier(MonteCarloPayoff payoff) {
 
 int dates_of(const MonteCarloSettings& settings) { return one_step(settings.payoff) ? 1 : settings.time_steps; }
 
-// Paths a Philox block feeds, times two with antithetic variates.
+bool quasi(const MonteCarloSettings& settings) { return settings.source == MonteCarloSource::sobol_bridge; }
+
+// Paths a Philox block feeds, times two with antithetic variates; a quasi-random
+// path is a group of its own.
 template <class T>
 std::int64_t group_paths(const MonteCarloSettings& settings) {
-  return detail::kPathLanes<T> * (settings.antithetic ? 2 : 1);
+  return quasi(settings) ? 1 : detail::kPathLanes<T> * (settings.antithetic ? 2 : 1);
+}
+
+// The unit bridge of a quasi-random pricer: standard Brownian motion on [0, 1] at
+// k / dates, k = 1..dates (at 1/2 and 1 for one date), bisection order.
+BrownianBridge unit_bridge(int dates, Backend backend) {
+  std::vector<double> grid;
+  for (int k = 1; k < dates; ++k) grid.push_back(double(k) / dates);
+  if (grid.empty()) grid.push_back(0.5);
+  return BrownianBridge(0.0, 1.0, make_bridge_order(grid, BridgeOrder::bisection), 1, {1.0},
+                        CovarianceForm::factor, {0.0}, {}, backend);
 }
 
 template <class T>
@@ -201,10 +215,20 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
   }
   detail::require(settings.time_steps >= 1, kPricerRoutine, "settings.time_steps",
                   "must be >= 1, got " + std::to_string(settings.time_steps));
+  detail::require_enum(settings.source, kPricerRoutine, "settings.source", "MonteCarloSource");
+  if (quasi(settings)) {
+    detail::require(!settings.antithetic, kPricerRoutine, "settings.antithetic",
+                    "is for pseudo-random sources (sobol_bridge paths are not mirrored)");
+    detail::require(settings.devices.size() <= 1, kPricerRoutine, "settings.source",
+                    "sobol_bridge runs on one device");
+    detail::require(paths <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
+                    "must be <= 2^32 with sobol_bridge (the points of Sobol32), got " + std::to_string(paths));
+  }
   settings_.backend = resolve_backend(settings.backend);
   chunk_paths_ = chunk_shape<T>(settings_).groups_per_chunk * group_paths<T>(settings_);
   if (settings_.backend != Backend::cuda) {
     detail::require(settings.devices.empty(), kPricerRoutine, "settings.devices", "is for the CUDA backend only");
+    if (quasi(settings_)) bridge_ = std::make_shared<const BrownianBridge>(unit_bridge(dates_of(settings_), Backend::cpu));
     return;
   }
   const int count = device_count();
@@ -217,6 +241,7 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
   const detail::DeviceBinding binding = detail::DeviceBinding::current();
   device_ = binding.device;
   multiprocessor_count_ = binding.multiprocessor_count;
+  if (quasi(settings_)) bridge_ = std::make_shared<const BrownianBridge>(unit_bridge(dates_of(settings_), Backend::cuda));
   if (settings.devices.size() < 2) return;
   queues_ = std::make_shared<Queues>();
   for (int device : settings.devices) {
@@ -306,6 +331,10 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results);
   const std::int64_t chunks = args.options * args.chunks.chunks;
   const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * detail::sum_count(args.full)); };
+  if (quasi(settings_)) {
+    price_quasi(args, stream);
+    return;
+  }
   if (settings_.backend == Backend::cpu) {
     std::vector<double> partials(slice(chunks));
     detail::monte_carlo_partials_cpu(args, 0, chunks, partials.data());
@@ -342,6 +371,43 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
       CUNUM_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), queue->event(Queues::kDone), 0));
     }
   }
+  detail::monte_carlo_finish_cuda(args, partials.data(), stream);
+}
+
+template <class T>
+template <class Args>
+void MonteCarloPricer<T>::price_quasi(const Args& args, StreamHandle stream) const {
+  const std::int64_t chunk_paths = args.chunks.groups_per_chunk;
+  const std::int64_t records = bridge_->output_records();
+  const std::int64_t wanted = detail::QuasiPolicy::batch_bytes / (records * std::int64_t{sizeof(T)}) / chunk_paths;
+  const std::int64_t batch = std::min(chunk_paths * std::max<std::int64_t>(wanted, 1), settings_.paths);
+  const std::size_t sums = static_cast<std::size_t>(args.options * args.chunks.chunks * detail::sum_count(args.full));
+  const auto walk = [&](T* w, double* partials, const auto& sum_batch) {
+    for (std::int64_t first = 0; first < settings_.paths; first += batch) {
+      const std::int64_t count = std::min(batch, settings_.paths - first);
+      SobolBridgeOptions options;
+      options.offset = static_cast<std::uint64_t>(first);
+      options.stream = stream;
+      bridge_->generate_sobol_paths<T>(count, w, options);
+      sum_batch(w, count, first / chunk_paths, (count + chunk_paths - 1) / chunk_paths, partials);
+    }
+  };
+  if (settings_.backend == Backend::cpu) {
+    std::vector<T> w(static_cast<std::size_t>(batch * records));
+    std::vector<double> partials(sums);
+    walk(w.data(), partials.data(), [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk,
+                                        std::int64_t batch_chunks, double* out) {
+      detail::monte_carlo_quasi_partials_cpu(args, batch_w, count, first_chunk, batch_chunks, out);
+    });
+    detail::monte_carlo_finish_cpu(args, partials.data());
+    return;
+  }
+  DeviceBuffer<T> w(static_cast<std::size_t>(batch * records), stream);
+  DeviceBuffer<double> partials(sums, stream);
+  walk(w.data(), partials.data(), [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk,
+                                      std::int64_t batch_chunks, double* out) {
+    detail::monte_carlo_quasi_partials_cuda(args, batch_w, count, first_chunk, batch_chunks, out, stream);
+  });
   detail::monte_carlo_finish_cuda(args, partials.data(), stream);
 }
 

@@ -75,6 +75,18 @@ void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first,
 template <class T>
 void monte_carlo_finish_cpu(const MonteCarloArgs<T>& args, const double* partials);
 
+// Quasi-random (sobol_bridge): a batch of `batch_paths` bridge paths `w` (records
+// path-fastest: W of record r, path p at w[r * batch_paths + p]) that are the paths of
+// chunks [first_chunk, first_chunk + batch_chunks) of every option; each chunk's sums
+// go to their place in the whole chunk-major `partials`.
+template <class T>
+void monte_carlo_quasi_partials_cpu(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
+                                    std::int64_t first_chunk, std::int64_t batch_chunks, double* partials);
+template <class T>
+void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
+                                     std::int64_t first_chunk, std::int64_t batch_chunks, double* partials,
+                                     StreamHandle stream);
+
 // CUDA: device pointers, asynchronous on `stream`. The path kernel: one warp a chunk.
 template <class T>
 void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,

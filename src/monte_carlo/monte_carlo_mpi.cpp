@@ -31,6 +31,8 @@ MonteCarloDistributed<T>::MonteCarloDistributed(MPI_Comm comm, const MonteCarloS
         const detail::RoutineScope scope(kDistributedRoutine);
         detail::require(settings.devices.empty(), kDistributedRoutine, "settings.devices",
                         "must be empty: each rank prices on its current device");
+        detail::require(settings.source == MonteCarloSource::philox4x32_10, kDistributedRoutine, "settings.source",
+                        "must be philox4x32_10 (quasi-random paths are not split over ranks)");
         return MonteCarloPricer<T>(settings);
       }()) {}
 

@@ -268,6 +268,28 @@ CUNUM_UNROLL
   }
 }
 
+// One quasi-random path of option `o` and its sample added to `sums`. `w` holds the
+// path's standard Brownian motion on [0, 1] at the bridge's records, `stride` apart:
+// W(k / dates), k = 1..dates, or for one date W(1/2), W(1) (a bridge has an interior point). A step's normal
+// is its increment over sqrt of its length, so the walk is the pseudo-random one.
+template <class T, MonteCarloPayoff P, bool kFull, class A>
+CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const GroupShape& shape, const T* w,
+                                                  std::int64_t stride, T step_scale, ChunkSums<A>& sums) {
+  PathWalk<T, P, kFull> walk;
+  if (shape.dates == 1) {
+    walk.step(w[stride], o, shape.is_call);  // W(1) is standard normal
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), static_cast<T>(o.control_mean));
+  } else {
+    T previous = 0;
+    for (int date = 0; date < shape.dates; ++date) {
+      const T current = w[date * stride];
+      walk.step((current - previous) * step_scale, o, shape.is_call);
+      previous = current;
+    }
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), static_cast<T>(o.control_mean));
+  }
+}
+
 // The estimate of one option from its summed statistics (double), with `samples`
 // independent samples (paths, or pairs with antithetic variates).
 template <class T>

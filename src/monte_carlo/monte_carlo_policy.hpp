@@ -3,6 +3,8 @@
 // from PathPolicy and the settings only (never from the device or the batch), since
 // it fixes the summation order and so the results' last bits.
 
+#include <cstdint>
+
 namespace cunum::detail {
 
 struct PathPolicy {
@@ -15,12 +17,12 @@ struct PathPolicy {
   static constexpr int target_chunks = 2048;
   static constexpr int min_groups_per_thread = 16;
   static constexpr int max_groups_per_thread = 64;
-  // Resident blocks asked of the compiler for the plain one-step kernels (european
-  // and digital, price only): the register budget that leaves (40 float, 64 double)
-  // holds their walk without spills and raises the warps available to hide the
-  // Philox and MUFU latencies.
-  template <class T>
-  static constexpr int plain_min_blocks = sizeof(T) == 4 ? 12 : 8;
+};
+
+// Quasi-random pricing walks the bridge's paths a batch at a time: a whole number of
+// chunks whose paths fill about batch_bytes.
+struct QuasiPolicy {
+  static constexpr std::int64_t batch_bytes = std::int64_t{256} << 20;
 };
 
 // Chunk sums are folded fan_in at a time until one warp can finish them.

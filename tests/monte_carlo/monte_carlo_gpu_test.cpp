@@ -106,6 +106,28 @@ TYPED_TEST(MonteCarloGpu, EveryPayoffAndVariantMatchesTheCpuBackend) {
   }
 }
 
+TYPED_TEST(MonteCarloGpu, SobolBridgeMatchesTheCpuBackend) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  for (MonteCarloPayoff payoff :
+       {MonteCarloPayoff::european, MonteCarloPayoff::asian_arithmetic, MonteCarloPayoff::lookback}) {
+    MonteCarloSettings s;
+    s.payoff = payoff;
+    s.time_steps = 12;
+    s.paths = 50021;
+    s.control_variate = s.greeks = payoff == MonteCarloPayoff::asian_arithmetic;
+    s.source = cunum::MonteCarloSource::sobol_bridge;
+    s.backend = Backend::cuda;
+    const auto options = options_for<T>(payoff, 5);
+    const auto gpu = device_price(MonteCarloPricer<T>(s), options);
+    s.backend = Backend::cpu;
+    const auto cpu = MonteCarloPricer<T>(s).price(options);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      expect_agree(gpu[i], cpu[i], std::string("sobol_bridge ") + to_string(payoff) + " option " + std::to_string(i));
+    }
+  }
+}
+
 TYPED_TEST(MonteCarloGpu, AwkwardPathAndOptionCounts) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
