@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "cunum/black_scholes.hpp"
@@ -63,6 +64,17 @@ inline void expect_within_errors(double estimate, double error, double truth, co
   EXPECT_LE(std::abs(estimate - truth), sigmas * error + slack)
       << what << " option " << index << ": estimate " << estimate << " +- " << error << ", truth " << truth;
   EXPECT_GT(error, 0.0) << what << " option " << index;
+}
+
+// Whether two estimates are the same bits, field by field (a whole-struct memcmp would
+// also compare the padding of MonteCarloEstimate<float>, which nothing writes).
+template <class T>
+bool bit_identical(const MonteCarloEstimate<T>& a, const MonteCarloEstimate<T>& b) {
+  const T fields_a[] = {a.price, a.standard_error, a.confidence_low, a.confidence_high, a.delta,
+                        a.delta_standard_error, a.vega, a.vega_standard_error, a.control_coefficient};
+  const T fields_b[] = {b.price, b.standard_error, b.confidence_low, b.confidence_high, b.delta,
+                        b.delta_standard_error, b.vega, b.vega_standard_error, b.control_coefficient};
+  return std::memcmp(fields_a, fields_b, sizeof(fields_a)) == 0 && a.paths == b.paths;
 }
 
 }  // namespace cunum::testing

@@ -348,7 +348,7 @@ TYPED_TEST(MonteCarloCpu, BatchSplitsAndThreadCountsGiveIdenticalResults) {
     const auto second = pricer.price(tail, 5);
     for (std::size_t i = 0; i < options.size(); ++i) {
       const auto& part = i < 5 ? first[i] : second[i - 5];
-      EXPECT_EQ(std::memcmp(&part, &whole[i], sizeof(part)), 0) << to_string(payoff) << " option " << i;
+      EXPECT_TRUE(cunum::testing::bit_identical(part, whole[i])) << to_string(payoff) << " option " << i;
     }
   }
 }

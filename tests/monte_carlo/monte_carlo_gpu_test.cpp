@@ -169,9 +169,9 @@ TYPED_TEST(MonteCarloGpu, BitIdenticalRunToRunAndUnderBatchSplits) {
   const std::vector<MonteCarloOption<T>> tail(options.begin() + 11, options.end());
   const auto split = device_price(pricer, tail, 11);
   for (std::size_t i = 0; i < options.size(); ++i) {
-    EXPECT_EQ(std::memcmp(&first[i], &again[i], sizeof(first[i])), 0) << i;
+    EXPECT_TRUE(cunum::testing::bit_identical(first[i], again[i])) << i;
     if (i >= 11) {
-      EXPECT_EQ(std::memcmp(&first[i], &split[i - 11], sizeof(first[i])), 0) << i;
+      EXPECT_TRUE(cunum::testing::bit_identical(first[i], split[i - 11])) << i;
     }
   }
 }
@@ -212,7 +212,7 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
       s.devices.assign(entries, device);
       const auto shared = device_price(MonteCarloPricer<T>(s), options);
       for (std::size_t i = 0; i < options.size(); ++i) {
-        EXPECT_EQ(std::memcmp(&one[i], &shared[i], sizeof(one[i])), 0) << entries << " entries, option " << i;
+        EXPECT_TRUE(cunum::testing::bit_identical(one[i], shared[i])) << entries << " entries, option " << i;
       }
     }
     s.devices = {device, device};
@@ -245,7 +245,7 @@ TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
     pricer.price(batch, a.data(), streams[0]);
     pricer.price(batch, b.data(), streams[1]);
     const auto ha = a.to_host(), hb = b.to_host();
-    EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(ha[0])), 0);
+    for (std::size_t i = 0; i < ha.size(); ++i) EXPECT_TRUE(cunum::testing::bit_identical(ha[i], hb[i])) << i;
   }
   for (auto& stream : streams) ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   for (auto& stream : streams) cudaStreamDestroy(stream);

@@ -16,6 +16,7 @@
 #include "cunum/core/device.hpp"
 #include "cunum/core/error.hpp"
 #include "cunum/monte_carlo_mpi.hpp"
+#include "monte_carlo_cases.hpp"
 
 namespace {
 
@@ -49,7 +50,7 @@ void compare(Backend backend, MonteCarloPayoff payoff, bool full) {
   const std::string name = std::string(sizeof(T) == 4 ? "float " : "double ") + to_string(payoff) +
                            (full ? " with antithetic, control and Greeks" : " plain");
   for (std::size_t i = 0; i < options.size(); ++i) {
-    if (std::memcmp(&distributed[i], &single[i], sizeof(single[i])) != 0) {
+    if (!cunum::testing::bit_identical(distributed[i], single[i])) {
       fail(name + ": option " + std::to_string(i) + " differs from one pricer");
       return;
     }
