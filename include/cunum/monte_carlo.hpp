@@ -53,6 +53,12 @@ namespace cunum {
 /// - `lookback`: floating strike, S_T - min_k S_{t_k} (put: max_k S_{t_k} - S_T), the
 ///   extremum over S0 and the m dates; K is not used.
 ///
+/// On several correlated assets (settings.assets, settings.correlation; options made
+/// of MonteCarloBasketOption), terminal values S_T^j, one step:
+/// - `basket`: B = sum_j w_j S_T^j: max(B - K, 0), put max(K - B, 0).
+/// - `best_of`: M = max_j S_T^j: max(M - K, 0), put max(K - M, 0).
+/// - `worst_of`: as best_of on min_j S_T^j.
+///
 /// to_string() gives the enumerator's name; is_valid() is false for any other value.
 #define CUNUM_MONTE_CARLO_PAYOFFS(X)          \
   X(european, "european")                     \
@@ -61,7 +67,10 @@ namespace cunum {
   X(asian_geometric, "asian_geometric")       \
   X(up_and_out, "up_and_out")                 \
   X(down_and_out, "down_and_out")             \
-  X(lookback, "lookback")
+  X(lookback, "lookback")                     \
+  X(basket, "basket")                         \
+  X(best_of, "best_of")                       \
+  X(worst_of, "worst_of")
 CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
 
 /// Where the normals of cunum::MonteCarloPricer come from (cunum::MonteCarloSource):
@@ -94,12 +103,18 @@ struct MonteCarloSettings {
   bool antithetic = false;
   /// Control variate with the optimal coefficient estimated in the same pass: the
   /// geometric Asian (closed form) for asian_arithmetic, the terminal asset
-  /// (E S_T = S0 e^{(r-q)T}) for every other payoff.
+  /// (E S_T = S0 e^{(r-q)T}) for the other one-asset payoffs, the weighted sum of
+  /// the terminal assets for basket and their plain mean for best_of and worst_of.
   bool control_variate = false;
   /// Delta and vega in the same pass: pathwise for european, asian_arithmetic,
   /// asian_geometric and lookback; likelihood ratio for digital; not available
-  /// (NaN) for the barriers, whose payoff jumps.
+  /// (NaN) for the barriers, whose payoff jumps, nor for the multi-asset payoffs.
   bool greeks = false;
+  /// Assets of the multi-asset payoffs (basket, best_of, worst_of): 1..16; 1 for the others.
+  int assets = 1;
+  /// Their correlation matrix, assets x assets, row-major: symmetric, unit diagonal,
+  /// positive definite (its Cholesky factor correlates the normals). Empty: independent.
+  std::vector<double> correlation;
   Backend backend = Backend::automatic;  ///< cpu, cuda, or automatic (CUDA when a device is present)
   /// CUDA only: the devices one price() call spreads its chunks over, contiguous
   /// shares in list order (an ordinal may repeat). The first is the home device: the
@@ -122,6 +137,26 @@ struct MonteCarloOption {
   T dividend = 0;    ///< q, continuous yield
   T volatility = 0;  ///< sigma
   T barrier = 0;     ///< B, for up_and_out and down_and_out
+};
+
+/// One asset of a multi-asset option (host memory): every field finite, spot and
+/// volatility positive.
+template <class T>
+struct MonteCarloAsset {
+  T spot = 0;        ///< S0^j
+  T dividend = 0;    ///< q_j
+  T volatility = 0;  ///< sigma_j
+  T weight = 0;      ///< w_j, the basket's weight (best_of and worst_of ignore it)
+};
+
+/// A multi-asset option (basket, best_of, worst_of): settings.assets assets, a
+/// strike, an expiry and one rate.
+template <class T>
+struct MonteCarloBasketOption {
+  std::vector<MonteCarloAsset<T>> assets;  ///< settings.assets of them
+  T strike = 0;                            ///< K > 0
+  T expiry = 0;                            ///< T > 0, years
+  T rate = 0;                              ///< r, finite
 };
 
 /// The estimate for one option. Greeks and their standard errors are NaN unless
@@ -189,8 +224,11 @@ class MonteCarloPricer {
   ///         3 samples with a control variate), 'settings.time_steps' (< 1),
   ///         'settings.backend' or 'settings.devices' (not a device ordinal, or given
   ///         for the CPU backend), 'settings.source' (off the list; sobol_bridge with
-  ///         several devices or more than 2^32 paths) or 'settings.antithetic'
-  ///         (with sobol_bridge); ErrorCode::no_device for cuda without a device.
+  ///         several devices, more than 2^32 paths or a multi-asset payoff),
+  ///         'settings.antithetic' (with sobol_bridge), 'settings.assets' (not 1 for
+  ///         a one-asset payoff, outside 1..16) or 'settings.correlation' (wrong size,
+  ///         not symmetric, not unit diagonal, not positive definite);
+  ///         ErrorCode::no_device for cuda without a device.
   explicit MonteCarloPricer(const MonteCarloSettings& settings);
 
   /// @return the settings, with the backend resolved to cpu or cuda
@@ -207,6 +245,15 @@ class MonteCarloPricer {
   ///         (not finite or not positive), or 'first_stream'; ErrorCode::not_supported
   ///         when the batch's launch would exceed the grid limit.
   MonteCarloBatch<T> load(const std::vector<MonteCarloOption<T>>& options, std::uint64_t first_stream = 0) const;
+  /// load() for the multi-asset payoffs. The correlated normals of path p of option i
+  /// are L z, L the Cholesky factor of settings.correlation and z the Box-Muller
+  /// normals of the Philox blocks with counter (b, low and high 32 bits of p / G,
+  /// stream id), b = 0, 1, ..., in order (G = 1, 2 with antithetic variates).
+  /// @throws Error as load(), naming e.g. 'options[2].assets' (not settings.assets of
+  ///         them) or 'options[0].assets[1].volatility'; 'settings.payoff' when the
+  ///         pricer's payoff is a one-asset payoff (and load() names it for the
+  ///         multi-asset payoffs)
+  MonteCarloBatch<T> load(const std::vector<MonteCarloBasketOption<T>>& options, std::uint64_t first_stream = 0) const;
 
   /// Prices the batch: results[i] for batch option i.
   /// @param batch    made by load() of this pricer (or one with the same settings and device)
@@ -220,6 +267,9 @@ class MonteCarloPricer {
   /// Host convenience: load() then price(), waiting for the result.
   /// @throws Error as load() and price()
   std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloOption<T>>& options,
+                                           std::uint64_t first_stream = 0) const;
+  /// The same for multi-asset options.
+  std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloBasketOption<T>>& options,
                                            std::uint64_t first_stream = 0) const;
 
  private:
@@ -235,6 +285,12 @@ class MonteCarloPricer {
   int multiprocessor_count_ = 0;
   std::shared_ptr<Queues> queues_;
   std::shared_ptr<const BrownianBridge> bridge_;  // sobol_bridge: the unit bridge on the dates
+  std::vector<double> factor_;                    // multi-asset: the correlation's Cholesky factor
+  // The host convenience's second half: price a loaded batch into host memory, waiting.
+  std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloBatch<T>& batch) const;
+  // Makes the batch's per-option constants resident for the backend (CUDA: on each device).
+  template <class Setup>
+  MonteCarloBatch<T> make_batch(std::vector<Setup> setups, std::int64_t options, std::uint64_t first_stream) const;
 };
 
 /// The closed-form price of the geometric Asian option on the dates t_k = k T / m,

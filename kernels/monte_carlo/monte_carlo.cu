@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
                                   ? static_cast<std::uint32_t>(chunk_id) / static_cast<std::uint32_t>(a.chunks.chunks)
                                   : chunk_id / a.chunks.chunks;
   const std::int64_t chunk = chunk_id - option * a.chunks.chunks;
-  const OptionSetup<T> setup = a.setups[option];
+  const OptionSetup<T> setup = *option_setup_of(a, option);
   // A thread's plain sums stay in T; with a control variate or Greeks they are
   // double, since the control's variance is a difference of nearly equal sums.
   ChunkSums<std::conditional_t<kFull, double, T>> sums{};
@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   const std::int64_t end =
       begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
   for (std::int64_t group = begin + lane; group < end; group += kWarpThreads) {
-    simulate_group<T, P, kFull>(setup, a.shape, static_cast<std::uint64_t>(group), sums);
+    sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), sums);
   }
 #pragma unroll
   for (int s = 0; s < kSums; ++s) {
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (warp >= a.options * batch_chunks) return;
   const std::int64_t option = warp / batch_chunks, chunk = warp - option * batch_chunks;
-  const OptionSetup<T> setup = a.setups[option];
+  const OptionSetup<T> setup = *option_setup_of(a, option);
   ChunkSums<std::conditional_t<kFull, double, T>> sums{};
   const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
   const std::int64_t end =
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(FinishPolicy::block_threads)
   }
   if (lane == 0) {
     a.results[option] = estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples,
-                                              a.shape.paths, a.setups[option].discount);
+                                              a.shape.paths, option_setup_of(a, option)->discount);
   }
 }
 

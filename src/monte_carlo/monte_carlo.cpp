@@ -40,7 +40,9 @@ bool is_barrier(MonteCarloPayoff payoff) {
   return payoff == MonteCarloPayoff::up_and_out || payoff == MonteCarloPayoff::down_and_out;
 }
 
-int dates_of(const MonteCarloSettings& settings) { return one_step(settings.payoff) ? 1 : settings.time_steps; }
+int dates_of(const MonteCarloSettings& settings) {
+  return one_step(settings.payoff) || detail::is_multi_asset(settings.payoff) ? 1 : settings.time_steps;
+}
 
 bool quasi(const MonteCarloSettings& settings) { return settings.source == MonteCarloSource::sobol_bridge; }
 
@@ -48,7 +50,9 @@ bool quasi(const MonteCarloSettings& settings) { return settings.source == Monte
 // path is a group of its own.
 template <class T>
 std::int64_t group_paths(const MonteCarloSettings& settings) {
-  return quasi(settings) ? 1 : detail::kPathLanes<T> * (settings.antithetic ? 2 : 1);
+  if (quasi(settings)) return 1;
+  const std::int64_t mirrors = settings.antithetic ? 2 : 1;
+  return detail::is_multi_asset(settings.payoff) ? mirrors : detail::kPathLanes<T> * mirrors;
 }
 
 // The unit bridge of a quasi-random pricer: standard Brownian motion on [0, 1] at
@@ -156,6 +160,102 @@ detail::OptionSetup<T> option_setup(const MonteCarloOption<T>& option, const Mon
   return setup;
 }
 
+void require_streams(std::uint64_t first_stream, std::size_t size) {
+  const std::uint64_t streams = std::uint64_t{1} << 32;
+  detail::require(first_stream < streams && size <= streams - first_stream, kLoadRoutine, "first_stream",
+                  "+ the batch size must stay <= 2^32 (stream ids are 32-bit), got " + std::to_string(first_stream) +
+                      " + " + std::to_string(size));
+}
+
+template <class T>
+void validate_basket_option(const MonteCarloBasketOption<T>& option, std::size_t i, int assets) {
+  const std::string name = "options[" + std::to_string(i) + "]";
+  detail::require(option.assets.size() == static_cast<std::size_t>(assets), kLoadRoutine, (name + ".assets").c_str(),
+                  "has " + std::to_string(option.assets.size()) + " assets, settings.assets is " +
+                      std::to_string(assets));
+  const auto positive = [&](double value, const std::string& field) {
+    detail::require(std::isfinite(value) && value > 0, kLoadRoutine, field.c_str(),
+                    "must be finite and > 0, got " + std::to_string(value));
+  };
+  const auto finite = [&](double value, const std::string& field) {
+    detail::require(std::isfinite(value), kLoadRoutine, field.c_str(), "must be finite, got " + std::to_string(value));
+  };
+  positive(option.strike, name + ".strike");
+  positive(option.expiry, name + ".expiry");
+  finite(option.rate, name + ".rate");
+  for (std::size_t j = 0; j < option.assets.size(); ++j) {
+    const std::string asset = name + ".assets[" + std::to_string(j) + "]";
+    positive(option.assets[j].spot, asset + ".spot");
+    positive(option.assets[j].volatility, asset + ".volatility");
+    finite(option.assets[j].dividend, asset + ".dividend");
+    finite(option.assets[j].weight, asset + ".weight");
+  }
+}
+
+// One setup per asset; the option's control expectation in the first.
+template <class T>
+void append_basket_setups(const MonteCarloBasketOption<T>& option, const MonteCarloSettings& settings,
+                          std::uint32_t stream, std::vector<detail::OptionSetup<T>>& setups) {
+  const double expiry = option.expiry, rate = option.rate;
+  const bool plain_mean = settings.payoff != MonteCarloPayoff::basket;  // best_of, worst_of: the mean
+  double control_mean = 0;
+  const std::size_t first = setups.size();
+  for (const MonteCarloAsset<T>& asset : option.assets) {
+    const double sigma = asset.volatility, weight = plain_mean ? 1.0 / double(option.assets.size()) : double(asset.weight);
+    detail::OptionSetup<T> setup{};
+    setup.spot = asset.spot;
+    setup.strike = option.strike;
+    setup.log2_drift = static_cast<T>((rate - asset.dividend - 0.5 * sigma * sigma) * expiry * kLog2E);
+    setup.log2_diffusion = static_cast<T>(sigma * std::sqrt(expiry) * kLog2E);
+    setup.weight = static_cast<T>(weight);
+    setup.discount = std::exp(-rate * expiry);
+    setup.volatility = sigma;
+    setup.sqrt_expiry = std::sqrt(expiry);
+    setup.stream = stream;
+    setups.push_back(setup);
+    control_mean += weight * double(asset.spot) * std::exp((rate - asset.dividend) * expiry);
+  }
+  setups[first].control_mean = control_mean;
+}
+
+// The lower Cholesky factor of the assets x assets correlation (identity when empty),
+// validated by name.
+std::vector<double> correlation_factor(const std::vector<double>& correlation, int assets) {
+  const auto n = static_cast<std::size_t>(assets);
+  std::vector<double> c = correlation;
+  if (c.empty()) {
+    c.assign(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) c[i * n + i] = 1.0;
+  }
+  detail::require(c.size() == n * n, kPricerRoutine, "settings.correlation",
+                  "has " + std::to_string(c.size()) + " values, expected assets^2 = " + std::to_string(n * n));
+  for (std::size_t i = 0; i < n; ++i) {
+    detail::require(c[i * n + i] == 1.0, kPricerRoutine, "settings.correlation",
+                    "must have a unit diagonal (entry " + std::to_string(i) + " is " + std::to_string(c[i * n + i]) + ")");
+    for (std::size_t j = 0; j < i; ++j) {
+      const double a = c[i * n + j], b = c[j * n + i];
+      detail::require(std::isfinite(a) && std::abs(a) <= 1 && std::abs(a - b) <= 1e-12, kPricerRoutine,
+                      "settings.correlation",
+                      "must be symmetric with entries in [-1, 1] (entries (" + std::to_string(i) + ", " +
+                          std::to_string(j) + ") and (" + std::to_string(j) + ", " + std::to_string(i) + "))");
+    }
+  }
+  std::vector<double> factor(n * n, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    double pivot = c[j * n + j];
+    for (std::size_t k = 0; k < j; ++k) pivot -= factor[j * n + k] * factor[j * n + k];
+    detail::require(pivot > 1e-12, kPricerRoutine, "settings.correlation",
+                    "is not positive definite (leading minor " + std::to_string(j + 1) + ")");
+    factor[j * n + j] = std::sqrt(pivot);
+    for (std::size_t i = j + 1; i < n; ++i) {
+      double value = c[i * n + j];
+      for (std::size_t k = 0; k < j; ++k) value -= factor[i * n + k] * factor[j * n + k];
+      factor[i * n + j] = value / factor[j * n + j];
+    }
+  }
+  return factor;
+}
+
 }  // namespace
 
 double geometric_asian_price(const MonteCarloOption<double>& option, OptionType type, int time_steps) {
@@ -216,6 +316,18 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
   detail::require(settings.time_steps >= 1, kPricerRoutine, "settings.time_steps",
                   "must be >= 1, got " + std::to_string(settings.time_steps));
   detail::require_enum(settings.source, kPricerRoutine, "settings.source", "MonteCarloSource");
+  if (detail::is_multi_asset(settings.payoff)) {
+    detail::require(settings.assets >= 1 && settings.assets <= detail::kMaxAssets, kPricerRoutine, "settings.assets",
+                    "must be in 1.." + std::to_string(detail::kMaxAssets) + ", got " + std::to_string(settings.assets));
+    detail::require(!quasi(settings), kPricerRoutine, "settings.source",
+                    "sobol_bridge is for the one-asset payoffs");
+    factor_ = correlation_factor(settings.correlation, settings.assets);
+  } else {
+    detail::require(settings.assets == 1, kPricerRoutine, "settings.assets",
+                    "must be 1 for a one-asset payoff, got " + std::to_string(settings.assets));
+    detail::require(settings.correlation.empty(), kPricerRoutine, "settings.correlation",
+                    "is for the multi-asset payoffs");
+  }
   if (quasi(settings)) {
     detail::require(!settings.antithetic, kPricerRoutine, "settings.antithetic",
                     "is for pseudo-random sources (sobol_bridge paths are not mirrored)");
@@ -254,13 +366,39 @@ template <class T>
 MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloOption<T>>& options,
                                              std::uint64_t first_stream) const {
   const detail::RoutineScope scope(kLoadRoutine);
-  const std::uint64_t streams = std::uint64_t{1} << 32;
-  detail::require(first_stream < streams && options.size() <= streams - first_stream, kLoadRoutine, "first_stream",
-                  "+ the batch size must stay <= 2^32 (stream ids are 32-bit), got " + std::to_string(first_stream) +
-                      " + " + std::to_string(options.size()));
+  detail::require(!detail::is_multi_asset(settings_.payoff), kLoadRoutine, "settings.payoff",
+                  "is a multi-asset payoff: load MonteCarloBasketOption values");
+  require_streams(first_stream, options.size());
   for (std::size_t i = 0; i < options.size(); ++i) validate_option(options[i], i, settings_.payoff);
+  std::vector<detail::OptionSetup<T>> setups;
+  setups.reserve(options.size());
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    setups.push_back(option_setup(options[i], settings_, static_cast<std::uint32_t>(first_stream + i)));
+  }
+  return make_batch(std::move(setups), static_cast<std::int64_t>(options.size()), first_stream);
+}
+
+template <class T>
+MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloBasketOption<T>>& options,
+                                             std::uint64_t first_stream) const {
+  const detail::RoutineScope scope(kLoadRoutine);
+  detail::require(detail::is_multi_asset(settings_.payoff), kLoadRoutine, "settings.payoff",
+                  "is a one-asset payoff: load MonteCarloOption values");
+  require_streams(first_stream, options.size());
+  std::vector<detail::OptionSetup<T>> setups;
+  setups.reserve(options.size() * static_cast<std::size_t>(settings_.assets));
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    validate_basket_option(options[i], i, settings_.assets);
+    append_basket_setups(options[i], settings_, static_cast<std::uint32_t>(first_stream + i), setups);
+  }
+  return make_batch(std::move(setups), static_cast<std::int64_t>(options.size()), first_stream);
+}
+
+template <class T>
+template <class Setup>
+MonteCarloBatch<T> MonteCarloPricer<T>::make_batch(std::vector<Setup> setups, std::int64_t size,
+                                                   std::uint64_t first_stream) const {
   const detail::ChunkShape shape = chunk_shape<T>(settings_);
-  const std::int64_t size = static_cast<std::int64_t>(options.size());
   const std::int64_t warps_per_block = detail::PathPolicy::block_threads / detail::PathPolicy::chunk_threads;
   if (size > 0 && shape.chunks > (std::int64_t{0x7FFFFFFF} * warps_per_block) / size) {
     throw Error(ErrorCode::not_supported, std::string(kLoadRoutine) + ": " + std::to_string(size) + " options x " +
@@ -274,10 +412,8 @@ MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloOption<
   data->device = device_;
   data->payoff = settings_.payoff;
   data->dates = dates_of(settings_);
-  data->host.reserve(options.size());
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    data->host.push_back(option_setup(options[i], settings_, static_cast<std::uint32_t>(first_stream + i)));
-  }
+  data->host = std::move(setups);
+  for (double value : factor_) data->host_factor.push_back(static_cast<T>(value));
   if (settings_.backend == Backend::cuda && size > 0) {
     detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kLoadRoutine);
     const detail::CurrentDeviceGuard guard;
@@ -285,8 +421,10 @@ MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloOption<
     for (int device : settings_.devices.empty() ? home : settings_.devices) {
       CUNUM_CHECK(cudaSetDevice(device));
       data->resident.push_back(DeviceBuffer<detail::OptionSetup<T>>::from_host(data->host));
+      if (!data->host_factor.empty()) data->resident_factor.push_back(DeviceBuffer<T>::from_host(data->host_factor));
     }
     data->host.clear();
+    data->host_factor.clear();
   }
   return MonteCarloBatch<T>(std::move(data));
 }
@@ -303,13 +441,14 @@ detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<
       static_cast<int>((settings.paths - (chunks.groups - 1) * per_group) / (settings.antithetic ? 2 : 1));
   return {settings.payoff,
           settings.control_variate || settings.greeks,
-          settings.greeks && !is_barrier(settings.payoff),
-          {settings.paths, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data.dates,
+          settings.greeks && !is_barrier(settings.payoff) && !is_multi_asset(settings.payoff),
+          {settings.paths, settings.assets, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data.dates,
            settings.type == OptionType::call, settings.antithetic, settings.control_variate,
            static_cast<std::uint32_t>(settings.seed), static_cast<std::uint32_t>(settings.seed >> 32)},
           chunks,
           data.size,
           data.setups(),
+          data.factor(),
           results};
 }
 
@@ -360,6 +499,7 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
       CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), entries.front()->event(Queues::kStart), 0));
       detail::MonteCarloArgs<T> share = args;
       share.setups = data->setups(static_cast<std::size_t>(k));
+      share.factor = data->factor(static_cast<std::size_t>(k));
       DeviceBuffer<double> local(slice(count), queue.stream());  // released on its stream, after the copy
       detail::monte_carlo_partials_cuda(share, first, count, local.data(), queue.stream());
       CUNUM_CHECK(cudaMemcpyPeerAsync(partials.data() + slice(first), device_, local.data(), queue.device(),
@@ -412,15 +552,26 @@ void MonteCarloPricer<T>::price_quasi(const Args& args, StreamHandle stream) con
 }
 
 template <class T>
+std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloBasketOption<T>>& options,
+                                                              std::uint64_t first_stream) const {
+  return price_loaded(load(options, first_stream));
+}
+
+template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloOption<T>>& options,
                                                               std::uint64_t first_stream) const {
-  const MonteCarloBatch<T> batch = load(options, first_stream);
-  std::vector<MonteCarloEstimate<T>> host(options.size());
-  if (settings_.backend == Backend::cpu || options.empty()) {
+  return price_loaded(load(options, first_stream));
+}
+
+template <class T>
+std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(const MonteCarloBatch<T>& batch) const {
+  const auto options = static_cast<std::size_t>(batch.size());
+  std::vector<MonteCarloEstimate<T>> host(options);
+  if (settings_.backend == Backend::cpu || options == 0) {
     price(batch, host.data());
     return host;
   }
-  DeviceBuffer<MonteCarloEstimate<T>> device(options.size());
+  DeviceBuffer<MonteCarloEstimate<T>> device(options);
   price(batch, device.data());
   device.copy_to_host(host.data(), host.size());
   return host;

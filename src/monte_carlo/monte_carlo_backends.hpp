@@ -22,9 +22,15 @@ struct MonteCarloBatch<T>::Data {
   int dates = 1;                                         // its constants assume this grid
   std::vector<detail::OptionSetup<T>> host;                    // CPU backend
   std::vector<DeviceBuffer<detail::OptionSetup<T>>> resident;  // CUDA: one copy per device of the pricer
+  std::vector<T> host_factor;                                  // multi-asset: the Cholesky factor (CPU)
+  std::vector<DeviceBuffer<T>> resident_factor;                // CUDA: one copy per device
   // The constants as device `entry` of the pricer's list (0 on the CPU) reads them.
   const detail::OptionSetup<T>* setups(std::size_t entry = 0) const {
     return backend == Backend::cpu ? host.data() : resident[entry].data();
+  }
+  const T* factor(std::size_t entry = 0) const {
+    if (host_factor.empty() && resident_factor.empty()) return nullptr;
+    return backend == Backend::cpu ? host_factor.data() : resident_factor[entry].data();
   }
 };
 
@@ -49,9 +55,28 @@ struct MonteCarloArgs {
   GroupShape shape;
   ChunkShape chunks;
   std::int64_t options;
-  const OptionSetup<T>* setups;
+  const OptionSetup<T>* setups;   // one per option, or shape.assets per multi-asset option
+  const T* factor;                // multi-asset: the correlation's Cholesky factor; else null
   MonteCarloEstimate<T>* results;
 };
+
+// The constants of option i (its first asset's, for a multi-asset option).
+template <class T>
+CUNUM_HOST_DEVICE inline const OptionSetup<T>* option_setup_of(const MonteCarloArgs<T>& a, std::int64_t option) {
+  return a.setups + option * a.shape.assets;
+}
+
+// Sums group `group` of option `option`: the one-asset walk on a copy of its
+// constants (`setup`, in registers on the GPU), or the multi-asset one.
+template <class T, MonteCarloPayoff P, bool kFull, class A>
+CUNUM_HOST_DEVICE inline void sum_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
+                                        std::uint64_t group, ChunkSums<A>& sums) {
+  if constexpr (is_multi_asset(P)) {
+    simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, group, sums);
+  } else {
+    simulate_group<T, P, kFull>(setup, a.shape, group, sums);
+  }
+}
 
 // The number of sums a chunk keeps.
 CUNUM_HOST_DEVICE inline int sum_count(bool full) { return full ? kSumCount : kPlainSumCount; }

@@ -19,12 +19,12 @@ void sum_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t cou
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t item = first; item < first + count; ++item) {
     const std::int64_t option = item / a.chunks.chunks, chunk = item % a.chunks.chunks;
-    const OptionSetup<T>& setup = a.setups[option];
+    const OptionSetup<T>& setup = *option_setup_of(a, option);
     ChunkSums<double> sums{};
     const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
     const std::int64_t end = begin + a.chunks.groups_per_chunk < groups ? begin + a.chunks.groups_per_chunk : groups;
     for (std::int64_t group = begin; group < end; ++group) {
-      simulate_group<T, P, kFull>(setup, a.shape, static_cast<std::uint64_t>(group), sums);
+      sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), sums);
     }
     for (int s = 0; s < kSums; ++s) partials[(item - first) * kSums + s] = sums.s[s];
   }
@@ -51,7 +51,7 @@ void sum_quasi_chunks(const MonteCarloArgs<T>& a, const T* w, std::int64_t batch
     const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
     const std::int64_t end = std::min(begin + a.chunks.groups_per_chunk, batch_paths);
     for (std::int64_t path = begin; path < end; ++path) {
-      simulate_quasi_path<T, P, kFull>(a.setups[option], a.shape, w + path, batch_paths, step_scale, sums);
+      simulate_quasi_path<T, P, kFull>(*option_setup_of(a, option), a.shape, w + path, batch_paths, step_scale, sums);
     }
     double* out = partials + (option * a.chunks.chunks + first_chunk + chunk) * kSums;
     for (int s = 0; s < kSums; ++s) out[s] = sums.s[s];
@@ -102,7 +102,7 @@ void monte_carlo_finish_cpu(const MonteCarloArgs<T>& a, const double* partials) 
       for (int s = 0; s < sums; ++s) total[s] += chunk_sums[s];
     }
     a.results[option] = estimate_from_sums<T>(total, a.full, a.shape.control, a.greeks, a.chunks.samples,
-                                              a.shape.paths, a.setups[option].discount);
+                                              a.shape.paths, option_setup_of(a, option)->discount);
   }
 }
 

@@ -29,8 +29,9 @@ struct OptionSetup {
   T sqrt_dt;         // sqrt(dt), for the Brownian increment of the Greeks
   T sigma_dt;        // sigma dt, so that W_k - sigma t_k advances by sqrt(dt) z - sigma dt
   T greek_scale;     // digital: 1 / (S0 sigma T); others: 1 / S0
+  T weight;          // multi-asset: the asset's weight in the payoff's control (basket: in the payoff)
   double discount;       // e^{-rT}
-  double control_mean;   // the control's expectation (undiscounted)
+  double control_mean;   // the control's expectation (undiscounted; multi-asset: the option's, in asset 0)
   double volatility;     // sigma (the digital's vega)
   double sqrt_expiry;    // sqrt(T) (the digital's vega)
   std::uint32_t stream;  // the option's stream id
@@ -204,6 +205,7 @@ struct PathWalk {
 // The settings a group needs, as the kernels and the CPU loop receive them.
 struct GroupShape {
   std::int64_t paths;       // per option
+  int assets;               // multi-asset payoffs: the assets of an option (its constants are consecutive)
   std::uint64_t groups;     // per option
   int last_group_lanes;     // lanes with a path in the last group
   int dates;                // steps walked (1 for european and digital)
@@ -288,6 +290,56 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
     }
     add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), static_cast<T>(o.control_mean));
   }
+}
+
+// The most assets a multi-asset option may have (a path's normals live in registers).
+constexpr int kMaxAssets = 16;
+
+CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
+  return payoff == MonteCarloPayoff::basket || payoff == MonteCarloPayoff::best_of ||
+         payoff == MonteCarloPayoff::worst_of;
+}
+
+// One multi-asset path (and its mirror with antithetic variates) of the option whose
+// assets' constants start at `o`, correlated by the lower-triangular `factor`
+// (assets x assets, row-major); its sample added to `sums`. Group g is path g (the
+// pair 2g, 2g + 1 with antithetic variates); its normals come from Philox blocks
+// (b, g, stream), b = 0, 1, ..., Box-Muller as for the one-asset walk.
+template <class T, MonteCarloPayoff P, bool kFull, class A>
+CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, const GroupShape& shape,
+                                                    const T* factor, std::uint64_t group, ChunkSums<A>& sums) {
+  constexpr int lanes = kPathLanes<T>;
+  const int assets = shape.assets;
+  T z[kMaxAssets + lanes];
+  for (int block = 0; block * lanes < assets; ++block) {
+    T drawn[lanes];
+    group_normals<T>(shape.key0, shape.key1, static_cast<std::uint32_t>(block), group, o[0].stream, drawn);
+    for (int lane = 0; lane < lanes; ++lane) z[block * lanes + lane] = drawn[lane];
+  }
+  PathSample<T> sample{0, 0, 0, 0};
+  const int mirrors = shape.antithetic ? 2 : 1;
+  for (int mirror = 0; mirror < mirrors; ++mirror) {
+    const T sign = mirror == 0 ? T(1) : T(-1);
+    T combined = P == MonteCarloPayoff::worst_of ? T(INFINITY) : T(0);  // sum, max or min
+    T control = 0;
+    for (int j = 0; j < assets; ++j) {
+      T correlated = 0;
+      for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
+      const T s_t = o[j].spot * fast_exp2(o[j].log2_drift + o[j].log2_diffusion * sign * correlated);
+      if constexpr (P == MonteCarloPayoff::basket) combined += o[j].weight * s_t;
+      if constexpr (P == MonteCarloPayoff::best_of) combined = s_t > combined ? s_t : combined;
+      if constexpr (P == MonteCarloPayoff::worst_of) combined = s_t < combined ? s_t : combined;
+      if constexpr (kFull) control += o[j].weight * s_t;
+    }
+    const T gain = shape.is_call ? combined - o[0].strike : o[0].strike - combined;
+    sample.payoff += gain > T(0) ? gain : T(0);
+    sample.control += control;
+  }
+  if (shape.antithetic) {
+    sample.payoff *= T(0.5);
+    sample.control *= T(0.5);
+  }
+  add_sample<kFull>(sums, sample, static_cast<T>(o[0].control_mean));
 }
 
 // The estimate of one option from its summed statistics (double), with `samples`

@@ -303,6 +303,92 @@ TYPED_TEST(MonteCarloCpu, SobolBridgeConvergesFasterThanMonteCarlo) {
   }
 }
 
+// Baskets on three correlated assets: all weight on one asset is that asset's
+// European (Black-Scholes); calls and puts on the same paths keep put-call parity;
+// the control variate (the weighted sum) shrinks the error.
+TYPED_TEST(MonteCarloCpu, BasketReducesToEuropeanAndKeepsParity) {
+  using T = TypeParam;
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::basket, OptionType::call, std::int64_t{1} << 15);
+  s.assets = 3;
+  s.correlation = {1.0, 0.3, -0.2, 0.3, 1.0, 0.5, -0.2, 0.5, 1.0};
+  std::vector<cunum::MonteCarloBasketOption<T>> options;
+  std::vector<MonteCarloOption<double>> first_asset;
+  for (double strike : {85.0, 100.0, 120.0}) {
+    cunum::MonteCarloBasketOption<T> o;
+    o.assets = {{T(100), T(0.01), T(0.3), T(1)}, {T(90), T(0.0), T(0.2), T(0)}, {T(110), T(0.02), T(0.4), T(0)}};
+    o.strike = T(strike);
+    o.expiry = T(1.5);
+    o.rate = T(0.03);
+    options.push_back(o);
+    first_asset.push_back({100.0, strike, 1.5, 0.03, 0.01, 0.3, 0.0});
+  }
+  const auto bs = cunum::testing::black_scholes_of(first_asset, {BlackScholesOutput::call, BlackScholesOutput::put});
+  const auto single = MonteCarloPricer<T>(s).price(options);
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    expect_within_errors(single[i].price, single[i].standard_error, bs.call[i], "one-asset basket", int(i));
+  }
+  for (auto& o : options) {
+    for (auto& asset : o.assets) asset.weight = T(1.0 / 3.0);
+  }
+  const auto calls = MonteCarloPricer<T>(s).price(options);
+  s.type = OptionType::put;
+  const auto puts = MonteCarloPricer<T>(s).price(options);
+  s.control_variate = true;
+  const auto controlled = MonteCarloPricer<T>(s).price(options);
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    double forward = 0;
+    for (const auto& asset : options[i].assets) {
+      forward += double(asset.weight) * double(asset.spot) * std::exp((0.03 - double(asset.dividend)) * 1.5);
+    }
+    const double parity = std::exp(-0.03 * 1.5) * (forward - double(options[i].strike));
+    expect_within_errors(double(calls[i].price) - double(puts[i].price),
+                         double(calls[i].standard_error) + double(puts[i].standard_error), parity, "parity", int(i));
+    EXPECT_LT(controlled[i].standard_error, puts[i].standard_error) << i;
+    expect_within_errors(controlled[i].price, std::hypot(double(controlled[i].standard_error), double(puts[i].standard_error)),
+                         puts[i].price, "controlled put", int(i));
+  }
+}
+
+TEST(MonteCarloCpuValidation, MultiAssetSettingsAndOptionsAreCheckedByName) {
+  MonteCarloSettings s;
+  s.backend = Backend::cpu;
+  s.paths = 64;
+  s.payoff = MonteCarloPayoff::basket;
+  s.assets = 17;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.assets");
+  s.assets = 2;
+  s.correlation = {1.0, 0.5, 0.5};
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.correlation");
+  s.correlation = {1.0, 0.5, 0.4, 1.0};  // not symmetric
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.correlation");
+  s.correlation = {1.0, 1.0, 1.0, 1.0};  // singular
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "positive definite");
+  s.correlation = {1.0, 0.2, 0.2, 1.0};
+  s.source = cunum::MonteCarloSource::sobol_bridge;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.source");
+  s.source = cunum::MonteCarloSource::philox4x32_10;
+  const MonteCarloPricer<double> pricer(s);
+  cunum::MonteCarloBasketOption<double> o;
+  o.assets = {{100, 0, 0.2, 0.5}};
+  o.strike = 100;
+  o.expiry = 1;
+  EXPECT_CUNUM_ERROR(pricer.load({o}), ErrorCode::invalid_argument, "options[0].assets");
+  o.assets.push_back({100, 0, std::nan(""), 0.5});
+  EXPECT_CUNUM_ERROR(pricer.load({o, o}), ErrorCode::invalid_argument, "options[0].assets[1].volatility");
+  EXPECT_CUNUM_ERROR(pricer.load(std::vector<MonteCarloOption<double>>{}), ErrorCode::invalid_argument,
+                     "settings.payoff");
+  MonteCarloSettings one = MonteCarloSettings{};
+  one.backend = Backend::cpu;
+  one.assets = 2;
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{one}, ErrorCode::invalid_argument, "settings.assets");
+  one.assets = 1;
+  one.correlation = {1.0};
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{one}, ErrorCode::invalid_argument, "settings.correlation");
+  one.correlation.clear();
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(one).load(std::vector<cunum::MonteCarloBasketOption<double>>{}),
+                     ErrorCode::invalid_argument, "settings.payoff");
+}
+
 // The stream of docs/monte_carlo.md, rebuilt by hand for four float paths.
 TEST(MonteCarloCpuStream, FirstGroupIsBoxMullerOnPhiloxBlockZero) {
   MonteCarloOption<float> o{100.0f, 95.0f, 1.0f, 0.02f, 0.0f, 0.3f, 0.0f};
@@ -330,6 +416,10 @@ TYPED_TEST(MonteCarloCpu, BatchSplitsAndThreadCountsGiveIdenticalResults) {
   using T = TypeParam;
   const auto grid = cast_grid<T>(option_grid<double>());
   for (MonteCarloPayoff payoff : cunum::MonteCarloPayoffValues::all) {
+    if (payoff == MonteCarloPayoff::basket || payoff == MonteCarloPayoff::best_of ||
+        payoff == MonteCarloPayoff::worst_of) {
+      continue;  // multi-asset: BasketReducesToEuropeanAndKeepsParity and the GPU suite
+    }
     MonteCarloSettings s = settings_of(payoff, OptionType::put, 3001 * 2, 5);
     s.seed = cunum::testing::fresh_seed();
     s.antithetic = true;
