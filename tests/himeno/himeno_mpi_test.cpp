@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "cunum/core/device.hpp"
 #include "cunum/himeno_mpi.hpp"
 #include "himeno_reference.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -76,12 +76,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const bool cuda = argc > 1 && std::strcmp(argv[1], "cuda") == 0;
-  if (cuda && cunum::device_count() == 0) {
-    if (rank == 0) {
-      std::printf("%s:%d: Skipped\nSKIPPED: no CUDA device on this machine; this GPU test proves nothing here "
-                  "and must be run on a GPU (scripts/device-check)\n[  SKIPPED ] cunum-test-himeno-mpi cuda\n",
-                  __FILE__, __LINE__);
-    }
+  if (cunum::testing::skip_without_device(cuda, rank, "cunum-test-himeno-mpi")) {
     MPI_Finalize();
     return 0;
   }

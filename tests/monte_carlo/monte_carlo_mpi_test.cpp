@@ -3,20 +3,18 @@
 // full (control variate, Greeks, antithetic) path-dependent case and an option count
 // that does not split evenly; a devices list refused by name.
 // Usage: cunum-test-monte-carlo-mpi cpu|cuda. Exit status 0: passed or skipped, 1:
-// failed. A cuda run on a machine without a device skips loudly, in GoogleTest's
-// words, so that CTest (SKIP_REGULAR_EXPRESSION) counts it and its reason.
+// failed (a cuda run without a device skips loudly: mpi_test_support.hpp).
 
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "cunum/core/device.hpp"
 #include "cunum/core/error.hpp"
 #include "cunum/monte_carlo_mpi.hpp"
 #include "monte_carlo_cases.hpp"
+#include "mpi_test_support.hpp"
 
 namespace {
 
@@ -78,11 +76,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const std::string which = argc > 1 ? argv[1] : "cpu";
   const Backend backend = which == "cuda" ? Backend::cuda : Backend::cpu;
-  if (backend == Backend::cuda && cunum::device_count() == 0) {
-    if (rank == 0) {
-      std::printf("[  SKIPPED ] SKIPPED: no CUDA device on this machine; this GPU test proves nothing here and "
-                  "must be run on a GPU (scripts/device-check)\n");
-    }
+  if (cunum::testing::skip_without_device(backend == Backend::cuda, rank, "cunum-test-monte-carlo-mpi")) {
     MPI_Finalize();
     return 0;
   }
