@@ -134,17 +134,17 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
   context.report.add(fill);
   if (!variants) return;
 
-  for (int variant = 1; variant < 4; ++variant) {
+  for (int variant = 1; variant < 5; ++variant) {
     MonteCarloSettings s = european_settings<T>(paths);
     s.antithetic = variant == 1;
     s.control_variate = variant == 2;
     s.greeks = variant == 3;
+    if (variant == 4) s.source = MonteCarloSource::mrg32k3a;
     const MonteCarloPricer<T> varied(s);
     const auto varied_batch = varied.load(options);
-    BenchRow v = bench_row(kModule, std::string("european call, ") + (variant == 1   ? "antithetic"
-                                                                        : variant == 2 ? "control variate"
-                                                                                       : "delta + vega"),
-                           precision_name<T>(), option_count * paths);
+    const char* names[] = {"", "antithetic", "control variate", "delta + vega", "mrg32k3a in the kernel"};
+    BenchRow v = bench_row(kModule, std::string("european call, ") + names[variant], precision_name<T>(),
+                           option_count * paths);
     v.median_ms = median_device_ms(context.options, stream, [&] { varied.price(varied_batch, results.data(), stream); });
     v.bytes_moved = total * sizeof(T);
     v.note = gpaths(total, v.median_ms);

@@ -76,6 +76,11 @@ CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
 /// Where the normals of cunum::MonteCarloPricer come from (cunum::MonteCarloSource):
 /// - `philox4x32_10`: pseudo-random, drawn inside the pricing kernel (the file
 ///   comment defines the stream); standard errors are those of independent samples.
+/// - `mrg32k3a`: pseudo-random, MRG32k3a (L'Ecuyer) drawn inside the pricing kernel:
+///   group g of stream s takes substream s 2^32 + g (substreams 2^76 outputs apart)
+///   of the state of `seed` (cunum/device/mrg32k3a.hpp), one output per uniform and
+///   Box-Muller on consecutive pairs; CPU and GPU draw the same integers. Slower than
+///   Philox (two 64-bit modular recurrences an output); at most 2^32 groups an option.
 /// - `sobol_bridge`: quasi-random: cunum::BrownianBridge's fused Sobol bridge
 ///   (scrambled Sobol32, bisection order on the pricer's dates) writes standard
 ///   Brownian paths on [0, 1], a batch of paths at a time, and the pricing kernel
@@ -87,6 +92,7 @@ CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
 /// to_string() gives the enumerator's name; is_valid() is false for any other value.
 #define CUNUM_MONTE_CARLO_SOURCES(X)    \
   X(philox4x32_10, "philox4x32_10")     \
+  X(mrg32k3a, "mrg32k3a")               \
   X(sobol_bridge, "sobol_bridge")
 CUNUM_ENUM(MonteCarloSource, CUNUM_MONTE_CARLO_SOURCES)
 
@@ -224,7 +230,8 @@ class MonteCarloPricer {
   ///         3 samples with a control variate), 'settings.time_steps' (< 1),
   ///         'settings.backend' or 'settings.devices' (not a device ordinal, or given
   ///         for the CPU backend), 'settings.source' (off the list; sobol_bridge with
-  ///         several devices, more than 2^32 paths or a multi-asset payoff),
+  ///         several devices, more than 2^32 paths or a multi-asset payoff; mrg32k3a
+  ///         with more than 2^32 groups an option, named as 'settings.paths'),
   ///         'settings.antithetic' (with sobol_bridge), 'settings.assets' (not 1 for
   ///         a one-asset payoff, outside 1..16) or 'settings.correlation' (wrong size,
   ///         not symmetric, not unit diagonal, not positive definite);

@@ -25,7 +25,7 @@ namespace {
 // Warp w of the launch sums chunk first + w of the flattened (option, chunk) index
 // into place w of `partials`, the chunk-major slice that starts at chunk `first`
 // (monte_carlo_backends.hpp).
-template <class T, MonteCarloPayoff P, bool kFull>
+template <class T, MonteCarloPayoff P, bool kFull, bool kMrg>
 __global__ void __launch_bounds__(PathPolicy::block_threads)
     monte_carlo_paths_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
                              double* __restrict__ partials) {
@@ -48,9 +48,9 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
   const std::int64_t end =
       begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
-  for (std::int64_t group = begin + lane; group < end; group += kWarpThreads) {
-    sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), sums);
-  }
+  constexpr int kWarpThreadsLog2 = 5;
+  static_assert(1 << kWarpThreadsLog2 == kWarpThreads, "lanes stride the chunk's groups by the warp size");
+  sum_groups<T, P, kFull, kMrg>(a, setup, option, begin + lane, end, kWarpThreadsLog2, sums);
 #pragma unroll
   for (int s = 0; s < kSums; ++s) {
     const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
@@ -132,10 +132,13 @@ void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t c
   const char* name = "monte_carlo_paths_kernel";
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
   const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), 0, stream};
+  const bool mrg = a.mrg_tables != nullptr;
   if (a.full) {
-    launch_kernel(monte_carlo_paths_kernel<T, P, true>, name, config, a, first, count, partials);
+    launch_kernel(mrg ? monte_carlo_paths_kernel<T, P, true, true> : monte_carlo_paths_kernel<T, P, true, false>, name,
+                  config, a, first, count, partials);
   } else {
-    launch_kernel(monte_carlo_paths_kernel<T, P, false>, name, config, a, first, count, partials);
+    launch_kernel(mrg ? monte_carlo_paths_kernel<T, P, false, true> : monte_carlo_paths_kernel<T, P, false, false>,
+                  name, config, a, first, count, partials);
   }
 }
 

@@ -160,6 +160,16 @@ detail::OptionSetup<T> option_setup(const MonteCarloOption<T>& option, const Mon
   return setup;
 }
 
+// MRG32k3a's substream skip tables, formed once (128 products of 3x3 matrices).
+const std::vector<device::MrgMatrix>& mrg_substream_tables() {
+  static const std::vector<device::MrgMatrix> tables = [] {
+    std::vector<device::MrgMatrix> t(2 * device::kMrgSubstreamTables);
+    device::mrg32k3a_substream_tables(t.data());
+    return t;
+  }();
+  return tables;
+}
+
 void require_streams(std::uint64_t first_stream, std::size_t size) {
   const std::uint64_t streams = std::uint64_t{1} << 32;
   detail::require(first_stream < streams && size <= streams - first_stream, kLoadRoutine, "first_stream",
@@ -328,6 +338,11 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
     detail::require(settings.correlation.empty(), kPricerRoutine, "settings.correlation",
                     "is for the multi-asset payoffs");
   }
+  if (settings.source == MonteCarloSource::mrg32k3a) {
+    const std::int64_t groups = (paths + group_paths<T>(settings) - 1) / group_paths<T>(settings);
+    detail::require(groups <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
+                    "gives " + std::to_string(groups) + " groups an option; mrg32k3a gives each its substream, at most 2^32");
+  }
   if (quasi(settings)) {
     detail::require(!settings.antithetic, kPricerRoutine, "settings.antithetic",
                     "is for pseudo-random sources (sobol_bridge paths are not mirrored)");
@@ -414,6 +429,7 @@ MonteCarloBatch<T> MonteCarloPricer<T>::make_batch(std::vector<Setup> setups, st
   data->dates = dates_of(settings_);
   data->host = std::move(setups);
   for (double value : factor_) data->host_factor.push_back(static_cast<T>(value));
+  if (settings_.source == MonteCarloSource::mrg32k3a) data->host_mrg = mrg_substream_tables();
   if (settings_.backend == Backend::cuda && size > 0) {
     detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kLoadRoutine);
     const detail::CurrentDeviceGuard guard;
@@ -422,9 +438,11 @@ MonteCarloBatch<T> MonteCarloPricer<T>::make_batch(std::vector<Setup> setups, st
       CUNUM_CHECK(cudaSetDevice(device));
       data->resident.push_back(DeviceBuffer<detail::OptionSetup<T>>::from_host(data->host));
       if (!data->host_factor.empty()) data->resident_factor.push_back(DeviceBuffer<T>::from_host(data->host_factor));
+      if (!data->host_mrg.empty()) data->resident_mrg.push_back(DeviceBuffer<device::MrgMatrix>::from_host(data->host_mrg));
     }
     data->host.clear();
     data->host_factor.clear();
+    data->host_mrg.clear();
   }
   return MonteCarloBatch<T>(std::move(data));
 }
@@ -449,6 +467,7 @@ detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<
           data.size,
           data.setups(),
           data.factor(),
+          data.mrg_tables(),
           results};
 }
 
@@ -500,6 +519,7 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
       detail::MonteCarloArgs<T> share = args;
       share.setups = data->setups(static_cast<std::size_t>(k));
       share.factor = data->factor(static_cast<std::size_t>(k));
+      share.mrg_tables = data->mrg_tables(static_cast<std::size_t>(k));
       DeviceBuffer<double> local(slice(count), queue.stream());  // released on its stream, after the copy
       detail::monte_carlo_partials_cuda(share, first, count, local.data(), queue.stream());
       CUNUM_CHECK(cudaMemcpyPeerAsync(partials.data() + slice(first), device_, local.data(), queue.device(),

@@ -24,9 +24,15 @@ struct MonteCarloBatch<T>::Data {
   std::vector<DeviceBuffer<detail::OptionSetup<T>>> resident;  // CUDA: one copy per device of the pricer
   std::vector<T> host_factor;                                  // multi-asset: the Cholesky factor (CPU)
   std::vector<DeviceBuffer<T>> resident_factor;                // CUDA: one copy per device
+  std::vector<device::MrgMatrix> host_mrg;                     // MRG32k3a: the substream tables (CPU)
+  std::vector<DeviceBuffer<device::MrgMatrix>> resident_mrg;   // CUDA: one copy per device
   // The constants as device `entry` of the pricer's list (0 on the CPU) reads them.
   const detail::OptionSetup<T>* setups(std::size_t entry = 0) const {
     return backend == Backend::cpu ? host.data() : resident[entry].data();
+  }
+  const device::MrgMatrix* mrg_tables(std::size_t entry = 0) const {
+    if (host_mrg.empty() && resident_mrg.empty()) return nullptr;
+    return backend == Backend::cpu ? host_mrg.data() : resident_mrg[entry].data();
   }
   const T* factor(std::size_t entry = 0) const {
     if (host_factor.empty() && resident_factor.empty()) return nullptr;
@@ -57,6 +63,7 @@ struct MonteCarloArgs {
   std::int64_t options;
   const OptionSetup<T>* setups;   // one per option, or shape.assets per multi-asset option
   const T* factor;                // multi-asset: the correlation's Cholesky factor; else null
+  const device::MrgMatrix* mrg_tables;  // MRG32k3a source: the substream skip tables; null for Philox
   MonteCarloEstimate<T>* results;
 };
 
@@ -66,15 +73,41 @@ CUNUM_HOST_DEVICE inline const OptionSetup<T>* option_setup_of(const MonteCarloA
   return a.setups + option * a.shape.assets;
 }
 
-// Sums group `group` of option `option`: the one-asset walk on a copy of its
-// constants (`setup`, in registers on the GPU), or the multi-asset one.
-template <class T, MonteCarloPayoff P, bool kFull, class A>
+// Sums group `group` of option `option` with its normals `draws`: the one-asset walk
+// on a copy of its constants (`setup`, in registers on the GPU), or the multi-asset one.
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
 CUNUM_HOST_DEVICE inline void sum_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
-                                        std::uint64_t group, ChunkSums<A>& sums) {
+                                        std::uint64_t group, Draws& draws, ChunkSums<A>& sums) {
   if constexpr (is_multi_asset(P)) {
-    simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, group, sums);
+    simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, draws, sums);
   } else {
-    simulate_group<T, P, kFull>(setup, a.shape, group, sums);
+    simulate_group<T, P, kFull>(setup, a.shape, group, draws, sums);
+  }
+}
+
+// Walks the groups [first, end) of option `option` that are 2^stride_log2 apart, with
+// the pricer's source: Philox (kMrg false: random access by counter), or MRG32k3a (the
+// first group's substream reached by skip-ahead, each next one by skipping 2^stride_log2
+// substreams with one table).
+template <class T, MonteCarloPayoff P, bool kFull, bool kMrg, class A>
+CUNUM_HOST_DEVICE inline void sum_groups(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
+                                         std::int64_t first, std::int64_t end, int stride_log2, ChunkSums<A>& sums) {
+  const std::uint32_t stream = option_setup_of(a, option)->stream;
+  if constexpr (!kMrg) {
+    for (std::int64_t group = first; group < end; group += std::int64_t{1} << stride_log2) {
+      PhiloxDraws<T> draws{a.shape.key0, a.shape.key1, stream, static_cast<std::uint64_t>(group)};
+      sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), draws, sums);
+    }
+    return;
+  }
+  if (first >= end) return;
+  const std::uint64_t seed = (std::uint64_t{a.shape.key1} << 32) | a.shape.key0;
+  device::Mrg32k3aState base = mrg_group_state(seed, stream, static_cast<std::uint64_t>(first), a.mrg_tables);
+  for (std::int64_t group = first; group < end; group += std::int64_t{1} << stride_log2) {
+    MrgDraws<T> draws{base};
+    sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), draws, sums);
+    device::mrg_apply(a.mrg_tables[stride_log2], base.x1, device::kMrgModulus1);
+    device::mrg_apply(a.mrg_tables[device::kMrgSubstreamTables + stride_log2], base.x2, device::kMrgModulus2);
   }
 }
 

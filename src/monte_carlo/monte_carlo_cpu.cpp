@@ -12,7 +12,7 @@ namespace cunum::detail {
 
 namespace {
 
-template <class T, MonteCarloPayoff P, bool kFull>
+template <class T, MonteCarloPayoff P, bool kFull, bool kMrg>
 void sum_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
   constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
   const std::int64_t groups = a.chunks.groups;
@@ -23,19 +23,19 @@ void sum_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t cou
     ChunkSums<double> sums{};
     const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
     const std::int64_t end = begin + a.chunks.groups_per_chunk < groups ? begin + a.chunks.groups_per_chunk : groups;
-    for (std::int64_t group = begin; group < end; ++group) {
-      sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), sums);
-    }
+    sum_groups<T, P, kFull, kMrg>(a, setup, option, begin, end, 0, sums);
     for (int s = 0; s < kSums; ++s) partials[(item - first) * kSums + s] = sums.s[s];
   }
 }
 
 template <class T, MonteCarloPayoff P>
 void sum_payoff_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
+  const bool mrg = a.mrg_tables != nullptr;
   if (a.full) {
-    sum_chunks<T, P, true>(a, first, count, partials);
+    mrg ? sum_chunks<T, P, true, true>(a, first, count, partials) : sum_chunks<T, P, true, false>(a, first, count, partials);
   } else {
-    sum_chunks<T, P, false>(a, first, count, partials);
+    mrg ? sum_chunks<T, P, false, true>(a, first, count, partials)
+        : sum_chunks<T, P, false, false>(a, first, count, partials);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "src/core/host_device.hpp"
@@ -96,6 +97,41 @@ CUNUM_HOST_DEVICE inline void group_normals(std::uint32_t key0, std::uint32_t ke
     monte_carlo_box_muller(device::uniform_double(words.w[0], words.w[1]),
                            device::uniform_double(words.w[2], words.w[3]), z[0], z[1]);
   }
+}
+
+// The normals of one group, draw after draw (a date of a one-asset walk, a block of a
+// multi-asset path's normals). Philox: counter (draw, group, stream), random access.
+template <class T>
+struct PhiloxDraws {
+  std::uint32_t key0, key1, stream;
+  std::uint64_t group;
+  CUNUM_HOST_DEVICE void operator()(int draw, T (&z)[kPathLanes<T>]) const {
+    group_normals<T>(key0, key1, static_cast<std::uint32_t>(draw), group, stream, z);
+  }
+};
+
+// MRG32k3a: the group's own substream, kPathLanes<T> outputs (one uniform each) per draw,
+// Box-Muller on consecutive pairs.
+template <class T>
+struct MrgDraws {
+  device::Mrg32k3aState state;  // the group's substream, at its next output
+  CUNUM_HOST_DEVICE void operator()(int, T (&z)[kPathLanes<T>]) {
+    for (int pair = 0; pair < kPathLanes<T> / 2; ++pair) {
+      const T u1 = static_cast<T>(device::mrg32k3a_next_uniform(state));
+      const T u2 = static_cast<T>(device::mrg32k3a_next_uniform(state));
+      monte_carlo_box_muller(u1, u2, z[2 * pair], z[2 * pair + 1]);
+    }
+  }
+};
+
+// The substream of group `group` of stream `stream`: u = stream 2^32 + group substreams
+// from the seed's state (groups < 2^32, checked by the pricer).
+CUNUM_HOST_DEVICE inline device::Mrg32k3aState mrg_group_state(std::uint64_t seed, std::uint32_t stream,
+                                                                std::uint64_t group,
+                                                                const device::MrgMatrix* tables) {
+  device::Mrg32k3aState state = device::mrg32k3a_seeded_state(seed);
+  device::mrg32k3a_skip_substreams(state, (std::uint64_t{stream} << 32) + group, tables);
+  return state;
 }
 
 CUNUM_HOST_DEVICE inline float fast_exp2(float x) {
@@ -234,12 +270,13 @@ CUNUM_HOST_DEVICE inline void add_sample(ChunkSums<A>& sums, const PathSample<T>
   }
 }
 
-// Simulates group `group` of option `o` and adds its samples to `sums`: the
-// kPathLanes<T> paths (pairs with antithetic variates) from path group x G, where
-// G = lanes (x 2 antithetic); paths at or beyond shape.paths are not simulated.
-template <class T, MonteCarloPayoff P, bool kFull, class A>
+// Simulates group `group` of option `o` with the group's normals `draws` (one draw a
+// date) and adds its samples to `sums`: the kPathLanes<T> paths (pairs with
+// antithetic variates) from path group x G, where G = lanes (x 2 antithetic); paths at
+// or beyond shape.paths are not simulated.
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
 CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const GroupShape& shape, std::uint64_t group,
-                                             ChunkSums<A>& sums) {
+                                             Draws& draws, ChunkSums<A>& sums) {
   constexpr int lanes = kPathLanes<T>;
   // Lanes whose path exists: all of them but in the last group of an option.
   const int active = group + 1 < shape.groups ? lanes : shape.last_group_lanes;
@@ -249,7 +286,7 @@ CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const Grou
   const int dates = P == MonteCarloPayoff::european || P == MonteCarloPayoff::digital ? 1 : shape.dates;
   for (int date = 0; date < dates; ++date) {
     T z[lanes];
-    group_normals<T>(shape.key0, shape.key1, static_cast<std::uint32_t>(date), group, o.stream, z);
+    draws(date, z);
 CUNUM_UNROLL
     for (int lane = 0; lane < lanes; ++lane) {
       walks[lane].step(z[lane], o, shape.is_call);
@@ -303,17 +340,17 @@ CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
 // One multi-asset path (and its mirror with antithetic variates) of the option whose
 // assets' constants start at `o`, correlated by the lower-triangular `factor`
 // (assets x assets, row-major); its sample added to `sums`. Group g is path g (the
-// pair 2g, 2g + 1 with antithetic variates); its normals come from Philox blocks
-// (b, g, stream), b = 0, 1, ..., Box-Muller as for the one-asset walk.
-template <class T, MonteCarloPayoff P, bool kFull, class A>
+// pair 2g, 2g + 1 with antithetic variates); its normals are the group's draws
+// b = 0, 1, ... (Philox blocks (b, g, stream), or its MRG32k3a substream).
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
 CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, const GroupShape& shape,
-                                                    const T* factor, std::uint64_t group, ChunkSums<A>& sums) {
+                                                    const T* factor, Draws& draws, ChunkSums<A>& sums) {
   constexpr int lanes = kPathLanes<T>;
   const int assets = shape.assets;
   T z[kMaxAssets + lanes];
   for (int block = 0; block * lanes < assets; ++block) {
     T drawn[lanes];
-    group_normals<T>(shape.key0, shape.key1, static_cast<std::uint32_t>(block), group, o[0].stream, drawn);
+    draws(block, drawn);
     for (int lane = 0; lane < lanes; ++lane) z[block * lanes + lane] = drawn[lane];
   }
   PathSample<T> sample{0, 0, 0, 0};

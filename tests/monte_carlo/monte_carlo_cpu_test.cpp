@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "monte_carlo_cases.hpp"
@@ -387,6 +388,63 @@ TEST(MonteCarloCpuValidation, MultiAssetSettingsAndOptionsAreCheckedByName) {
   one.correlation.clear();
   EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(one).load(std::vector<cunum::MonteCarloBasketOption<double>>{}),
                      ErrorCode::invalid_argument, "settings.payoff");
+}
+
+// MRG32k3a: substream tables against plain skip-ahead (one substream is 2^76 = 8192 x
+// 2^63 outputs), the first group rebuilt by hand, and prices against Black-Scholes and
+// the geometric Asian's closed form; batch splits and thread counts bit for bit.
+TEST(MonteCarloCpuMrg, SubstreamsAreTwoToThe76OutputsApart) {
+  std::vector<cunum::device::MrgMatrix> tables(2 * cunum::device::kMrgSubstreamTables);
+  cunum::device::mrg32k3a_substream_tables(tables.data());
+  cunum::device::Mrg32k3aState by_table = cunum::device::mrg32k3a_seeded_state(0x0123456789ABCDEFull);
+  cunum::device::Mrg32k3aState by_steps = by_table;
+  cunum::device::mrg32k3a_skip_substreams(by_table, 3, tables.data());
+  for (int k = 0; k < 3 * 8192; ++k) cunum::device::mrg32k3a_skip_ahead(by_steps, std::uint64_t{1} << 63);
+  EXPECT_EQ(std::memcmp(&by_table, &by_steps, sizeof(by_table)), 0);
+}
+
+TEST(MonteCarloCpuMrg, FirstGroupIsBoxMullerOnTheSeedsFirstOutputs) {
+  MonteCarloOption<double> o{100.0, 95.0, 1.0, 0.02, 0.0, 0.3, 0.0};
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 2);
+  s.seed = 987654321;
+  s.source = cunum::MonteCarloSource::mrg32k3a;
+  const auto e = MonteCarloPricer<double>(s).price({o})[0];  // stream 0, group 0: the seed's own substream
+  cunum::device::Mrg32k3aState state = cunum::device::mrg32k3a_seeded_state(987654321);
+  const double u1 = cunum::device::mrg32k3a_next_uniform(state), u2 = cunum::device::mrg32k3a_next_uniform(state);
+  const double radius = std::sqrt(-2.0 * std::log(u1)), angle = 2 * M_PI * u2;
+  double sum = 0;
+  for (double z : {radius * std::sin(angle), radius * std::cos(angle)}) {
+    sum += std::max(100.0 * std::exp((0.02 - 0.045) + 0.3 * z) - 95.0, 0.0);
+  }
+  EXPECT_NEAR(e.price, std::exp(-0.02) * sum / 2, 1e-12);
+}
+
+TYPED_TEST(MonteCarloCpu, MrgPricesMatchClosedFormsAndSplitIdentically) {
+  using T = TypeParam;
+  const auto grid = option_grid<double>();
+  const auto bs = cunum::testing::black_scholes_of(grid, {BlackScholesOutput::call});
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, std::int64_t{1} << 15);
+  s.source = cunum::MonteCarloSource::mrg32k3a;
+  const auto european = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    expect_within_errors(european[i].price, european[i].standard_error, bs.call[i], "mrg european", int(i));
+  }
+  s = settings_of(MonteCarloPayoff::asian_geometric, OptionType::put, 4002, 9);
+  s.source = cunum::MonteCarloSource::mrg32k3a;
+  s.antithetic = true;
+  const MonteCarloPricer<T> pricer(s);
+  const auto whole = pricer.price(cast_grid<T>(grid));
+  const std::vector<MonteCarloOption<double>> tail(grid.begin() + 7, grid.end());
+  const auto split = pricer.price(cast_grid<T>(tail), 7);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    const double truth = cunum::geometric_asian_price(grid[i], OptionType::put, 9);
+    if (truth > 0.01) expect_within_errors(whole[i].price, whole[i].standard_error, truth, "mrg asian", int(i));
+    if (i >= 7) {
+      EXPECT_TRUE(cunum::testing::bit_identical(whole[i], split[i - 7])) << i;
+    }
+  }
+  s.paths = std::int64_t{1} << 36;  // more groups than an option's 2^32 substreams
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<T>{s}, ErrorCode::invalid_argument, "settings.paths");
 }
 
 // The stream of docs/monte_carlo.md, rebuilt by hand for four float paths.

@@ -155,6 +155,60 @@ TYPED_TEST(MonteCarloGpu, MultiAssetPayoffsMatchTheCpuBackend) {
   }
 }
 
+TYPED_TEST(MonteCarloGpu, MrgMatchesTheCpuBackend) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const int device = cunum::current_device();
+  for (MonteCarloPayoff payoff : {MonteCarloPayoff::european, MonteCarloPayoff::up_and_out, MonteCarloPayoff::basket}) {
+    for (std::int64_t paths : {std::int64_t{5}, std::int64_t{4093}, std::int64_t{300001}}) {
+      MonteCarloSettings s;
+      s.payoff = payoff;
+      s.time_steps = 6;
+      s.paths = paths;
+      s.seed = cunum::testing::fresh_seed();
+      s.source = cunum::MonteCarloSource::mrg32k3a;
+      s.control_variate = paths > 5;
+      if (payoff == MonteCarloPayoff::basket) {
+        s.assets = 3;
+        s.correlation = {1.0, 0.4, 0.1, 0.4, 1.0, 0.2, 0.1, 0.2, 1.0};
+      }
+      std::vector<MonteCarloEstimate<T>> gpu, cpu, shared;
+      if (payoff == MonteCarloPayoff::basket) {
+        std::vector<cunum::MonteCarloBasketOption<T>> options(4);
+        for (std::size_t i = 0; i < options.size(); ++i) {
+          options[i].assets = {{T(100), T(0), T(0.2), T(0.5)}, {T(90), T(0.01), T(0.3), T(0.25)},
+                               {T(110), T(0.02), T(0.25), T(0.25)}};
+          options[i].strike = T(90 + 5 * i);
+          options[i].expiry = T(1);
+          options[i].rate = T(0.03);
+        }
+        s.backend = Backend::cuda;
+        gpu = MonteCarloPricer<T>(s).price(options);
+        s.devices = {device, device};
+        shared = MonteCarloPricer<T>(s).price(options);
+        s.devices.clear();
+        s.backend = Backend::cpu;
+        cpu = MonteCarloPricer<T>(s).price(options);
+      } else {
+        const auto options = options_for<T>(payoff, 9);
+        s.backend = Backend::cuda;
+        gpu = device_price(MonteCarloPricer<T>(s), options);
+        s.devices = {device, device};
+        shared = device_price(MonteCarloPricer<T>(s), options);
+        s.devices.clear();
+        s.backend = Backend::cpu;
+        cpu = MonteCarloPricer<T>(s).price(options);
+      }
+      for (std::size_t i = 0; i < gpu.size(); ++i) {
+        const std::string what = std::string("mrg32k3a ") + to_string(payoff) + ", " + std::to_string(paths) +
+                                 " paths, option " + std::to_string(i);
+        expect_agree(gpu[i], cpu[i], what);
+        EXPECT_TRUE(cunum::testing::bit_identical(gpu[i], shared[i])) << what;
+      }
+    }
+  }
+}
+
 TYPED_TEST(MonteCarloGpu, SobolBridgeMatchesTheCpuBackend) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// MRG32k3a (L'Ecuyer, Operations Research 47(1), 1999) as `__host__ __device__`
-/// functions, with skip-ahead by powers of its transition matrices. Device API only
-/// so far: cunum::RandomGenerator does not fill with it yet (docs/random.md).
+/// functions, with skip-ahead by powers of its transition matrices and substreams of
+/// 2^76 outputs. cunum::MonteCarloPricer draws from it in its kernel
+/// (MonteCarloSource::mrg32k3a); cunum::RandomGenerator does not fill with it yet.
 ///
 /// Recurrences: x1[n] = (1403580 x1[n-2] - 810728 x1[n-3]) mod m1, m1 = 2^32 - 209;
 /// x2[n] = (527612 x2[n-1] - 1370589 x2[n-3]) mod m2, m2 = 2^32 - 22853; output
@@ -114,6 +115,50 @@ CUNUM_MRG_QUALIFIERS double mrg32k3a_next_uniform(Mrg32k3aState& state) {
 /// L'Ecuyer's default state (all six words 12345).
 CUNUM_MRG_QUALIFIERS Mrg32k3aState mrg32k3a_default_state() {
   return Mrg32k3aState{{12345, 12345, 12345}, {12345, 12345, 12345}};
+}
+
+/// The state of 64-bit `seed` (cunum's convention): with s0 = low 32 bits XOR
+/// 0x55555555 and s1 = high 32 bits XOR 0xAAAAAAAA, component 1 is (s0, s1, s0) mod m1
+/// and component 2 is (s1, s0, s1) mod m2; a component that would be all zero takes
+/// L'Ecuyer's 12345s.
+CUNUM_MRG_QUALIFIERS Mrg32k3aState mrg32k3a_seeded_state(std::uint64_t seed) {
+  const std::uint64_t s0 = (seed & 0xFFFFFFFFu) ^ 0x55555555u, s1 = (seed >> 32) ^ 0xAAAAAAAAu;
+  Mrg32k3aState state{{s0 % kMrgModulus1, s1 % kMrgModulus1, s0 % kMrgModulus1},
+                      {s1 % kMrgModulus2, s0 % kMrgModulus2, s1 % kMrgModulus2}};
+  if (state.x1[0] == 0 && state.x1[1] == 0) state.x1[0] = state.x1[1] = state.x1[2] = 12345;
+  if (state.x2[0] == 0 && state.x2[1] == 0) state.x2[0] = state.x2[1] = state.x2[2] = 12345;
+  return state;
+}
+
+/// Substreams are 2^76 outputs apart (L'Ecuyer, Simard, Chen and Kelton's RngStreams).
+/// Table k (k = 0..63) holds A^(2^(76 + k)) of component 1 at [k] and of component 2 at
+/// [64 + k]: skipping u substreams applies the tables of u's set bits.
+constexpr int kMrgSubstreamTables = 64;
+
+/// The 128 skip matrices of mrg32k3a_skip_substreams, by repeated squaring.
+inline void mrg32k3a_substream_tables(MrgMatrix tables[2 * kMrgSubstreamTables]) {
+  MrgMatrix power1 = mrg_step_matrix1(), power2 = mrg_step_matrix2();
+  for (int squaring = 0; squaring < 76; ++squaring) {
+    power1 = mrg_matrix_product(power1, power1, kMrgModulus1);
+    power2 = mrg_matrix_product(power2, power2, kMrgModulus2);
+  }
+  for (int k = 0; k < kMrgSubstreamTables; ++k) {
+    tables[k] = power1;
+    tables[kMrgSubstreamTables + k] = power2;
+    power1 = mrg_matrix_product(power1, power1, kMrgModulus1);
+    power2 = mrg_matrix_product(power2, power2, kMrgModulus2);
+  }
+}
+
+/// Advances the state by `substreams` x 2^76 outputs with the tables of
+/// mrg32k3a_substream_tables (at most 64 matrix-vector products a component).
+CUNUM_MRG_QUALIFIERS void mrg32k3a_skip_substreams(Mrg32k3aState& state, std::uint64_t substreams,
+                                                   const MrgMatrix* tables) {
+  for (int k = 0; substreams != 0; ++k, substreams >>= 1) {
+    if ((substreams & 1u) == 0) continue;
+    mrg_apply(tables[k], state.x1, kMrgModulus1);
+    mrg_apply(tables[kMrgSubstreamTables + k], state.x2, kMrgModulus2);
+  }
 }
 
 }  // namespace cunum::device
