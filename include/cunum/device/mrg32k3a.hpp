@@ -38,9 +38,25 @@ struct MrgMatrix {
   std::uint64_t a[9];
 };
 
+/// x mod m for any 64-bit x and m = 2^32 - c with c < 2^15 (both moduli): since
+/// 2^32 = c (mod m), two folds of the high word, hi c + lo, leave less than 2m, and
+/// one subtraction finishes. Exact, and far cheaper on a GPU than a 64-bit `%`.
+CUNUM_MRG_QUALIFIERS std::uint64_t mrg_reduce(std::uint64_t x, std::uint64_t m) {
+  const std::uint64_t c = (std::uint64_t{1} << 32) - m;
+  x = (x >> 32) * c + (x & 0xFFFFFFFFu);  // < 2^47 + 2^32
+  x = (x >> 32) * c + (x & 0xFFFFFFFFu);  // < 2^32 + 2^30 < 2m
+  return x >= m ? x - m : x;
+}
+
+/// (a + b) mod m for a, b < m.
+CUNUM_MRG_QUALIFIERS std::uint64_t mrg_add_mod(std::uint64_t a, std::uint64_t b, std::uint64_t m) {
+  const std::uint64_t sum = a + b;
+  return sum >= m ? sum - m : sum;
+}
+
 /// (a b) mod m for a, b < m < 2^32 (the product fits in 64 bits).
 CUNUM_MRG_QUALIFIERS std::uint64_t mrg_multiply_mod(std::uint64_t a, std::uint64_t b, std::uint64_t m) {
-  return (a * b) % m;
+  return mrg_reduce(a * b, m);
 }
 
 /// The product l r modulo m.
@@ -49,7 +65,7 @@ CUNUM_MRG_QUALIFIERS MrgMatrix mrg_matrix_product(const MrgMatrix& l, const MrgM
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
       std::uint64_t sum = 0;
-      for (int k = 0; k < 3; ++k) sum = (sum + mrg_multiply_mod(l.a[3 * i + k], r.a[3 * k + j], m)) % m;
+      for (int k = 0; k < 3; ++k) sum = mrg_add_mod(sum, mrg_multiply_mod(l.a[3 * i + k], r.a[3 * k + j], m), m);
       p.a[3 * i + j] = sum;
     }
   }
@@ -61,7 +77,7 @@ CUNUM_MRG_QUALIFIERS void mrg_apply(const MrgMatrix& a, std::uint64_t x[3], std:
   std::uint64_t y[3];
   for (int i = 0; i < 3; ++i) {
     std::uint64_t sum = 0;
-    for (int k = 0; k < 3; ++k) sum = (sum + mrg_multiply_mod(a.a[3 * i + k], x[k], m)) % m;
+    for (int k = 0; k < 3; ++k) sum = mrg_add_mod(sum, mrg_multiply_mod(a.a[3 * i + k], x[k], m), m);
     y[i] = sum;
   }
   for (int i = 0; i < 3; ++i) x[i] = y[i];
@@ -95,12 +111,10 @@ CUNUM_MRG_QUALIFIERS void mrg32k3a_skip_ahead(Mrg32k3aState& state, std::uint64_
 CUNUM_MRG_QUALIFIERS double mrg32k3a_next_uniform(Mrg32k3aState& state) {
   const std::uint64_t* x1 = state.x1;
   const std::uint64_t* x2 = state.x2;
-  const std::uint64_t next1 =
-      (mrg_multiply_mod(1403580u, x1[1], kMrgModulus1) + mrg_multiply_mod(kMrgModulus1 - 810728u, x1[0], kMrgModulus1)) %
-      kMrgModulus1;
-  const std::uint64_t next2 =
-      (mrg_multiply_mod(527612u, x2[2], kMrgModulus2) + mrg_multiply_mod(kMrgModulus2 - 1370589u, x2[0], kMrgModulus2)) %
-      kMrgModulus2;
+  const std::uint64_t next1 = mrg_add_mod(mrg_multiply_mod(1403580u, x1[1], kMrgModulus1),
+                                          mrg_multiply_mod(kMrgModulus1 - 810728u, x1[0], kMrgModulus1), kMrgModulus1);
+  const std::uint64_t next2 = mrg_add_mod(mrg_multiply_mod(527612u, x2[2], kMrgModulus2),
+                                          mrg_multiply_mod(kMrgModulus2 - 1370589u, x2[0], kMrgModulus2), kMrgModulus2);
   state.x1[0] = x1[1];
   state.x1[1] = x1[2];
   state.x1[2] = next1;
