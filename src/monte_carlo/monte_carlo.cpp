@@ -73,9 +73,12 @@ detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
   // Enough chunks that one option fills the device, but at least min_groups_per_thread
   // a thread (the warp's sum is amortised), at most max_groups_per_thread, and never
   // more than the option has.
+  // MRG32k3a lanes reach their first substream by a skip-ahead of up to 64 table
+  // products: its chunks take the most groups a thread, to amortise it.
+  const std::int64_t least = settings.source == MonteCarloSource::mrg32k3a ? PathPolicy::max_groups_per_thread
+                                                                          : PathPolicy::min_groups_per_thread;
   std::int64_t per_thread = ceil_div(groups, std::int64_t{PathPolicy::chunk_threads} * PathPolicy::target_chunks);
-  per_thread = std::clamp<std::int64_t>(per_thread, PathPolicy::min_groups_per_thread,
-                                        PathPolicy::max_groups_per_thread);
+  per_thread = std::clamp<std::int64_t>(per_thread, least, PathPolicy::max_groups_per_thread);
   per_thread = std::min(per_thread, ceil_div(groups, PathPolicy::chunk_threads));
   const std::int64_t groups_per_chunk = PathPolicy::chunk_threads * per_thread;
   return {groups, groups_per_chunk, (groups + groups_per_chunk - 1) / groups_per_chunk,
@@ -429,7 +432,14 @@ MonteCarloBatch<T> MonteCarloPricer<T>::make_batch(std::vector<Setup> setups, st
   data->dates = dates_of(settings_);
   data->host = std::move(setups);
   for (double value : factor_) data->host_factor.push_back(static_cast<T>(value));
-  if (settings_.source == MonteCarloSource::mrg32k3a) data->host_mrg = mrg_substream_tables();
+  if (settings_.source == MonteCarloSource::mrg32k3a) {
+    data->host_mrg = mrg_substream_tables();
+    // Each option's stream: substream stream x 2^32 of the seed's state.
+    for (detail::OptionSetup<T>& setup : data->host) {
+      setup.mrg_stream = device::mrg32k3a_seeded_state(settings_.seed);
+      device::mrg32k3a_skip_substreams(setup.mrg_stream, std::uint64_t{setup.stream} << 32, data->host_mrg.data());
+    }
+  }
   if (settings_.backend == Backend::cuda && size > 0) {
     detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kLoadRoutine);
     const detail::CurrentDeviceGuard guard;

@@ -101,8 +101,9 @@ CUNUM_HOST_DEVICE inline void sum_groups(const MonteCarloArgs<T>& a, const Optio
     return;
   }
   if (first >= end) return;
-  const std::uint64_t seed = (std::uint64_t{a.shape.key1} << 32) | a.shape.key0;
-  device::Mrg32k3aState base = mrg_group_state(seed, stream, static_cast<std::uint64_t>(first), a.mrg_tables);
+  // Group g's substream: the option's stream state (formed at load) skipped g substreams.
+  device::Mrg32k3aState base = option_setup_of(a, option)->mrg_stream;
+  device::mrg32k3a_skip_substreams(base, static_cast<std::uint64_t>(first), a.mrg_tables);
   for (std::int64_t group = first; group < end; group += std::int64_t{1} << stride_log2) {
     MrgDraws<T> draws{base};
     sum_group<T, P, kFull>(a, setup, option, static_cast<std::uint64_t>(group), draws, sums);

@@ -36,6 +36,7 @@ struct OptionSetup {
   double volatility;     // sigma (the digital's vega)
   double sqrt_expiry;    // sqrt(T) (the digital's vega)
   std::uint32_t stream;  // the option's stream id
+  device::Mrg32k3aState mrg_stream;  // MRG32k3a: substream stream x 2^32 of the seed's state (its group 0)
 };
 
 // The statistics of a chunk, in the order of the partial sums: payoff y, y^2, the
@@ -123,16 +124,6 @@ struct MrgDraws {
     }
   }
 };
-
-// The substream of group `group` of stream `stream`: u = stream 2^32 + group substreams
-// from the seed's state (groups < 2^32, checked by the pricer).
-CUNUM_HOST_DEVICE inline device::Mrg32k3aState mrg_group_state(std::uint64_t seed, std::uint32_t stream,
-                                                                std::uint64_t group,
-                                                                const device::MrgMatrix* tables) {
-  device::Mrg32k3aState state = device::mrg32k3a_seeded_state(seed);
-  device::mrg32k3a_skip_substreams(state, (std::uint64_t{stream} << 32) + group, tables);
-  return state;
-}
 
 CUNUM_HOST_DEVICE inline float fast_exp2(float x) {
 #if defined(__CUDA_ARCH__)
