@@ -125,6 +125,30 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
   row.note += ", " + std::to_string(option_count) + " options x " + std::to_string(paths) + " paths";
   context.report.add(row);
 
+  // The multi-device plan on this one GPU (two shares, their copies home and the
+  // events), interleaved with the one-device plan: its overhead.
+  {
+    MonteCarloSettings shared_settings = european_settings<T>(paths);
+    const int device = cunum::current_device();
+    shared_settings.devices = {device, device};
+    const MonteCarloPricer<T> shared(shared_settings);
+    const auto shared_batch = shared.load(options);
+    DeviceBuffer<MonteCarloEstimate<T>> shared_results(static_cast<std::size_t>(option_count), stream);
+    const PairedMedians medians = compare_device_ms(
+        context.options, stream, [&] { shared.price(shared_batch, shared_results.data(), stream); },
+        [&] { pricer.price(batch, results.data(), stream); });
+    BenchRow m = bench_row(kModule, "european call, multi-device plan (2 shares on this GPU)", precision_name<T>(),
+                           option_count * paths);
+    m.median_ms = medians.ours_ms;
+    m.bytes_moved = total * sizeof(T);
+    m.peer = "the one-device plan";
+    m.peer_median_ms = medians.peer_ms;
+    m.note = gpaths(total, medians.ours_ms) + "; overhead " +
+             std::to_string(100.0 * (medians.ours_ms / medians.peer_ms - 1.0)) + "%";
+    check_against_black_scholes(context, shared_results.to_host(), truth, m.case_name);
+    context.report.add(m);
+  }
+
   CurandNormals normals(option_count * paths, sizeof(T) == 8, stream);
   BenchRow fill = bench_row(kModule, "cuRAND host normals alone (PHILOX4_32_10)", precision_name<T>(),
                             option_count * paths);
