@@ -294,9 +294,9 @@ TYPED_TEST(MonteCarloGpu, EuropeanOnTheDeviceMatchesBlackScholes) {
   }
 }
 
-// Several list entries on the one device of the test machine: the shares, the
-// copies home and the combination are those of several GPUs; the prices must equal
-// a one-device pricer's bit for bit (also for an option count that does not split evenly).
+// Several list entries on the test's device (and on two GPUs where the machine has
+// them): the shares, the copies home and the combination; the prices must equal a
+// one-device pricer's bit for bit (also for an option count that does not split evenly).
 TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
@@ -311,11 +311,13 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
     s.backend = Backend::cuda;
     const auto options = options_for<T>(payoff, 7);
     const auto one = device_price(MonteCarloPricer<T>(s), options);
-    for (std::size_t entries : {std::size_t{2}, std::size_t{3}}) {
-      s.devices.assign(entries, device);
+    std::vector<std::vector<int>> lists = {{device, device}, {device, device, device}};
+    if (cunum::device_count() >= 2) lists.push_back({device, (device + 1) % cunum::device_count()});  // two GPUs
+    for (const std::vector<int>& list : lists) {
+      s.devices = list;
       const auto shared = device_price(MonteCarloPricer<T>(s), options);
       for (std::size_t i = 0; i < options.size(); ++i) {
-        EXPECT_TRUE(cunum::testing::bit_identical(one[i], shared[i])) << entries << " entries, option " << i;
+        EXPECT_TRUE(cunum::testing::bit_identical(one[i], shared[i])) << list.size() << " entries, option " << i;
       }
     }
     s.devices = {device, device};

@@ -1,0 +1,151 @@
+// cunum-bench-monte-carlo-scaling: Monte Carlo over several GPUs of one host, both
+// ways: one process spreading each call over settings.devices, and MPI ranks
+// (MonteCarloDistributed, one GPU a rank). Cases, float: one European call with 2^32
+// paths, and 4096 arithmetic Asian calls on 64 dates with 65,536 paths each. Times
+// are medians of wall-clock calls (results on the host) between barriers; efficiency
+// is against one GPU in the same run; every multi-GPU estimate is checked bit for bit
+// against the one-GPU pricer's.
+// Usage: mpirun -np N cunum-bench-monte-carlo-scaling [--quick]
+// (with -np 1 it also runs the one-process plan over 1, 2, ... devices).
+
+#include <cuda_runtime.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cunum/core.hpp"
+#include "cunum/monte_carlo_mpi.hpp"
+
+namespace {
+
+using cunum::MonteCarloEstimate;
+using cunum::MonteCarloOption;
+using cunum::MonteCarloPayoff;
+using cunum::MonteCarloSettings;
+
+int rank = 0;
+int ranks = 1;
+int failures = 0;
+
+struct Case {
+  const char* name;
+  MonteCarloSettings settings;
+  std::vector<MonteCarloOption<float>> options;
+};
+
+std::vector<Case> cases(bool quick) {
+  std::vector<Case> out;
+  MonteCarloSettings european;
+  european.paths = quick ? std::int64_t{1} << 28 : std::int64_t{1} << 32;
+  european.seed = 20261124;
+  european.backend = cunum::Backend::cuda;
+  out.push_back({"1 European call, 2^32 paths", european, {{100.0f, 100.0f, 1.0f, 0.03f, 0.0f, 0.25f, 0.0f}}});
+  MonteCarloSettings asian = european;
+  asian.payoff = MonteCarloPayoff::asian_arithmetic;
+  asian.time_steps = 64;
+  asian.paths = quick ? 4096 : 65536;
+  std::vector<MonteCarloOption<float>> book;
+  for (int i = 0; i < 4096; ++i) {
+    book.push_back({100.0f, 80.0f + 40.0f * float(i % 97) / 96.0f, 0.5f + 1.5f * float(i % 13) / 12.0f, 0.03f, 0.0f,
+                    0.25f, 0.0f});
+  }
+  out.push_back({"4096 arithmetic Asian calls, 64 dates, 65,536 paths", asian, book});
+  return out;
+}
+
+bool same(const std::vector<MonteCarloEstimate<float>>& a, const std::vector<MonteCarloEstimate<float>>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::memcmp(&a[i].price, &b[i].price, sizeof(float)) != 0 ||
+        std::memcmp(&a[i].standard_error, &b[i].standard_error, sizeof(float)) != 0) {
+      return false;
+    }
+  }
+  return a.size() == b.size();
+}
+
+// Median wall-clock milliseconds of `call` over `repeats` calls after one warm-up,
+// between barriers of every rank.
+double median_ms(int repeats, const std::function<void()>& call) {
+  call();
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    MPI_Barrier(MPI_COMM_WORLD);
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+void row(const char* mode, const Case& c, int gpus, double ms, double one_gpu_ms, bool identical) {
+  if (rank != 0) return;
+  const double paths = double(c.settings.paths) * double(c.options.size());
+  std::printf("| %s | %s | %d | %.3f | %.1f | %.1f%% | %s |\n", mode, c.name, gpus, ms, paths / (ms * 1e6),
+              100.0 * one_gpu_ms / (gpus * ms), identical ? "yes" : "NO");
+  std::fflush(stdout);
+  if (!identical) ++failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const int devices = cunum::device_count();
+  if (devices == 0) {
+    if (rank == 0) std::printf("cunum-bench-monte-carlo-scaling: no CUDA device; nothing to measure\n");
+    MPI_Finalize();
+    return 0;
+  }
+  if (cudaSetDevice(rank % devices) != cudaSuccess) {
+    std::printf("rank %d: cannot select device %d\n", rank, rank % devices);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  const int repeats = quick ? 3 : 9;
+  if (rank == 0) {
+    std::printf("Monte Carlo scaling on %d x %s, %d rank(s)\n\n", devices, cunum::device_properties().name.c_str(),
+                ranks);
+    std::printf("| plan | case | GPUs | median ms | Gpaths/s | efficiency | bit-identical to 1 GPU |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---|\n");
+  }
+  try {
+    for (const Case& c : cases(quick)) {
+      // The one-GPU reference on every rank (each on its own device).
+      const cunum::MonteCarloPricer<float> single(c.settings);
+      std::vector<MonteCarloEstimate<float>> reference;
+      const double one_gpu_ms = median_ms(repeats, [&] { reference = single.price(c.options); });
+      if (ranks == 1) {
+        row("one process", c, 1, one_gpu_ms, one_gpu_ms, true);
+        for (int gpus = 2; gpus <= devices; gpus *= 2) {
+          MonteCarloSettings spread = c.settings;
+          for (int d = 0; d < gpus; ++d) spread.devices.push_back(d);
+          const cunum::MonteCarloPricer<float> pricer(spread);
+          std::vector<MonteCarloEstimate<float>> estimates;
+          const double ms = median_ms(repeats, [&] { estimates = pricer.price(c.options); });
+          row("one process", c, gpus, ms, one_gpu_ms, same(estimates, reference));
+        }
+      }
+      const cunum::MonteCarloDistributed<float> distributed(MPI_COMM_WORLD, c.settings);
+      std::vector<MonteCarloEstimate<float>> estimates;
+      const double ms = median_ms(repeats, [&] { estimates = distributed.price(c.options); });
+      row("MPI ranks", c, ranks, ms, one_gpu_ms, same(estimates, reference));
+    }
+  } catch (const std::exception& error) {
+    std::printf("rank %d FAILED: %s\n", rank, error.what());
+    ++failures;
+  }
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}
