@@ -86,18 +86,22 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   }
 }
 
-// Block b folds chunks [j fan_in, (j + 1) fan_in) of option i = b / out_count,
-// j = b mod out_count, for every sum, into out[(i * out_count + j) * sums + s].
+// Folds units of CombinePolicy::fan_in chunk sums: unit u (0 <= u < gridDim.x) is unit
+// first_unit + u, chunks [j fan_in, (j + 1) fan_in) of option i, with
+// i = (first_unit + u) / out_count and j its remainder; for every sum, a fixed block tree
+// writes out[u * sums + s]. `in` holds the option-major chunk sums from flat chunk
+// base_chunk on (a whole level: first_unit = base_chunk = 0; one rank's share: its own).
 __global__ void __launch_bounds__(CombinePolicy::fan_in)
-    combine_chunks_kernel(std::int64_t count, std::int64_t out_count, int sums, const double* __restrict__ in,
-                          double* __restrict__ out) {
-  const std::int64_t option = blockIdx.x / out_count;
-  const std::int64_t block = blockIdx.x - option * out_count;
+    combine_chunks_kernel(std::int64_t count, std::int64_t out_count, std::int64_t first_unit,
+                          std::int64_t base_chunk, int sums, const double* __restrict__ in, double* __restrict__ out) {
+  const std::int64_t unit = first_unit + blockIdx.x;
+  const std::int64_t option = unit / out_count;
+  const std::int64_t block = unit - option * out_count;
   const std::int64_t index = block * CombinePolicy::fan_in + threadIdx.x;
   for (int s = 0; s < sums; ++s) {
-    const double value = index < count ? in[(option * count + index) * sums + s] : 0.0;
+    const double value = index < count ? in[(option * count + index - base_chunk) * sums + s] : 0.0;
     const double total = block_reduce<CombinePolicy::fan_in, DoubleSum>(value);
-    if (threadIdx.x == 0) out[(option * out_count + block) * sums + s] = total;
+    if (threadIdx.x == 0) out[std::int64_t{blockIdx.x} * sums + s] = total;
     __syncthreads();  // block_reduce's shared scratch is reused by the next sum
   }
 }
@@ -189,18 +193,26 @@ void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first
   }
 }
 
+void monte_carlo_fold_units_cuda(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
+                                 const double* chunk_sums, double* out, StreamHandle stream) {
+  if (units == 0) return;
+  const std::int64_t out_count = (count + CombinePolicy::fan_in - 1) / CombinePolicy::fan_in;
+  const std::int64_t base_chunk = first_unit / out_count * count + first_unit % out_count * CombinePolicy::fan_in;
+  const char* name = "combine_chunks_kernel";
+  const LaunchConfig config{grid_1d(units, name), dim3(CombinePolicy::fan_in), 0, stream};
+  launch_kernel(combine_chunks_kernel, name, config, count, out_count, first_unit, base_chunk, sums, chunk_sums, out);
+}
+
 template <class T>
-void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, StreamHandle stream) {
+void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count,
+                             StreamHandle stream) {
   const int sums = sum_count(args.full);
-  std::int64_t count = args.chunks.chunks;
   const double* level = partials;
   DeviceBuffer<double> folded;
   while (count > CombinePolicy::fan_in) {
     const std::int64_t out_count = (count + CombinePolicy::fan_in - 1) / CombinePolicy::fan_in;
     DeviceBuffer<double> next(static_cast<std::size_t>(args.options * out_count * sums), stream);
-    const char* name = "combine_chunks_kernel";
-    const LaunchConfig config{grid_1d(args.options * out_count, name), dim3(CombinePolicy::fan_in), 0, stream};
-    launch_kernel(combine_chunks_kernel, name, config, count, out_count, sums, level, next.data());
+    monte_carlo_fold_units_cuda(count, 0, args.options * out_count, sums, level, next.data(), stream);
     folded = std::move(next);
     level = folded.data();
     count = out_count;
@@ -215,7 +227,7 @@ void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partia
 #define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA(T)                                                              \
   template void monte_carlo_partials_cuda(const MonteCarloArgs<T>&, std::int64_t, std::int64_t, double*,   \
                                           StreamHandle);                                                   \
-  template void monte_carlo_finish_cuda(const MonteCarloArgs<T>&, const double*, StreamHandle);                \
+  template void monte_carlo_finish_cuda(const MonteCarloArgs<T>&, const double*, std::int64_t, StreamHandle);  \
   template void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>&, const T*, std::int64_t, std::int64_t, \
                                                 std::int64_t, double*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CUDA, CUNUM_REAL_TYPES)

@@ -16,15 +16,21 @@ namespace cunum::detail {
 // destroyed with it.
 class DeviceQueue {
  public:
+  // Creates them on `device`, which it leaves current (callers restore theirs with
+  // CurrentDeviceGuard).
   DeviceQueue(int device, int events) : device_(device), events_(static_cast<std::size_t>(events), nullptr) {
     CUNUM_CHECK(cudaSetDevice(device));
     CUNUM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (cudaEvent_t& event : events_) CUNUM_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
   }
+  // Leaves the caller's current device as it found it.
   ~DeviceQueue() {
+    int caller = 0;
+    const bool known = cudaGetDevice(&caller) == cudaSuccess;
     cudaSetDevice(device_);
     for (cudaEvent_t event : events_) cudaEventDestroy(event);
     cudaStreamDestroy(stream_);
+    if (known) cudaSetDevice(caller);
   }
   DeviceQueue(const DeviceQueue&) = delete;
   DeviceQueue& operator=(const DeviceQueue&) = delete;

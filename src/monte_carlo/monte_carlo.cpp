@@ -541,7 +541,7 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
       CUNUM_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), queue->event(Queues::kDone), 0));
     }
   }
-  detail::monte_carlo_finish_cuda(args, partials.data(), stream);
+  detail::monte_carlo_finish_cuda(args, partials.data(), args.chunks.chunks, stream);
 }
 
 template <class T>
@@ -578,7 +578,7 @@ void MonteCarloPricer<T>::price_quasi(const Args& args, StreamHandle stream) con
                                       std::int64_t batch_chunks, double* out) {
     detail::monte_carlo_quasi_partials_cuda(args, batch_w, count, first_chunk, batch_chunks, out, stream);
   });
-  detail::monte_carlo_finish_cuda(args, partials.data(), stream);
+  detail::monte_carlo_finish_cuda(args, partials.data(), args.chunks.chunks, stream);
 }
 
 template <class T>

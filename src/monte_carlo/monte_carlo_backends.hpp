@@ -150,10 +150,19 @@ void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>& args, const T* w, 
 template <class T>
 void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
                                double* partials, StreamHandle stream);
-// Combining kernels fold each option's chunks fan_in at a time in a fixed tree; a
-// finishing kernel (one warp an option) writes the estimates. `partials` is consumed.
+// Combining kernels fold each option's `count` sums (its chunks, or a level already
+// folded) fan_in at a time in a fixed tree until one warp can finish them; a finishing
+// kernel (one warp an option) writes the estimates.
 template <class T>
-void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, StreamHandle stream);
+void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count,
+                             StreamHandle stream);
+// One folding step over some units of a level: each unit is fan_in consecutive sums of
+// one option (of `count` an option), units [first_unit, first_unit + units) of the
+// option-major list, read from `chunk_sums`, which starts at the first unit's first
+// chunk; out gets units x sums values. The whole level (first_unit 0) is the first
+// step of monte_carlo_finish_cuda, so a rank that folds its own units gets its bits.
+void monte_carlo_fold_units_cuda(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
+                                 const double* chunk_sums, double* out, StreamHandle stream);
 
 }  // namespace detail
 }  // namespace cunum

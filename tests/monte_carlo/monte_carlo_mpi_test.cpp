@@ -1,7 +1,8 @@
 // MonteCarloDistributed on however many ranks mpirun starts, against one
 // MonteCarloPricer on the same backend: every estimate bit for bit, for a plain and a
 // full (control variate, Greeks, antithetic) path-dependent case and an option count
-// that does not split evenly; a devices list refused by name.
+// that does not split evenly, and on GPU ranks options of over 256 chunks (the folded
+// exchange); a devices list refused by name.
 // Usage: cunum-test-monte-carlo-mpi cpu|cuda. Exit status 0: passed or skipped, 1:
 // failed (a cuda run without a device skips loudly: mpi_test_support.hpp).
 
@@ -31,11 +32,11 @@ void fail(const std::string& what) {
 }
 
 template <class T>
-void compare(Backend backend, MonteCarloPayoff payoff, bool full) {
+void compare(Backend backend, MonteCarloPayoff payoff, bool full, std::int64_t paths = 20002) {
   cunum::MonteCarloSettings s;
   s.payoff = payoff;
   s.time_steps = 6;
-  s.paths = 20002;
+  s.paths = paths;
   s.seed = 20261124;
   s.antithetic = s.control_variate = s.greeks = full;
   s.backend = backend;
@@ -46,7 +47,8 @@ void compare(Backend backend, MonteCarloPayoff payoff, bool full) {
   const auto distributed = cunum::MonteCarloDistributed<T>(MPI_COMM_WORLD, s).price(options, 5);
   const auto single = cunum::MonteCarloPricer<T>(s).price(options, 5);
   const std::string name = std::string(sizeof(T) == 4 ? "float " : "double ") + to_string(payoff) +
-                           (full ? " with antithetic, control and Greeks" : " plain");
+                           (full ? " with antithetic, control and Greeks" : " plain") + ", " +
+                           std::to_string(paths) + " paths";
   for (std::size_t i = 0; i < options.size(); ++i) {
     if (!cunum::testing::bit_identical(distributed[i], single[i])) {
       fail(name + ": option " + std::to_string(i) + " differs from one pricer");
@@ -86,6 +88,12 @@ int main(int argc, char** argv) {
         compare<float>(backend, payoff, full);
         compare<double>(backend, payoff, full);
       }
+    }
+    if (backend == Backend::cuda) {
+      // Over 256 chunks an option: GPU ranks exchange their once-folded sums (units
+      // that do not split evenly over the ranks).
+      compare<float>(backend, MonteCarloPayoff::european, false, (std::int64_t{1} << 21) + 6);
+      compare<double>(backend, MonteCarloPayoff::european, true, (std::int64_t{1} << 21) + 6);
     }
     devices_refused(backend);
   } catch (const std::exception& error) {
