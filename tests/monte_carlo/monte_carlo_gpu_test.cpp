@@ -71,9 +71,15 @@ void expect_agree(const MonteCarloEstimate<T>& gpu, const MonteCarloEstimate<T>&
               1e-2 * double(cpu.standard_error) + (sizeof(T) == 4 ? 1e-5 * price : 1e-12))
       << what;
   if (!std::isnan(double(cpu.delta))) {
-    EXPECT_NEAR(gpu.delta, cpu.delta, 10 * tolerance / double(cpu.price + 1) + 1e-3 * double(cpu.delta_standard_error))
+    // A pathwise Greek jumps where a path crosses the strike: a float path that rounds
+    // across it moves the Greek by its whole sample / n, so float allows a tenth of the
+    // standard error (a few such paths at these path counts; measured: 0.05).
+    const double greek_share = sizeof(T) == 4 ? 0.1 : 1e-3;
+    EXPECT_NEAR(gpu.delta, cpu.delta,
+                10 * tolerance / double(cpu.price + 1) + greek_share * double(cpu.delta_standard_error))
         << what;
-    EXPECT_NEAR(gpu.vega, cpu.vega, 2e-3 * double(cpu.vega_standard_error) + 1e-4 * std::abs(double(cpu.vega))) << what;
+    EXPECT_NEAR(gpu.vega, cpu.vega, greek_share * double(cpu.vega_standard_error) + 1e-4 * std::abs(double(cpu.vega)))
+        << what;
   } else {
     EXPECT_TRUE(std::isnan(double(gpu.delta))) << what;
   }
