@@ -7,7 +7,7 @@
 
 #include "bench/monte_carlo/monte_carlo_peers.hpp"
 #include "cunum/core/device_buffer.hpp"
-#include "kernels/common/block_reduce.cuh"
+#include "cunum/device/detail/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
 #include "src/core/check_libraries.hpp"
 

@@ -53,6 +53,11 @@ namespace cunum {
 /// - `lookback`: floating strike, S_T - min_k S_{t_k} (put: max_k S_{t_k} - S_T), the
 ///   extremum over S0 and the m dates; K is not used.
 ///
+/// - `custom`: the caller's own payoff, a device functor priced by
+///   cunum::price_with_payoff (`cunum/device/monte_carlo_payoff.cuh`, compiled by
+///   nvcc) on the m dates; MonteCarloPricer::price() refuses it. K is passed to the
+///   functor (any finite value).
+///
 /// On several correlated assets (settings.assets, settings.correlation; options made
 /// of MonteCarloBasketOption), terminal values S_T^j, one step:
 /// - `basket`: B = sum_j w_j S_T^j: max(B - K, 0), put max(K - B, 0).
@@ -70,7 +75,8 @@ namespace cunum {
   X(lookback, "lookback")                     \
   X(basket, "basket")                         \
   X(best_of, "best_of")                       \
-  X(worst_of, "worst_of")
+  X(worst_of, "worst_of")                     \
+  X(custom, "custom")
 CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
 
 /// Where the normals of cunum::MonteCarloPricer come from (cunum::MonteCarloSource):
@@ -163,6 +169,18 @@ struct MonteCarloBasketOption {
   T strike = 0;                            ///< K > 0
   T expiry = 0;                            ///< T > 0, years
   T rate = 0;                              ///< r, finite
+};
+
+/// What a `custom` payoff functor sees of its option (cunum::price_with_payoff):
+/// the option's spot and strike, the number of dates, call or put, and its index in
+/// the batch (to read per-option data of the functor's own).
+template <class T>
+struct MonteCarloPathView {
+  T spot;               ///< S0
+  T strike;             ///< K
+  int dates;            ///< m
+  bool is_call;         ///< settings.type == OptionType::call
+  std::int64_t option;  ///< the option's index in the batch
 };
 
 /// The estimate for one option. Greeks and their standard errors are NaN unless

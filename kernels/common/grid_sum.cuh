@@ -6,7 +6,7 @@
 
 #include <cuda/atomic>
 
-#include "kernels/common/block_reduce.cuh"
+#include "cunum/device/detail/block_reduce.cuh"
 
 namespace cunum::detail {
 

@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "cunum/core/device_buffer.hpp"
-#include "kernels/common/block_reduce.cuh"
+#include "cunum/device/detail/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
 #include "src/core/instantiate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
-#include "kernels/common/block_reduce.cuh"
+#include "cunum/device/detail/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
 #include "src/core/check_libraries.hpp"
 #include "src/core/device_binding.hpp"

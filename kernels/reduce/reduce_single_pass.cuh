@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/common/block_reduce.cuh"
+#include "cunum/device/detail/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
 #include "src/reduce/reduce_backends.hpp"
 #include "src/reduce/reduce_ops.hpp"

@@ -6,7 +6,7 @@
 
 #include "src/black_scholes/black_scholes_backends.hpp"
 #include "src/black_scholes/black_scholes_math.hpp"
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
 

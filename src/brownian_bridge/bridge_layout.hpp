@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 #include "cunum/brownian_bridge.hpp"
 
 namespace cunum::detail {

@@ -3,7 +3,7 @@
 // and the CUDA kernels so that both evaluate the same expression in the same order:
 // the published serial C code's (himenobmtxpa.c, jacobi()), term by term.
 
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
 

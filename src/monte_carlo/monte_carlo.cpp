@@ -15,7 +15,7 @@
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "src/monte_carlo/monte_carlo_access.hpp"
+#include "cunum/device/detail/monte_carlo_args.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
 
@@ -106,7 +106,9 @@ void validate_option(const MonteCarloOption<T>& option, std::size_t i, MonteCarl
     require_option_value(std::isfinite(values[f]), i, fields[f], "must be finite", values[f]);
   }
   require_option_value(option.spot > 0, i, "spot", "must be > 0", option.spot);
-  if (payoff != MonteCarloPayoff::lookback) require_option_value(option.strike > 0, i, "strike", "must be > 0", option.strike);
+  if (payoff != MonteCarloPayoff::lookback && payoff != MonteCarloPayoff::custom) {
+    require_option_value(option.strike > 0, i, "strike", "must be > 0", option.strike);
+  }
   require_option_value(option.expiry > 0, i, "expiry", "must be > 0", option.expiry);
   require_option_value(option.volatility > 0, i, "volatility", "must be > 0", option.volatility);
   if (payoff == MonteCarloPayoff::up_and_out) {
@@ -458,6 +460,24 @@ MonteCarloBatch<T> MonteCarloPricer<T>::make_batch(std::vector<Setup> setups, st
 }
 
 template <class T>
+void detail::MonteCarloAccess::check(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
+                                     const MonteCarloEstimate<T>* results, const char* routine) {
+  const MonteCarloSettings& settings = pricer.settings_;
+  const auto* data = batch.data_.get();
+  require(data != nullptr, routine, "batch", "is empty (make it with load())");
+  require(data->backend == settings.backend && data->device == pricer.device_, routine, "batch",
+          "was loaded for another backend or device");
+  require(data->payoff == settings.payoff && data->dates == dates_of(settings), routine, "batch",
+          "was loaded for another payoff or time grid");
+  require(settings.backend == Backend::cpu || data->resident.size() == std::max<std::size_t>(1, settings.devices.size()),
+          routine, "batch", "was loaded for another list of devices");
+  require_memory(results, data->size, settings.backend, routine, "results");
+  if (settings.backend == Backend::cuda && data->size > 0) {
+    DeviceBinding{pricer.device_, pricer.multiprocessor_count_}.require_current(routine);
+  }
+}
+
+template <class T>
 detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>& pricer,
                                                          const MonteCarloBatch<T>& batch,
                                                          MonteCarloEstimate<T>* results) {
@@ -469,7 +489,8 @@ detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<
       static_cast<int>((settings.paths - (chunks.groups - 1) * per_group) / (settings.antithetic ? 2 : 1));
   return {settings.payoff,
           settings.control_variate || settings.greeks,
-          settings.greeks && !is_barrier(settings.payoff) && !is_multi_asset(settings.payoff),
+          settings.greeks && !is_barrier(settings.payoff) && !is_multi_asset(settings.payoff) &&
+              settings.payoff != MonteCarloPayoff::custom,
           {settings.paths, settings.assets, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data.dates,
            settings.type == OptionType::call, settings.antithetic, settings.control_variate,
            static_cast<std::uint32_t>(settings.seed), static_cast<std::uint32_t>(settings.seed >> 32)},
@@ -485,16 +506,10 @@ template <class T>
 void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results,
                                 StreamHandle stream) const {
   const detail::RoutineScope scope(kPriceRoutine);
+  detail::require(settings_.payoff != MonteCarloPayoff::custom, kPriceRoutine, "settings.payoff",
+                  "is custom: price with cunum::price_with_payoff (cunum/device/monte_carlo_payoff.cuh)");
+  detail::MonteCarloAccess::check(*this, batch, results, kPriceRoutine);
   const auto* data = batch.data_.get();
-  detail::require(data != nullptr, kPriceRoutine, "batch", "is empty (make it with load())");
-  detail::require(data->backend == settings_.backend && data->device == device_, kPriceRoutine, "batch",
-                  "was loaded for another backend or device");
-  detail::require(data->payoff == settings_.payoff && data->dates == dates_of(settings_), kPriceRoutine, "batch",
-                  "was loaded for another payoff or time grid");
-  detail::require(settings_.backend == Backend::cpu ||
-                      data->resident.size() == std::max<std::size_t>(1, settings_.devices.size()),
-                  kPriceRoutine, "batch", "was loaded for another list of devices");
-  detail::require_memory(results, data->size, settings_.backend, kPriceRoutine, "results");
   if (data->size == 0) return;
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results);
   const std::int64_t chunks = args.options * args.chunks.chunks;
@@ -509,7 +524,6 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
     detail::monte_carlo_finish_cpu(args, partials.data());
     return;
   }
-  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kPriceRoutine);
   DeviceBuffer<double> partials(slice(chunks), stream);
   if (!queues_) {
     detail::monte_carlo_partials_cuda(args, 0, chunks, partials.data(), stream);
@@ -610,6 +624,8 @@ std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(const Monte
 #define CUNUM_INSTANTIATE_MONTE_CARLO(T)                                                                      \
   template class MonteCarloBatch<T>;                                                                          \
   template class MonteCarloPricer<T>;                                                                         \
+  template void detail::MonteCarloAccess::check(const MonteCarloPricer<T>&, const MonteCarloBatch<T>&,         \
+                                                const MonteCarloEstimate<T>*, const char*);                   \
   template detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>&,               \
                                                                     const MonteCarloBatch<T>&, MonteCarloEstimate<T>*);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO, CUNUM_REAL_TYPES)

@@ -16,7 +16,7 @@
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "src/monte_carlo/monte_carlo_access.hpp"
+#include "cunum/device/detail/monte_carlo_args.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
 
 namespace cunum {

@@ -22,7 +22,7 @@
 
 #include <cstdint>
 
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
 

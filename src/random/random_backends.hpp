@@ -7,7 +7,7 @@
 
 #include "cunum/core/stream.hpp"
 #include "cunum/device/philox.hpp"
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
 

@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 #include "cunum/reduce.hpp"
 
 namespace cunum::detail {

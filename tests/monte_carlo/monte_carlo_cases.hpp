@@ -66,6 +66,13 @@ inline void expect_within_errors(double estimate, double error, double truth, co
   EXPECT_GT(error, 0.0) << what << " option " << index;
 }
 
+// The payoffs MonteCarloPricer::price() prices on MonteCarloOption batches (not the
+// multi-asset ones, not custom).
+inline bool one_asset_library_payoff(MonteCarloPayoff payoff) {
+  return payoff != MonteCarloPayoff::basket && payoff != MonteCarloPayoff::best_of &&
+         payoff != MonteCarloPayoff::worst_of && payoff != MonteCarloPayoff::custom;
+}
+
 // Whether two estimates are the same bits, field by field (a whole-struct memcmp would
 // also compare the padding of MonteCarloEstimate<float>, which nothing writes).
 template <class T>

@@ -474,10 +474,7 @@ TYPED_TEST(MonteCarloCpu, BatchSplitsAndThreadCountsGiveIdenticalResults) {
   using T = TypeParam;
   const auto grid = cast_grid<T>(option_grid<double>());
   for (MonteCarloPayoff payoff : cunum::MonteCarloPayoffValues::all) {
-    if (payoff == MonteCarloPayoff::basket || payoff == MonteCarloPayoff::best_of ||
-        payoff == MonteCarloPayoff::worst_of) {
-      continue;  // multi-asset: BasketReducesToEuropeanAndKeepsParity and the GPU suite
-    }
+    if (!cunum::testing::one_asset_library_payoff(payoff)) continue;  // multi-asset and custom: their own tests
     MonteCarloSettings s = settings_of(payoff, OptionType::put, 3001 * 2, 5);
     s.seed = cunum::testing::fresh_seed();
     s.antithetic = true;

@@ -10,7 +10,7 @@
 #include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/monte_carlo.hpp"
-#include "src/core/host_device.hpp"
+#include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
 
@@ -293,6 +293,47 @@ CUNUM_UNROLL
       const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
       sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
                 T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
+    }
+    add_sample<kFull>(sums, sample, control_mean);
+  }
+}
+
+// A group of the caller's `custom` payoff (cunum/device/monte_carlo_payoff.cuh): the
+// one-asset walk of simulate_group, the functor's state per lane (and mirror) observing
+// S at each date, its value the payoff; the control is the terminal asset.
+template <class T, bool kFull, class Payoff, class Draws, class A>
+CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, const GroupShape& shape,
+                                                    std::int64_t option, const Payoff& payoff, std::uint64_t group,
+                                                    Draws& draws, ChunkSums<A>& sums) {
+  constexpr int lanes = kPathLanes<T>;
+  using State = typename Payoff::State;
+  const MonteCarloPathView<T> view{o.spot, o.strike, shape.dates, shape.is_call, option};
+  const int active = group + 1 < shape.groups ? lanes : shape.last_group_lanes;
+  T log2_s[lanes], mirrored_log2_s[lanes];
+  State states[lanes], mirrored[lanes];
+  for (int lane = 0; lane < lanes; ++lane) {
+    log2_s[lane] = mirrored_log2_s[lane] = T(-0.0);
+    states[lane] = mirrored[lane] = payoff.start(view);
+  }
+  for (int date = 0; date < shape.dates; ++date) {
+    T z[lanes];
+    draws(date, z);
+    for (int lane = 0; lane < lanes; ++lane) {
+      log2_s[lane] += o.log2_drift + o.log2_diffusion * z[lane];
+      payoff.observe(states[lane], o.spot * fast_exp2(log2_s[lane]), date, view);
+      if (shape.antithetic) {
+        mirrored_log2_s[lane] += o.log2_drift - o.log2_diffusion * z[lane];
+        payoff.observe(mirrored[lane], o.spot * fast_exp2(mirrored_log2_s[lane]), date, view);
+      }
+    }
+  }
+  const T control_mean = static_cast<T>(o.control_mean);
+  for (int lane = 0; lane < lanes; ++lane) {
+    if (lane >= active) break;
+    PathSample<T> sample{payoff.value(states[lane], view), o.spot * fast_exp2(log2_s[lane]), T(0), T(0)};
+    if (shape.antithetic) {
+      sample.payoff = T(0.5) * (sample.payoff + payoff.value(mirrored[lane], view));
+      sample.control = T(0.5) * (sample.control + o.spot * fast_exp2(mirrored_log2_s[lane]));
     }
     add_sample<kFull>(sums, sample, control_mean);
   }

@@ -1,0 +1,189 @@
+#pragma once
+// Part of cunum's device API for callers' own Monte Carlo payoffs
+// (cunum/device/monte_carlo_payoff.cuh); not a stable interface of its own. The
+// arguments of a pricing call, the chunk walkers both backends run, and the library's
+// entry points (defined in libcunum): sums of any chunk range, and the estimates from them.
+
+#include <cstdint>
+
+#include "cunum/core/stream.hpp"
+#include "cunum/device/detail/monte_carlo_path.hpp"
+#include "cunum/monte_carlo.hpp"
+
+namespace cunum {
+namespace detail {
+
+// How the paths of one option are cut into chunks: a chunk is `groups_per_chunk`
+// consecutive groups (one warp's share on the GPU), summed alone; the chunks of an
+// option are then combined in a fixed order. Depends on the settings only.
+struct ChunkShape {
+  std::int64_t groups;  // per option: paths / G, rounded up
+  std::int64_t groups_per_chunk;
+  std::int64_t chunks;  // per option
+  std::int64_t samples; // independent samples per option
+};
+
+// The arguments of one price() call, shared by both backends.
+template <class T>
+struct MonteCarloArgs {
+  MonteCarloPayoff payoff;
+  bool full;    // control variate or Greeks: every sum, else kPlainSumCount
+  bool greeks;  // Greeks asked for and defined for the payoff
+  GroupShape shape;
+  ChunkShape chunks;
+  std::int64_t options;
+  const OptionSetup<T>* setups;   // one per option, or shape.assets per multi-asset option
+  const T* factor;                // multi-asset: the correlation's Cholesky factor; else null
+  const device::MrgMatrix* mrg_tables;  // MRG32k3a source: the substream skip tables; null for Philox
+  MonteCarloEstimate<T>* results;
+};
+
+// The constants of option i (its first asset's, for a multi-asset option).
+template <class T>
+CUNUM_HOST_DEVICE inline const OptionSetup<T>* option_setup_of(const MonteCarloArgs<T>& a, std::int64_t option) {
+  return a.setups + option * a.shape.assets;
+}
+
+// Sums group `group` of option `option` with its normals `draws`: the one-asset walk
+// on a copy of its constants (`setup`, in registers on the GPU), or the multi-asset one.
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
+CUNUM_HOST_DEVICE inline void sum_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
+                                        std::uint64_t group, Draws& draws, ChunkSums<A>& sums) {
+  if constexpr (is_multi_asset(P)) {
+    simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, draws, sums);
+  } else {
+    simulate_group<T, P, kFull>(setup, a.shape, group, draws, sums);
+  }
+}
+
+// Visits the groups [first, end) of option `option` that are 2^stride_log2 apart with
+// each group's normals, visit(group, draws), from the pricer's source: Philox (kMrg
+// false: random access by counter), or MRG32k3a (the first group's substream reached
+// by skip-ahead from the option's stream state, each next one by skipping
+// 2^stride_log2 substreams with one table).
+template <class T, bool kMrg, class Visit>
+CUNUM_HOST_DEVICE inline void walk_groups(const MonteCarloArgs<T>& a, std::int64_t option, std::int64_t first,
+                                          std::int64_t end, int stride_log2, Visit&& visit) {
+  const OptionSetup<T>* o = option_setup_of(a, option);
+  if constexpr (!kMrg) {
+    for (std::int64_t group = first; group < end; group += std::int64_t{1} << stride_log2) {
+      PhiloxDraws<T> draws{a.shape.key0, a.shape.key1, o->stream, static_cast<std::uint64_t>(group)};
+      visit(static_cast<std::uint64_t>(group), draws);
+    }
+  } else {
+    if (first >= end) return;
+    device::Mrg32k3aState base = o->mrg_stream;
+    device::mrg32k3a_skip_substreams(base, static_cast<std::uint64_t>(first), a.mrg_tables);
+    for (std::int64_t group = first; group < end; group += std::int64_t{1} << stride_log2) {
+      MrgDraws<T> draws{base};
+      visit(static_cast<std::uint64_t>(group), draws);
+      device::mrg_apply(a.mrg_tables[stride_log2], base.x1, device::kMrgModulus1);
+      device::mrg_apply(a.mrg_tables[device::kMrgSubstreamTables + stride_log2], base.x2, device::kMrgModulus2);
+    }
+  }
+}
+
+// walk_groups' visitors (function objects, not lambdas, so that host and device
+// passes of any translation unit accept them): the library's payoff P, and a
+// caller's payoff functor.
+template <class T, MonteCarloPayoff P, bool kFull, class A>
+struct SumGroup {
+  const MonteCarloArgs<T>& a;
+  const OptionSetup<T>& setup;
+  std::int64_t option;
+  ChunkSums<A>& sums;
+  template <class Draws>
+  CUNUM_HOST_DEVICE void operator()(std::uint64_t group, Draws& draws) const {
+    sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
+  }
+};
+
+template <class T, bool kFull, class Payoff, class A>
+struct SumCustomGroup {
+  const OptionSetup<T>& setup;
+  const GroupShape& shape;
+  std::int64_t option;
+  const Payoff& payoff;
+  ChunkSums<A>& sums;
+  template <class Draws>
+  CUNUM_HOST_DEVICE void operator()(std::uint64_t group, Draws& draws) const {
+    simulate_custom_group<T, kFull>(setup, shape, option, payoff, group, draws, sums);
+  }
+};
+
+// Sums the groups walk_groups visits with the library's payoff P.
+template <class T, MonteCarloPayoff P, bool kFull, bool kMrg, class A>
+CUNUM_HOST_DEVICE inline void sum_groups(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
+                                         std::int64_t first, std::int64_t end, int stride_log2, ChunkSums<A>& sums) {
+  walk_groups<T, kMrg>(a, option, first, end, stride_log2, SumGroup<T, P, kFull, A>{a, setup, option, sums});
+}
+
+// The number of sums a chunk keeps.
+CUNUM_HOST_DEVICE inline int sum_count(bool full) { return full ? kSumCount : kPlainSumCount; }
+
+// Chunk sums are stored chunk-major: chunk c of option i keeps sum s at
+// partials[(i * chunks + c) * sum_count + s], so that any range of the flattened
+// chunk index (i * chunks + c) is one contiguous slice, whichever device or rank
+// computed it.
+template <class T>
+std::int64_t partial_count(const MonteCarloArgs<T>& args) {
+  return args.options * args.chunks.chunks * sum_count(args.full);
+}
+
+// The chunks [first, first + count) of the flattened index, each summed alone into
+// its place in `partials`, which holds that slice only (count x sum_count values).
+// OpenMP: host pointers, synchronous.
+template <class T>
+void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
+                              double* partials);
+// Every option's chunks added in chunk order, and the estimates written.
+template <class T>
+void monte_carlo_finish_cpu(const MonteCarloArgs<T>& args, const double* partials);
+
+// Quasi-random (sobol_bridge): a batch of `batch_paths` bridge paths `w` (records
+// path-fastest: W of record r, path p at w[r * batch_paths + p]) that are the paths of
+// chunks [first_chunk, first_chunk + batch_chunks) of every option; each chunk's sums
+// go to their place in the whole chunk-major `partials`.
+template <class T>
+void monte_carlo_quasi_partials_cpu(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
+                                    std::int64_t first_chunk, std::int64_t batch_chunks, double* partials);
+template <class T>
+void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
+                                     std::int64_t first_chunk, std::int64_t batch_chunks, double* partials,
+                                     StreamHandle stream);
+
+// CUDA: device pointers, asynchronous on `stream`. The path kernel: one warp a chunk.
+template <class T>
+void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
+                               double* partials, StreamHandle stream);
+// Combining kernels fold each option's `count` sums (its chunks, or a level already
+// folded) fan_in at a time in a fixed tree until one warp can finish them; a finishing
+// kernel (one warp an option) writes the estimates.
+template <class T>
+void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count,
+                             StreamHandle stream);
+// One folding step over some units of a level: each unit is fan_in consecutive sums of
+// one option (of `count` an option), units [first_unit, first_unit + units) of the
+// option-major list, read from `chunk_sums`, which starts at the first unit's first
+// chunk; out gets units x sums values. The whole level (first_unit 0) is the first
+// step of monte_carlo_finish_cuda, so a rank that folds its own units gets its bits.
+void monte_carlo_fold_units_cuda(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
+                                 const double* chunk_sums, double* out, StreamHandle stream);
+
+// The library's own view of a pricer and a batch (defined in libcunum): the arguments
+// of a call, so that other layers (the MPI one, callers' payoff kernels) can sum any
+// range of chunks and finish the estimates exactly as MonteCarloPricer::price() does.
+struct MonteCarloAccess {
+  // Throws what price() throws for this batch and results (naming 'batch', 'results').
+  template <class T>
+  static void check(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
+                    const MonteCarloEstimate<T>* results, const char* routine);
+  // The arguments of pricing `batch` with `pricer` into `results` (the batch's
+  // constants as its home device, or the CPU, reads them). Validates nothing.
+  template <class T>
+  static MonteCarloArgs<T> args(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
+                                MonteCarloEstimate<T>* results);
+};
+
+}  // namespace detail
+}  // namespace cunum
