@@ -14,6 +14,9 @@
 
 namespace cunum::testing {
 
+// The precisions every typed suite runs.
+using RealTypes = ::testing::Types<float, double>;
+
 // In, at and out of the money, short and long, with and without carry.
 template <class T>
 std::vector<MonteCarloOption<T>> option_grid() {

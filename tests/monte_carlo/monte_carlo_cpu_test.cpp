@@ -87,8 +87,7 @@ std::vector<MonteCarloOption<T>> cast_grid(const std::vector<MonteCarloOption<do
 
 template <class T>
 class MonteCarloCpu : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MonteCarloCpu, RealTypes);
+TYPED_TEST_SUITE(MonteCarloCpu, cunum::testing::RealTypes);
 
 TYPED_TEST(MonteCarloCpu, EuropeanMatchesBlackScholesWithEveryVarianceReduction) {
   using T = TypeParam;

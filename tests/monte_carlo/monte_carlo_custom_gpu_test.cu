@@ -21,8 +21,7 @@ using cunum::MonteCarloSettings;
 
 template <class T>
 class MonteCarloCustomGpu : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MonteCarloCustomGpu, RealTypes);
+TYPED_TEST_SUITE(MonteCarloCustomGpu, cunum::testing::RealTypes);
 
 template <class T, class Payoff>
 std::vector<MonteCarloEstimate<T>> price_custom(MonteCarloSettings s, Backend backend, const Payoff& payoff,

@@ -64,8 +64,7 @@ void expect_same_as_library(Backend backend, MonteCarloPayoff library, const Pay
 
 template <class T>
 class MonteCarloCustom : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MonteCarloCustom, RealTypes);
+TYPED_TEST_SUITE(MonteCarloCustom, cunum::testing::RealTypes);
 
 TYPED_TEST(MonteCarloCustom, FunctorsPriceAsTheLibraryOnTheCpu) {
   using T = TypeParam;

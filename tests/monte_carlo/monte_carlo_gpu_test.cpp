@@ -87,8 +87,7 @@ void expect_agree(const MonteCarloEstimate<T>& gpu, const MonteCarloEstimate<T>&
 
 template <class T>
 class MonteCarloGpu : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MonteCarloGpu, RealTypes);
+TYPED_TEST_SUITE(MonteCarloGpu, cunum::testing::RealTypes);
 
 TYPED_TEST(MonteCarloGpu, EveryPayoffAndVariantMatchesTheCpuBackend) {
   CUNUM_REQUIRE_GPU();
