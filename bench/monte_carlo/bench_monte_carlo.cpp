@@ -77,6 +77,13 @@ void check_against_black_scholes(const Context& context, const std::vector<E>& e
   }
 }
 
+// The peers' view of a float batch (no dividends: the peers price r, sigma only).
+std::vector<PeerOption> peer_options_of(const std::vector<MonteCarloOption<float>>& options) {
+  std::vector<PeerOption> out;
+  for (const auto& o : options) out.push_back({o.spot, o.strike, o.expiry, o.rate, o.volatility});
+  return out;
+}
+
 std::string gpaths(double paths, double ms) {
   char text[64];
   std::snprintf(text, sizeof text, "%.3g Gpaths/s", paths / (ms * 1e6));
@@ -105,10 +112,8 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
   BenchRow row = bench_row(kModule, "european call, philox4x32_10 fused", precision_name<T>(), option_count * paths);
   row.bytes_moved = total * sizeof(T);
   if constexpr (sizeof(T) == 4) {
-    std::vector<PeerOption> peer_options;
-    for (const auto& o : options) peer_options.push_back({o.spot, o.strike, o.expiry, o.rate, o.volatility});
     SampleDesignPeer peer(option_count, paths, context.environment.multiprocessor_count, stream);
-    peer.load(peer_options);
+    peer.load(peer_options_of(options));
     const PairedMedians medians =
         compare_device_ms(context.options, stream, [&] { pricer.price(batch, results.data(), stream); },
                           [&] { peer.price(); });
@@ -176,10 +181,8 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
     context.report.add(v);
   }
   if constexpr (sizeof(T) == 4) {
-    std::vector<PeerOption> peer_options;
-    for (const auto& o : options) peer_options.push_back({o.spot, o.strike, o.expiry, o.rate, o.volatility});
     SeedRoute seed(option_count, paths, stream);
-    seed.load(peer_options);
+    seed.load(peer_options_of(options));
     BenchRow r = bench_row(kModule, "seed route: cuRAND MT19937 normals + pricing kernel", precision_name<T>(),
                            option_count * paths);
     r.median_ms = median_device_ms(context.options, stream, [&] { seed.price(); });

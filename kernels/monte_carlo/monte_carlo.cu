@@ -1,8 +1,7 @@
-// CUDA Monte Carlo kernels. The path kernel is fused: each warp owns one chunk of
-// one option, every thread draws its groups' normals from Philox in registers,
-// walks the paths and sums the statistics; the warp adds its threads' sums in double
-// and stores the chunk's. A launch covers any range of chunks (all of them, or one
-// device's share). Combining kernels then fold an option's chunks in fixed
+// CUDA Monte Carlo kernels. The path kernel (cunum/device/detail/monte_carlo_chunks.cuh,
+// shared with callers' payoff functors) is fused: each warp owns one chunk of one
+// option, draws, walks and sums in registers, and stores the chunk's sums; a launch
+// covers any range of chunks (all of them, or one device's share). Combining kernels then fold an option's chunks in fixed
 // groups of CombinePolicy::fan_in, and the finishing kernel (one warp per option)
 // forms the estimates. Every order is fixed by the chunk shape, which the settings
 // alone decide: results are bit-identical run to run and whatever the batch size.
@@ -13,50 +12,15 @@
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/device/detail/block_reduce.cuh"
+#include "cunum/device/detail/monte_carlo_chunks.cuh"
 #include "kernels/common/launch.cuh"
 #include "src/core/instantiate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
-#include "src/monte_carlo/monte_carlo_policy.hpp"
+#include "cunum/device/detail/monte_carlo_policy.hpp"
 
 namespace cunum::detail {
 
 namespace {
-
-// Warp w of the launch sums chunk first + w of the flattened (option, chunk) index
-// into place w of `partials`, the chunk-major slice that starts at chunk `first`
-// (monte_carlo_backends.hpp).
-template <class T, MonteCarloPayoff P, bool kFull, bool kMrg>
-__global__ void __launch_bounds__(PathPolicy::block_threads)
-    monte_carlo_paths_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
-                             double* __restrict__ partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
-  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
-  const int lane = threadIdx.x % kWarpThreads;
-  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
-  if (warp >= count) return;  // the whole warp leaves
-  const std::int64_t chunk_id = first + warp;
-  // A 32-bit division where the numbers allow (always but for grids of 2^30 warps):
-  // the 64-bit one is a called routine that every warp would pay.
-  const std::int64_t option = chunk_id <= 0xFFFFFFFF && a.chunks.chunks <= 0xFFFFFFFF
-                                  ? static_cast<std::uint32_t>(chunk_id) / static_cast<std::uint32_t>(a.chunks.chunks)
-                                  : chunk_id / a.chunks.chunks;
-  const std::int64_t chunk = chunk_id - option * a.chunks.chunks;
-  const OptionSetup<T> setup = *option_setup_of(a, option);
-  // A thread's plain sums stay in T; with a control variate or Greeks they are
-  // double, since the control's variance is a difference of nearly equal sums.
-  ChunkSums<std::conditional_t<kFull, double, T>> sums{};
-  const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
-  const std::int64_t end =
-      begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
-  constexpr int kWarpThreadsLog2 = 5;
-  static_assert(1 << kWarpThreadsLog2 == kWarpThreads, "lanes stride the chunk's groups by the warp size");
-  sum_groups<T, P, kFull, kMrg>(a, setup, option, begin + lane, end, kWarpThreadsLog2, sums);
-#pragma unroll
-  for (int s = 0; s < kSums; ++s) {
-    const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
-    if (lane == 0) partials[warp * kSums + s] = total;
-  }
-}
 
 // Quasi-random: warp w sums local chunk w mod batch_chunks of option w / batch_chunks
 // from the batch's bridge paths into its place in the whole `partials`.
@@ -137,12 +101,14 @@ void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t c
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
   const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), 0, stream};
   const bool mrg = a.mrg_tables != nullptr;
+  using Payoff = LibraryPayoff<P>;
   if (a.full) {
-    launch_kernel(mrg ? monte_carlo_paths_kernel<T, P, true, true> : monte_carlo_paths_kernel<T, P, true, false>, name,
-                  config, a, first, count, partials);
+    launch_kernel(mrg ? monte_carlo_paths_kernel<T, true, true, Payoff> : monte_carlo_paths_kernel<T, true, false, Payoff>,
+                  name, config, a, Payoff{}, first, count, partials);
   } else {
-    launch_kernel(mrg ? monte_carlo_paths_kernel<T, P, false, true> : monte_carlo_paths_kernel<T, P, false, false>,
-                  name, config, a, first, count, partials);
+    launch_kernel(mrg ? monte_carlo_paths_kernel<T, false, true, Payoff>
+                      : monte_carlo_paths_kernel<T, false, false, Payoff>,
+                  name, config, a, Payoff{}, first, count, partials);
   }
 }
 

@@ -17,7 +17,7 @@
 #include "src/core/validate.hpp"
 #include "cunum/device/detail/monte_carlo_args.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
-#include "src/monte_carlo/monte_carlo_policy.hpp"
+#include "cunum/device/detail/monte_carlo_policy.hpp"
 
 namespace cunum {
 

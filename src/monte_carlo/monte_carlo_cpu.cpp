@@ -12,30 +12,16 @@ namespace cunum::detail {
 
 namespace {
 
-template <class T, MonteCarloPayoff P, bool kFull, bool kMrg>
-void sum_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
-  const std::int64_t groups = a.chunks.groups;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t item = first; item < first + count; ++item) {
-    const std::int64_t option = item / a.chunks.chunks, chunk = item % a.chunks.chunks;
-    const OptionSetup<T>& setup = *option_setup_of(a, option);
-    ChunkSums<double> sums{};
-    const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
-    const std::int64_t end = begin + a.chunks.groups_per_chunk < groups ? begin + a.chunks.groups_per_chunk : groups;
-    sum_groups<T, P, kFull, kMrg>(a, setup, option, begin, end, 0, sums);
-    for (int s = 0; s < kSums; ++s) partials[(item - first) * kSums + s] = sums.s[s];
-  }
-}
-
 template <class T, MonteCarloPayoff P>
 void sum_payoff_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
   const bool mrg = a.mrg_tables != nullptr;
+  const LibraryPayoff<P> payoff;
   if (a.full) {
-    mrg ? sum_chunks<T, P, true, true>(a, first, count, partials) : sum_chunks<T, P, true, false>(a, first, count, partials);
+    mrg ? sum_chunks_cpu<T, true, true>(a, payoff, first, count, partials)
+        : sum_chunks_cpu<T, true, false>(a, payoff, first, count, partials);
   } else {
-    mrg ? sum_chunks<T, P, false, true>(a, first, count, partials)
-        : sum_chunks<T, P, false, false>(a, first, count, partials);
+    mrg ? sum_chunks_cpu<T, false, true>(a, payoff, first, count, partials)
+        : sum_chunks_cpu<T, false, false>(a, payoff, first, count, partials);
   }
 }
 

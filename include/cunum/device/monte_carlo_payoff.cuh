@@ -36,73 +36,28 @@
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
-#include "cunum/device/detail/block_reduce.cuh"
-#include "cunum/device/detail/monte_carlo_args.hpp"
+#include "cunum/device/detail/monte_carlo_chunks.cuh"
 #include "cunum/monte_carlo.hpp"
 
 namespace cunum {
 
 namespace detail {
 
-// The library's path kernel with the caller's payoff: warp w sums chunk first + w.
-template <class T, bool kFull, bool kMrg, class Payoff>
-__global__ void __launch_bounds__(128)
-    custom_paths_kernel(MonteCarloArgs<T> a, Payoff payoff, std::int64_t first, std::int64_t count,
-                        double* __restrict__ partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
-  const int lane = threadIdx.x % kWarpThreads;
-  const std::int64_t warp = std::int64_t{blockIdx.x} * (blockDim.x / kWarpThreads) + threadIdx.x / kWarpThreads;
-  if (warp >= count) return;
-  const std::int64_t chunk_id = first + warp;
-  const std::int64_t option = chunk_id / a.chunks.chunks, chunk = chunk_id - option * a.chunks.chunks;
-  const OptionSetup<T> setup = *option_setup_of(a, option);
-  ChunkSums<std::conditional_t<kFull, double, T>> sums{};
-  const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
-  const std::int64_t end =
-      begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
-  walk_groups<T, kMrg>(a, option, begin + lane, end, 5,
-                       SumCustomGroup<T, kFull, Payoff, std::conditional_t<kFull, double, T>>{setup, a.shape, option,
-                                                                                            payoff, sums});
-  for (int s = 0; s < kSums; ++s) {
-    const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
-    if (lane == 0) partials[warp * kSums + s] = total;
-  }
-}
-
-// The same chunks on the host (OpenMP where the translation unit is built with it).
-template <class T, bool kFull, bool kMrg, class Payoff>
-void custom_partials_cpu(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t count, double* partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-  for (std::int64_t item = 0; item < count; ++item) {
-    const std::int64_t option = item / a.chunks.chunks, chunk = item % a.chunks.chunks;
-    const OptionSetup<T>& setup = *option_setup_of(a, option);
-    ChunkSums<double> sums{};
-    const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
-    const std::int64_t end =
-        begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
-    walk_groups<T, kMrg>(a, option, begin, end, 0, SumCustomGroup<T, kFull, Payoff, double>{setup, a.shape, option, payoff, sums});
-    for (int s = 0; s < kSums; ++s) partials[item * kSums + s] = sums.s[s];
-  }
-}
-
 template <class T, bool kFull, bool kMrg, class Payoff>
 void custom_partials_cuda(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t count, double* partials,
                           StreamHandle stream) {
-  constexpr int kThreads = 128;
+  constexpr int kThreads = PathPolicy::block_threads;
   const std::int64_t blocks = (count + kThreads / kWarpThreads - 1) / (kThreads / kWarpThreads);
   if (blocks > 0x7FFFFFFF) {
     throw Error(ErrorCode::not_supported, "cunum::price_with_payoff: the batch needs more than 2^31 - 1 blocks");
   }
-  custom_paths_kernel<T, kFull, kMrg, Payoff>
+  monte_carlo_paths_kernel<T, kFull, kMrg, Payoff>
       <<<static_cast<unsigned>(blocks), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(a, payoff, 0, count,
                                                                                           partials);
   const cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess) {
     throw Error(ErrorCode::cuda_failure,
-                std::string("cunum::price_with_payoff: custom_paths_kernel: ") + cudaGetErrorString(status));
+                std::string("cunum::price_with_payoff: monte_carlo_paths_kernel: ") + cudaGetErrorString(status));
   }
 }
 
@@ -135,11 +90,11 @@ void price_with_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<
   if (settings.backend == Backend::cpu) {
     std::vector<double> partials(size);
     if (args.full) {
-      mrg ? detail::custom_partials_cpu<T, true, true>(args, payoff, count, partials.data())
-          : detail::custom_partials_cpu<T, true, false>(args, payoff, count, partials.data());
+      mrg ? detail::sum_chunks_cpu<T, true, true>(args, payoff, 0, count, partials.data())
+          : detail::sum_chunks_cpu<T, true, false>(args, payoff, 0, count, partials.data());
     } else {
-      mrg ? detail::custom_partials_cpu<T, false, true>(args, payoff, count, partials.data())
-          : detail::custom_partials_cpu<T, false, false>(args, payoff, count, partials.data());
+      mrg ? detail::sum_chunks_cpu<T, false, true>(args, payoff, 0, count, partials.data())
+          : detail::sum_chunks_cpu<T, false, false>(args, payoff, 0, count, partials.data());
     }
     detail::monte_carlo_finish_cpu(args, partials.data());
     return;

@@ -5,6 +5,7 @@
 // entry points (defined in libcunum): sums of any chunk range, and the estimates from them.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cunum/core/stream.hpp"
 #include "cunum/device/detail/monte_carlo_path.hpp"
@@ -83,39 +84,80 @@ CUNUM_HOST_DEVICE inline void walk_groups(const MonteCarloArgs<T>& a, std::int64
   }
 }
 
-// walk_groups' visitors (function objects, not lambdas, so that host and device
-// passes of any translation unit accept them): the library's payoff P, and a
-// caller's payoff functor.
-template <class T, MonteCarloPayoff P, bool kFull, class A>
-struct SumGroup {
+// The library's payoff P, as the payoff argument of the chunk code (a caller's
+// functor takes its place for MonteCarloPayoff::custom).
+template <MonteCarloPayoff P>
+struct LibraryPayoff {};
+
+// One group with the library's payoff P, or with a caller's functor.
+template <class T, bool kFull, MonteCarloPayoff P, class Draws, class A>
+CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
+                                               std::int64_t option, LibraryPayoff<P>, std::uint64_t group,
+                                               Draws& draws, ChunkSums<A>& sums) {
+  sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
+}
+template <class T, bool kFull, class Payoff, class Draws, class A>
+CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
+                                               std::int64_t option, const Payoff& payoff, std::uint64_t group,
+                                               Draws& draws, ChunkSums<A>& sums) {
+  simulate_custom_group<T, kFull>(setup, a.shape, option, payoff, group, draws, sums);
+}
+
+// walk_groups' visitor (a function object, not a lambda, so that the host and device
+// passes of any translation unit accept it).
+template <class T, bool kFull, class Payoff, class A>
+struct GroupSummer {
   const MonteCarloArgs<T>& a;
   const OptionSetup<T>& setup;
-  std::int64_t option;
-  ChunkSums<A>& sums;
-  template <class Draws>
-  CUNUM_HOST_DEVICE void operator()(std::uint64_t group, Draws& draws) const {
-    sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
-  }
-};
-
-template <class T, bool kFull, class Payoff, class A>
-struct SumCustomGroup {
-  const OptionSetup<T>& setup;
-  const GroupShape& shape;
   std::int64_t option;
   const Payoff& payoff;
   ChunkSums<A>& sums;
   template <class Draws>
   CUNUM_HOST_DEVICE void operator()(std::uint64_t group, Draws& draws) const {
-    simulate_custom_group<T, kFull>(setup, shape, option, payoff, group, draws, sums);
+    sum_payoff_group<T, kFull>(a, setup, option, payoff, group, draws, sums);
   }
 };
 
-// Sums the groups walk_groups visits with the library's payoff P.
-template <class T, MonteCarloPayoff P, bool kFull, bool kMrg, class A>
-CUNUM_HOST_DEVICE inline void sum_groups(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
-                                         std::int64_t first, std::int64_t end, int stride_log2, ChunkSums<A>& sums) {
-  walk_groups<T, kMrg>(a, option, first, end, stride_log2, SumGroup<T, P, kFull, A>{a, setup, option, sums});
+// A thread's sums: in T for a plain chunk; in double with a control variate or
+// Greeks, since the control's variance is a difference of nearly equal sums.
+template <class T, bool kFull>
+using ThreadSums = ChunkSums<std::conditional_t<kFull, double, T>>;
+
+// Adds to `sums` the groups of flat chunk `chunk_id` that lane `lane` of 2^lanes_log2
+// takes (its groups lane, lane + 2^lanes_log2, ...): the one chunk code of the GPU
+// kernel (a warp a chunk) and the CPU loop (one lane).
+template <class T, bool kFull, bool kMrg, class Payoff, class A>
+CUNUM_HOST_DEVICE inline void sum_chunk(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t chunk_id,
+                                        int lane, int lanes_log2, ChunkSums<A>& sums) {
+  // A 32-bit division where the numbers allow (always but for grids of 2^30 warps):
+  // the 64-bit one is a called routine that every warp would pay.
+  const std::int64_t option = chunk_id <= 0xFFFFFFFF && a.chunks.chunks <= 0xFFFFFFFF
+                                  ? static_cast<std::uint32_t>(chunk_id) / static_cast<std::uint32_t>(a.chunks.chunks)
+                                  : chunk_id / a.chunks.chunks;
+  const std::int64_t chunk = chunk_id - option * a.chunks.chunks;
+  const OptionSetup<T> setup = *option_setup_of(a, option);  // in registers on the GPU
+  const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
+  const std::int64_t end =
+      begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
+  walk_groups<T, kMrg>(a, option, begin + lane, end, lanes_log2,
+                       GroupSummer<T, kFull, Payoff, A>{a, setup, option, payoff, sums});
+}
+
+// The CPU backend's chunks [first, first + count), each summed in double by one
+// thread into its place in `partials` (the slice from chunk `first`). OpenMP where the
+// translation unit is built with it.
+template <class T, bool kFull, bool kMrg, class Payoff>
+void sum_chunks_cpu(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t first, std::int64_t count,
+                    double* partials) {
+  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+  for (std::int64_t item = 0; item < count; ++item) {
+    ChunkSums<double> sums{};
+    sum_chunk<T, kFull, kMrg>(a, payoff, first + item, 0, 0, sums);
+    for (int s = 0; s < kSums; ++s) partials[item * kSums + s] = sums.s[s];
+  }
 }
 
 // The number of sums a chunk keeps.

@@ -1,5 +1,6 @@
 #pragma once
-// Internal: the Monte Carlo launch shapes, as policy types. The chunk shape follows
+// Part of cunum's device API for callers' own Monte Carlo payoffs (not a stable
+// interface of its own): the Monte Carlo launch shapes, as policy types. The chunk shape follows
 // from PathPolicy and the settings only (never from the device or the batch), since
 // it fixes the summation order and so the results' last bits.
 

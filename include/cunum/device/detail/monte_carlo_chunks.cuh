@@ -1,0 +1,39 @@
+#pragma once
+// Part of cunum's device API for callers' own Monte Carlo payoffs (not a stable
+// interface of its own): the path kernel, one template for the library's payoffs
+// (instantiated in libcunum) and callers' functors (instantiated in their code).
+
+#include <cstdint>
+
+#include "cunum/device/detail/block_reduce.cuh"
+#include "cunum/device/detail/monte_carlo_args.hpp"
+#include "cunum/device/detail/monte_carlo_policy.hpp"
+
+namespace cunum::detail {
+
+// Warp w of the launch sums chunk first + w of the flattened (option, chunk) index with
+// `payoff` (LibraryPayoff<P> or a caller's functor): every thread draws its groups'
+// normals in registers, walks the paths and sums the statistics; the warp adds its
+// threads' sums in double, and lane 0 stores them in place w of `partials`, the
+// chunk-major slice that starts at chunk `first`.
+template <class T, bool kFull, bool kMrg, class Payoff>
+__global__ void __launch_bounds__(PathPolicy::block_threads)
+    monte_carlo_paths_kernel(MonteCarloArgs<T> a, Payoff payoff, std::int64_t first, std::int64_t count,
+                             double* __restrict__ partials) {
+  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
+  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
+  constexpr int kWarpThreadsLog2 = 5;
+  static_assert(1 << kWarpThreadsLog2 == kWarpThreads, "lanes stride the chunk's groups by the warp size");
+  const int lane = threadIdx.x % kWarpThreads;
+  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
+  if (warp >= count) return;  // the whole warp leaves
+  ThreadSums<T, kFull> sums{};
+  sum_chunk<T, kFull, kMrg>(a, payoff, first + warp, lane, kWarpThreadsLog2, sums);
+#pragma unroll
+  for (int s = 0; s < kSums; ++s) {
+    const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
+    if (lane == 0) partials[warp * kSums + s] = total;
+  }
+}
+
+}  // namespace cunum::detail
