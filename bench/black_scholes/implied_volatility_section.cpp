@@ -1,12 +1,10 @@
 // On the GPU: implied volatilities of a book of calls at 2^24 options, float and
-// double, checked against the CPU backend, beside the same solver with the options dealt
-// through a warp queue (implied_volatility_peer.hpp), interleaved.
+// double, checked against the CPU backend.
 
 #include <string>
 #include <vector>
 
 #include "black_scholes_bench.hpp"
-#include "implied_volatility_peer.hpp"
 
 namespace cunum::bench::black_scholes {
 
@@ -32,7 +30,6 @@ void bench_implied_volatility(Context& context, StreamHandle stream, std::int64_
     pricer.implied_volatility(n, prices.next(), spot.next(), strike.next(), expiry.next(), book.rates(),
                               OptionType::call, volatility.data(), rejected.data(), stream);
   };
-  volatility.fill_bytes_async(0xFF);
   run();
   const BlackScholesPricer<T> cpu(BlackScholesOutputs{}, Backend::cpu);
   const ImpliedVolatilities<T> reference =
@@ -49,22 +46,9 @@ void bench_implied_volatility(Context& context, StreamHandle stream, std::int64_
                           std::to_string(reference.rejected));
   }
 
-  const auto peer = [&] {
-    const detail::ImpliedVolArgs<T> args{{n, spot.next(), strike.next(), expiry.next()}, prices.next(),
-                                         book.rates(), true, volatility.data(), rejected.data()};
-    implied_volatility_warp_queue(args, context.environment.multiprocessor_count, stream);
-  };
-  volatility.fill_bytes_async(0xFF);
-  peer();
-  check_close(context.failures, what + " (warp queue)", volatility.to_host(), reference.volatility,
-              std::is_same_v<T, float> ? 1e-6 : 1e-11);
-
   BenchRow row = bench_row(kModule, "implied volatility, calls within 3 sd of the forward",
                            precision_name<T>(), n);
-  const PairedMedians medians = compare_device_ms(context.options, stream, run, peer);
-  row.median_ms = medians.ours_ms;
-  row.peer = "the same solver, options dealt by a warp queue";
-  row.peer_median_ms = medians.peer_ms;
+  row.median_ms = median_device_ms(context.options, stream, run);
   row.bytes_moved = static_cast<double>(n) * sizeof(T) * 5;  // price, S, K, T in; sigma out
   row.note = options_per_second(n, row.median_ms, "implied vols");
   if (std::is_same_v<T, double>) row.note += std::string("; ") + kPublishedFigure;

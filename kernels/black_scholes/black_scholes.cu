@@ -3,7 +3,6 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/black_scholes/implied_volatility.cuh"
 #include "kernels/common/launch.cuh"
 #include "src/black_scholes/black_scholes_backends.hpp"
 #include "src/black_scholes/black_scholes_element.hpp"
@@ -23,10 +22,19 @@ struct PricePolicy {
   static constexpr int items_per_thread = 1;
   static constexpr int blocks_per_multiprocessor = 8;
 };
-// The implied-volatility policy the library ships (kernels/black_scholes/implied_volatility.cuh):
-// one option per thread. Dealing options through a warp queue was 0.88x as fast on the
-// H100 (docs/divergence.md); the bench keeps it as its comparison line.
-using ShippedImpliedVolPolicy = ImpliedVolPolicy<device::WorkAssignment::static_per_thread>;
+struct ImpliedVolPolicy {
+  static constexpr int block_threads = 256;
+  static constexpr int blocks_per_multiprocessor = 8;
+};
+
+// Enough blocks of `block_threads` threads taking `items_per_block` options a pass to
+// fill the device, never more than the options need.
+dim3 black_scholes_grid(std::int64_t n, std::int64_t items_per_block, int blocks_per_multiprocessor,
+                        int multiprocessor_count, const char* name) {
+  const std::int64_t needed = (n + items_per_block - 1) / items_per_block;
+  const std::int64_t resident = std::int64_t{multiprocessor_count} * blocks_per_multiprocessor;
+  return grid_1d(needed < resident ? needed : resident, name);
+}
 
 // kPricesOnly: whether only prices and discount are formed (no density, no Greeks).
 // Each pass of a block covers block_threads x items_per_thread consecutive options;
@@ -52,6 +60,23 @@ __global__ void __launch_bounds__(PricePolicy::block_threads) black_scholes_pric
   }
 }
 
+// Counts rejected prices with one atomic per warp and pass (integer: deterministic).
+template <class T>
+__global__ void __launch_bounds__(ImpliedVolPolicy::block_threads) implied_volatility_kernel(ImpliedVolArgs<T> args) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  // Every lane of a warp runs the same number of passes, so the ballot is warp-wide.
+  const std::int64_t warp_first = first - (threadIdx.x & 31);
+  for (std::int64_t base = warp_first; base < args.options.n; base += stride) {
+    const std::int64_t i = base + (threadIdx.x & 31);
+    const bool rejected = i < args.options.n && implied_volatility_element(args, i);
+    const unsigned votes = __ballot_sync(0xFFFFFFFFu, rejected);
+    if (args.rejected != nullptr && (threadIdx.x & 31) == 0 && votes != 0) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(args.rejected), static_cast<unsigned long long>(__popc(votes)));
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -70,7 +95,13 @@ void black_scholes_price_cuda(const BlackScholesPriceArgs<T>& args, int multipro
 
 template <class T>
 void implied_volatility_cuda(const ImpliedVolArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
-  launch_implied_volatility<ShippedImpliedVolPolicy>(args, multiprocessor_count, stream);
+  if (args.rejected != nullptr) CUNUM_CHECK(cudaMemsetAsync(args.rejected, 0, sizeof(std::int64_t), stream));
+  if (args.options.n == 0) return;
+  const char* name = "implied_volatility_kernel";
+  const LaunchConfig config{black_scholes_grid(args.options.n, ImpliedVolPolicy::block_threads,
+                                               ImpliedVolPolicy::blocks_per_multiprocessor, multiprocessor_count, name),
+                            dim3(ImpliedVolPolicy::block_threads), 0, stream};
+  launch_kernel(implied_volatility_kernel<T>, name, config, args);
 }
 
 #define CUNUM_INSTANTIATE_BLACK_SCHOLES_CUDA(T)                                                   \

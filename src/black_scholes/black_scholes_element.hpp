@@ -54,24 +54,17 @@ CUNUM_HOST_DEVICE inline void price_option(const BlackScholesPriceArgs<T>& a, st
   }
 }
 
-// Option i's implied-volatility problem (in double, whatever T).
-template <class T>
-CUNUM_HOST_DEVICE inline bs::ImpliedVolProblem implied_volatility_problem(const ImpliedVolArgs<T>& a, std::int64_t i) {
-  const OptionBatch<T>& o = a.options;
-  return bs::reduce_implied_volatility(
-      static_cast<double>(a.prices[i]), static_cast<double>(o.spot[i]), static_cast<double>(o.strike[i]),
-      static_cast<double>(o.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
-      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call);
-}
-
 // Inverts option i; returns whether its price was rejected (outside the bounds).
 template <class T>
 CUNUM_HOST_DEVICE inline bool implied_volatility_element(const ImpliedVolArgs<T>& a, std::int64_t i) {
-  const bs::ImpliedVolProblem problem = implied_volatility_problem(a, i);
-  const double sigma =
-      problem.solved ? problem.answer : bs::implied_total_vol(problem.price, problem.beta) / problem.sqrt_t;
+  bool rejected = false;
+  const OptionBatch<T>& o = a.options;
+  const double sigma = bs::implied_volatility(
+      static_cast<double>(a.prices[i]), static_cast<double>(o.spot[i]), static_cast<double>(o.strike[i]),
+      static_cast<double>(o.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
+      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected);
   a.volatility[i] = static_cast<T>(sigma);
-  return problem.rejected;
+  return rejected;
 }
 
 }  // namespace cunum::detail

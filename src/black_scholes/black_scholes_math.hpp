@@ -193,7 +193,6 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 // The factors that depend on x alone are computed once per option, not per iteration.
 class NormalisedOtmCall {
  public:
-  NormalisedOtmCall() = default;
   CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x) : NormalisedOtmCall(x, exp_(0.5 * x)) {}
   // half_exp: e^{x/2}, when the caller has it.
   CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp)
@@ -218,7 +217,7 @@ class NormalisedOtmCall {
   CUNUM_HOST_DEVICE double upper() const { return half_exp_; }
 
  private:
-  double x_ = 0.0, half_exp_ = 1.0, inv_half_exp_ = 1.0;
+  double x_, half_exp_, inv_half_exp_;
 };
 CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall(x)(s); }
 
@@ -240,163 +239,98 @@ constexpr double kHalleyFinalStep = 1e-8;
 // is at most half the previous step, is replaced by bisection, so the iteration always
 // converges (the bracket halves, or the steps shrink geometrically). It stops after a
 // Halley step below kHalleyFinalStep relative, or when the bracket or the step is
-// within a few ulps of s.
-//
-// The iteration is resumable: each step() evaluates b once (a doubling of the bracket,
-// or an iteration), so that a kernel can run many options' iterations in lockstep and
-// give a lane whose option has converged the next option (dynamic work assignment,
-// cunum/device/divergence.cuh). Run to the end, it is implied_total_vol() below.
-class ImpliedTotalVolSolver {
- public:
-  ImpliedTotalVolSolver() = default;
-  CUNUM_HOST_DEVICE ImpliedTotalVolSolver(const NormalisedOtmCall& price, double beta)
-      : price_(price), beta_(beta), log_beta_(log_(beta)) {
-    // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
-    // s), or at the at-the-money approximation when x is 0; far below the inflection
-    // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
-    const double x = price.x();
-    double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
-    if (beta < 0.1 * price.upper() && x < 0.0) {
-      const double tail = -x / sqrt_(-2.0 * log_beta_);
-      if (tail < s) s = tail;
-    }
-    if (!(s > 0.0)) s = 1.0;
-    hi_ = s;
+// within a few ulps of s. `iterations`, when not null, receives the number of
+// evaluations of b after the bracket (tests check that the cap is never the exit).
+CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price, double beta,
+                                                  int* iterations = nullptr) {
+  int count = 0;
+  const double x = price.x();
+  // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
+  // s), or at the at-the-money approximation when x is 0; far below the inflection
+  // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
+  const double log_beta = log_(beta);
+  double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
+  if (beta < 0.1 * price.upper() && x < 0.0) {
+    const double tail = -x / sqrt_(-2.0 * log_beta);
+    if (tail < s) s = tail;
   }
-
-  // Whether another step is due.
-  CUNUM_HOST_DEVICE bool proceed() const { return !done_; }
-  // One evaluation of b: a doubling of the bracket, or an iteration.
-  // One call site for b, so that lanes of a warp in either phase share the evaluation.
-  CUNUM_HOST_DEVICE void step() {
-    const double b = price_(bracketing_ ? hi_ : s_);
-    if (bracketing_) {
-      if (b < beta_) {
-        lo_ = hi_;
-        hi_ *= 2.0;
-        // b(x, 1e6) equals e^{x/2} to the last bit: beta is at the bound; iterate from
-        // there, evaluating b afresh.
-        if (hi_ > 1e6) start_iterating();
-        return;
-      }
-      start_iterating();
-    }
-    iterate(b);
+  if (!(s > 0.0)) s = 1.0;
+  double lo = 0.0, hi = s;
+  double b = price(hi);
+  while (b < beta) {
+    lo = hi;
+    hi *= 2.0;
+    if (hi > 1e6) break;  // b(x, 1e6) equals e^{x/2} to the last bit: beta is at the bound
+    b = price(hi);
   }
-  CUNUM_HOST_DEVICE double result() const { return s_; }
-  // Evaluations of b after the bracket (tests check that the cap is never the exit).
-  CUNUM_HOST_DEVICE int iterations() const { return iteration_; }
-
- private:
-  CUNUM_HOST_DEVICE void start_iterating() {
-    bracketing_ = false;
-    s_ = hi_;
-    width_before_ = hi_ - lo_;
-    previous_step_ = hi_ - lo_;
-  }
-
-  // One iteration from b = b(s_).
-  CUNUM_HOST_DEVICE void iterate(double b) {
-    const int iteration = iteration_++;
-    if (b == beta_) {
-      done_ = true;
-      return;
-    }
-    if (b < beta_) lo_ = s_; else hi_ = s_;
-    const double vega = price_.vega(s_);
+  s = hi;  // b = b(s) here, unless the doubling gave up at the bound
+  double width_before = hi - lo;
+  double previous_step = hi - lo;
+  for (int iteration = 0; iteration < kImpliedVolMaxIterations; ++iteration) {
+    if (iteration > 0 || !(hi <= 1e6)) b = price(s);
+    count = iteration + 1;
+    if (b == beta) break;
+    if (b < beta) lo = s; else hi = s;
+    const double vega = price.vega(s);
     double next;
     bool halley = false;
     if (!(b > 0.0)) {
-      next = 0.5 * (lo_ + hi_);
+      next = 0.5 * (lo + hi);
     } else {
       // The Newton step nu of f = ln b - ln beta (f' = b'/b), and Halley's
       // nu / (1 + nu f'' / (2 f')), f''/f' = b''/b' - b'/b.
-      const double nu = -(log_(b) - log_beta_) * b / vega;
-      const double relative_curvature = price_.curvature(s_) - vega / b;
+      const double nu = -(log_(b) - log_beta) * b / vega;
+      const double relative_curvature = price.curvature(s) - vega / b;
       const double correction = 1.0 + 0.5 * nu * relative_curvature;
       halley = correction > 0.5;
-      next = s_ + (halley ? nu / correction : nu);
+      next = s + (halley ? nu / correction : nu);
     }
-    const double width = hi_ - lo_;
-    const bool inside = next > lo_ && next < hi_;
-    const double newton_step = next > s_ ? next - s_ : s_ - next;
+    const double width = hi - lo;
+    const bool inside = next > lo && next < hi;
+    const double newton_step = next > s ? next - s : s - next;
     // Converged: a step within 2 ulps of s; a small Halley step (cubic convergence:
     // the step taken is final); or steps that stop shrinking while within 1e-12 of s,
     // which is the rounding noise of b itself (deep out of the money): s is then as
     // good as b allows.
-    if (newton_step <= 2e-16 * s_ || (inside && halley && newton_step <= kHalleyFinalStep * s_) ||
-        (inside && newton_step <= 1e-12 * s_ && newton_step > 0.5 * previous_step_)) {
-      s_ = next;
-      done_ = true;
-      return;
+    if (newton_step <= 2e-16 * s || (inside && halley && newton_step <= kHalleyFinalStep * s) ||
+        (inside && newton_step <= 1e-12 * s && newton_step > 0.5 * previous_step)) {
+      s = next;
+      break;
     }
     // Stalled: the bracket has not halved over two steps and the steps are not
     // shrinking geometrically either (a converging sequence may keep the bracket's
     // far end, so the bracket alone does not tell).
-    const bool odd = (iteration & 1) != 0;
-    const bool stalled = odd && width > 0.5 * width_before_ && newton_step > 0.5 * previous_step_;
-    if (odd) width_before_ = width;
-    if (!inside || stalled) next = 0.5 * (lo_ + hi_);
-    const double step_size = next > s_ ? next - s_ : s_ - next;
-    previous_step_ = step_size;
-    s_ = next;
-    done_ = width <= 4e-16 * s_ || step_size <= 2e-16 * s_ || iteration_ >= kImpliedVolMaxIterations;
+    const bool stalled = (iteration & 1) != 0 && width > 0.5 * width_before && newton_step > 0.5 * previous_step;
+    if ((iteration & 1) != 0) width_before = width;
+    if (!inside || stalled) next = 0.5 * (lo + hi);
+    const double step_size = next > s ? next - s : s - next;
+    previous_step = step_size;
+    s = next;
+    if (width <= 4e-16 * s || step_size <= 2e-16 * s) break;
   }
-
-  NormalisedOtmCall price_;
-  double beta_ = 0.0, log_beta_ = 0.0;
-  double s_ = 0.0, lo_ = 0.0, hi_ = 0.0;
-  double width_before_ = 0.0, previous_step_ = 0.0;
-  int iteration_ = 0;
-  bool bracketing_ = true;
-  bool done_ = false;
-};
-
-// The total volatility for b(x, s) = beta (ImpliedTotalVolSolver run to the end);
-// `iterations`, when not null, receives its iterations().
-CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price, double beta,
-                                                  int* iterations = nullptr) {
-  ImpliedTotalVolSolver solver(price, beta);
-  while (solver.proceed()) solver.step();
-  if (iterations != nullptr) *iterations = solver.iterations();
-  return solver.result();
+  if (iterations != nullptr) *iterations = count;
+  return s;
 }
 CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
   return implied_total_vol(NormalisedOtmCall(x), beta, iterations);
 }
 
-// An implied-volatility problem reduced to the out-of-the-money call it amounts to:
-// either answered already (`solved`: NaN for invalid inputs or rejected prices, 0 at
-// the intrinsic value), or sigma = s / sqrt_t with b(price.x(), s) = beta.
-struct ImpliedVolProblem {
-  NormalisedOtmCall price;
-  double beta = 0.0;
-  double sqrt_t = 1.0;
-  double answer = 0.0;
-  bool solved = true;
-  bool rejected = false;
-};
-
-// The problem of a call (is_call) or put price p with spot, strike, expiry, rate r
-// and dividend yield q, in double. Invalid inputs (as evaluate()) give NaN, not
-// rejected; a price outside the no-arbitrage bounds [intrinsic, upper], or not a
-// finite number, gives NaN, rejected. A price within 8e-16 x the upper bound of the
-// intrinsic value gives 0 (at the money that is a price of 0).
-CUNUM_HOST_DEVICE inline ImpliedVolProblem reduce_implied_volatility(double p, double s, double k, double t,
-                                                                   double r, double q, bool is_call) {
-  ImpliedVolProblem problem;
+// Implied volatility of a call (is_call) or put price p with spot, strike, expiry,
+// rate r and dividend yield q, in double. NaN when an input is invalid (as evaluate())
+// or p is outside the no-arbitrage bounds [intrinsic, upper]; *rejected is set to
+// true when the price is outside the bounds (or not a finite number), false otherwise.
+// A price within 8e-16 x the upper bound of the intrinsic value gives 0 (at the
+// money that is a price of 0).
+CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k, double t, double r, double q,
+                                                   bool is_call, bool* rejected) {
+  *rejected = false;
   const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) && s > 0.0 &&
                      k > 0.0 && t > 0.0;
-  const auto reject = [&problem] {
-    problem.rejected = true;
-    problem.answer = quiet_nan<double>();
-    return problem;
-  };
-  if (!valid) {
-    problem.answer = quiet_nan<double>();
-    return problem;
+  if (!valid) return quiet_nan<double>();
+  if (!isfinite_(p)) {
+    *rejected = true;
+    return quiet_nan<double>();
   }
-  if (!isfinite_(p)) return reject();
   const double discount = exp_(-r * t);
   const double forward = s * exp_((r - q) * t);
   // ln(F/K) as evaluate() forms it: near the money an absolute error of one ulp in x
@@ -408,24 +342,27 @@ CUNUM_HOST_DEVICE inline ImpliedVolProblem reduce_implied_volatility(double p, d
   const double half = exp_(0.5 * x), inv_half = 1.0 / half;
   // Reduce to the out-of-the-money call at -|x|: a put at x is a call at -x; an
   // in-the-money option loses its intrinsic part.
-  const double xx = is_call ? x : -x;  // the option as a call on log-moneyness xx
-  const double e_plus = is_call ? half : inv_half;
+  const bool call_side = is_call;
+  const double xx = call_side ? x : -x;  // the option as a call on log-moneyness xx
+  const double e_plus = call_side ? half : inv_half;
   const double intrinsic = xx > 0.0 ? 2.0 * sinh_(0.5 * xx) : 0.0;  // e^{xx/2} - e^{-xx/2}
   const double upper = e_plus;
   // A price within rounding of the intrinsic value (relative to the upper bound, the
   // scale of the normalisation) counts as the intrinsic value.
   const double rounding = 8e-16 * upper;
-  if (!(beta >= intrinsic - rounding) || !(beta < upper)) return reject();
+  if (!(beta >= intrinsic - rounding) || !(beta < upper)) {
+    *rejected = true;
+    return quiet_nan<double>();
+  }
   beta -= intrinsic;  // time value, which equals the out-of-the-money call at -|xx|
-  if (beta <= 0.0) return problem;  // answer 0
+  if (beta <= 0.0) return 0.0;
   const double x_otm = xx > 0.0 ? -xx : xx;
   const double otm_upper = xx > 0.0 ? 1.0 / e_plus : e_plus;  // e^{x_otm / 2}
-  if (!(beta < otm_upper)) return reject();
-  problem.price = NormalisedOtmCall(x_otm, otm_upper);
-  problem.beta = beta;
-  problem.sqrt_t = sqrt_(t);
-  problem.solved = false;
-  return problem;
+  if (!(beta < otm_upper)) {
+    *rejected = true;
+    return quiet_nan<double>();
+  }
+  return implied_total_vol(NormalisedOtmCall(x_otm, otm_upper), beta) / sqrt_(t);
 }
 
 }  // namespace cunum::detail::bs
