@@ -124,47 +124,101 @@ TYPED_TEST(BlackScholesGpu, PricesMatchCpuBackendAtAwkwardSizes) {
   }
 }
 
+// Calls on random inputs whose prices sit away from the no-arbitrage bounds, so that no
+// element sits within a rounding of a bound where the two backends' last bits could
+// classify it apart (strikes at or above spot, T in [0.05, 2.05], sigma in
+// [0.05, 1.05]); elements 1-3 stay invalid and element 5, if any, is priced below its
+// intrinsic value (rejected).
+template <class T>
+struct ImpliedVolCase {
+  Inputs<T> in;
+  BlackScholesMarket<T> market;
+  std::vector<T> prices, vega;
+};
+
+template <class T>
+ImpliedVolCase<T> implied_vol_case(std::int64_t n, std::uint64_t stream_id) {
+  ImpliedVolCase<T> c{random_inputs<T>(n, stream_id), {}, {}, {}};
+  Inputs<T>& in = c.in;
+  for (std::int64_t i = 4; i < n; ++i) {
+    in.k[i] = in.s[i] * static_cast<T>(1 + std::fmod(static_cast<double>(in.k[i]), 1.0));
+    in.t[i] = static_cast<T>(0.05 + std::fmod(static_cast<double>(in.t[i]), 2.0));
+    in.v[i] = static_cast<T>(0.05 + std::fmod(static_cast<double>(in.v[i]), 1.0));
+  }
+  c.market.rates.rates = in.r.data();
+  c.market.rates.dividends = in.q.data();
+  c.market.volatilities = in.v.data();
+  const BlackScholesPricer<T> cpu({BlackScholesOutput::call, BlackScholesOutput::vega}, Backend::cpu);
+  const auto priced = cpu.price(in.s, in.k, in.t, c.market);
+  c.prices = priced.call;
+  c.vega = priced.vega;
+  if (n > 5) c.prices[5] = static_cast<T>(-1);
+  return c;
+}
+
+// sigma moves by p / (sigma vega) times the price's rounding: compares where that
+// factor is at most 100 (relative) and the price has its full precision (a subnormal
+// price, deep out of the money, carries no volatility), and NaN-ness everywhere.
+template <class T>
+void expect_implied_vols_match(const ImpliedVolCase<T>& c, const std::vector<T>& got,
+                               const std::vector<T>& expected) {
+  const double relative = std::is_same_v<T, float> ? 1e-4 : 1e-11;
+  const T smallest_full_precision = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_EQ(std::isnan(got[i]), std::isnan(expected[i])) << "n " << expected.size() << " i " << i;
+    const double sigma = expected[i];
+    if (std::isnan(sigma) || !(c.vega[i] * sigma >= 1e-2 * c.prices[i]) ||
+        !(c.prices[i] >= smallest_full_precision)) {
+      continue;
+    }
+    ASSERT_NEAR(got[i], sigma, relative * sigma) << "n " << expected.size() << " i " << i << ": " << got[i]
+                                                 << " vs " << sigma;
+  }
+}
+
 TYPED_TEST(BlackScholesGpu, ImpliedVolatilityMatchesCpuBackend) {
   using T = TypeParam;
   CUNUM_REQUIRE_GPU();
   const BlackScholesPricer<T> gpu(BlackScholesOutputs{}, Backend::cuda);
-  const BlackScholesPricer<T> cpu({BlackScholesOutput::call, BlackScholesOutput::vega}, Backend::cpu);
+  const BlackScholesPricer<T> cpu(BlackScholesOutputs{}, Backend::cpu);
   for (std::int64_t n : {1, 31, 1021, 65537}) {
-    Inputs<T> in = random_inputs<T>(n, static_cast<std::uint64_t>(n) + 17);
-    // Prices away from the no-arbitrage bounds, so that no element sits within a
-    // rounding of a bound where the two backends' last bits could classify it apart:
-    // strikes at or above spot, T in [0.05, 2.05], sigma in [0.05, 1.05].
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (i < 4) continue;  // keep the invalid elements
-      in.k[i] = in.s[i] * static_cast<T>(1 + std::fmod(static_cast<double>(in.k[i]), 1.0));
-      in.t[i] = static_cast<T>(0.05 + std::fmod(static_cast<double>(in.t[i]), 2.0));
-      in.v[i] = static_cast<T>(0.05 + std::fmod(static_cast<double>(in.v[i]), 1.0));
-    }
-    BlackScholesMarket<T> market;
-    market.rates.rates = in.r.data();
-    market.rates.dividends = in.q.data();
-    market.volatilities = in.v.data();
-    const auto priced = cpu.price(in.s, in.k, in.t, market);
-    std::vector<T> prices = priced.call;
-    if (n > 5) prices[5] = static_cast<T>(-1);  // below intrinsic: rejected
-    const auto expected = cpu.implied_volatility(prices, in.s, in.k, in.t, market.rates, OptionType::call);
-    const auto got = gpu.implied_volatility(prices, in.s, in.k, in.t, market.rates, OptionType::call);
+    const ImpliedVolCase<T> c = implied_vol_case<T>(n, static_cast<std::uint64_t>(n) + 17);
+    const auto expected = cpu.implied_volatility(c.prices, c.in.s, c.in.k, c.in.t, c.market.rates, OptionType::call);
+    const auto got = gpu.implied_volatility(c.prices, c.in.s, c.in.k, c.in.t, c.market.rates, OptionType::call);
     EXPECT_EQ(got.rejected, expected.rejected) << "n " << n;
-    // sigma moves by p / (sigma vega) times the price's rounding: compare where that
-    // factor is at most 100 (relative) and the price has its full precision (a
-    // subnormal price, deep out of the money, carries no volatility), and NaN-ness everywhere.
-    const double relative = std::is_same_v<T, float> ? 1e-4 : 1e-11;
-    const T smallest_full_precision = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
-    for (std::int64_t i = 0; i < n; ++i) {
-      ASSERT_EQ(std::isnan(got.volatility[i]), std::isnan(expected.volatility[i])) << "n " << n << " i " << i;
-      const double sigma = expected.volatility[i];
-      if (std::isnan(sigma) || !(priced.vega[i] * sigma >= 1e-2 * prices[i]) ||
-          !(prices[i] >= smallest_full_precision)) {
-        continue;
-      }
-      ASSERT_NEAR(got.volatility[i], sigma, relative * sigma)
-          << "n " << n << " i " << i << ": " << got.volatility[i] << " vs " << sigma;
-    }
+    expect_implied_vols_match(c, got.volatility, expected.volatility);
+  }
+}
+
+// Past one wave of the kernel's threads, each thread inverts several options in turn:
+// every option must be written, poisoned output first.
+TYPED_TEST(BlackScholesGpu, ImpliedVolatilityWritesEveryOptionOfLargeBatches) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const BlackScholesPricer<T> gpu(BlackScholesOutputs{}, Backend::cuda);
+  const BlackScholesPricer<T> cpu(BlackScholesOutputs{}, Backend::cpu);
+  for (std::int64_t n : {300007, 1048583}) {
+    const ImpliedVolCase<T> c = implied_vol_case<T>(n, static_cast<std::uint64_t>(n) + 29);
+    const auto expected = cpu.implied_volatility(c.prices, c.in.s, c.in.k, c.in.t, c.market.rates, OptionType::call);
+    const auto size = static_cast<std::size_t>(n);
+    const auto prices = DeviceBuffer<T>::from_host(c.prices), s = DeviceBuffer<T>::from_host(c.in.s),
+               k = DeviceBuffer<T>::from_host(c.in.k), t = DeviceBuffer<T>::from_host(c.in.t),
+               r = DeviceBuffer<T>::from_host(c.in.r), q = DeviceBuffer<T>::from_host(c.in.q);
+    DeviceBuffer<T> volatility(size);
+    DeviceBuffer<std::int64_t> rejected(1);
+    volatility.fill_bytes_async(0x7E);  // a finite value no solution takes
+    rejected.fill_bytes_async(0x7E);
+    const cunum::BlackScholesRates<T> rates{T(0), T(0), r.data(), q.data()};
+    gpu.implied_volatility(n, prices.data(), s.data(), k.data(), t.data(), rates, OptionType::call,
+                           volatility.data(), rejected.data());
+    const std::vector<T> got = volatility.to_host();
+    T poison;
+    std::memset(&poison, 0x7E, sizeof poison);
+    for (std::size_t i = 0; i < size; ++i) ASSERT_NE(got[i], poison) << "n " << n << ": option " << i << " unwritten";
+    std::int64_t device_rejected = 0;
+    rejected.copy_to_host(&device_rejected, 1);
+    EXPECT_EQ(device_rejected, expected.rejected) << "n " << n;
+    expect_implied_vols_match(c, got, expected.volatility);
   }
 }
 
