@@ -38,10 +38,10 @@
 ///  - unify_branches_per_thread: the paper's scheme: a thread holds several items and
 ///    runs each path over its next item that takes it, so that more lanes have work
 ///    on each path;
-///  - unify_branches_warp: warp-level compaction: the warp lists its items by path
-///    (ballot-free: a warp prefix sum of per-lane counts into shared memory) and runs
-///    each path over its list 32 items at a time, so only each path's last round of a
-///    warp is partly idle;
+///  - unify_branches_warp: warp-level compaction: the warp lists its items by path in
+///    shared memory (a ballot a slot, so the list keeps the items' order) and runs each
+///    path over its list 32 items at a time, so only each path's last round of a warp
+///    is partly idle;
 ///  - run_partitioned (host): sorts the item indices by path with CUB first, then runs
 ///    one item per thread over the sorted list: only warps that straddle two paths
 ///    diverge, at the price of two extra passes over memory.
@@ -52,7 +52,7 @@
 /// may keep per-thread tallies in it).
 ///
 /// [1] S. Kato, R. Suda, Y. Tamada, "Optimization techniques for reducing branch
-///     divergence on GPUs", IPSJ SIG Technical Report, Vol. 2012-HPC-135, 2012.
+///     divergence on GPUs" (in Japanese), IPSJ SIG Technical Report, 2012.
 
 #include <cuda_runtime.h>
 
@@ -263,10 +263,12 @@ __device__ void unify_branches_per_thread(Task& task, std::int64_t first, int co
   }
 }
 
-/// Warp-level compaction: per path, the warp writes the tile's items that take it
-/// into `list` (shared memory of this warp alone, 32 x Items entries) and runs the
-/// path over the list 32 items at a time. All 32 lanes must call it, converged, with
-/// the same arguments.
+/// Warp-level compaction: per path, the warp lists the tile's items that take it in
+/// `list` (shared memory of this warp alone, 32 x Items entries), in item order (one
+/// ballot a slot: a lane's place is the count of lanes below it with an item on the
+/// path), and runs the path over the list 32 items at a time, so that consecutive lanes
+/// mostly touch consecutive items. All 32 lanes must call it, converged, with the same
+/// arguments.
 template <int Items, class Task>
 __device__ void unify_branches_warp(Task& task, std::int64_t first, int count, std::uint16_t* list) {
   static_assert(Items * kWarpLanes <= 65536, "tile indices are 16-bit");
@@ -275,23 +277,17 @@ __device__ void unify_branches_warp(Task& task, std::int64_t first, int count, s
   std::uint64_t masks[Task::kPaths];
   detail::path_masks<Items>(task, first, count, masks);
   const int lane = detail::lane_id();
+  const unsigned lower_lanes = (1u << lane) - 1u;
   detail::for_each_path<Task::kPaths>([&](auto p) {
     constexpr int kPath = decltype(p)::value;
-    std::uint64_t mask = masks[kPath];
-    // Inclusive prefix sum of the lanes' counts gives each lane its place in the list.
-    const int mine = __popcll(mask);
-    int inclusive = mine;
+    const std::uint64_t mask = masks[kPath];
+    int total = 0;
 #pragma unroll
-    for (int offset = 1; offset < kWarpLanes; offset *= 2) {
-      const int below = __shfl_up_sync(kAll, inclusive, offset);
-      if (lane >= offset) inclusive += below;
-    }
-    const int total = __shfl_sync(kAll, inclusive, kWarpLanes - 1);
-    int place = inclusive - mine;
-    while (mask != 0) {
-      const int j = __ffsll(static_cast<long long>(mask)) - 1;
-      mask &= mask - 1;
-      list[place++] = static_cast<std::uint16_t>(j * kWarpLanes + lane);
+    for (int j = 0; j < Items; ++j) {
+      const bool mine = ((mask >> j) & 1u) != 0;
+      const unsigned lanes = __ballot_sync(kAll, mine);
+      if (mine) list[total + __popc(lanes & lower_lanes)] = static_cast<std::uint16_t>(j * kWarpLanes + lane);
+      total += __popc(lanes);
     }
     __syncwarp();
     for (int r = lane; r < total; r += kWarpLanes) task.template run<kPath>(first + list[r]);
