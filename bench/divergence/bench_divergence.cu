@@ -532,16 +532,19 @@ void run(const BenchOptions& options) {
 }
 
 // ----------------------------------------------------------------------------------
-// Nsight Compute modes: one launch of each scheme, after one warm-up launch each.
+// Nsight Compute modes: one launch of each scheme.
+
+// The device's shape, without the copy-bandwidth yardstick the modes do not need.
+BenchEnvironment device_shape() {
+  BenchEnvironment environment;
+  environment.multiprocessor_count = cunum::device_properties().multiprocessor_count;
+  return environment;
+}
 
 template <class Policy>
 int ncu_branches_for(int loop) {
   const cunum::Stream stream;
-  BenchEnvironment environment;
-  int device = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&environment.multiprocessor_count, cudaDevAttrMultiProcessorCount, device),
-        "cudaDeviceGetAttribute");
+  const BenchEnvironment environment = device_shape();
   BranchExperiment<Policy> experiment(environment, stream);
   const ExecutionRates rates = predicted_rates(experiment.keys(), Policy::items_per_thread);
   for (const BranchScheme scheme :
@@ -566,11 +569,7 @@ int ncu_branches(int items_per_thread, int loop) {
 
 int ncu_loops(int loop_num, int blocks_per_multiprocessor) {
   const cunum::Stream stream;
-  BenchEnvironment environment;
-  int device = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&environment.multiprocessor_count, cudaDevAttrMultiProcessorCount, device),
-        "cudaDeviceGetAttribute");
+  const BenchEnvironment environment = device_shape();
   const std::int64_t n = loop_items(environment, blocks_per_multiprocessor);
   const std::vector<std::uint32_t> counts = trip_counts(n, CountDistribution::uniform, 2012);
   LoopExperiment experiment(counts, stream);
