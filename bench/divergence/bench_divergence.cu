@@ -54,7 +54,6 @@ using cunum::bench::BenchReport;
 using cunum::bench::BenchRow;
 using cunum::bench::FailureLog;
 using cunum::bench::divergence::seed_branch_reference;
-using cunum::bench::divergence::seed_function;
 using cunum::bench::divergence::seed_loop_reference;
 using cunum::bench::divergence::SeedBranchTask;
 using cunum::bench::divergence::SeedLoopTask;
@@ -228,21 +227,24 @@ struct Context {
   StreamHandle stream;
 };
 
-// Checks `got` against the plain kernel's result, and a sample of it against the CPU.
-void check_loop_result(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& plain,
-                       const std::vector<std::uint32_t>& counts, int loop_num, const std::string& what) {
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != plain[i]) {
-      failures.fail(what + ": item " + std::to_string(i) + " differs from the plain kernel's");
-      return;
-    }
+// Whether a technique's results equal the plain kernel's, item for item.
+void check_matches_plain(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& plain,
+                         const std::string& what) {
+  const auto differs = std::mismatch(got.begin(), got.end(), plain.begin());
+  if (differs.first != got.end()) {
+    failures.fail(what + ": item " + std::to_string(differs.first - got.begin()) + " differs from the plain kernel's");
   }
-  // About 2e8 rounds of the function on the host.
+}
+
+// The plain kernel's loop results against the CPU on a sample of about 2e8 rounds of the
+// function (a whole check would take minutes at LOOP_NUM 512).
+void check_loop_sample(const std::vector<std::uint32_t>& plain, const std::vector<std::uint32_t>& counts, int loop_num,
+                       const std::string& what) {
   const double per_item = 5000.0 * loop_num;
   const std::size_t samples = std::clamp<std::size_t>(static_cast<std::size_t>(2e8 / per_item), 4, 256);
   for (std::size_t s = 0; s < samples; ++s) {
-    const std::size_t i = (s * 7919u * 7919u) % got.size();
-    if (got[i] != seed_loop_reference(counts[i], loop_num)) {
+    const std::size_t i = (s * 7919u * 7919u) % plain.size();
+    if (plain[i] != seed_loop_reference(counts[i], loop_num)) {
       failures.fail(what + ": item " + std::to_string(i) + " differs from the CPU reference");
       return;
     }
@@ -265,7 +267,7 @@ void loop_rows(const Context& context, BenchReport& report, CountDistribution di
     const double first_ms = once_ms(context.stream, plain);
     const BenchOptions options = runs_for(context.options, first_ms);
     const std::vector<std::uint32_t> plain_result = experiment.result();
-    check_loop_result(plain_result, plain_result, counts, loop_num, std::string("plain ") + shape);
+    check_loop_sample(plain_result, counts, loop_num, std::string("plain ") + shape);
 
     // The floor: the same number of iterations with no divergence at all.
     const double floor_ms = cunum::bench::median_device_ms(
@@ -297,8 +299,8 @@ void loop_rows(const Context& context, BenchReport& report, CountDistribution di
       if (loop_num > 512 && !variant.long_loops) continue;
       experiment.poison();
       variant.run();
-      check_loop_result(experiment.result(), plain_result, counts, loop_num,
-                        std::string(variant.name) + " " + shape + " LOOP_NUM=" + std::to_string(loop_num));
+      check_matches_plain(experiment.result(), plain_result,
+                          std::string(variant.name) + " " + shape + " LOOP_NUM=" + std::to_string(loop_num));
       const cunum::bench::PairedMedians medians =
           cunum::bench::compare_device_ms(options, context.stream, variant.run, plain);
       plain_ms = medians.peer_ms;
@@ -476,11 +478,9 @@ void branch_rows(const Context& context, BenchReport& report, const std::vector<
       const auto run = [&] { experiment.run(scheme, loop); };
       experiment.poison();
       run();
-      if (experiment.result() != plain_result) {
-        failures.fail(std::string(scheme_name(scheme)) + " DATA_PER_THREAD " +
-                      std::to_string(Policy::items_per_thread) + " LOOP " + std::to_string(loop) +
-                      ": results differ from the plain kernel's");
-      }
+      check_matches_plain(experiment.result(), plain_result,
+                          std::string(scheme_name(scheme)) + " DATA_PER_THREAD " +
+                              std::to_string(Policy::items_per_thread) + " LOOP " + std::to_string(loop));
       const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(options, context.stream, run, plain);
       BenchRow row = cunum::bench::bench_row(kModule, "branches, DATA_PER_THREAD " +
                                                           std::to_string(Policy::items_per_thread) + ", LOOP " +

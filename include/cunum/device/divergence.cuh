@@ -417,25 +417,26 @@ template <class Policy = SeedDivergencePolicy, class Task>
 void launch_for_each(WorkAssignment assignment, const Task& task, std::int64_t count, cudaStream_t stream = nullptr) {
   constexpr const char* kRoutine = "cunum::device::launch_for_each";
   detail::require_count(count, kRoutine);
+  if (assignment != WorkAssignment::static_per_thread && assignment != WorkAssignment::block_queue &&
+      assignment != WorkAssignment::warp_queue) {
+    throw Error(ErrorCode::invalid_argument, std::string(kRoutine) + ": argument 'assignment' is not a WorkAssignment");
+  }
+  if (count == 0) return;
   const dim3 block(Policy::block_threads);
   switch (assignment) {
     case WorkAssignment::static_per_thread:
-      if (count == 0) return;
       detail::static_loop_kernel<Policy><<<detail::grid_for(count, Policy::block_threads, kRoutine), block, 0, stream>>>(
           task, count);
       return detail::check_launch(kRoutine, "static_loop_kernel");
     case WorkAssignment::block_queue:
-      if (count == 0) return;
       detail::block_queue_kernel<Policy>
           <<<detail::grid_for(count, Policy::items_per_block, kRoutine), block, 0, stream>>>(task, count);
       return detail::check_launch(kRoutine, "block_queue_kernel");
     case WorkAssignment::warp_queue:
-      if (count == 0) return;
       detail::warp_queue_kernel<Policy>
           <<<detail::grid_for(count, Policy::items_per_block, kRoutine), block, 0, stream>>>(task, count);
       return detail::check_launch(kRoutine, "warp_queue_kernel");
   }
-  throw Error(ErrorCode::invalid_argument, std::string(kRoutine) + ": argument 'assignment' is not a WorkAssignment");
 }
 
 /// Scratch memory of run_partitioned and launch_branches(partition_first), kept
@@ -514,31 +515,35 @@ void launch_branches(BranchScheme scheme, const Task& task, std::int64_t count, 
   constexpr const char* kRoutine = "cunum::device::launch_branches";
   detail::check_branch_task<Task>();
   detail::require_count(count, kRoutine);
+  if (scheme != BranchScheme::plain && scheme != BranchScheme::per_thread && scheme != BranchScheme::warp_compaction &&
+      scheme != BranchScheme::partition_first) {
+    throw Error(ErrorCode::invalid_argument, std::string(kRoutine) + ": argument 'scheme' is not a BranchScheme");
+  }
+  if (scheme == BranchScheme::partition_first) {
+    if (workspace == nullptr) {
+      throw Error(ErrorCode::invalid_argument,
+                  std::string(kRoutine) + ": argument 'workspace' must not be null for partition_first");
+    }
+    return run_partitioned<Policy>(task, count, *workspace, stream);
+  }
+  if (count == 0) return;
   const dim3 block(Policy::block_threads);
   switch (scheme) {
     case BranchScheme::plain:
-      if (count == 0) return;
       detail::plain_branch_kernel<Policy>
           <<<detail::grid_for(count, Policy::block_threads, kRoutine), block, 0, stream>>>(task, count);
       return detail::check_launch(kRoutine, "plain_branch_kernel");
     case BranchScheme::per_thread:
-      if (count == 0) return;
       detail::per_thread_branch_kernel<Policy>
           <<<detail::grid_for(count, Policy::items_per_block, kRoutine), block, 0, stream>>>(task, count);
       return detail::check_launch(kRoutine, "per_thread_branch_kernel");
     case BranchScheme::warp_compaction:
-      if (count == 0) return;
       detail::warp_compaction_kernel<Policy>
           <<<detail::grid_for(count, Policy::items_per_block, kRoutine), block, 0, stream>>>(task, count);
       return detail::check_launch(kRoutine, "warp_compaction_kernel");
     case BranchScheme::partition_first:
-      if (workspace == nullptr) {
-        throw Error(ErrorCode::invalid_argument,
-                    std::string(kRoutine) + ": argument 'workspace' must not be null for partition_first");
-      }
-      return run_partitioned<Policy>(task, count, *workspace, stream);
+      return;  // run_partitioned, above
   }
-  throw Error(ErrorCode::invalid_argument, std::string(kRoutine) + ": argument 'scheme' is not a BranchScheme");
 }
 
 }  // namespace cunum::device
