@@ -6,12 +6,14 @@
 //              length n, a twiddle; the inverse the other way round;
 //   Dirichlet  DST-I: one real DFT of the line's odd extension, 2(n + 1).
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
-// line array, one batched 1-D cuFFT over them, and a post-processing kernel that
-// scatters the real coefficients back into a grid-sized array (the coefficient array),
-// ordered wall axes first and periodic axes last, so that the periodic axes are then
-// one contiguous batched R2C. The spectral division is its own kernel after that R2C,
-// or folded into the last wall pass when no axis is periodic. The inverse runs the
-// passes in reverse, the last one writing the solution.
+// contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
+// that scatters the real coefficients back into a grid-sized array (the coefficient
+// array), ordered wall axes first and periodic axes last, so that the periodic axes are
+// then one contiguous batched R2C. Where a line is not contiguous in its array, the
+// pre- and post-processing kernels transpose 32 x 32 tiles through shared memory.
+// The spectral division is its own kernel after that R2C, or folded into the last wall
+// pass when no axis is periodic. The inverse runs the passes in reverse, the last one
+// writing the solution.
 // A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
 // solution directly (when they are aligned as cuFFT requires; otherwise they are
 // copied through the coefficient array).
@@ -23,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -70,176 +73,230 @@ struct GridView {
   std::int64_t stride[kPoissonAxes];
 };
 
-// What the spectral division needs, by value: the spectrum's axes in the order they
-// are stored (the coefficient array's order), and the eigenvalue tables.
+// The spectral division of modes (m_outer, m_middle, m_inner) of three axes in some
+// order: each axis's eigenvalue table, resolved on the host so that no kernel indexes
+// an array by a run-time axis (which would put it in local memory).
 template <class T>
-struct SpectralLayout {
-  int order[kPoissonAxes];                 // logical axes, slowest first
-  std::int64_t spectrum_shape[kPoissonAxes];  // per logical axis
-  std::int64_t modes;                      // per problem
+struct SpectralDivision {
+  const T* outer;
+  const T* middle;
+  const T* inner;
   T screening;
-  T scale;                                 // 1 / extended_points
-  const T* eigenvalues[kPoissonAxes];      // device tables, one per axis
+  T scale;  // 1 / extended_points: the transform pair's normalisation
+
+  // 1 / (the operator's eigenvalue), the scale folded in; 0 for a zero eigenvalue (the
+  // constants of a singular problem).
+  __device__ T factor(std::int64_t m_outer, std::int64_t m_middle, std::int64_t m_inner) const {
+    const T eigenvalue = outer[m_outer] + middle[m_middle] + inner[m_inner] - screening;
+    return eigenvalue == T(0) ? T(0) : scale / eigenvalue;
+  }
 };
 
-// 1 / (the operator's eigenvalue at mode m), the transform pair's 1/N folded in; 0 for
-// a zero eigenvalue (the constants of a singular problem).
-template <class T>
-__device__ T division_factor(const SpectralLayout<T>& s, const std::int64_t* m) {
-  const T eigenvalue = s.eigenvalues[0][m[0]] + s.eigenvalues[1][m[1]] + s.eigenvalues[2][m[2]] - s.screening;
-  return eigenvalue == T(0) ? T(0) : s.scale / eigenvalue;
-}
-
-// One wall axis's pass: its lines, `lines` of them, each a 1-D transform of `length`
-// real samples (half = length / 2 + 1 complex modes). Line r is the grid line through
-// the point whose other two axes (others[], in the coefficient array's order) and
-// problem have r as their row-major index. In the line arrays, sample e of line r is at
-// r * count + e (contiguous: the axis is the innermost one, so lines are read whole)
-// or e * lines + r (lines interleaved: neighbouring lines stay neighbours, as in the
-// grid arrays).
+// One wall axis's pass: `lines` 1-D transforms of `length` real samples (half =
+// length / 2 + 1 complex modes), one per grid line along `axis`. The line arrays are
+// always contiguous (sample e of line r at r * pitch + e), so every cuFFT plan of a pass
+// is a plain batched 1-D transform: a strided one costs cuFFT extra passes of its own.
+// Line r is the grid line of problem b through (m[slow], m[fast]) with
+// r = (b * n[slow] + m[slow]) * n[fast] + m[fast].
 template <class T>
 struct WallPass {
   int axis;
   bool dirichlet;
-  bool contiguous;
   std::int64_t n;                          // grid points on the axis
   std::int64_t length;                     // the DFT's length: 2(n + 1) Dirichlet, n Neumann
   std::int64_t half;
   std::int64_t lines;
-  int others[2];
-  std::int64_t other_shape[2];
   const T* twiddles;                       // Neumann: (cos, sin)(pi k / 2n), k < n, interleaved
 };
 
-template <class T>
-__device__ std::int64_t line_offset(const WallPass<T>& p, std::int64_t r, std::int64_t e, std::int64_t count) {
-  return p.contiguous ? r * count + e : e * p.lines + r;
-}
+// How a pass's lines meet one grid-shaped array (the caller's grid or the coefficient
+// array). Where the array is contiguous along the pass's axis, a thread takes one sample
+// of one line ("along"); otherwise 32 x 32 tiles are transposed through shared memory,
+// lanes running along `lane`, the other axis's contiguous one ("across"), so that
+// both the array and the lines are read and written in whole sectors. The third axis,
+// `block`, and the problem index come from blockIdx.z: one division per block, none
+// per element.
+struct LineGeometry {
+  bool along;
+  int axis, lane, block;
+  std::int64_t n_axis, n_lane, n_block, batch;
+  std::int64_t lane_lines, block_lines, problem_lines;  // line index = b pl + m[lane] ll + m[block] bl
+  std::int64_t problem, axis_stride, lane_stride, block_stride;  // the array's strides
 
-// The inverse of line_offset for a grid-stride index over lines of `count` samples.
-template <class T>
-__device__ void split_line_index(const WallPass<T>& p, std::int64_t index, std::int64_t count, std::int64_t& r,
-                                 std::int64_t& e) {
-  if (p.contiguous) {
-    r = index / count;
-    e = index % count;
-  } else {
-    e = index / p.lines;
-    r = index % p.lines;
+  __device__ std::int64_t line(std::int64_t b, std::int64_t m_lane, std::int64_t m_block) const {
+    return b * problem_lines + m_lane * lane_lines + m_block * block_lines;
   }
-}
-
-// The element of `view` at point i of line r; m receives the point's coordinates.
-template <class T>
-__device__ std::int64_t grid_offset(const WallPass<T>& p, const GridView& view, std::int64_t r, std::int64_t i,
-                                    std::int64_t* m) {
-  m[p.others[1]] = r % p.other_shape[1];
-  m[p.others[0]] = r / p.other_shape[1] % p.other_shape[0];
-  m[p.axis] = i;
-  const std::int64_t b = r / (p.other_shape[0] * p.other_shape[1]);
-  return b * view.problem + m[0] * view.stride[0] + m[1] * view.stride[1] + m[2] * view.stride[2];
-}
-
-// Forward pre-processing (and the Dirichlet inverse's, the same transform): each line
-// as the DFT's input: odd extension (Dirichlet) or Makhoul's shuffle (Neumann).
-template <class T>
-__global__ void __launch_bounds__(kBlockThreads) wall_gather_kernel(WallPass<T> p, const T* grid, GridView view,
-                                                                     T* line) {
-  const std::int64_t total = p.lines * p.length;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    std::int64_t r, e, m[kPoissonAxes];
-    split_line_index(p, index, p.length, r, e);
-    T value;
-    if (p.dirichlet) {
-      const OddExtensionSource source = odd_extension_source(p.n, e);
-      value = source.sign == 0 ? T(0) : static_cast<T>(source.sign) * grid[grid_offset(p, view, r, source.source, m)];
-    } else {
-      value = grid[grid_offset(p, view, r, cosine_shuffle_source(p.n, e), m)];
-    }
-    line[line_offset(p, r, e, p.length)] = value;
+  __device__ std::int64_t element(std::int64_t b, std::int64_t m_axis, std::int64_t m_lane,
+                                  std::int64_t m_block) const {
+    return b * problem + m_axis * axis_stride + m_lane * lane_stride + m_block * block_stride;
   }
-}
+};
 
-// Forward post-processing: the real coefficients of each line from its half spectrum
-// (-Im U_{k+1}, or Makhoul's twiddle), into the coefficient array; with `divide`, also
-// divided by the eigenvalue (the last wall pass when no axis is periodic).
+constexpr int kTile = 32;
+constexpr int kTileRows = 8;
+
+// The samples of a line from the grid: `fetch(i)` reads grid point i of the line.
+// Forward (and the Dirichlet inverse, the same transform): the odd extension or
+// Makhoul's shuffle.
+template <class T>
+struct ExtendedLine {
+  using Value = T;
+  bool dirichlet;
+  std::int64_t n;
+  template <class Fetch>
+  __device__ T operator()(std::int64_t e, const Fetch& fetch) const {
+    if (!dirichlet) return fetch(cosine_shuffle_source(n, e));
+    const OddExtensionSource source = odd_extension_source(n, e);
+    return source.sign == 0 ? T(0) : static_cast<T>(source.sign) * fetch(source.source);
+  }
+};
+
+// Neumann inverse: the half spectrum whose C2R is the shuffled DCT-III.
 template <class T, class Complex>
-__global__ void __launch_bounds__(kBlockThreads)
-    wall_coefficients_kernel(WallPass<T> p, SpectralLayout<T> s, bool divide, const Complex* line, T* grid,
-                             GridView view) {
-  const std::int64_t total = p.lines * p.n;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    std::int64_t r, k, m[kPoissonAxes];
-    split_line_index(p, index, p.n, r, k);
-    const std::int64_t target = grid_offset(p, view, r, k, m);
-    T value;
-    if (p.dirichlet) {
-      value = -line[line_offset(p, r, sine_spectrum_index(k), p.half)].y;
-    } else {
-      const Complex mode = line[line_offset(p, r, cosine_spectrum_index(p.n, k), p.half)];
-      value = cosine_coefficient(p.n, k, p.twiddles[2 * k], p.twiddles[2 * k + 1], mode.x, mode.y);
-    }
-    grid[target] = divide ? value * division_factor(s, m) : value;
-  }
-}
-
-// Neumann inverse pre-processing: the half spectrum whose C2R is the shuffled DCT-III.
-template <class T, class Complex>
-__global__ void __launch_bounds__(kBlockThreads)
-    cosine_inverse_spectrum_kernel(WallPass<T> p, const T* grid, GridView view, Complex* line) {
-  const std::int64_t total = p.lines * p.half;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    std::int64_t r, k, m[kPoissonAxes];
-    split_line_index(p, index, p.half, r, k);
-    const T coefficient = grid[grid_offset(p, view, r, k, m)];
-    const T mirror = k == 0 ? T(0) : grid[grid_offset(p, view, r, p.n - k, m)];
-    const HalfSpectrumValue<T> z = cosine_inverse_mode(p.twiddles[2 * k], p.twiddles[2 * k + 1], coefficient, mirror);
+struct CosineInverseSpectrum {
+  using Value = Complex;
+  std::int64_t n;
+  const T* twiddles;
+  template <class Fetch>
+  __device__ Complex operator()(std::int64_t k, const Fetch& fetch) const {
+    const T mirror = k == 0 ? T(0) : fetch(n - k);
+    const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddles[2 * k], twiddles[2 * k + 1], fetch(k), mirror);
     Complex mode;
     mode.x = z.re;
     mode.y = z.im;
-    line[line_offset(p, r, k, p.half)] = mode;
+    return mode;
+  }
+};
+
+// Grid point k of a line from the line's transform: the real coefficients (-Im U_{k+1},
+// or Makhoul's twiddle) after a forward pass.
+template <class T, class Complex>
+struct WallCoefficient {
+  using Line = Complex;
+  bool dirichlet;
+  std::int64_t n;
+  const T* twiddles;
+  __device__ T operator()(std::int64_t k, const Complex* line) const {
+    if (dirichlet) return -line[sine_spectrum_index(k)].y;
+    const Complex mode = line[cosine_spectrum_index(n, k)];
+    return cosine_coefficient(n, k, twiddles[2 * k], twiddles[2 * k + 1], mode.x, mode.y);
+  }
+};
+
+// Neumann inverse: the C2R's line unshuffled.
+template <class T>
+struct CosineUnshuffle {
+  using Line = T;
+  std::int64_t n;
+  __device__ T operator()(std::int64_t i, const T* line) const { return line[cosine_shuffle_position(n, i)]; }
+};
+
+// lines[r * pitch + e] = sample(e, line r's grid points), e < pitch.
+template <class T, class Sample>
+__global__ void __launch_bounds__(kTile * kTileRows)
+    lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
+                           typename Sample::Value* lines) {
+  using Value = typename Sample::Value;
+  __shared__ Value tile[kTile][kTile + 1];
+  const std::int64_t thread = threadIdx.y * kTile + threadIdx.x;
+  for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
+    const std::int64_t b = z / g.n_block, m_block = z - b * g.n_block;
+    for (std::int64_t y = blockIdx.y; y * (g.along ? 1 : kTile) < g.n_lane; y += gridDim.y) {
+      if (g.along) {
+        // Threads along the samples of line y, whose grid points are contiguous.
+        const T* source = grid + g.element(b, 0, y, m_block);
+        const auto fetch = [source](std::int64_t i) { return source[i]; };
+        const std::int64_t e = blockIdx.x * std::int64_t{kTile * kTileRows} + thread;
+        if (e < pitch) lines[g.line(b, y, m_block) * pitch + e] = sample(e, fetch);
+        continue;
+      }
+      const std::int64_t e0 = blockIdx.x * std::int64_t{kTile}, lane0 = y * kTile;
+      const std::int64_t m_lane = lane0 + threadIdx.x;
+      if (m_lane < g.n_lane) {
+        const T* source = grid + g.element(b, 0, m_lane, m_block);
+        const std::int64_t step = g.axis_stride;
+        const auto fetch = [source, step](std::int64_t i) { return source[i * step]; };
+        for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+          if (e0 + j < pitch) tile[j][threadIdx.x] = sample(e0 + j, fetch);
+        }
+      }
+      __syncthreads();
+      const std::int64_t e = e0 + threadIdx.x;
+      for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+        if (e < pitch && lane0 + j < g.n_lane) lines[g.line(b, lane0 + j, m_block) * pitch + e] = tile[threadIdx.x][j];
+      }
+      __syncthreads();
+    }
   }
 }
 
-// Neumann inverse post-processing: the C2R's lines unshuffled onto the grid.
-template <class T>
-__global__ void __launch_bounds__(kBlockThreads) cosine_scatter_kernel(WallPass<T> p, const T* line, T* grid,
-                                                                        GridView view) {
-  const std::int64_t total = p.lines * p.n;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    std::int64_t r, i, m[kPoissonAxes];
-    split_line_index(p, index, p.n, r, i);
-    grid[grid_offset(p, view, r, i, m)] = line[line_offset(p, r, cosine_shuffle_position(p.n, i), p.n)];
+// grid point k of each line = coefficient(k, line), k < g.n_axis; with `divide`, also
+// divided by the operator's eigenvalue (the last wall pass when no axis is periodic;
+// `division`'s tables are then those of the axis, the lane and the block axis).
+template <class T, class Coefficient>
+__global__ void __launch_bounds__(kTile * kTileRows)
+    grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
+                           const typename Coefficient::Line* lines, SpectralDivision<T> division, bool divide,
+                           T* grid) {
+  __shared__ T tile[kTile][kTile + 1];
+  const std::int64_t thread = threadIdx.y * kTile + threadIdx.x;
+  const auto store = [&](std::int64_t b, std::int64_t k, std::int64_t m_lane, std::int64_t m_block, T value) {
+    if (divide) value *= division.factor(k, m_lane, m_block);
+    grid[g.element(b, k, m_lane, m_block)] = value;
+  };
+  for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
+    const std::int64_t b = z / g.n_block, m_block = z - b * g.n_block;
+    for (std::int64_t y = blockIdx.y; y * (g.along ? 1 : kTile) < g.n_lane; y += gridDim.y) {
+      if (g.along) {
+        const std::int64_t k = blockIdx.x * std::int64_t{kTile * kTileRows} + thread;
+        if (k < g.n_axis) store(b, k, y, m_block, coefficient(k, lines + g.line(b, y, m_block) * pitch));
+        continue;
+      }
+      const std::int64_t k0 = blockIdx.x * std::int64_t{kTile}, lane0 = y * kTile;
+      const std::int64_t k = k0 + threadIdx.x;
+      for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+        if (k < g.n_axis && lane0 + j < g.n_lane) {
+          tile[j][threadIdx.x] = coefficient(k, lines + g.line(b, lane0 + j, m_block) * pitch);
+        }
+      }
+      __syncthreads();
+      const std::int64_t m_lane = lane0 + threadIdx.x;
+      for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+        if (k0 + j < g.n_axis && m_lane < g.n_lane) store(b, k0 + j, m_lane, m_block, tile[threadIdx.x][j]);
+      }
+      __syncthreads();
+    }
   }
 }
+
+// The spectrum of a batch as rows of its innermost axis: `rows` of `inner` modes, row r
+// of problem r / (outer middle) at (outer index, middle index) = (r / middle % outer,
+// r % middle).
+struct SpectrumRows {
+  std::int64_t rows, outer, middle, inner;
+};
 
 // Each mode of the spectrum (complex after the periodic R2C, real without a periodic
-// axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal).
+// axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal). One
+// warp per row finds the row's indices once; its lanes run along the row.
 template <class T, class Value>
-__global__ void __launch_bounds__(kBlockThreads)
-    divide_kernel(SpectralLayout<T> s, std::int64_t total, const Value* in, Value* out) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  const std::int64_t inner = s.spectrum_shape[s.order[2]];
-  const std::int64_t middle = s.spectrum_shape[s.order[1]];
-  const std::int64_t outer = s.spectrum_shape[s.order[0]];
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
-    std::int64_t m[kPoissonAxes];
-    m[s.order[2]] = index % inner;
-    m[s.order[1]] = index / inner % middle;
-    m[s.order[0]] = index / (inner * middle) % outer;
-    const T factor = division_factor(s, m);
-    Value mode = in[index];
-    if constexpr (std::is_same_v<Value, T>) {
-      mode *= factor;
-    } else {
-      mode.x *= factor;
-      mode.y *= factor;
+__global__ void __launch_bounds__(kTile * kTileRows)
+    divide_kernel(SpectralDivision<T> division, SpectrumRows shape, const Value* in, Value* out) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * kTileRows;
+  for (std::int64_t row = blockIdx.x * std::int64_t{kTileRows} + threadIdx.y; row < shape.rows; row += stride) {
+    const std::int64_t m_middle = row % shape.middle, m_outer = row / shape.middle % shape.outer;
+    const std::int64_t first = row * shape.inner;
+    for (std::int64_t i = threadIdx.x; i < shape.inner; i += kTile) {
+      const T factor = division.factor(m_outer, m_middle, i);
+      Value mode = in[first + i];
+      if constexpr (std::is_same_v<Value, T>) {
+        mode *= factor;
+      } else {
+        mode.x *= factor;
+        mode.y *= factor;
+      }
+      out[first + i] = mode;
     }
-    out[index] = mode;
   }
 }
 
@@ -297,6 +354,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   // forward plan serves both directions: DST-I is its own inverse).
   struct Wall {
     WallPass<T> pass;
+    LineGeometry on_grid;          // the lines in the caller's grid order
+    LineGeometry on_coefficients;  // the lines in the coefficient array
     std::unique_ptr<CufftPlan> forward;
     std::unique_ptr<CufftPlan> inverse;
   };
@@ -322,13 +381,10 @@ class PoissonCuda final : public PoissonBackend<T> {
       coefficient_view_.stride[order[j]] = stride;
       stride *= layout.shape[order[j]];
     }
-    for (int j = 0; j < kPoissonAxes; ++j) {
-      spectral_.order[j] = order[j];
-      spectral_.spectrum_shape[j] = layout.spectrum_shape[j];
-    }
-    spectral_.modes = layout.modes;
-    spectral_.screening = static_cast<T>(layout.screening);
-    spectral_.scale = static_cast<T>(1.0 / static_cast<double>(layout.extended_points));
+    for (int j = 0; j < kPoissonAxes; ++j) order_[j] = order[j];
+    spectrum_rows_ = {layout.batch * layout.spectrum_shape[order[0]] * layout.spectrum_shape[order[1]],
+                      layout.spectrum_shape[order[0]], layout.spectrum_shape[order[1]],
+                      layout.spectrum_shape[order[2]]};
 
     std::size_t line_reals = 0, complex_values = 0, work_bytes = 0;
     auto plan = [&](int rank, long long* dims, long long* in_embed, long long in_stride, long long in_distance,
@@ -343,29 +399,25 @@ class PoissonCuda final : public PoissonBackend<T> {
       return made;
     };
 
-    // One pass per wall axis, its lines contiguous when it is the innermost axis of
-    // the coefficient array with more than one point.
-    int innermost = order[0];
-    for (int j = 0; j < kPoissonAxes; ++j) {
-      if (layout.shape[order[j]] > 1) innermost = order[j];
-    }
+    // One pass per wall axis. Its lines are ordered by the other two axes in the
+    // coefficient array's order (the later one with more than one point fastest).
     for (int w = 0; w < layout.wall_count; ++w) {
       const int a = layout.walls[w];
       Wall wall;
       WallPass<T>& p = wall.pass;
       p.axis = a;
       p.dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
-      p.contiguous = a == innermost;
       p.n = layout.shape[a];
       p.length = p.dirichlet ? 2 * (p.n + 1) : p.n;
       p.half = p.length / 2 + 1;
       p.lines = layout.batch * (layout.points / p.n);
-      int other = 0;
+      int others[2], other = 0;
       for (int j = 0; j < kPoissonAxes; ++j) {
-        if (order[j] == a) continue;
-        p.others[other] = order[j];
-        p.other_shape[other++] = layout.shape[order[j]];
+        if (order[j] != a) others[other++] = order[j];
       }
+      if (layout.shape[others[1]] == 1) std::swap(others[0], others[1]);
+      wall.on_grid = line_geometry(p, others, grid_view_);
+      wall.on_coefficients = line_geometry(p, others, coefficient_view_);
       p.twiddles = nullptr;
       if (!p.dirichlet) {
         twiddle_offsets_[w] = static_cast<std::int64_t>(host_twiddles_.size());
@@ -376,13 +428,8 @@ class PoissonCuda final : public PoissonBackend<T> {
         }
       }
       long long length = p.length, half = p.half, n = p.n;
-      const long long element_stride = p.contiguous ? 1 : p.lines;
-      wall.forward = plan(1, &length, &length, element_stride, p.contiguous ? p.length : 1, &half, element_stride,
-                          p.contiguous ? p.half : 1, Library::forward_type, p.lines);
-      if (!p.dirichlet) {
-        wall.inverse = plan(1, &n, &half, element_stride, p.contiguous ? p.half : 1, &n, element_stride,
-                            p.contiguous ? p.n : 1, Library::inverse_type, p.lines);
-      }
+      wall.forward = plan(1, &length, &length, 1, p.length, &half, 1, p.half, Library::forward_type, p.lines);
+      if (!p.dirichlet) wall.inverse = plan(1, &n, &half, 1, p.half, &n, 1, p.n, Library::inverse_type, p.lines);
       const auto reals = static_cast<std::size_t>(p.lines * p.length);
       const auto modes = static_cast<std::size_t>(p.lines * p.half);
       line_reals = reals > line_reals ? reals : line_reals;
@@ -422,7 +469,6 @@ class PoissonCuda final : public PoissonBackend<T> {
     eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
     if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
     setup_.record(stream);
-    for (int a = 0; a < kPoissonAxes; ++a) spectral_.eigenvalues[a] = eigenvalues_.data() + layout.eigen_offset[a];
     for (int w = 0; w < layout.wall_count; ++w) {
       if (!walls_[w].pass.dirichlet) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
     }
@@ -437,12 +483,10 @@ class PoissonCuda final : public PoissonBackend<T> {
 
     // Forward: the wall passes, rhs -> coefficients.
     const T* current = rhs;
-    GridView current_view = grid_view_;
     for (int w = 0; w < layout_.wall_count; ++w) {
       const bool divide_here = w == layout_.wall_count - 1 && !fourier;
-      forward_pass(walls_[w], current, current_view, divide_here, stream);
+      forward_pass(walls_[w], current, w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients, divide_here, stream);
       current = coefficients_.data();
-      current_view = coefficient_view_;
     }
     // The periodic axes and the division; cuFFT needs its real arrays aligned like its
     // complex type, so a caller's misaligned array (a slice one element in, say) is
@@ -457,21 +501,20 @@ class PoissonCuda final : public PoissonBackend<T> {
       }
       // An out-of-place R2C leaves its input unchanged: rhs is only read.
       CUNUM_CHECK(Library::forward(fourier_forward_->get(), const_cast<T*>(current), complex_.data()));
-      launch(divide_kernel<T, Complex>, "poisson_divide_kernel", layout_.batch * layout_.modes, stream, spectral_,
-             layout_.batch * layout_.modes, static_cast<const Complex*>(complex_.data()), complex_.data());
+      launch_divide(static_cast<const Complex*>(complex_.data()), complex_.data(), stream);
       in_solution = layout_.wall_count == 0 && !layout_.pin_origin && complex_aligned(solution);
       if (!in_solution) allocate_coefficients(stream);
       CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
     } else if (layout_.wall_count == 0) {
-      launch(divide_kernel<T, T>, "poisson_divide_kernel", total, stream, spectral_, total, rhs, coefficients_.data());
+      launch_divide(rhs, coefficients_.data(), stream);
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).
     for (int w = layout_.wall_count - 1; w >= 0; --w) {
       const bool last = w == 0;
       in_solution = last && !layout_.pin_origin;
-      inverse_pass(walls_[w], in_solution ? solution : coefficients_.data(), last ? grid_view_ : coefficient_view_,
-                   stream);
+      inverse_pass(walls_[w], in_solution ? solution : coefficients_.data(),
+                   last ? walls_[w].on_grid : walls_[w].on_coefficients, stream);
     }
     if (!in_solution) {
       launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, layout_.pin_origin,
@@ -485,36 +528,110 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
  private:
-  // The wall pass's forward transform, from `source` (seen through `view`) into the
-  // coefficient array; a Dirichlet pass is its own inverse.
-  void forward_pass(const Wall& wall, const T* source, const GridView& view, bool divide, StreamHandle stream) {
+  // The wall pass's forward transform, from `source` (the caller's grid or the
+  // coefficient array, as `geometry` says) into the coefficient array; a Dirichlet pass
+  // is its own inverse.
+  void forward_pass(const Wall& wall, const T* source, const LineGeometry& geometry, bool divide,
+                    StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    launch(wall_gather_kernel<T>, "poisson_wall_gather_kernel", p.lines * p.length, stream, p, source, view,
-           line_real_.data());
+    const ExtendedLine<T> extend{p.dirichlet, p.n};
+    launch_lines(lines_from_grid_kernel<T, ExtendedLine<T>>, "poisson_wall_lines_kernel", geometry, p.length, stream,
+                 extend, geometry, p.length, source, line_real_.data());
     CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
-    launch(wall_coefficients_kernel<T, Complex>, "poisson_wall_coefficients_kernel", p.lines * p.n, stream, p,
-           spectral_, divide, static_cast<const Complex*>(complex_.data()), coefficients_.data(), coefficient_view_);
+    const WallCoefficient<T, Complex> coefficient{p.dirichlet, p.n, p.twiddles};
+    launch_lines(grid_from_lines_kernel<T, WallCoefficient<T, Complex>>, "poisson_wall_coefficients_kernel",
+                 wall.on_coefficients, p.n, stream, coefficient, wall.on_coefficients, p.half,
+                 static_cast<const Complex*>(complex_.data()), division(wall.on_coefficients), divide,
+                 coefficients_.data());
   }
 
-  // The wall pass's inverse transform, from the coefficient array into `target` (seen
-  // through `view`; it may be the coefficient array itself: the line arrays hold the
-  // values in between).
-  void inverse_pass(const Wall& wall, T* target, const GridView& view, StreamHandle stream) {
+  // The wall pass's inverse transform, from the coefficient array into `target` (the
+  // caller's grid or the coefficient array itself, as `geometry` says: the line arrays
+  // hold the values in between).
+  void inverse_pass(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     const T* source = coefficients_.data();
     if (p.dirichlet) {
-      launch(wall_gather_kernel<T>, "poisson_wall_gather_kernel", p.lines * p.length, stream, p, source,
-             coefficient_view_, line_real_.data());
+      const ExtendedLine<T> extend{true, p.n};
+      launch_lines(lines_from_grid_kernel<T, ExtendedLine<T>>, "poisson_wall_lines_kernel", wall.on_coefficients,
+                   p.length, stream, extend, wall.on_coefficients, p.length, source, line_real_.data());
       CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
-      launch(wall_coefficients_kernel<T, Complex>, "poisson_wall_coefficients_kernel", p.lines * p.n, stream, p,
-             spectral_, false, static_cast<const Complex*>(complex_.data()), target, view);
+      const WallCoefficient<T, Complex> coefficient{true, p.n, nullptr};
+      launch_lines(grid_from_lines_kernel<T, WallCoefficient<T, Complex>>, "poisson_wall_coefficients_kernel",
+                   geometry, p.n, stream, coefficient, geometry, p.half, static_cast<const Complex*>(complex_.data()),
+                   division(geometry), false, target);
       return;
     }
-    launch(cosine_inverse_spectrum_kernel<T, Complex>, "poisson_cosine_inverse_spectrum_kernel", p.lines * p.half,
-           stream, p, source, coefficient_view_, complex_.data());
+    const CosineInverseSpectrum<T, Complex> spectrum{p.n, p.twiddles};
+    launch_lines(lines_from_grid_kernel<T, CosineInverseSpectrum<T, Complex>>, "poisson_cosine_inverse_spectrum_kernel",
+                 wall.on_coefficients, p.half, stream, spectrum, wall.on_coefficients, p.half, source, complex_.data());
     CUNUM_CHECK(Library::inverse(wall.inverse->get(), complex_.data(), line_real_.data()));
-    launch(cosine_scatter_kernel<T>, "poisson_cosine_scatter_kernel", p.lines * p.n, stream, p,
-           static_cast<const T*>(line_real_.data()), target, view);
+    const CosineUnshuffle<T> unshuffle{p.n};
+    launch_lines(grid_from_lines_kernel<T, CosineUnshuffle<T>>, "poisson_cosine_unshuffle_kernel", geometry, p.n,
+                 stream, unshuffle, geometry, p.n, static_cast<const T*>(line_real_.data()), division(geometry), false,
+                 target);
+  }
+
+  // The geometry of a pass's lines in an array seen through `view`: "along" where the
+  // array is contiguous on the pass's axis, else tiles whose lanes run along whichever
+  // other axis has the smaller stride.
+  LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {
+    LineGeometry g{};
+    g.axis = p.axis;
+    g.n_axis = p.n;
+    g.batch = layout_.batch;
+    g.problem = view.problem;
+    const int slow = others[0], fast = others[1];
+    const std::int64_t fast_lines = 1, slow_lines = layout_.shape[fast];
+    g.problem_lines = layout_.shape[slow] * layout_.shape[fast];
+    g.along = view.stride[p.axis] == 1 && p.n > 1;
+    const bool lane_is_fast = g.along || layout_.shape[slow] == 1 || view.stride[fast] <= view.stride[slow];
+    g.lane = lane_is_fast ? fast : slow;
+    g.block = lane_is_fast ? slow : fast;
+    g.lane_lines = lane_is_fast ? fast_lines : slow_lines;
+    g.block_lines = lane_is_fast ? slow_lines : fast_lines;
+    g.n_lane = layout_.shape[g.lane];
+    g.n_block = layout_.shape[g.block];
+    g.axis_stride = view.stride[g.axis];
+    g.lane_stride = view.stride[g.lane];
+    g.block_stride = view.stride[g.block];
+    return g;
+  }
+
+  // The eigenvalue tables of three axes, in the order a kernel indexes them.
+  SpectralDivision<T> division(int outer, int middle, int inner) const {
+    const T* tables = eigenvalues_.data();
+    return {tables + layout_.eigen_offset[outer], tables + layout_.eigen_offset[middle],
+            tables + layout_.eigen_offset[inner], static_cast<T>(layout_.screening),
+            static_cast<T>(1.0 / static_cast<double>(layout_.extended_points))};
+  }
+  SpectralDivision<T> division(const LineGeometry& g) const { return division(g.axis, g.lane, g.block); }
+
+  // divide_kernel over the whole spectrum, in the coefficient array's order.
+  template <class Value>
+  void launch_divide(const Value* in, Value* out, StreamHandle stream) const {
+    const char* name = "poisson_divide_kernel";
+    const std::int64_t needed = (spectrum_rows_.rows + kTileRows - 1) / kTileRows;
+    const std::int64_t resident = std::int64_t{multiprocessor_count_} * kBlocksPerMultiprocessor;
+    const LaunchConfig config{grid_1d(needed < resident ? needed : resident, name), dim3(kTile, kTileRows), 0, stream};
+    launch_kernel(divide_kernel<T, Value>, name, config, division(order_[0], order_[1], order_[2]), spectrum_rows_, in,
+                  out);
+  }
+
+  // A launch of lines_from_grid_kernel or grid_from_lines_kernel over `samples` samples
+  // (or grid points) of each line; blockIdx.y and .z loop where the grid is capped.
+  template <class Kernel, class... Args>
+  void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::int64_t samples, StreamHandle stream,
+                    Args... args) const {
+    constexpr std::int64_t kMaxGridYZ = 65535;
+    const std::int64_t per_block = g.along ? kTile * kTileRows : kTile;
+    const std::int64_t x = (samples + per_block - 1) / per_block;
+    const std::int64_t y = g.along ? g.n_lane : (g.n_lane + kTile - 1) / kTile;
+    const std::int64_t z = g.batch * g.n_block;
+    const dim3 grid(grid_1d(x, name).x, static_cast<unsigned>(y < kMaxGridYZ ? y : kMaxGridYZ),
+                    static_cast<unsigned>(z < kMaxGridYZ ? z : kMaxGridYZ));
+    const LaunchConfig config{grid, dim3(kTile, kTileRows), 0, stream};
+    launch_kernel(kernel, name, config, args...);
   }
 
   std::vector<CufftPlan*> plans() const {
@@ -576,7 +693,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   std::unique_ptr<CufftPlan> fourier_inverse_;
   GridView grid_view_{};
   GridView coefficient_view_{};
-  SpectralLayout<T> spectral_{};
+  int order_[kPoissonAxes] = {};     // the coefficient array's axes, slowest first
+  SpectrumRows spectrum_rows_{};
   SetupFence setup_;
 };
 

@@ -121,6 +121,18 @@ TYPED_TEST(PoissonGpu, LargeAndBatched) {
   compare_backends<TypeParam>({{1, 9, 1}, {1.0, 1.0, 1.0}, {kPeriodic, kDirichlet, kPeriodic}, 2}, screened, 204);
 }
 
+// Wall passes whose lines span several 32 x 32 tiles, partial ones at every edge, in
+// every position of the axis order (contiguous lines, and lines transposed through
+// shared memory with lanes on either other axis), batched and mixed with periodic axes.
+TYPED_TEST(PoissonGpu, WallPassesAcrossManyTiles) {
+  CUNUM_REQUIRE_GPU();
+  compare_backends<TypeParam>({{70, 33, 45}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}, 300);
+  compare_backends<TypeParam>({{40, 37, 66}, {1.0, 2.0, 1.0}, {kPeriodic, kDirichlet, kNeumann}}, {}, 301);
+  compare_backends<TypeParam>({{33, 40, 70}, {1.0, 1.0, 3.0}, {kNeumann, kPeriodic, kDirichlet}}, {}, 302);
+  compare_backends<TypeParam>({{97, 1, 65}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kNeumann}, 3}, {}, 303);
+  compare_backends<TypeParam>({{257, 129}, {1.0, 1.0}, {kDirichlet, kPeriodic}, 2}, {}, 304);
+}
+
 // Arrays one element into an allocation are not aligned as cuFFT requires: the
 // periodic solver stages them through its own array and gets the same answer.
 TYPED_TEST(PoissonGpu, MisalignedArrays) {
