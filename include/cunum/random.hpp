@@ -3,10 +3,12 @@
 /// Random sources shared by cunum's modules: the Sobol sequences of cuRAND
 /// (cunum::SobolSequence), and cunum::RandomGenerator, a host-API generator of
 /// uniform and normal floats and doubles with the identical stream on the CPU and
-/// the GPU backend. The device-side API for callers' own kernels is
-/// `cunum/device/philox.hpp`.
+/// the GPU backend (Philox4x32-10, MRG32k3a and cuRAND's four Sobol sequences).
+/// The device-side API for callers' own kernels is `cunum/device/philox.hpp`,
+/// `cunum/device/mrg32k3a.hpp` and `cunum/device/sobol.hpp`.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cunum/core/backend.hpp"
@@ -31,50 +33,93 @@ namespace cunum {
   X(scrambled_sobol64, "scrambled_sobol64")
 CUNUM_ENUM(SobolSequence, CUNUM_SOBOL_SEQUENCES)
 
-/// The pseudo-random generators of cunum::RandomGenerator.
-/// - `philox4x32_10`: Philox4x32-10 (Salmon et al., SC11), counter-based; the
-///   stream of cuRAND's CURAND_RNG_PSEUDO_PHILOX4_32_10 (see RandomGenerator).
+/// The generators of cunum::RandomGenerator, each the stream of the cuRAND host-API
+/// generator named (see RandomGenerator and docs/random.md):
+/// - `philox4x32_10`: Philox4x32-10 (Salmon et al., SC11), counter-based;
+///   CURAND_RNG_PSEUDO_PHILOX4_32_10.
+/// - `mrg32k3a`: L'Ecuyer's MRG32k3a; CURAND_RNG_PSEUDO_MRG32K3A.
+/// - `sobol32`, `scrambled_sobol32`, `sobol64`, `scrambled_sobol64`: the quasi-random
+///   sequences of cunum::SobolSequence; CURAND_RNG_QUASI_SOBOL32 and so on.
 ///
 /// to_string() gives the enumerator's name; is_valid() is false for any other value.
-#define CUNUM_RANDOM_GENERATOR_KINDS(X) X(philox4x32_10, "philox4x32_10")
+#define CUNUM_RANDOM_GENERATOR_KINDS(X)     \
+  X(philox4x32_10, "philox4x32_10")         \
+  X(mrg32k3a, "mrg32k3a")                   \
+  X(sobol32, "sobol32")                     \
+  X(scrambled_sobol32, "scrambled_sobol32") \
+  X(sobol64, "sobol64")                     \
+  X(scrambled_sobol64, "scrambled_sobol64")
 CUNUM_ENUM(RandomGeneratorKind, CUNUM_RANDOM_GENERATOR_KINDS)
 
-/// A host-API pseudo-random generator: fills an array with uniform or normal
-/// floats or doubles, on the CPU (OpenMP) or the GPU, with the same stream on both.
+/// True for the four Sobol kinds (quasi-random: dimensions, no seed).
+bool is_quasi_random(RandomGeneratorKind kind) noexcept;
+
+/// A host-API random generator: fills an array with uniform or normal floats or
+/// doubles, on the CPU (OpenMP) or the GPU, with the same stream on both.
 ///
-/// Stream (docs/random.md): the generator's position is a word offset into the
-/// Philox4x32-10 stream with key = `seed` and subsequence 0 (cunum/device/philox.hpp
-/// defines word k). A call consumes words from the current offset and advances it:
+/// Stream (docs/random.md). The generator's position, offset(), is in the units of
+/// cuRAND's curandSetGeneratorOffset for the kind; a fill starts there and moves it on.
+///
+/// Philox4x32-10: the offset is a word offset into the Philox4x32-10 stream with key
+/// = `seed` (cunum/device/philox.hpp defines word k). A call consumes words:
 /// - uniform float: 1 word each, x 2^-32 + 2^-33 in float, in (0, 1];
 /// - uniform double: 2 words (x, y) each, (x XOR y << 21) 2^-53 + 2^-54, in (0, 1];
 /// - normal float: Box-Muller on 2 uniform floats per pair of outputs;
 /// - normal double: Box-Muller on 2 uniform doubles (4 words) per pair of outputs;
 ///   an odd `n` consumes a whole last pair and writes its first value.
 ///
-/// Determinism: the words and the uniforms are bit-identical on the CPU and the GPU,
-/// whatever the thread count, launch shape or block split of the calls (one call of
-/// n = a + b gives the numbers of a call of a followed by a call of b, when a is a
-/// whole number of pairs for normals). Normals use the platform's log, sin and cos
-/// (libm or the CUDA math library), so CPU and GPU normals agree to a few ulps; each
-/// backend is bit-reproducible run to run.
+/// MRG32k3a: raw output k of the stream of `seed` is output k / 81920 of subsequence
+/// k mod 81920 (subsequences 2^76 apart, cuRAND's seeding: see
+/// device::mrg32k3a_curand_seeded_state); the offset counts raw outputs. Uniforms
+/// (float and double) take one output r each, r / m1 in (0, 1] (float: rounded from
+/// the double). Normals are Box-Muller on two consecutive outputs of one
+/// subsequence; the fill's pair q comes from subsequence (offset + q mod 81920) mod
+/// 81920. A fill of u values or pairs moves the offset by 81920 (u / 81920) x (1 or
+/// 2 draws a unit) + u mod 81920, as cuRAND does; so, as in cuRAND, a normal fill
+/// split into two calls equals one call only when the first call's pairs are a
+/// multiple of 81920, and such split calls may reuse outputs.
+///
+/// Sobol: a fill of n values in d = dimensions() dimensions writes n / d points from
+/// point offset(), dimension k's points contiguous at [k n / d, (k + 1) n / d)
+/// (cuRAND's layout); the offset counts points. Uniforms map a word as cuRAND
+/// (device::sobol_uniform_float and _double), normals by the inverse normal CDF of
+/// that uniform (device::sobol_normal), one normal per value.
+///
+/// Determinism: the uniforms are bit-identical on the CPU and the GPU, whatever the
+/// thread count or launch shape, and equal cuRAND's host generator of the kind (one
+/// call of n = a + b uniforms gives the numbers of a call of a then a call of b;
+/// Sobol: a and b multiples of d). Normals use the platform's log, sin, cos, exp and
+/// erfc (libm or the CUDA math library), so CPU and GPU normals agree to a few ulps
+/// and cuRAND's to about the same; each backend is bit-reproducible run to run.
 class RandomGenerator {
  public:
   /// @param kind     the generator (a valid cunum::RandomGeneratorKind)
-  /// @param seed     the 64-bit key
+  /// @param seed     the 64-bit seed (ignored by the Sobol kinds)
   /// @param backend  where fills run (automatic: the GPU when there is one)
   /// @throws Error ErrorCode::invalid_argument naming `kind` or `backend`;
   ///         ErrorCode::no_device for Backend::cuda without a device
+  /// A Sobol kind starts in 1 dimension.
   explicit RandomGenerator(RandomGeneratorKind kind = RandomGeneratorKind::philox4x32_10, std::uint64_t seed = 0,
                            Backend backend = Backend::automatic);
 
-  /// Restarts the stream of `seed` at offset 0.
+  /// Restarts the stream of `seed` at offset 0 (Sobol kinds: only the offset moves).
   void set_seed(std::uint64_t seed);
-  /// Moves to word `offset` of the stream (skip-ahead is O(1): Philox is counter-based).
+  /// Moves to position `offset` of the stream, in the kind's units (Philox: words;
+  /// MRG32k3a: raw outputs; Sobol: points). Skip-ahead is O(1) for Philox and Sobol
+  /// (random access) and O(log offset) matrix products a fill for MRG32k3a.
   void set_offset(std::uint64_t offset);
+  /// Sets the number of dimensions of a Sobol kind (cuRAND's
+  /// curandSetQuasiRandomGeneratorDimensions); keeps the offset.
+  /// @param dimensions  1 to 20,000
+  /// @throws Error ErrorCode::invalid_argument naming `dimensions`: out of range, or
+  ///         the kind is not a Sobol kind; the generator is unchanged on error
+  void set_dimensions(int dimensions);
   /// @return the seed
   std::uint64_t seed() const { return seed_; }
-  /// @return the next word of the stream a fill will consume
+  /// @return the next position of the stream a fill will consume (see set_offset)
   std::uint64_t offset() const { return offset_; }
+  /// @return the Sobol dimensions (1 for the pseudo-random kinds)
+  int dimensions() const { return dimensions_; }
   /// @return the resolved backend (cpu or cuda)
   Backend backend() const { return backend_; }
   /// @return the generator
@@ -84,19 +129,23 @@ class RandomGenerator {
   /// @param n       number of values, >= 0
   /// @param out     `n` values in memory the backend can write (CUDA: device-accessible)
   /// @param stream  CUDA backend: asynchronous on it; CPU backend: ignored
-  /// @throws Error ErrorCode::invalid_argument naming `n` or `out`; nothing is written
-  ///         and the offset is unchanged on error
+  /// @throws Error ErrorCode::invalid_argument naming `n` (negative, not a multiple
+  ///         of dimensions() for a Sobol kind, or running past the end of the stream
+  ///         from the offset: 2^64 positions, 2^32 points for the 32-bit Sobol kinds)
+  ///         or `out`; nothing is written and the offset is unchanged on error
   template <class T>
   void uniform(std::int64_t n, T* out, StreamHandle stream = nullptr);
 
   /// Fills `out` with `n` normal values of mean `mean` and standard deviation
-  /// `stddev` (mean + stddev z, z standard normal by Box-Muller).
+  /// `stddev` (mean + stddev z, z standard normal: Box-Muller for the pseudo-random
+  /// kinds, the inverse normal CDF for Sobol).
   /// @param n       number of values, >= 0
   /// @param out     `n` values in memory the backend can write
   /// @param mean    finite
   /// @param stddev  finite, >= 0
   /// @param stream  CUDA backend: asynchronous on it; CPU backend: ignored
-  /// @throws Error ErrorCode::invalid_argument naming `n`, `out`, `mean` or `stddev`
+  /// @throws Error ErrorCode::invalid_argument naming `n` (as uniform()), `out`,
+  ///         `mean` or `stddev`; nothing is written and the offset is unchanged on error
   template <class T>
   void normal(std::int64_t n, T* out, T mean, T stddev, StreamHandle stream = nullptr);
 
@@ -111,9 +160,20 @@ class RandomGenerator {
   template <class T>
   void fill(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream, const char* routine);
 
+  template <class T>
+  void fill_mrg(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
+  template <class T>
+  void fill_sobol(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
+
+  // The direction vectors and scrambling constants of the Sobol kinds' dimensions,
+  // on the host and, for the CUDA backend, on the device (src/random/random.cpp).
+  struct SobolTables;
+
   RandomGeneratorKind kind_;
   std::uint64_t seed_;
   std::uint64_t offset_ = 0;
+  int dimensions_ = 1;
+  std::shared_ptr<const SobolTables> sobol_;
   Backend backend_;
   int device_ = -1;
   int multiprocessor_count_ = 0;

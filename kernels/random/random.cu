@@ -1,5 +1,5 @@
-// The CUDA backend of cunum::RandomGenerator: one thread per Philox block, calling the
-// same fill_block() as the CPU backend.
+// The CUDA backend of cunum::RandomGenerator: one thread per Philox block, MRG32k3a
+// lane or Sobol value, calling the same per-unit functions as the CPU backend.
 
 #include <cuda_runtime.h>
 
@@ -25,6 +25,27 @@ __global__ void __launch_bounds__(FillPolicy::block_threads) random_fill_kernel(
   }
 }
 
+// One thread per lane: consecutive threads write consecutive units (coalesced).
+template <class T>
+__global__ void __launch_bounds__(FillPolicy::block_threads) mrg_fill_kernel(MrgFillArgs<T> args) {
+  const std::int64_t lane = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (lane < args.lanes()) fill_mrg_lane(args, lane);
+}
+
+template <class T, class Word>
+__global__ void __launch_bounds__(FillPolicy::block_threads) sobol_fill_kernel(SobolFillArgs<T, Word> args) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < args.n; index += stride) {
+    fill_sobol_value(args, index);
+  }
+}
+
+std::int64_t resident_blocks(std::int64_t needed_threads, int multiprocessor_count) {
+  const std::int64_t needed = (needed_threads + FillPolicy::block_threads - 1) / FillPolicy::block_threads;
+  const std::int64_t resident = std::int64_t{multiprocessor_count} * FillPolicy::blocks_per_multiprocessor;
+  return needed < resident ? needed : resident;
+}
+
 }  // namespace
 
 template <class T>
@@ -32,14 +53,38 @@ void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, S
   if (args.n == 0) return;
   const char* name = "random_fill_kernel";
   const auto blocks = static_cast<std::int64_t>(args.end_block() - args.first_block());
-  const std::int64_t needed = (blocks + FillPolicy::block_threads - 1) / FillPolicy::block_threads;
-  const std::int64_t resident = std::int64_t{multiprocessor_count} * FillPolicy::blocks_per_multiprocessor;
-  const LaunchConfig config{grid_1d(needed < resident ? needed : resident, name), dim3(FillPolicy::block_threads), 0,
-                            stream};
+  const LaunchConfig config{grid_1d(resident_blocks(blocks, multiprocessor_count), name),
+                            dim3(FillPolicy::block_threads), 0, stream};
   launch_kernel(random_fill_kernel<T>, name, config, args);
 }
 
 template void random_fill_cuda<float>(const RandomFillArgs<float>&, int, StreamHandle);
 template void random_fill_cuda<double>(const RandomFillArgs<double>&, int, StreamHandle);
+
+template <class T>
+void mrg_fill_cuda(const MrgFillArgs<T>& args, StreamHandle stream) {
+  if (args.n == 0) return;
+  const char* name = "mrg_fill_kernel";
+  const std::int64_t blocks = (args.lanes() + FillPolicy::block_threads - 1) / FillPolicy::block_threads;
+  const LaunchConfig config{grid_1d(blocks, name), dim3(FillPolicy::block_threads), 0, stream};
+  launch_kernel(mrg_fill_kernel<T>, name, config, args);
+}
+
+template void mrg_fill_cuda<float>(const MrgFillArgs<float>&, StreamHandle);
+template void mrg_fill_cuda<double>(const MrgFillArgs<double>&, StreamHandle);
+
+template <class T, class Word>
+void sobol_fill_cuda(const SobolFillArgs<T, Word>& args, int multiprocessor_count, StreamHandle stream) {
+  if (args.n == 0) return;
+  const char* name = "sobol_fill_kernel";
+  const LaunchConfig config{grid_1d(resident_blocks(args.n, multiprocessor_count), name),
+                            dim3(FillPolicy::block_threads), 0, stream};
+  launch_kernel(sobol_fill_kernel<T, Word>, name, config, args);
+}
+
+template void sobol_fill_cuda<float, std::uint32_t>(const SobolFillArgs<float, std::uint32_t>&, int, StreamHandle);
+template void sobol_fill_cuda<double, std::uint32_t>(const SobolFillArgs<double, std::uint32_t>&, int, StreamHandle);
+template void sobol_fill_cuda<float, std::uint64_t>(const SobolFillArgs<float, std::uint64_t>&, int, StreamHandle);
+template void sobol_fill_cuda<double, std::uint64_t>(const SobolFillArgs<double, std::uint64_t>&, int, StreamHandle);
 
 }  // namespace cunum::detail

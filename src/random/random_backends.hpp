@@ -1,12 +1,15 @@
 #pragma once
-// Internal: one fill of cunum::RandomGenerator, and the block function both backends
-// call (the CPU over OpenMP, the GPU one thread per Philox block). Arguments are
-// validated already.
+// Internal: one fill of cunum::RandomGenerator, and the per-unit function of each
+// generator that both backends call (the CPU over OpenMP, the GPU one thread each):
+// fill_block (one Philox block), fill_mrg_lane (one MRG32k3a subsequence),
+// fill_sobol_value (one Sobol value). Arguments are validated already.
 
 #include <cstdint>
 
 #include "cunum/core/stream.hpp"
+#include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
+#include "cunum/device/sobol.hpp"
 #include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
@@ -98,5 +101,128 @@ void random_fill_cpu(const RandomFillArgs<T>& args);
 // block in a grid-stride loop sized from the multiprocessor count.
 template <class T>
 void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, StreamHandle stream);
+
+// MRG32k3a in cuRAND's host-API order: raw output k (counted from the seed's start)
+// is output k / kMrgLanes of subsequence (lane) k mod kMrgLanes, lanes 2^76 apart. A
+// fill starting at raw output `first` runs one lane per thread t < kMrgLanes: lane
+// (first + t) mod kMrgLanes from its output (first + t) / kMrgLanes on, drawing
+// consecutively; its m-th unit is unit t + m kMrgLanes of the fill (one value, or
+// one Box-Muller pair on two consecutive draws).
+constexpr std::uint64_t kMrgLanes = 81920;
+// Substream tables enough for any lane below kMrgLanes < 2^17.
+constexpr int kMrgLaneTables = 17;
+
+template <class T>
+struct MrgFillArgs {
+  device::Mrg32k3aState seeded;  // lane 0, output 0
+  device::MrgMatrix lane_tables1[kMrgLaneTables];  // A1^(2^(76 + k))
+  device::MrgMatrix lane_tables2[kMrgLaneTables];  // A2^(2^(76 + k))
+  device::Mrg32k3aJump start_jump[2];  // outputs first / kMrgLanes and one more
+  std::uint64_t first_lane;            // first mod kMrgLanes
+  std::int64_t n;
+  T* out;
+  bool normal;
+  T mean;
+  T stddev;
+
+  CUNUM_HOST_DEVICE int values_per_unit() const { return normal ? 2 : 1; }
+  CUNUM_HOST_DEVICE std::int64_t units() const { return (n + values_per_unit() - 1) / values_per_unit(); }
+  // The threads (lanes) that have work: min(units, kMrgLanes).
+  CUNUM_HOST_DEVICE std::int64_t lanes() const {
+    return units() < static_cast<std::int64_t>(kMrgLanes) ? units() : static_cast<std::int64_t>(kMrgLanes);
+  }
+};
+
+// The raw outputs a fill of `units` units of `draws_per_unit` draws moves the stream
+// position on (cuRAND's: whole rounds of kMrgLanes units, then the partial round's
+// lanes one output each).
+constexpr std::uint64_t mrg_advance(std::uint64_t units, std::uint64_t draws_per_unit) {
+  return draws_per_unit * kMrgLanes * (units / kMrgLanes) + units % kMrgLanes;
+}
+
+// Writes the units of thread `thread` (< args.lanes()).
+template <class T>
+CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t thread) {
+  std::uint64_t lane = args.first_lane + static_cast<std::uint64_t>(thread);
+  const bool next_output = lane >= kMrgLanes;
+  if (next_output) lane -= kMrgLanes;
+  device::Mrg32k3aState state = args.seeded;
+  device::mrg32k3a_skip_substreams(state, lane, args.lane_tables1, args.lane_tables2);
+  device::mrg32k3a_apply(args.start_jump[next_output ? 1 : 0], state);
+  const std::int64_t units = args.units();
+  for (std::int64_t unit = thread; unit < units; unit += static_cast<std::int64_t>(kMrgLanes)) {
+    if (!args.normal) {
+      const std::uint64_t output = device::mrg32k3a_next(state);
+      if constexpr (sizeof(T) == sizeof(float)) {
+        args.out[unit] = device::mrg32k3a_curand_uniform_float(output);
+      } else {
+        args.out[unit] = device::mrg32k3a_curand_uniform_double(output);
+      }
+      continue;
+    }
+    T pair[2];
+    if constexpr (sizeof(T) == sizeof(float)) {
+      const float u1 = device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state));
+      device::box_muller(u1, device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state)), pair);
+    } else {
+      const double u1 = device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state));
+      device::box_muller(u1, device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state)), pair);
+    }
+    const std::int64_t first = 2 * unit;
+    args.out[first] = args.mean + args.stddev * pair[0];
+    if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
+  }
+}
+
+// Sobol in cuRAND's host-API layout: a fill of n values in d dimensions is n / d
+// points from point `first_point`, dimension k's points contiguous at
+// [k n / d, (k + 1) n / d). `tables` holds each dimension's bits direction vectors
+// followed by its scrambling constant (bits + 1 words a dimension).
+template <class T, class Word>
+struct SobolFillArgs {
+  const Word* tables;
+  std::uint64_t first_point;
+  std::int64_t points;  // per dimension
+  std::int64_t n;       // points x dimensions
+  T* out;
+  bool normal;
+  T mean;
+  T stddev;
+};
+
+template <class T, class Word>
+CUNUM_HOST_DEVICE void fill_sobol_value(const SobolFillArgs<T, Word>& args, std::int64_t index) {
+  constexpr int bits = sizeof(Word) * 8;
+  const std::int64_t dimension = index / args.points;
+  const Word* directions = args.tables + dimension * (bits + 1);
+  const Word word = device::sobol_word(directions, directions[bits],
+                                       args.first_point + static_cast<std::uint64_t>(index - dimension * args.points));
+  if (!args.normal) {
+    if constexpr (sizeof(T) == sizeof(float)) {
+      args.out[index] = device::sobol_uniform_float(word);
+    } else {
+      args.out[index] = device::sobol_uniform_double(word);
+    }
+    return;
+  }
+  double z;
+  if constexpr (sizeof(Word) == sizeof(std::uint64_t) && sizeof(T) == sizeof(double)) {
+    z = device::sobol_normal_double(word);
+  } else if constexpr (sizeof(Word) == sizeof(std::uint64_t)) {
+    z = device::sobol_normal(static_cast<std::uint32_t>(word >> 32));
+  } else {
+    z = device::sobol_normal(word);
+  }
+  args.out[index] = args.mean + args.stddev * static_cast<T>(z);
+}
+
+template <class T>
+void mrg_fill_cpu(const MrgFillArgs<T>& args);
+template <class T>
+void mrg_fill_cuda(const MrgFillArgs<T>& args, StreamHandle stream);
+template <class T, class Word>
+void sobol_fill_cpu(const SobolFillArgs<T, Word>& args);
+template <class T, class Word>
+void sobol_fill_cuda(const SobolFillArgs<T, Word>& args, int multiprocessor_count, StreamHandle stream);
 
 }  // namespace cunum::detail

@@ -3,7 +3,10 @@
 /// MRG32k3a (L'Ecuyer, Operations Research 47(1), 1999) as `__host__ __device__`
 /// functions, with skip-ahead by powers of its transition matrices and substreams of
 /// 2^76 outputs. cunum::MonteCarloPricer draws from it in its kernel
-/// (MonteCarloSource::mrg32k3a); cunum::RandomGenerator does not fill with it yet.
+/// (MonteCarloSource::mrg32k3a, cunum's seeding: mrg32k3a_seeded_state);
+/// cunum::RandomGenerator fills with it (RandomGeneratorKind::mrg32k3a, cuRAND's
+/// seeding: mrg32k3a_curand_seeded_state), and callers' kernels may draw cuRAND's
+/// device-API stream with mrg32k3a_curand_state and mrg32k3a_next.
 ///
 /// Recurrences: x1[n] = (1403580 x1[n-2] - 810728 x1[n-3]) mod m1, m1 = 2^32 - 209;
 /// x2[n] = (527612 x2[n-1] - 1370589 x2[n-3]) mod m2, m2 = 2^32 - 22853; output
@@ -91,6 +94,37 @@ CUNUM_MRG_QUALIFIERS MrgMatrix mrg_step_matrix2() {
   return MrgMatrix{{0, 1, 0, 0, 0, 1, kMrgModulus2 - 1370589u, 0, 527612u}};
 }
 
+/// The transition of both components over a fixed number of steps.
+struct Mrg32k3aJump {
+  MrgMatrix component1;
+  MrgMatrix component2;
+};
+
+/// The transition over `steps` outputs (A^steps of each component), in O(log steps)
+/// matrix products.
+CUNUM_MRG_QUALIFIERS Mrg32k3aJump mrg32k3a_jump(std::uint64_t steps) {
+  Mrg32k3aJump jump{{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {{1, 0, 0, 0, 1, 0, 0, 0, 1}}};
+  MrgMatrix power1 = mrg_step_matrix1(), power2 = mrg_step_matrix2();
+  while (steps != 0) {
+    if ((steps & 1u) != 0) {
+      jump.component1 = mrg_matrix_product(power1, jump.component1, kMrgModulus1);
+      jump.component2 = mrg_matrix_product(power2, jump.component2, kMrgModulus2);
+    }
+    steps >>= 1;
+    if (steps != 0) {
+      power1 = mrg_matrix_product(power1, power1, kMrgModulus1);
+      power2 = mrg_matrix_product(power2, power2, kMrgModulus2);
+    }
+  }
+  return jump;
+}
+
+/// Applies a transition of mrg32k3a_jump to the state.
+CUNUM_MRG_QUALIFIERS void mrg32k3a_apply(const Mrg32k3aJump& jump, Mrg32k3aState& state) {
+  mrg_apply(jump.component1, state.x1, kMrgModulus1);
+  mrg_apply(jump.component2, state.x2, kMrgModulus2);
+}
+
 /// Advances the state by `steps` outputs in O(log steps) matrix products.
 CUNUM_MRG_QUALIFIERS void mrg32k3a_skip_ahead(Mrg32k3aState& state, std::uint64_t steps) {
   MrgMatrix power1 = mrg_step_matrix1(), power2 = mrg_step_matrix2();
@@ -107,8 +141,9 @@ CUNUM_MRG_QUALIFIERS void mrg32k3a_skip_ahead(Mrg32k3aState& state, std::uint64_
   }
 }
 
-/// The next output as a double in (0, 1), advancing the state by one step.
-CUNUM_MRG_QUALIFIERS double mrg32k3a_next_uniform(Mrg32k3aState& state) {
+/// The next output as an integer in [1, m1], advancing the state by one step:
+/// (x1[n] - x2[n]) mod m1, with m1 for a zero difference (cuRAND's curand_MRG32k3a).
+CUNUM_MRG_QUALIFIERS std::uint64_t mrg32k3a_next(Mrg32k3aState& state) {
   const std::uint64_t* x1 = state.x1;
   const std::uint64_t* x2 = state.x2;
   const std::uint64_t next1 = mrg_add_mod(mrg_multiply_mod(1403580u, x1[1], kMrgModulus1),
@@ -121,9 +156,26 @@ CUNUM_MRG_QUALIFIERS double mrg32k3a_next_uniform(Mrg32k3aState& state) {
   state.x2[0] = x2[1];
   state.x2[1] = x2[2];
   state.x2[2] = next2;
-  const std::uint64_t difference = next1 > next2 ? next1 - next2 : next1 + kMrgModulus1 - next2;
+  return next1 > next2 ? next1 - next2 : next1 + kMrgModulus1 - next2;
+}
+
+/// The next output as a double in (0, 1), advancing the state by one step: L'Ecuyer's
+/// normalisation, mrg32k3a_next / (m1 + 1) (cuRAND's maps are mrg32k3a_curand_uniform).
+CUNUM_MRG_QUALIFIERS double mrg32k3a_next_uniform(Mrg32k3aState& state) {
   constexpr double normalisation = 1.0 / 4294967088.0;  // 1 / (m1 + 1)
-  return static_cast<double>(difference) * normalisation;
+  return static_cast<double>(mrg32k3a_next(state)) * normalisation;
+}
+
+/// cuRAND's uniform double of an output r of mrg32k3a_next: r MRG32K3A_NORM (= 1/m1
+/// rounded), in (0, 1] (curand_uniform_double).
+CUNUM_MRG_QUALIFIERS double mrg32k3a_curand_uniform_double(std::uint64_t output) {
+  return static_cast<double>(output) * 2.3283065498378288e-10;
+}
+
+/// cuRAND's uniform float: the double of mrg32k3a_curand_uniform_double rounded to
+/// float (curand_uniform), in (0, 1].
+CUNUM_MRG_QUALIFIERS float mrg32k3a_curand_uniform_float(std::uint64_t output) {
+  return static_cast<float>(mrg32k3a_curand_uniform_double(output));
 }
 
 /// L'Ecuyer's default state (all six words 12345).
@@ -164,15 +216,52 @@ inline void mrg32k3a_substream_tables(MrgMatrix tables[2 * kMrgSubstreamTables])
   }
 }
 
+/// Advances the state by `substreams` x 2^76 outputs with tables1[k] and tables2[k]
+/// = A^(2^(76 + k)) of each component for the set bits k of `substreams` (which
+/// must have no bit at or above the tables' length).
+CUNUM_MRG_QUALIFIERS void mrg32k3a_skip_substreams(Mrg32k3aState& state, std::uint64_t substreams,
+                                                   const MrgMatrix* tables1, const MrgMatrix* tables2) {
+  for (int k = 0; substreams != 0; ++k, substreams >>= 1) {
+    if ((substreams & 1u) == 0) continue;
+    mrg_apply(tables1[k], state.x1, kMrgModulus1);
+    mrg_apply(tables2[k], state.x2, kMrgModulus2);
+  }
+}
+
 /// Advances the state by `substreams` x 2^76 outputs with the tables of
 /// mrg32k3a_substream_tables (at most 64 matrix-vector products a component).
 CUNUM_MRG_QUALIFIERS void mrg32k3a_skip_substreams(Mrg32k3aState& state, std::uint64_t substreams,
                                                    const MrgMatrix* tables) {
-  for (int k = 0; substreams != 0; ++k, substreams >>= 1) {
-    if ((substreams & 1u) == 0) continue;
-    mrg_apply(tables[k], state.x1, kMrgModulus1);
-    mrg_apply(tables[kMrgSubstreamTables + k], state.x2, kMrgModulus2);
+  mrg32k3a_skip_substreams(state, substreams, tables, tables + kMrgSubstreamTables);
+}
+
+/// The state of cuRAND's MRG32k3a for `seed` at subsequence 0, offset 0 (the seeding
+/// of cuRAND's device API curand_init and of its host generator
+/// CURAND_RNG_PSEUDO_MRG32K3A): with x1 = low 32 bits of seed XOR 0x55555555 and
+/// x2 = high 32 bits XOR 0xAAAAAAAA, component 1 is 12345 (x1, x2, x1) and component 2
+/// is 12345 (x2, x1, x2), each word modulo its modulus; seed 0 keeps the 12345s.
+CUNUM_MRG_QUALIFIERS Mrg32k3aState mrg32k3a_curand_seeded_state(std::uint64_t seed) {
+  Mrg32k3aState state = mrg32k3a_default_state();
+  if (seed == 0) return state;
+  const std::uint64_t x1 = (seed & 0xFFFFFFFFu) ^ 0x55555555u, x2 = (seed >> 32) ^ 0xAAAAAAAAu;
+  const std::uint64_t words1[3] = {x1, x2, x1}, words2[3] = {x2, x1, x2};
+  for (int k = 0; k < 3; ++k) {
+    state.x1[k] = mrg_multiply_mod(mrg_reduce(words1[k], kMrgModulus1), 12345u, kMrgModulus1);
+    state.x2[k] = mrg_multiply_mod(mrg_reduce(words2[k], kMrgModulus2), 12345u, kMrgModulus2);
   }
+  return state;
+}
+
+/// The state of cuRAND's `curand_init(seed, subsequence, offset, &state)` for
+/// curandStateMRG32k3a_t: mrg32k3a_curand_seeded_state, `subsequence` substreams of
+/// 2^76 outputs on (tables of mrg32k3a_substream_tables), then `offset` outputs on.
+/// Draw with mrg32k3a_next and map with mrg32k3a_curand_uniform_float / _double.
+CUNUM_MRG_QUALIFIERS Mrg32k3aState mrg32k3a_curand_state(std::uint64_t seed, std::uint64_t subsequence,
+                                                         std::uint64_t offset, const MrgMatrix* tables) {
+  Mrg32k3aState state = mrg32k3a_curand_seeded_state(seed);
+  mrg32k3a_skip_substreams(state, subsequence, tables);
+  mrg32k3a_skip_ahead(state, offset);
+  return state;
 }
 
 }  // namespace cunum::device

@@ -1,0 +1,112 @@
+#pragma once
+/// @file
+/// cuRAND's Sobol sequences as `__host__ __device__` functions: random access to a
+/// point's word, cuRAND's maps of a word to a uniform float or double, and the
+/// inverse normal CDF behind cunum::RandomGenerator's quasi-random normals. One
+/// implementation serves the CPU backend, the CUDA kernels and callers' own kernels.
+///
+/// Point i of dimension k is x = c_k XOR (XOR of v_k[b] over the set bits b of the
+/// Gray code i ^ (i >> 1)), v_k the dimension's direction vectors (32 or 64 bits, as
+/// cuRAND's curandGetDirectionVectors32/64 give them) and c_k its scrambling
+/// constant (0 for an unscrambled sequence).
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define CUNUM_SOBOL_QUALIFIERS __host__ __device__ inline
+#else
+#define CUNUM_SOBOL_QUALIFIERS inline
+#endif
+
+namespace cunum::device {
+
+/// The word of point `index` of one dimension: `directions` are its 32 (Word =
+/// uint32_t) or 64 (uint64_t) direction vectors, `scramble` its constant (0 if
+/// unscrambled). Random access: one step per bit of the index, so any offset and any
+/// split of a fill give the same words. `index` must be below 2^32 for 32-bit words.
+template <class Word>
+CUNUM_SOBOL_QUALIFIERS Word sobol_word(const Word* directions, Word scramble, std::uint64_t index) {
+  Word word = scramble;
+  int bit = 0;
+  for (std::uint64_t gray = index ^ (index >> 1); gray != 0; gray >>= 1, ++bit) {
+    if ((gray & 1u) != 0) word ^= directions[bit];
+  }
+  return word;
+}
+
+/// cuRAND's uniform float of a 32-bit word: x 2^-32 + 2^-33 rounded to float, in (0, 1].
+CUNUM_SOBOL_QUALIFIERS float sobol_uniform_float(std::uint32_t word) {
+  return static_cast<float>(word) * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
+}
+
+/// cuRAND's uniform float of a 64-bit word: its high 32 bits as sobol_uniform_float.
+CUNUM_SOBOL_QUALIFIERS float sobol_uniform_float(std::uint64_t word) {
+  return sobol_uniform_float(static_cast<std::uint32_t>(word >> 32));
+}
+
+/// cuRAND's uniform double of a 32-bit word: x 2^-32 + 2^-32, in (0, 1].
+CUNUM_SOBOL_QUALIFIERS double sobol_uniform_double(std::uint32_t word) {
+  return static_cast<double>(word) * 2.3283064365386963e-10 + 2.3283064365386963e-10;
+}
+
+/// cuRAND's uniform double of a 64-bit word: its high 53 bits y, y 2^-53 + 2^-54.
+CUNUM_SOBOL_QUALIFIERS double sobol_uniform_double(std::uint64_t word) {
+  return static_cast<double>(word >> 11) * 1.1102230246251565e-16 + 5.5511151231257827e-17;
+}
+
+/// The standard normal quantile of p in (0, 0.5]: Acklam's rational approximation
+/// (relative error below 1.2e-9) refined by one Halley step on erfc, which leaves
+/// about double precision. Used for p <= 0.5 only, where p is exact and erfc has no
+/// cancellation (callers mirror the upper half).
+CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower(double p) {
+  constexpr double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                           1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  constexpr double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                           6.680131188771972e+01,  -1.328068155288572e+01};
+  constexpr double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                           -2.549671010331169e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  constexpr double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                           3.754408661907416e+00};
+  double x;
+  if (p < 0.02425) {
+    const double q = ::sqrt(-2.0 * ::log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+  } else {
+    const double q = p - 0.5, r = q * q;
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+  }
+  // Halley on Phi(x) - p with Phi(x) = erfc(-x / sqrt 2) / 2 and Phi' = exp(-x^2 / 2) / sqrt(2 pi).
+  const double error = 0.5 * ::erfc(-x * 0.70710678118654752) - p;
+  const double step = error * 2.5066282746310002 * ::exp(0.5 * x * x);
+  return x - step / (1.0 + 0.5 * x * step);
+}
+
+/// The normal Phi^-1(u) of a uniform u = `lower` or 1 - `lower` (`upper` says
+/// which) with `lower` in (0, 0.5], as cuRAND's _curand_normal_icdf (a word below one
+/// half gives a negative normal).
+CUNUM_SOBOL_QUALIFIERS double sobol_normal_of(double lower, bool upper) {
+  const double z = normal_quantile_lower(lower);
+  return upper ? -z : z;
+}
+
+/// cuRAND's quasi-random normal of a 32-bit word, in double: the word mirrored into
+/// the lower half, p = x 2^-32 + 2^-33, z = Phi^-1(u) (see sobol_normal_of).
+CUNUM_SOBOL_QUALIFIERS double sobol_normal(std::uint32_t word) {
+  const bool upper = word > 0x80000000u;
+  const std::uint32_t mirrored = upper ? 0xFFFFFFFFu - word : word;
+  return sobol_normal_of(static_cast<double>(mirrored) * 2.3283064365386963e-10 + 1.1641532182693481e-10, upper);
+}
+
+/// cuRAND's quasi-random normal of a 64-bit word for a double: its high 53 bits y
+/// mirrored into the lower half, p = y 2^-53 + 2^-54, z = Phi^-1(u).
+CUNUM_SOBOL_QUALIFIERS double sobol_normal_double(std::uint64_t word) {
+  const std::uint64_t high = word >> 11;
+  const bool upper = high > (std::uint64_t{1} << 52);
+  const std::uint64_t mirrored = upper ? ((std::uint64_t{1} << 53) - 1) - high : high;
+  return sobol_normal_of(static_cast<double>(mirrored) * 1.1102230246251565e-16 + 5.5511151231257827e-17, upper);
+}
+
+}  // namespace cunum::device
