@@ -143,6 +143,107 @@ TEST(RandomGpuCurand, FloatNormalsAgreeWithCurandHostApi) {
   for (std::int64_t i = 0; i < n; ++i) ASSERT_NEAR(actual[i], expected[i], 2e-4f) << "i " << i;
 }
 
+// MRG32k3a and the Sobol kinds: the CUDA backend equals the CPU backend bit for bit
+// for uniforms (to a few ulps for normals), into poisoned outputs, at awkward sizes
+// and offsets (MRG32k3a: raw outputs, around the 81920 lanes; Sobol: points).
+constexpr RandomGeneratorKind kNewKinds[] = {RandomGeneratorKind::mrg32k3a, RandomGeneratorKind::sobol32,
+                                             RandomGeneratorKind::scrambled_sobol32, RandomGeneratorKind::sobol64,
+                                             RandomGeneratorKind::scrambled_sobol64};
+
+TYPED_TEST(RandomGpu, Mrg32k3aAndSobolEqualTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  const T tolerance = T(16) * std::numeric_limits<T>::epsilon();
+  for (RandomGeneratorKind kind : kNewKinds) {
+    const int dimensions = cunum::is_quasi_random(kind) ? 3 : 1;
+    for (std::uint64_t offset : {0ull, 1ull, 81919ull, 81925ull, (1ull << 31) + 7}) {
+      for (std::int64_t points : {1, 5, 1021, 81921, 400003}) {
+        const std::int64_t n = points * dimensions;
+        for (bool normal : {false, true}) {
+          RandomGenerator gpu(kind, seed, Backend::cuda);
+          RandomGenerator cpu(kind, seed, Backend::cpu);
+          if (dimensions > 1) {
+            gpu.set_dimensions(dimensions);
+            cpu.set_dimensions(dimensions);
+          }
+          gpu.set_offset(offset);
+          cpu.set_offset(offset);
+          const std::vector<T> device = fill_on_device<T>(gpu, n, normal);
+          const std::vector<T> host = normal ? cpu.normal<T>(n, T(-1), T(2)) : cpu.uniform<T>(n);
+          EXPECT_EQ(gpu.offset(), cpu.offset());
+          if (!normal) {
+            ASSERT_EQ(std::memcmp(device.data(), host.data(), host.size() * sizeof(T)), 0)
+                << cunum::to_string(kind) << " offset " << offset << " n " << n;
+            continue;
+          }
+          for (std::int64_t i = 0; i < n; ++i) {
+            ASSERT_NEAR(device[i], host[i], tolerance * (T(1) + std::abs(host[i])))
+                << cunum::to_string(kind) << " offset " << offset << " n " << n << " i " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
+curandRngType_t curand_type(RandomGeneratorKind kind) {
+  switch (kind) {
+    case RandomGeneratorKind::mrg32k3a: return CURAND_RNG_PSEUDO_MRG32K3A;
+    case RandomGeneratorKind::sobol32: return CURAND_RNG_QUASI_SOBOL32;
+    case RandomGeneratorKind::scrambled_sobol32: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
+    case RandomGeneratorKind::sobol64: return CURAND_RNG_QUASI_SOBOL64;
+    case RandomGeneratorKind::scrambled_sobol64: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+    default: return CURAND_RNG_PSEUDO_PHILOX4_32_10;
+  }
+}
+
+// Against cuRAND's device generator of the same kind (the host generator is compared
+// on the CPU): uniforms bit for bit, normals to cuRAND's fast-math error.
+TYPED_TEST(RandomGpu, Mrg32k3aAndSobolAgreeWithCurandDeviceGenerator) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  for (RandomGeneratorKind kind : kNewKinds) {
+    const bool quasi = cunum::is_quasi_random(kind);
+    const int dimensions = quasi ? 4 : 1;
+    const std::int64_t n = 4 * 262147;
+    for (bool normal : {false, true}) {
+      curandGenerator_t curand = nullptr;
+      check_curand(curandCreateGenerator(&curand, curand_type(kind)), "curandCreateGenerator");
+      if (quasi) {
+        check_curand(curandSetQuasiRandomGeneratorDimensions(curand, dimensions), "dimensions");
+      } else {
+        check_curand(curandSetPseudoRandomGeneratorSeed(curand, seed), "seed");
+      }
+      check_curand(curandSetGeneratorOffset(curand, 12345), "offset");
+      DeviceBuffer<T> theirs(static_cast<std::size_t>(n));
+      const auto count = static_cast<std::size_t>(n);
+      if constexpr (sizeof(T) == sizeof(float)) {
+        check_curand(normal ? curandGenerateNormal(curand, theirs.data(), count, -1.0f, 2.0f)
+                            : curandGenerateUniform(curand, theirs.data(), count),
+                     "generate");
+      } else {
+        check_curand(normal ? curandGenerateNormalDouble(curand, theirs.data(), count, -1.0, 2.0)
+                            : curandGenerateUniformDouble(curand, theirs.data(), count),
+                     "generate");
+      }
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      curandDestroyGenerator(curand);
+      const std::vector<T> expected = theirs.to_host();
+      RandomGenerator ours(kind, seed, Backend::cuda);
+      if (quasi) ours.set_dimensions(dimensions);
+      ours.set_offset(12345);
+      const std::vector<T> actual = fill_on_device<T>(ours, n, normal);
+      const T tolerance = normal ? T(2e-4) : T(0);
+      for (std::int64_t i = 0; i < n; ++i) {
+        ASSERT_LE(std::abs(actual[i] - expected[i]), tolerance * (T(1) + std::abs(expected[i])))
+            << cunum::to_string(kind) << (normal ? " normal" : " uniform") << " i " << i;
+      }
+    }
+  }
+}
+
 TEST(RandomGpuValidation, HostPointerIsRefusedByTheCudaBackend) {
   CUNUM_REQUIRE_GPU();
   RandomGenerator generator(RandomGeneratorKind::philox4x32_10, 1, Backend::cuda);
