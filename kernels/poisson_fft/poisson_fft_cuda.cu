@@ -122,14 +122,6 @@ struct LineGeometry {
   std::int64_t n_axis, n_lane, n_block, batch;
   std::int64_t lane_lines, block_lines, problem_lines;  // line index = b pl + m[lane] ll + m[block] bl
   std::int64_t problem, axis_stride, lane_stride, block_stride;  // the array's strides
-
-  __device__ std::int64_t line(std::int64_t b, std::int64_t m_lane, std::int64_t m_block) const {
-    return b * problem_lines + m_lane * lane_lines + m_block * block_lines;
-  }
-  __device__ std::int64_t element(std::int64_t b, std::int64_t m_axis, std::int64_t m_lane,
-                                  std::int64_t m_block) const {
-    return b * problem + m_axis * axis_stride + m_lane * lane_stride + m_block * block_stride;
-  }
 };
 
 constexpr int kTile = 32;
@@ -191,39 +183,74 @@ struct CosineUnshuffle {
   __device__ T operator()(std::int64_t i, const T* line) const { return line[cosine_shuffle_position(n, i)]; }
 };
 
+// q = z / n and r = z - q n, in 32 bits when both fit (a 64-bit division costs a thread
+// more than the samples it moves).
+__device__ __forceinline__ void split_index(std::int64_t z, std::int64_t n, std::int64_t& q, std::int64_t& r) {
+  if ((static_cast<std::uint64_t>(z) | static_cast<std::uint64_t>(n)) <= 0xFFFFFFFFu) {
+    q = static_cast<std::uint32_t>(z) / static_cast<std::uint32_t>(n);
+  } else {
+    q = z / n;
+  }
+  r = z - q * n;
+}
+
+// Samples a thread of an "along" launch moves, kTile * kTileRows apart, loaded first.
+constexpr int kAlongItems = 8;
+constexpr std::int64_t kAlongSamples = std::int64_t{kTile} * kTileRows * kAlongItems;
+// Resident blocks asked of the compiler (a register cap): memory-bound, they want warps.
+constexpr int kLinesBlocksPerMultiprocessor = 3;
+
 // lines[r * pitch + e] = sample(e, line r's grid points), e < pitch.
 template <class T, class Sample>
-__global__ void __launch_bounds__(kTile * kTileRows)
+__global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocessor)
     lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
                            typename Sample::Value* lines) {
   using Value = typename Sample::Value;
   __shared__ Value tile[kTile][kTile + 1];
-  const std::int64_t thread = threadIdx.y * kTile + threadIdx.x;
+  const int thread = threadIdx.y * kTile + threadIdx.x;
   for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
-    const std::int64_t b = z / g.n_block, m_block = z - b * g.n_block;
-    for (std::int64_t y = blockIdx.y; y * (g.along ? 1 : kTile) < g.n_lane; y += gridDim.y) {
-      if (g.along) {
-        // Threads along the samples of line y, whose grid points are contiguous.
-        const T* source = grid + g.element(b, 0, y, m_block);
+    std::int64_t b, m_block;
+    split_index(z, g.n_block, b, m_block);
+    const T* plane = grid + b * g.problem + m_block * g.block_stride;
+    Value* plane_lines = lines + (b * g.problem_lines + m_block * g.block_lines) * pitch;
+    if (g.along) {
+      // Threads along the samples of line y, whose grid points are contiguous.
+      for (std::int64_t y = blockIdx.y; y < g.n_lane; y += gridDim.y) {
+        const T* source = plane + y * g.lane_stride;
+        Value* line = plane_lines + y * g.lane_lines * pitch;
         const auto fetch = [source](std::int64_t i) { return source[i]; };
-        const std::int64_t e = blockIdx.x * std::int64_t{kTile * kTileRows} + thread;
-        if (e < pitch) lines[g.line(b, y, m_block) * pitch + e] = sample(e, fetch);
-        continue;
+        const std::int64_t first = blockIdx.x * kAlongSamples + thread;
+        Value values[kAlongItems];
+#pragma unroll
+        for (int k = 0; k < kAlongItems; ++k) {
+          const std::int64_t e = first + k * kTile * kTileRows;
+          if (e < pitch) values[k] = sample(e, fetch);
+        }
+#pragma unroll
+        for (int k = 0; k < kAlongItems; ++k) {
+          const std::int64_t e = first + k * kTile * kTileRows;
+          if (e < pitch) line[e] = values[k];
+        }
       }
+      continue;
+    }
+    for (std::int64_t y = blockIdx.y; y * kTile < g.n_lane; y += gridDim.y) {
       const std::int64_t e0 = blockIdx.x * std::int64_t{kTile}, lane0 = y * kTile;
-      const std::int64_t m_lane = lane0 + threadIdx.x;
-      if (m_lane < g.n_lane) {
-        const T* source = grid + g.element(b, 0, m_lane, m_block);
+      if (lane0 + threadIdx.x < g.n_lane) {
+        const T* source = plane + (lane0 + threadIdx.x) * g.lane_stride;
         const std::int64_t step = g.axis_stride;
         const auto fetch = [source, step](std::int64_t i) { return source[i * step]; };
+#pragma unroll
         for (int j = threadIdx.y; j < kTile; j += kTileRows) {
           if (e0 + j < pitch) tile[j][threadIdx.x] = sample(e0 + j, fetch);
         }
       }
       __syncthreads();
       const std::int64_t e = e0 + threadIdx.x;
+      Value* line = plane_lines + lane0 * g.lane_lines * pitch + e;
+#pragma unroll
       for (int j = threadIdx.y; j < kTile; j += kTileRows) {
-        if (e < pitch && lane0 + j < g.n_lane) lines[g.line(b, lane0 + j, m_block) * pitch + e] = tile[threadIdx.x][j];
+        if (e < pitch && lane0 + j < g.n_lane) line[j * g.lane_lines * pitch] = tile[threadIdx.x][j];
       }
       __syncthreads();
     }
@@ -234,35 +261,62 @@ __global__ void __launch_bounds__(kTile * kTileRows)
 // divided by the operator's eigenvalue (the last wall pass when no axis is periodic;
 // `division`'s tables are then those of the axis, the lane and the block axis).
 template <class T, class Coefficient>
-__global__ void __launch_bounds__(kTile * kTileRows)
+__global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocessor)
     grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
                            const typename Coefficient::Line* lines, SpectralDivision<T> division, bool divide,
                            T* grid) {
+  using Line = typename Coefficient::Line;
   __shared__ T tile[kTile][kTile + 1];
-  const std::int64_t thread = threadIdx.y * kTile + threadIdx.x;
-  const auto store = [&](std::int64_t b, std::int64_t k, std::int64_t m_lane, std::int64_t m_block, T value) {
-    if (divide) value *= division.factor(k, m_lane, m_block);
-    grid[g.element(b, k, m_lane, m_block)] = value;
-  };
+  const int thread = threadIdx.y * kTile + threadIdx.x;
   for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
-    const std::int64_t b = z / g.n_block, m_block = z - b * g.n_block;
-    for (std::int64_t y = blockIdx.y; y * (g.along ? 1 : kTile) < g.n_lane; y += gridDim.y) {
-      if (g.along) {
-        const std::int64_t k = blockIdx.x * std::int64_t{kTile * kTileRows} + thread;
-        if (k < g.n_axis) store(b, k, y, m_block, coefficient(k, lines + g.line(b, y, m_block) * pitch));
-        continue;
+    std::int64_t b, m_block;
+    split_index(z, g.n_block, b, m_block);
+    T* plane = grid + b * g.problem + m_block * g.block_stride;
+    const Line* plane_lines = lines + (b * g.problem_lines + m_block * g.block_lines) * pitch;
+    if (g.along) {
+      for (std::int64_t y = blockIdx.y; y < g.n_lane; y += gridDim.y) {
+        T* target = plane + y * g.lane_stride;
+        const Line* line = plane_lines + y * g.lane_lines * pitch;
+        const std::int64_t first = blockIdx.x * kAlongSamples + thread;
+        T values[kAlongItems];
+#pragma unroll
+        for (int k = 0; k < kAlongItems; ++k) {
+          const std::int64_t i = first + k * kTile * kTileRows;
+          if (i < g.n_axis) {
+            values[k] = coefficient(i, line);
+            if (divide) values[k] *= division.factor(i, y, m_block);
+          }
+        }
+#pragma unroll
+        for (int k = 0; k < kAlongItems; ++k) {
+          const std::int64_t i = first + k * kTile * kTileRows;
+          if (i < g.n_axis) target[i] = values[k];
+        }
       }
+      continue;
+    }
+    for (std::int64_t y = blockIdx.y; y * kTile < g.n_lane; y += gridDim.y) {
       const std::int64_t k0 = blockIdx.x * std::int64_t{kTile}, lane0 = y * kTile;
       const std::int64_t k = k0 + threadIdx.x;
-      for (int j = threadIdx.y; j < kTile; j += kTileRows) {
-        if (k < g.n_axis && lane0 + j < g.n_lane) {
-          tile[j][threadIdx.x] = coefficient(k, lines + g.line(b, lane0 + j, m_block) * pitch);
+      if (k < g.n_axis) {
+        const Line* line = plane_lines + lane0 * g.lane_lines * pitch;
+#pragma unroll
+        for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+          if (lane0 + j < g.n_lane) tile[j][threadIdx.x] = coefficient(k, line + j * g.lane_lines * pitch);
         }
       }
       __syncthreads();
       const std::int64_t m_lane = lane0 + threadIdx.x;
-      for (int j = threadIdx.y; j < kTile; j += kTileRows) {
-        if (k0 + j < g.n_axis && m_lane < g.n_lane) store(b, k0 + j, m_lane, m_block, tile[threadIdx.x][j]);
+      if (m_lane < g.n_lane) {
+        T* target = plane + m_lane * g.lane_stride;
+#pragma unroll
+        for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+          if (k0 + j < g.n_axis) {
+            T value = tile[threadIdx.x][j];
+            if (divide) value *= division.factor(k0 + j, m_lane, m_block);
+            target[(k0 + j) * g.axis_stride] = value;
+          }
+        }
       }
       __syncthreads();
     }
@@ -624,7 +678,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::int64_t samples, StreamHandle stream,
                     Args... args) const {
     constexpr std::int64_t kMaxGridYZ = 65535;
-    const std::int64_t per_block = g.along ? kTile * kTileRows : kTile;
+    const std::int64_t per_block = g.along ? kAlongSamples : kTile;
     const std::int64_t x = (samples + per_block - 1) / per_block;
     const std::int64_t y = g.along ? g.n_lane : (g.n_lane + kTile - 1) / kTile;
     const std::int64_t z = g.batch * g.n_block;
