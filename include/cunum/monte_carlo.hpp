@@ -119,8 +119,11 @@ struct MonteCarloSettings {
   /// the terminal assets for basket and their plain mean for best_of and worst_of.
   bool control_variate = false;
   /// Delta and vega in the same pass: pathwise for european, asian_arithmetic,
-  /// asian_geometric and lookback; likelihood ratio for digital; not available
-  /// (NaN) for the barriers, whose payoff jumps, nor for the multi-asset payoffs.
+  /// asian_geometric, lookback, basket, best_of and worst_of; likelihood ratio for
+  /// digital, up_and_out and down_and_out, whose payoffs jump (docs/monte_carlo.md).
+  /// A multi-asset option's estimate holds the parallel Greeks (every spot moved
+  /// together, every volatility moved together); price() writes each asset's when
+  /// given asset_greeks. Not formed for `custom` payoffs.
   bool greeks = false;
   /// Assets of the multi-asset payoffs (basket, best_of, worst_of): 1..16; 1 for the others.
   int assets = 1;
@@ -184,7 +187,7 @@ struct MonteCarloPathView {
 };
 
 /// The estimate for one option. Greeks and their standard errors are NaN unless
-/// the pricer computes them for its payoff; control_coefficient is NaN without a
+/// the pricer computes them (settings.greeks); control_coefficient is NaN without a
 /// control variate.
 template <class T>
 struct MonteCarloEstimate {
@@ -192,12 +195,23 @@ struct MonteCarloEstimate {
   T standard_error;         ///< of the price
   T confidence_low;         ///< price - 1.96 standard errors (95%)
   T confidence_high;        ///< price + 1.96 standard errors
-  T delta;                  ///< dprice/dS0
+  T delta;                  ///< dprice/dS0; multi-asset: dprice/dh with every S0^j + h
   T delta_standard_error;   ///< of delta
-  T vega;                   ///< dprice/dsigma
+  T vega;                   ///< dprice/dsigma; multi-asset: dprice/dh with every sigma_j + h
   T vega_standard_error;    ///< of vega
   T control_coefficient;    ///< the estimated optimal coefficient beta
   std::int64_t paths;       ///< paths simulated for this option
+};
+
+/// The Greeks of one asset of a multi-asset option, pathwise, in the same pass as
+/// the price (MonteCarloPricer::price with asset_greeks); the correlations are held
+/// fixed. Their sum over the assets is the estimate's parallel delta (vega).
+template <class T>
+struct MonteCarloAssetGreeks {
+  T delta;                 ///< dprice/dS0^j
+  T delta_standard_error;  ///< of delta
+  T vega;                  ///< dprice/dsigma_j
+  T vega_standard_error;   ///< of vega
 };
 
 template <class T>
@@ -288,6 +302,13 @@ class MonteCarloPricer {
   ///         backend or device, or empty handle) or 'results'; ErrorCode::cuda_failure
   ///         when a launch fails. Nothing is written then.
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
+  /// price() for multi-asset options that also writes each asset's Greeks:
+  /// asset_greeks[i * settings.assets + j] for asset j of batch option i.
+  /// @param asset_greeks  batch.size() x settings.assets values in memory the backend can write
+  /// @throws Error as price(); ErrorCode::invalid_argument naming 'asset_greeks' when
+  ///         the payoff is a one-asset payoff, settings.greeks is off, or the pointer is null
+  void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, MonteCarloAssetGreeks<T>* asset_greeks,
+             StreamHandle stream) const;
 
   /// Host convenience: load() then price(), waiting for the result.
   /// @throws Error as load() and price()
@@ -295,6 +316,12 @@ class MonteCarloPricer {
                                            std::uint64_t first_stream = 0) const;
   /// The same for multi-asset options.
   std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloBasketOption<T>>& options,
+                                           std::uint64_t first_stream = 0) const;
+  /// The same, with each asset's Greeks: asset_greeks is resized to options.size() x
+  /// settings.assets, asset j of option i at i * settings.assets + j.
+  /// @throws Error as load() and price(); 'asset_greeks' as price() names it
+  std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloBasketOption<T>>& options,
+                                           std::vector<MonteCarloAssetGreeks<T>>& asset_greeks,
                                            std::uint64_t first_stream = 0) const;
 
  private:
@@ -311,8 +338,10 @@ class MonteCarloPricer {
   std::shared_ptr<Queues> queues_;
   std::shared_ptr<const BrownianBridge> bridge_;  // sobol_bridge: the unit bridge on the dates
   std::vector<double> factor_;                    // multi-asset: the correlation's Cholesky factor
-  // The host convenience's second half: price a loaded batch into host memory, waiting.
-  std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloBatch<T>& batch) const;
+  // The host convenience's second half: price a loaded batch into host memory, waiting
+  // (with each asset's Greeks when asset_greeks is given).
+  std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloBatch<T>& batch,
+                                                  std::vector<MonteCarloAssetGreeks<T>>* asset_greeks = nullptr) const;
   // Makes the batch's per-option constants resident for the backend (CUDA: on each device).
   template <class Setup>
   MonteCarloBatch<T> make_batch(std::vector<Setup> setups, std::int64_t options, std::uint64_t first_stream) const;

@@ -29,14 +29,14 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
     monte_carlo_quasi_kernel(MonteCarloArgs<T> a, const T* __restrict__ w, std::int64_t batch_paths,
                              std::int64_t first_chunk, std::int64_t batch_chunks, T step_scale,
                              double* __restrict__ partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
+  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;  // one-asset payoffs only
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
   const int lane = threadIdx.x % kWarpThreads;
   const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (warp >= a.options * batch_chunks) return;
   const std::int64_t option = warp / batch_chunks, chunk = warp - option * batch_chunks;
   const OptionSetup<T> setup = *option_setup_of(a, option);
-  ChunkSums<std::conditional_t<kFull, double, T>> sums{};
+  ChunkSums<std::conditional_t<kFull, double, T>, kSums> sums{};
   const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
   const std::int64_t end =
       begin + a.chunks.groups_per_chunk < batch_paths ? begin + a.chunks.groups_per_chunk : batch_paths;
@@ -79,8 +79,8 @@ __global__ void __launch_bounds__(FinishPolicy::block_threads)
   const int lane = threadIdx.x % kWarpThreads;
   const std::int64_t option = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (option >= a.options) return;
-  const int sums = sum_count(a.full);
-  double totals[kSumCount] = {};
+  const int sums = sum_count(a);
+  double totals[kMaxSumCount] = {};
   for (int s = 0; s < sums; ++s) {
     double value = 0;
     for (std::int64_t index = lane; index < count; index += kWarpThreads) {
@@ -88,10 +88,7 @@ __global__ void __launch_bounds__(FinishPolicy::block_threads)
     }
     totals[s] = warp_reduce<DoubleSum>(value);
   }
-  if (lane == 0) {
-    a.results[option] = estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples,
-                                              a.shape.paths, option_setup_of(a, option)->discount);
-  }
+  if (lane == 0) write_estimates(a, option, totals);
 }
 
 template <class T, MonteCarloPayoff P>
@@ -172,7 +169,7 @@ void monte_carlo_fold_units_cuda(std::int64_t count, std::int64_t first_unit, st
 template <class T>
 void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count,
                              StreamHandle stream) {
-  const int sums = sum_count(args.full);
+  const int sums = sum_count(args);
   const double* level = partials;
   DeviceBuffer<double> folded;
   while (count > CombinePolicy::fan_in) {

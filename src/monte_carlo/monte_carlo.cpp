@@ -147,7 +147,8 @@ detail::OptionSetup<T> option_setup(const MonteCarloOption<T>& option, const Mon
           ? geometric_asian(spot, option.strike, expiry, rate, dividend, sigma, settings.type == OptionType::call,
                             dates) / discount
           : spot * std::exp((rate - dividend) * expiry);
-  const double greek_scale = settings.payoff == MonteCarloPayoff::digital ? 1.0 / (spot * sigma * expiry) : 1.0 / spot;
+  const double greek_scale =
+      detail::has_likelihood_ratio_greeks(settings.payoff) ? 1.0 / (spot * sigma * dt) : 1.0 / spot;
   detail::OptionSetup<T> setup{};
   setup.spot = option.spot;
   setup.strike = option.strike;
@@ -160,7 +161,6 @@ detail::OptionSetup<T> option_setup(const MonteCarloOption<T>& option, const Mon
   setup.discount = discount;
   setup.control_mean = control_mean;
   setup.volatility = sigma;
-  setup.sqrt_expiry = std::sqrt(expiry);
   setup.stream = stream;
   return setup;
 }
@@ -222,10 +222,12 @@ void append_basket_setups(const MonteCarloBasketOption<T>& option, const MonteCa
     setup.strike = option.strike;
     setup.log2_drift = static_cast<T>((rate - asset.dividend - 0.5 * sigma * sigma) * expiry * kLog2E);
     setup.log2_diffusion = static_cast<T>(sigma * std::sqrt(expiry) * kLog2E);
+    setup.sqrt_dt = static_cast<T>(std::sqrt(expiry));  // one step: dt = T
+    setup.sigma_dt = static_cast<T>(sigma * expiry);
+    setup.greek_scale = static_cast<T>(1.0 / double(asset.spot));
     setup.weight = static_cast<T>(weight);
     setup.discount = std::exp(-rate * expiry);
     setup.volatility = sigma;
-    setup.sqrt_expiry = std::sqrt(expiry);
     setup.stream = stream;
     setups.push_back(setup);
     control_mean += weight * double(asset.spot) * std::exp((rate - asset.dividend) * expiry);
@@ -480,7 +482,8 @@ void detail::MonteCarloAccess::check(const MonteCarloPricer<T>& pricer, const Mo
 template <class T>
 detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>& pricer,
                                                          const MonteCarloBatch<T>& batch,
-                                                         MonteCarloEstimate<T>* results) {
+                                                         MonteCarloEstimate<T>* results,
+                                                         MonteCarloAssetGreeks<T>* asset_greeks) {
   const MonteCarloSettings& settings = pricer.settings_;
   const auto& data = *batch.data_;
   const ChunkShape chunks = chunk_shape<T>(settings);
@@ -489,31 +492,44 @@ detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<
       static_cast<int>((settings.paths - (chunks.groups - 1) * per_group) / (settings.antithetic ? 2 : 1));
   return {settings.payoff,
           settings.control_variate || settings.greeks,
-          settings.greeks && !is_barrier(settings.payoff) && !is_multi_asset(settings.payoff) &&
-              settings.payoff != MonteCarloPayoff::custom,
+          settings.greeks && settings.payoff != MonteCarloPayoff::custom,
           {settings.paths, settings.assets, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data.dates,
-           settings.type == OptionType::call, settings.antithetic, settings.control_variate,
+           settings.type == OptionType::call, settings.antithetic, settings.control_variate, asset_greeks != nullptr,
            static_cast<std::uint32_t>(settings.seed), static_cast<std::uint32_t>(settings.seed >> 32)},
           chunks,
           data.size,
           data.setups(),
           data.factor(),
           data.mrg_tables(),
-          results};
+          results,
+          asset_greeks};
 }
 
 template <class T>
 void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results,
                                 StreamHandle stream) const {
+  price(batch, results, nullptr, stream);
+}
+
+template <class T>
+void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results,
+                                MonteCarloAssetGreeks<T>* asset_greeks, StreamHandle stream) const {
   const detail::RoutineScope scope(kPriceRoutine);
   detail::require(settings_.payoff != MonteCarloPayoff::custom, kPriceRoutine, "settings.payoff",
                   "is custom: price with cunum::price_with_payoff (cunum/device/monte_carlo_payoff.cuh)");
   detail::MonteCarloAccess::check(*this, batch, results, kPriceRoutine);
   const auto* data = batch.data_.get();
+  if (asset_greeks != nullptr) {
+    detail::require(detail::is_multi_asset(settings_.payoff), kPriceRoutine, "asset_greeks",
+                    "is for the multi-asset payoffs (basket, best_of, worst_of)");
+    detail::require(settings_.greeks, kPriceRoutine, "asset_greeks", "needs settings.greeks");
+    detail::require_memory(asset_greeks, data->size * settings_.assets, settings_.backend, kPriceRoutine,
+                           "asset_greeks");
+  }
   if (data->size == 0) return;
-  const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results);
+  const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results, asset_greeks);
   const std::int64_t chunks = args.options * args.chunks.chunks;
-  const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * detail::sum_count(args.full)); };
+  const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * detail::sum_count(args)); };
   if (quasi(settings_)) {
     price_quasi(args, stream);
     return;
@@ -565,7 +581,7 @@ void MonteCarloPricer<T>::price_quasi(const Args& args, StreamHandle stream) con
   const std::int64_t records = bridge_->output_records();
   const std::int64_t wanted = detail::QuasiPolicy::batch_bytes / (records * std::int64_t{sizeof(T)}) / chunk_paths;
   const std::int64_t batch = std::min(chunk_paths * std::max<std::int64_t>(wanted, 1), settings_.paths);
-  const std::size_t sums = static_cast<std::size_t>(args.options * args.chunks.chunks * detail::sum_count(args.full));
+  const std::size_t sums = static_cast<std::size_t>(args.options * args.chunks.chunks * detail::sum_count(args));
   const auto walk = [&](T* w, double* partials, const auto& sum_batch) {
     for (std::int64_t first = 0; first < settings_.paths; first += batch) {
       const std::int64_t count = std::min(batch, settings_.paths - first);
@@ -602,22 +618,39 @@ std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<
 }
 
 template <class T>
+std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloBasketOption<T>>& options,
+                                                              std::vector<MonteCarloAssetGreeks<T>>& asset_greeks,
+                                                              std::uint64_t first_stream) const {
+  return price_loaded(load(options, first_stream), &asset_greeks);
+}
+
+template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloOption<T>>& options,
                                                               std::uint64_t first_stream) const {
   return price_loaded(load(options, first_stream));
 }
 
 template <class T>
-std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(const MonteCarloBatch<T>& batch) const {
+std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(
+    const MonteCarloBatch<T>& batch, std::vector<MonteCarloAssetGreeks<T>>* asset_greeks) const {
   const auto options = static_cast<std::size_t>(batch.size());
   std::vector<MonteCarloEstimate<T>> host(options);
+  const bool with_greeks = asset_greeks != nullptr;
+  // One spare element, so that the pointer price() checks is never null when asked for.
+  std::vector<MonteCarloAssetGreeks<T>> host_greeks(with_greeks ? options * settings_.assets + 1 : 0);
   if (settings_.backend == Backend::cpu || options == 0) {
-    price(batch, host.data());
-    return host;
+    price(batch, host.data(), with_greeks ? host_greeks.data() : nullptr, nullptr);
+  } else {
+    DeviceBuffer<MonteCarloEstimate<T>> device(options);
+    DeviceBuffer<MonteCarloAssetGreeks<T>> device_greeks(host_greeks.size());
+    price(batch, device.data(), with_greeks ? device_greeks.data() : nullptr, nullptr);
+    device.copy_to_host(host.data(), host.size());
+    device_greeks.copy_to_host(host_greeks.data(), host_greeks.size());
   }
-  DeviceBuffer<MonteCarloEstimate<T>> device(options);
-  price(batch, device.data());
-  device.copy_to_host(host.data(), host.size());
+  if (with_greeks) {
+    host_greeks.pop_back();
+    *asset_greeks = std::move(host_greeks);
+  }
   return host;
 }
 
@@ -627,7 +660,8 @@ std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(const Monte
   template void detail::MonteCarloAccess::check(const MonteCarloPricer<T>&, const MonteCarloBatch<T>&,         \
                                                 const MonteCarloEstimate<T>*, const char*);                   \
   template detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>&,               \
-                                                                    const MonteCarloBatch<T>&, MonteCarloEstimate<T>*);
+                                                                    const MonteCarloBatch<T>&, MonteCarloEstimate<T>*, \
+                                                                    MonteCarloAssetGreeks<T>*);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO, CUNUM_REAL_TYPES)
 
 }  // namespace cunum

@@ -33,7 +33,7 @@ void sum_quasi_chunks(const MonteCarloArgs<T>& a, const T* w, std::int64_t batch
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t item = 0; item < a.options * batch_chunks; ++item) {
     const std::int64_t option = item / batch_chunks, chunk = item % batch_chunks;
-    ChunkSums<double> sums{};
+    ChunkSums<double, kSums> sums{};
     const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
     const std::int64_t end = std::min(begin + a.chunks.groups_per_chunk, batch_paths);
     for (std::int64_t path = begin; path < end; ++path) {
@@ -79,16 +79,15 @@ void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first,
 
 template <class T>
 void monte_carlo_finish_cpu(const MonteCarloArgs<T>& a, const double* partials) {
-  const int sums = sum_count(a.full);
+  const int sums = sum_count(a);
 #pragma omp parallel for schedule(static)
   for (std::int64_t option = 0; option < a.options; ++option) {
-    double total[kSumCount] = {};
+    double total[kMaxSumCount] = {};
     for (std::int64_t chunk = 0; chunk < a.chunks.chunks; ++chunk) {
       const double* chunk_sums = partials + (option * a.chunks.chunks + chunk) * sums;
       for (int s = 0; s < sums; ++s) total[s] += chunk_sums[s];
     }
-    a.results[option] = estimate_from_sums<T>(total, a.full, a.shape.control, a.greeks, a.chunks.samples,
-                                              a.shape.paths, option_setup_of(a, option)->discount);
+    write_estimates(a, option, total);
   }
 }
 

@@ -54,7 +54,7 @@ std::vector<MonteCarloEstimate<T>> MonteCarloDistributed<T>::price(const std::ve
   if (cuda) device_estimates = DeviceBuffer<MonteCarloEstimate<T>>(options.size());
   const detail::MonteCarloArgs<T> args =
       detail::MonteCarloAccess::args(pricer_, batch, cuda ? device_estimates.data() : estimates.data());
-  const int sums = detail::sum_count(args.full);
+  const int sums = detail::sum_count(args);
   const std::int64_t chunks = args.chunks.chunks;  // per option
   // What the ranks exchange: CPU ranks, every chunk's sums (the CPU combines them in
   // chunk order); CUDA ranks with more than fan_in chunks an option, the first folding

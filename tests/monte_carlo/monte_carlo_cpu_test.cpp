@@ -226,14 +226,30 @@ TYPED_TEST(MonteCarloCpu, OneDatePayoffsReduceToVanillas) {
       expect_within_errors(e[i].price, e[i].standard_error, call ? lookback_truth.call[i] : lookback_truth.put[i],
                            "lookback", int(i));
     }
+    // Barriers on one date, with their likelihood-ratio Greeks against central
+    // differences of the closed form (the barrier held).
     for (MonteCarloPayoff payoff : {MonteCarloPayoff::up_and_out, MonteCarloPayoff::down_and_out}) {
+      const double level = payoff == MonteCarloPayoff::up_and_out ? 1.3 : 0.75;
       auto barriers = grid;
-      for (auto& o : barriers) o.barrier = payoff == MonteCarloPayoff::up_and_out ? 1.3 * o.spot : 0.75 * o.spot;
-      const auto b = MonteCarloPricer<T>(settings_of(payoff, type, std::int64_t{1} << 15)).price(cast_grid<T>(barriers));
+      for (auto& o : barriers) o.barrier = level * o.spot;
+      MonteCarloSettings barrier_settings = settings_of(payoff, type, std::int64_t{1} << 15);
+      barrier_settings.greeks = true;
+      const auto b = MonteCarloPricer<T>(barrier_settings).price(cast_grid<T>(barriers));
       for (std::size_t i = 0; i < grid.size(); ++i) {
-        expect_within_errors(b[i].price, b[i].standard_error, one_date_barrier(barriers[i], payoff, call),
-                             to_string(payoff), int(i));
-        EXPECT_TRUE(std::isnan(double(b[i].delta)));  // no Greeks for barriers, even unasked
+        const MonteCarloOption<double>& o = barriers[i];
+        expect_within_errors(b[i].price, b[i].standard_error, one_date_barrier(o, payoff, call), to_string(payoff),
+                             int(i));
+        const auto bumped = [&](double spot_bump, double volatility_bump) {
+          MonteCarloOption<double> moved = o;
+          moved.spot += spot_bump;
+          moved.volatility += volatility_bump;
+          return one_date_barrier(moved, payoff, call);
+        };
+        const double h = 1e-4 * o.spot, v = 1e-5;
+        expect_within_errors(b[i].delta, b[i].delta_standard_error, (bumped(h, 0) - bumped(-h, 0)) / (2 * h),
+                             "barrier delta", int(i), 4.0, 1e-6);
+        expect_within_errors(b[i].vega, b[i].vega_standard_error, (bumped(0, v) - bumped(0, -v)) / (2 * v),
+                             "barrier vega", int(i), 4.0, 1e-4);
       }
     }
   }
@@ -322,10 +338,26 @@ TYPED_TEST(MonteCarloCpu, BasketReducesToEuropeanAndKeepsParity) {
     options.push_back(o);
     first_asset.push_back({100.0, strike, 1.5, 0.03, 0.01, 0.3, 0.0});
   }
-  const auto bs = cunum::testing::black_scholes_of(first_asset, {BlackScholesOutput::call, BlackScholesOutput::put});
-  const auto single = MonteCarloPricer<T>(s).price(options);
+  const auto bs = cunum::testing::black_scholes_of(
+      first_asset, {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::delta_call,
+                    BlackScholesOutput::vega});
+  // The basket of the first asset alone is its call, Greeks included; the others' are 0.
+  MonteCarloSettings with_greeks = s;
+  with_greeks.greeks = true;
+  std::vector<cunum::MonteCarloAssetGreeks<T>> greeks;
+  const auto single = MonteCarloPricer<T>(with_greeks).price(options, greeks);
+  ASSERT_EQ(greeks.size(), options.size() * 3);
   for (std::size_t i = 0; i < options.size(); ++i) {
     expect_within_errors(single[i].price, single[i].standard_error, bs.call[i], "one-asset basket", int(i));
+    const auto& first = greeks[3 * i];
+    expect_within_errors(first.delta, first.delta_standard_error, bs.delta_call[i], "one-asset basket delta", int(i));
+    expect_within_errors(first.vega, first.vega_standard_error, bs.vega[i], "one-asset basket vega", int(i));
+    EXPECT_EQ(single[i].delta, first.delta) << i;  // the parallel Greeks: the others add nothing
+    EXPECT_EQ(single[i].vega, first.vega) << i;
+    for (std::size_t j = 1; j < 3; ++j) {
+      EXPECT_EQ(greeks[3 * i + j].delta, T(0)) << i << " " << j;
+      EXPECT_EQ(greeks[3 * i + j].vega, T(0)) << i << " " << j;
+    }
   }
   for (auto& o : options) {
     for (auto& asset : o.assets) asset.weight = T(1.0 / 3.0);
@@ -346,6 +378,55 @@ TYPED_TEST(MonteCarloCpu, BasketReducesToEuropeanAndKeepsParity) {
     EXPECT_LT(controlled[i].standard_error, puts[i].standard_error) << i;
     expect_within_errors(controlled[i].price, std::hypot(double(controlled[i].standard_error), double(puts[i].standard_error)),
                          puts[i].price, "controlled put", int(i));
+  }
+}
+
+// The pathwise Greeks of the multi-asset payoffs are the derivatives of the estimate
+// itself: with the seed fixed (common random numbers), central differences of the
+// price in each spot and volatility give the same numbers up to the paths that cross a
+// kink within the bump. The parallel Greeks are the sums of the assets'.
+TEST(MonteCarloCpu, MultiAssetGreeksAreTheDerivativesOfTheEstimate) {
+  constexpr int kAssets = 3;
+  cunum::MonteCarloBasketOption<double> base;
+  base.assets = {{100, 0.01, 0.3, 0.5}, {90, 0.0, 0.2, 0.3}, {110, 0.02, 0.4, 0.2}};
+  base.strike = 98;
+  base.expiry = 1.25;
+  base.rate = 0.03;
+  for (MonteCarloPayoff payoff : {MonteCarloPayoff::basket, MonteCarloPayoff::best_of, MonteCarloPayoff::worst_of}) {
+    for (int variant = 0; variant < 2; ++variant) {
+      MonteCarloSettings s = settings_of(payoff, variant == 0 ? OptionType::call : OptionType::put, 1 << 14);
+      s.assets = kAssets;
+      s.correlation = {1.0, 0.4, -0.3, 0.4, 1.0, 0.2, -0.3, 0.2, 1.0};
+      s.antithetic = variant == 1;
+      const MonteCarloPricer<double> plain(s);
+      s.greeks = true;
+      std::vector<cunum::MonteCarloAssetGreeks<double>> greeks;
+      const auto estimate = MonteCarloPricer<double>(s).price({base}, greeks)[0];
+      const std::string what = std::string(to_string(payoff)) + " variant " + std::to_string(variant);
+      double delta_sum = 0, vega_sum = 0;
+      for (int j = 0; j < kAssets; ++j) {
+        const auto bumped = [&](double spot_bump, double volatility_bump) {
+          cunum::MonteCarloBasketOption<double> moved = base;
+          moved.assets[static_cast<std::size_t>(j)].spot += spot_bump;
+          moved.assets[static_cast<std::size_t>(j)].volatility += volatility_bump;
+          return plain.price({moved})[0].price;
+        };
+        const double h = 1e-7 * base.assets[static_cast<std::size_t>(j)].spot, v = 1e-8;
+        const double delta = (bumped(h, 0) - bumped(-h, 0)) / (2 * h);
+        const double vega = (bumped(0, v) - bumped(0, -v)) / (2 * v);
+        const auto& g = greeks[static_cast<std::size_t>(j)];
+        EXPECT_NEAR(g.delta, delta, 1e-3 * g.delta_standard_error + 1e-7) << what << " asset " << j;
+        EXPECT_NEAR(g.vega, vega, 1e-3 * g.vega_standard_error + 1e-5) << what << " asset " << j;
+        EXPECT_GT(g.delta_standard_error, 0.0) << what << " asset " << j;
+        delta_sum += g.delta;
+        vega_sum += g.vega;
+      }
+      EXPECT_NEAR(estimate.delta, delta_sum, 1e-12 * (1 + std::abs(delta_sum))) << what;
+      EXPECT_NEAR(estimate.vega, vega_sum, 1e-12 * (1 + std::abs(vega_sum))) << what;
+      // Asking for each asset's Greeks changes nothing else.
+      const auto without = MonteCarloPricer<double>(s).price({base})[0];
+      EXPECT_TRUE(cunum::testing::bit_identical(estimate, without)) << what;
+    }
   }
 }
 
@@ -377,6 +458,17 @@ TEST(MonteCarloCpuValidation, MultiAssetSettingsAndOptionsAreCheckedByName) {
   EXPECT_CUNUM_ERROR(pricer.load({o, o}), ErrorCode::invalid_argument, "options[0].assets[1].volatility");
   EXPECT_CUNUM_ERROR(pricer.load(std::vector<MonteCarloOption<double>>{}), ErrorCode::invalid_argument,
                      "settings.payoff");
+  o.assets[1].volatility = 0.3;
+  std::vector<cunum::MonteCarloAssetGreeks<double>> greeks;
+  EXPECT_CUNUM_ERROR(pricer.price({o}, greeks), ErrorCode::invalid_argument, "asset_greeks");  // settings.greeks off
+  std::vector<MonteCarloEstimate<double>> results(1);
+  MonteCarloSettings european = MonteCarloSettings{};
+  european.backend = Backend::cpu;
+  european.greeks = true;
+  const MonteCarloPricer<double> one_asset(european);
+  cunum::MonteCarloAssetGreeks<double> slot{};
+  EXPECT_CUNUM_ERROR(one_asset.price(one_asset.load({{100, 100, 1, 0, 0, 0.2, 0}}), results.data(), &slot, nullptr),
+                     ErrorCode::invalid_argument, "asset_greeks");
   MonteCarloSettings one = MonteCarloSettings{};
   one.backend = Backend::cpu;
   one.assets = 2;

@@ -1,11 +1,13 @@
 // Best-of and worst-of options on two correlated assets against QuantLib's
 // StulzEngine (Stulz's closed form, J. Financial Economics 10, 1982), within 4
-// standard errors; and discretely monitored barrier options (CPU backend) against QuantLib's
+// standard errors, each asset's pathwise delta and vega against central differences
+// of it; and discretely monitored barrier options (CPU backend) against QuantLib's
 // AnalyticBarrierEngine with the continuity correction of Broadie, Glasserman and
 // Kou (Mathematical Finance 7(4), 1997): a barrier watched on m dates prices like a
 // continuous one moved away from the spot by exp(0.5826 sigma sqrt(T / m)). The
 // correction's own error is o(1/sqrt(m)); the check allows 4 standard errors plus
-// 1% of the price for it.
+// 1% of the price for it, and for the likelihood-ratio delta and vega against central
+// differences of the corrected price, 4 standard errors plus 2% of the Greek.
 
 #include <gtest/gtest.h>
 
@@ -88,6 +90,7 @@ TEST(MonteCarloQuantLib, BestAndWorstOfTwoMatchStulz) {
         s.paths = std::int64_t{1} << 16;
         s.seed = 20261124;
         s.control_variate = true;
+        s.greeks = true;
         s.backend = cunum::Backend::cpu;
         for (double strike : {90.0, 100.0, 115.0}) {
           cunum::MonteCarloBasketOption<double> option;
@@ -95,21 +98,36 @@ TEST(MonteCarloQuantLib, BestAndWorstOfTwoMatchStulz) {
           option.strike = strike;
           option.expiry = expiry;
           option.rate = rate;
-          const auto estimate = cunum::MonteCarloPricer<double>(s).price({option})[0];
+          std::vector<cunum::MonteCarloAssetGreeks<double>> greeks;
+          const auto estimate = cunum::MonteCarloPricer<double>(s).price({option}, greeks)[0];
           const ql::Option::Type ql_type = type == OptionType::call ? ql::Option::Call : ql::Option::Put;
-          ql::ext::shared_ptr<ql::BasketPayoff> basket_payoff;
-          const auto vanilla = ql::ext::make_shared<ql::PlainVanillaPayoff>(ql_type, strike);
-          if (payoff == MonteCarloPayoff::best_of) {
-            basket_payoff = ql::ext::make_shared<ql::MaxBasketPayoff>(vanilla);
-          } else {
-            basket_payoff = ql::ext::make_shared<ql::MinBasketPayoff>(vanilla);
+          // Stulz's price with asset j's spot and volatility moved.
+          const auto stulz = [&](int j, double spot_bump, double volatility_bump) {
+            ql::ext::shared_ptr<ql::BasketPayoff> basket_payoff;
+            const auto vanilla = ql::ext::make_shared<ql::PlainVanillaPayoff>(ql_type, strike);
+            if (payoff == MonteCarloPayoff::best_of) {
+              basket_payoff = ql::ext::make_shared<ql::MaxBasketPayoff>(vanilla);
+            } else {
+              basket_payoff = ql::ext::make_shared<ql::MinBasketPayoff>(vanilla);
+            }
+            ql::BasketOption basket(basket_payoff, ql::ext::make_shared<ql::EuropeanExercise>(today + 365));
+            const double bump = j == 0 ? 1.0 : 0.0;
+            basket.setPricingEngine(ql::ext::make_shared<ql::StulzEngine>(
+                process_of(today, 100.0 + bump * spot_bump, 0.01, rate, 0.25 + bump * volatility_bump),
+                process_of(today, 95.0 + (1 - bump) * spot_bump, 0.02, rate, 0.35 + (1 - bump) * volatility_bump),
+                correlation));
+            return basket.NPV();
+          };
+          const int case_id = static_cast<int>(strike);
+          cunum::testing::expect_within_errors(estimate.price, estimate.standard_error, stulz(0, 0, 0),
+                                               to_string(payoff), case_id);
+          for (int j = 0; j < 2; ++j) {
+            const double delta = (stulz(j, 1e-3, 0) - stulz(j, -1e-3, 0)) / 2e-3;
+            const double vega = (stulz(j, 0, 1e-5) - stulz(j, 0, -1e-5)) / 2e-5;
+            const auto& g = greeks[static_cast<std::size_t>(j)];
+            cunum::testing::expect_within_errors(g.delta, g.delta_standard_error, delta, "delta", case_id);
+            cunum::testing::expect_within_errors(g.vega, g.vega_standard_error, vega, "vega", case_id);
           }
-          ql::BasketOption basket(basket_payoff, ql::ext::make_shared<ql::EuropeanExercise>(today + 365));
-          basket.setPricingEngine(ql::ext::make_shared<ql::StulzEngine>(process_of(today, 100.0, 0.01, rate, 0.25),
-                                                                         process_of(today, 95.0, 0.02, rate, 0.35),
-                                                                         correlation));
-          cunum::testing::expect_within_errors(estimate.price, estimate.standard_error, basket.NPV(),
-                                               to_string(payoff), static_cast<int>(strike));
         }
       }
     }
@@ -134,12 +152,27 @@ TEST(MonteCarloQuantLib, DiscreteBarriersMatchTheCorrectedAnalyticEngine) {
       s.paths = std::int64_t{1} << 15;
       s.seed = 20261124;
       s.antithetic = true;
+      s.greeks = true;
       s.backend = cunum::Backend::cpu;
       const auto estimates = cunum::MonteCarloPricer<double>(s).price(options);
       for (std::size_t i = 0; i < options.size(); ++i) {
-        const double truth = quantlib_barrier(options[i], payoff, type);
-        cunum::testing::expect_within_errors(estimates[i].price, estimates[i].standard_error, truth,
-                                             to_string(payoff), int(i), 4.0, 0.01 * truth);
+        const auto corrected = [&](double spot_bump, double volatility_bump) {
+          MonteCarloOption<double> moved = options[i];
+          moved.spot += spot_bump;
+          moved.volatility += volatility_bump;
+          return quantlib_barrier(moved, payoff, type);
+        };
+        const double truth = corrected(0, 0);
+        const double h = 1e-3 * options[i].spot, v = 1e-5;
+        const double delta = (corrected(h, 0) - corrected(-h, 0)) / (2 * h);
+        const double vega = (corrected(0, v) - corrected(0, -v)) / (2 * v);
+        const auto& e = estimates[i];
+        cunum::testing::expect_within_errors(e.price, e.standard_error, truth, to_string(payoff), int(i), 4.0,
+                                             0.01 * truth);
+        cunum::testing::expect_within_errors(e.delta, e.delta_standard_error, delta, "barrier delta", int(i), 4.0,
+                                             0.02 * std::abs(delta));
+        cunum::testing::expect_within_errors(e.vega, e.vega_standard_error, vega, "barrier vega", int(i), 4.0,
+                                             0.02 * std::abs(vega));
       }
     }
   }

@@ -85,7 +85,7 @@ void price_with_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<
   if (batch.size() == 0) return;
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(pricer, batch, results);
   const std::int64_t count = args.options * args.chunks.chunks;
-  const auto size = static_cast<std::size_t>(count * detail::sum_count(args.full));
+  const auto size = static_cast<std::size_t>(count * detail::sum_count(args));
   const bool mrg = args.mrg_tables != nullptr;
   if (settings.backend == Backend::cpu) {
     std::vector<double> partials(size);

@@ -37,7 +37,16 @@ struct MonteCarloArgs {
   const T* factor;                // multi-asset: the correlation's Cholesky factor; else null
   const device::MrgMatrix* mrg_tables;  // MRG32k3a source: the substream skip tables; null for Philox
   MonteCarloEstimate<T>* results;
+  MonteCarloAssetGreeks<T>* asset_greeks;  // multi-asset: each asset's Greeks (options x assets), or null
 };
+
+// The sums a chunk keeps: the plain two, the full set (control variate or Greeks),
+// and each asset's four more when a multi-asset option's asset Greeks are asked for.
+template <class T>
+CUNUM_HOST_DEVICE inline int sum_count(const MonteCarloArgs<T>& a) {
+  if (!a.full) return kPlainSumCount;
+  return a.shape.asset_greeks ? kSumCount + kAssetSumCount * a.shape.assets : kSumCount;
+}
 
 // The constants of option i (its first asset's, for a multi-asset option).
 template <class T>
@@ -45,11 +54,23 @@ CUNUM_HOST_DEVICE inline const OptionSetup<T>* option_setup_of(const MonteCarloA
   return a.setups + option * a.shape.assets;
 }
 
+// Writes the estimate of option `option` (and each of its assets' Greeks when they
+// are asked for) from its summed statistics: both backends' last step.
+template <class T>
+CUNUM_HOST_DEVICE inline void write_estimates(const MonteCarloArgs<T>& a, std::int64_t option, const double* totals) {
+  const double discount = option_setup_of(a, option)->discount;
+  a.results[option] = estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples,
+                                            a.shape.paths, discount);
+  if (a.asset_greeks != nullptr) {
+    asset_greeks_from_sums(totals, a.shape.assets, a.chunks.samples, discount, a.asset_greeks + option * a.shape.assets);
+  }
+}
+
 // Sums group `group` of option `option` with its normals `draws`: the one-asset walk
 // on a copy of its constants (`setup`, in registers on the GPU), or the multi-asset one.
-template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void sum_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
-                                        std::uint64_t group, Draws& draws, ChunkSums<A>& sums) {
+                                        std::uint64_t group, Draws& draws, Sums& sums) {
   if constexpr (is_multi_asset(P)) {
     simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, draws, sums);
   } else {
@@ -90,45 +111,54 @@ template <MonteCarloPayoff P>
 struct LibraryPayoff {};
 
 // One group with the library's payoff P, or with a caller's functor.
-template <class T, bool kFull, MonteCarloPayoff P, class Draws, class A>
+template <class T, bool kFull, MonteCarloPayoff P, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
                                                std::int64_t option, LibraryPayoff<P>, std::uint64_t group,
-                                               Draws& draws, ChunkSums<A>& sums) {
+                                               Draws& draws, Sums& sums) {
   sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
 }
-template <class T, bool kFull, class Payoff, class Draws, class A>
+template <class T, bool kFull, class Payoff, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
                                                std::int64_t option, const Payoff& payoff, std::uint64_t group,
-                                               Draws& draws, ChunkSums<A>& sums) {
+                                               Draws& draws, Sums& sums) {
   simulate_custom_group<T, kFull>(setup, a.shape, option, payoff, group, draws, sums);
 }
 
 // walk_groups' visitor (a function object, not a lambda, so that the host and device
 // passes of any translation unit accept it).
-template <class T, bool kFull, class Payoff, class A>
+template <class T, bool kFull, class Payoff, class Sums>
 struct GroupSummer {
   const MonteCarloArgs<T>& a;
   const OptionSetup<T>& setup;
   std::int64_t option;
   const Payoff& payoff;
-  ChunkSums<A>& sums;
+  Sums& sums;
   template <class Draws>
   CUNUM_HOST_DEVICE void operator()(std::uint64_t group, Draws& draws) const {
     sum_payoff_group<T, kFull>(a, setup, option, payoff, group, draws, sums);
   }
 };
 
+// The sums a chunk of `Payoff` keeps at most: the plain two, the full set, or the
+// full set and every asset's Greeks (the library's multi-asset payoffs).
+template <class Payoff, bool kFull>
+constexpr int kSumCapacity = kFull ? kSumCount : kPlainSumCount;
+template <MonteCarloPayoff P, bool kFull>
+constexpr int kSumCapacity<LibraryPayoff<P>, kFull> = !kFull ? kPlainSumCount
+                                                      : is_multi_asset(P) ? kMaxSumCount
+                                                                          : kSumCount;
+
 // A thread's sums: in T for a plain chunk; in double with a control variate or
 // Greeks, since the control's variance is a difference of nearly equal sums.
-template <class T, bool kFull>
-using ThreadSums = ChunkSums<std::conditional_t<kFull, double, T>>;
+template <class T, bool kFull, class Payoff>
+using ThreadSums = ChunkSums<std::conditional_t<kFull, double, T>, kSumCapacity<Payoff, kFull>>;
 
 // Adds to `sums` the groups of flat chunk `chunk_id` that lane `lane` of 2^lanes_log2
 // takes (its groups lane, lane + 2^lanes_log2, ...): the one chunk code of the GPU
 // kernel (a warp a chunk) and the CPU loop (one lane).
-template <class T, bool kFull, bool kMrg, class Payoff, class A>
+template <class T, bool kFull, bool kMrg, class Payoff, class Sums>
 CUNUM_HOST_DEVICE inline void sum_chunk(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t chunk_id,
-                                        int lane, int lanes_log2, ChunkSums<A>& sums) {
+                                        int lane, int lanes_log2, Sums& sums) {
   // A 32-bit division where the numbers allow (always but for grids of 2^30 warps):
   // the 64-bit one is a called routine that every warp would pay.
   const std::int64_t option = chunk_id <= 0xFFFFFFFF && a.chunks.chunks <= 0xFFFFFFFF
@@ -140,7 +170,7 @@ CUNUM_HOST_DEVICE inline void sum_chunk(const MonteCarloArgs<T>& a, const Payoff
   const std::int64_t end =
       begin + a.chunks.groups_per_chunk < a.chunks.groups ? begin + a.chunks.groups_per_chunk : a.chunks.groups;
   walk_groups<T, kMrg>(a, option, begin + lane, end, lanes_log2,
-                       GroupSummer<T, kFull, Payoff, A>{a, setup, option, payoff, sums});
+                       GroupSummer<T, kFull, Payoff, Sums>{a, setup, option, payoff, sums});
 }
 
 // The CPU backend's chunks [first, first + count), each summed in double by one
@@ -149,19 +179,16 @@ CUNUM_HOST_DEVICE inline void sum_chunk(const MonteCarloArgs<T>& a, const Payoff
 template <class T, bool kFull, bool kMrg, class Payoff>
 void sum_chunks_cpu(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t first, std::int64_t count,
                     double* partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
+  const int sums_kept = sum_count(a);
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
   for (std::int64_t item = 0; item < count; ++item) {
-    ChunkSums<double> sums{};
+    ChunkSums<double, kSumCapacity<Payoff, kFull>> sums{};
     sum_chunk<T, kFull, kMrg>(a, payoff, first + item, 0, 0, sums);
-    for (int s = 0; s < kSums; ++s) partials[item * kSums + s] = sums.s[s];
+    for (int s = 0; s < sums_kept; ++s) partials[item * sums_kept + s] = sums.s[s];
   }
 }
-
-// The number of sums a chunk keeps.
-CUNUM_HOST_DEVICE inline int sum_count(bool full) { return full ? kSumCount : kPlainSumCount; }
 
 // Chunk sums are stored chunk-major: chunk c of option i keeps sum s at
 // partials[(i * chunks + c) * sum_count + s], so that any range of the flattened
@@ -169,7 +196,7 @@ CUNUM_HOST_DEVICE inline int sum_count(bool full) { return full ? kSumCount : kP
 // computed it.
 template <class T>
 std::int64_t partial_count(const MonteCarloArgs<T>& args) {
-  return args.options * args.chunks.chunks * sum_count(args.full);
+  return args.options * args.chunks.chunks * sum_count(args);
 }
 
 // The chunks [first, first + count) of the flattened index, each summed alone into
@@ -220,11 +247,12 @@ struct MonteCarloAccess {
   template <class T>
   static void check(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
                     const MonteCarloEstimate<T>* results, const char* routine);
-  // The arguments of pricing `batch` with `pricer` into `results` (the batch's
-  // constants as its home device, or the CPU, reads them). Validates nothing.
+  // The arguments of pricing `batch` with `pricer` into `results` (and each asset's
+  // Greeks into `asset_greeks`, if not null); the batch's constants as its home
+  // device, or the CPU, reads them. Validates nothing.
   template <class T>
   static MonteCarloArgs<T> args(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
-                                MonteCarloEstimate<T>* results);
+                                MonteCarloEstimate<T>* results, MonteCarloAssetGreeks<T>* asset_greeks = nullptr);
 };
 
 }  // namespace detail

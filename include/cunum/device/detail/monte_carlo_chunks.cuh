@@ -20,19 +20,22 @@ template <class T, bool kFull, bool kMrg, class Payoff>
 __global__ void __launch_bounds__(PathPolicy::block_threads)
     monte_carlo_paths_kernel(MonteCarloArgs<T> a, Payoff payoff, std::int64_t first, std::int64_t count,
                              double* __restrict__ partials) {
-  constexpr int kSums = kFull ? kSumCount : kPlainSumCount;
+  using Sums = ThreadSums<T, kFull, Payoff>;
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
   constexpr int kWarpThreadsLog2 = 5;
   static_assert(1 << kWarpThreadsLog2 == kWarpThreads, "lanes stride the chunk's groups by the warp size");
   const int lane = threadIdx.x % kWarpThreads;
   const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (warp >= count) return;  // the whole warp leaves
-  ThreadSums<T, kFull> sums{};
+  Sums sums{};
   sum_chunk<T, kFull, kMrg>(a, payoff, first + warp, lane, kWarpThreadsLog2, sums);
+  // Only a multi-asset chunk's count depends on the call (asset Greeks asked or not).
+  const int kept = Sums::capacity == kMaxSumCount ? sum_count(a) : Sums::capacity;
 #pragma unroll
-  for (int s = 0; s < kSums; ++s) {
+  for (int s = 0; s < Sums::capacity; ++s) {
+    if (s == kept) break;
     const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
-    if (lane == 0) partials[warp * kSums + s] = total;
+    if (lane == 0) partials[warp * kept + s] = total;
   }
 }
 

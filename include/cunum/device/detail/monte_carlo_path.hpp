@@ -29,25 +29,34 @@ struct OptionSetup {
   T log2_barrier;    // log2(B / S0) (barriers only)
   T sqrt_dt;         // sqrt(dt), for the Brownian increment of the Greeks
   T sigma_dt;        // sigma dt, so that W_k - sigma t_k advances by sqrt(dt) z - sigma dt
-  T greek_scale;     // digital: 1 / (S0 sigma T); others: 1 / S0
+  T greek_scale;     // likelihood-ratio payoffs: 1 / (S0 sigma dt); others: 1 / S0
   T weight;          // multi-asset: the asset's weight in the payoff's control (basket: in the payoff)
   double discount;       // e^{-rT}
   double control_mean;   // the control's expectation (undiscounted; multi-asset: the option's, in asset 0)
-  double volatility;     // sigma (the digital's vega)
-  double sqrt_expiry;    // sqrt(T) (the digital's vega)
+  double volatility;     // sigma (likelihood-ratio vega)
   std::uint32_t stream;  // the option's stream id
   device::Mrg32k3aState mrg_stream;  // MRG32k3a: substream stream x 2^32 of the seed's state (its group 0)
 };
 
 // The statistics of a chunk, in the order of the partial sums: payoff y, y^2, the
 // centred control x, x^2, x y, delta d, d^2, vega v, v^2. A plain chunk (no control,
-// no Greeks) has the first two.
+// no Greeks) has the first two. A multi-asset chunk with Greeks appends each asset's
+// d, d^2, v, v^2 (kAssetSum* from kSumCount + asset * kAssetSumCount); its d and v are
+// the parallel Greeks, the sums over the assets.
 enum SumIndex { kSumY, kSumYY, kSumX, kSumXX, kSumXY, kSumD, kSumDD, kSumV, kSumVV, kSumCount };
+enum AssetSumIndex { kAssetSumD, kAssetSumDD, kAssetSumV, kAssetSumVV, kAssetSumCount };
 constexpr int kPlainSumCount = 2;
 
-template <class A>
+// The most assets a multi-asset option may have (a path's normals live in registers).
+constexpr int kMaxAssets = 16;
+constexpr int kMaxSumCount = kSumCount + kAssetSumCount * kMaxAssets;
+
+// A chunk's sums in A (T or double), room for N of them.
+template <class A, int N>
 struct ChunkSums {
-  A s[kSumCount];
+  using value_type = A;
+  static constexpr int capacity = N;
+  A s[N];
 };
 
 // One path's outcome: payoff, control (centred later), delta and vega samples.
@@ -134,10 +143,20 @@ CUNUM_HOST_DEVICE inline float fast_exp2(float x) {
 }
 CUNUM_HOST_DEVICE inline double fast_exp2(double x) { return exp2(x); }
 
+// The payoffs that jump (digital, barriers) take likelihood-ratio Greeks: the payoff
+// times the score of the path's density, d ln p / dS0 = W_{t_1} / (S0 sigma dt) (only
+// the first date's density depends on S0) and d ln p / dsigma = sum_k (z_k^2 - 1) /
+// sigma - W_T; the others take pathwise Greeks.
+CUNUM_HOST_DEVICE constexpr bool has_likelihood_ratio_greeks(MonteCarloPayoff payoff) {
+  return payoff == MonteCarloPayoff::digital || payoff == MonteCarloPayoff::up_and_out ||
+         payoff == MonteCarloPayoff::down_and_out;
+}
+
 // The state of one path along its dates, in log2(S / S0) units. kFull: also the
 // control and the Greeks (a plain walk keeps only what the payoff needs).
 template <class T, MonteCarloPayoff P, bool kFull>
 struct PathWalk {
+  static constexpr bool kLikelihoodRatio = kFull && has_likelihood_ratio_greeks(P);
   T log2_s = -0.0;    // log2(S_t / S0); -0 + x is x exactly, so the first step folds to one FMA
   T sum = 0;          // arithmetic Asian: sum S_t / S0; geometric: sum log2(S_t / S0)
   T log_sum = 0;      // arithmetic Asian with a control: sum log2(S_t / S0)
@@ -145,10 +164,18 @@ struct PathWalk {
   T drift_w = 0;      // W_t - sigma t
   T vega_sum = 0;     // arithmetic Asian: sum S_t/S0 (W_t - sigma t); geometric: sum (W_t - sigma t)
   T extreme_w = 0;    // lookback: W_t - sigma t at the extremum
-  bool alive = true;  // barriers: not knocked out
+  T first_w = 0;          // likelihood ratio: W at the first date
+  T normal_squares = 0;   // likelihood ratio: sum z_k^2
+  bool alive = true;      // barriers: not knocked out
+  bool at_start = true;   // likelihood ratio: no date walked yet
 
   CUNUM_HOST_DEVICE void step(T z, const OptionSetup<T>& o, bool is_call) {
     log2_s += o.log2_drift + o.log2_diffusion * z;
+    if constexpr (kLikelihoodRatio) {
+      if (at_start) first_w = o.sqrt_dt * z;
+      at_start = false;
+      normal_squares += z * z;
+    }
     if constexpr (kFull) drift_w += o.sqrt_dt * z - o.sigma_dt;
     if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
       const T relative = fast_exp2(log2_s);
@@ -216,13 +243,10 @@ struct PathWalk {
       } else if constexpr (P == MonteCarloPayoff::european) {
         out.delta = in_the_money ? sign * s_t * o.greek_scale : T(0);
         out.vega = in_the_money ? sign * s_t * drift_w : T(0);
-      } else if constexpr (P == MonteCarloPayoff::digital) {
-        // Likelihood ratio: the score of S_T's density, W_T = drift_w + sigma T.
-        const T w = drift_w + o.sigma_dt;  // one step: sigma dt = sigma T
-        const T z = w / static_cast<T>(o.sqrt_expiry);
-        const T sigma = static_cast<T>(o.volatility);
-        out.delta = out.payoff * w * o.greek_scale;
-        out.vega = out.payoff * ((z * z - T(1)) / sigma - z * static_cast<T>(o.sqrt_expiry));
+      } else if constexpr (kLikelihoodRatio) {
+        const T w_t = drift_w + T(dates) * o.sigma_dt;
+        out.delta = out.payoff * first_w * o.greek_scale;
+        out.vega = out.payoff * ((normal_squares - T(dates)) / static_cast<T>(o.volatility) - w_t);
       }
     }
     return out;
@@ -239,12 +263,14 @@ struct GroupShape {
   bool is_call;
   bool antithetic;
   bool control;             // control variate requested
+  bool asset_greeks;        // multi-asset: each asset's Greeks summed
   std::uint32_t key0, key1; // the seed
 };
 
 // Adds one sample to a chunk's sums (kFull: all of them; the control is centred).
-template <bool kFull, class A, class T>
-CUNUM_HOST_DEVICE inline void add_sample(ChunkSums<A>& sums, const PathSample<T>& sample, T control_mean) {
+template <bool kFull, class Sums, class T>
+CUNUM_HOST_DEVICE inline void add_sample(Sums& sums, const PathSample<T>& sample, T control_mean) {
+  using A = typename Sums::value_type;
   const A y = sample.payoff;
   sums.s[kSumY] += y;
   sums.s[kSumYY] += y * y;
@@ -265,9 +291,9 @@ CUNUM_HOST_DEVICE inline void add_sample(ChunkSums<A>& sums, const PathSample<T>
 // date) and adds its samples to `sums`: the kPathLanes<T> paths (pairs with
 // antithetic variates) from path group x G, where G = lanes (x 2 antithetic); paths at
 // or beyond shape.paths are not simulated.
-template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const GroupShape& shape, std::uint64_t group,
-                                             Draws& draws, ChunkSums<A>& sums) {
+                                             Draws& draws, Sums& sums) {
   constexpr int lanes = kPathLanes<T>;
   // Lanes whose path exists: all of them but in the last group of an option.
   const int active = group + 1 < shape.groups ? lanes : shape.last_group_lanes;
@@ -301,10 +327,10 @@ CUNUM_UNROLL
 // A group of the caller's `custom` payoff (cunum/device/monte_carlo_payoff.cuh): the
 // one-asset walk of simulate_group, the functor's state per lane (and mirror) observing
 // S at each date, its value the payoff; the control is the terminal asset.
-template <class T, bool kFull, class Payoff, class Draws, class A>
+template <class T, bool kFull, class Payoff, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, const GroupShape& shape,
                                                     std::int64_t option, const Payoff& payoff, std::uint64_t group,
-                                                    Draws& draws, ChunkSums<A>& sums) {
+                                                    Draws& draws, Sums& sums) {
   constexpr int lanes = kPathLanes<T>;
   using State = typename Payoff::State;
   const MonteCarloPathView<T> view{o.spot, o.strike, shape.dates, shape.is_call, option};
@@ -343,9 +369,9 @@ CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, con
 // path's standard Brownian motion on [0, 1] at the bridge's records, `stride` apart:
 // W(k / dates), k = 1..dates, or for one date W(1/2), W(1) (a bridge has an interior point). A step's normal
 // is its increment over sqrt of its length, so the walk is the pseudo-random one.
-template <class T, MonteCarloPayoff P, bool kFull, class A>
+template <class T, MonteCarloPayoff P, bool kFull, class Sums>
 CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const GroupShape& shape, const T* w,
-                                                  std::int64_t stride, T step_scale, ChunkSums<A>& sums) {
+                                                  std::int64_t stride, T step_scale, Sums& sums) {
   PathWalk<T, P, kFull> walk;
   if (shape.dates == 1) {
     walk.step(w[stride], o, shape.is_call);  // W(1) is standard normal
@@ -361,9 +387,6 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
   }
 }
 
-// The most assets a multi-asset option may have (a path's normals live in registers).
-constexpr int kMaxAssets = 16;
-
 CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
   return payoff == MonteCarloPayoff::basket || payoff == MonteCarloPayoff::best_of ||
          payoff == MonteCarloPayoff::worst_of;
@@ -374,9 +397,14 @@ CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
 // (assets x assets, row-major); its sample added to `sums`. Group g is path g (the
 // pair 2g, 2g + 1 with antithetic variates); its normals are the group's draws
 // b = 0, 1, ... (Philox blocks (b, g, stream), or its MRG32k3a substream).
-template <class T, MonteCarloPayoff P, bool kFull, class Draws, class A>
+// Pathwise Greeks: S_T^j = S0^j exp((r - q_j - sigma_j^2 / 2) T + sigma_j W_j), so
+// dS_T^j / dS0^j = S_T^j / S0^j and dS_T^j / dsigma_j = S_T^j (W_j - sigma_j T); the
+// payoff passes them on through the basket's weights, or through the chosen asset of
+// best_of and worst_of, where it is in the money.
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, const GroupShape& shape,
-                                                    const T* factor, Draws& draws, ChunkSums<A>& sums) {
+                                                    const T* factor, Draws& draws, Sums& sums) {
+  static_assert(!kFull || Sums::capacity >= kMaxSumCount, "room for every asset's Greeks");
   constexpr int lanes = kPathLanes<T>;
   const int assets = shape.assets;
   T z[kMaxAssets + lanes];
@@ -386,29 +414,79 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     for (int lane = 0; lane < lanes; ++lane) z[block * lanes + lane] = drawn[lane];
   }
   PathSample<T> sample{0, 0, 0, 0};
+  T asset_delta[kFull ? kMaxAssets : 1] = {};  // each asset's Greeks (sum over the mirrors)
+  T asset_vega[kFull ? kMaxAssets : 1] = {};
   const int mirrors = shape.antithetic ? 2 : 1;
   for (int mirror = 0; mirror < mirrors; ++mirror) {
     const T sign = mirror == 0 ? T(1) : T(-1);
     T combined = P == MonteCarloPayoff::worst_of ? T(INFINITY) : T(0);  // sum, max or min
+    int chosen = 0;                                                     // best_of, worst_of: the asset that is it
     T control = 0;
+    T terminal[kFull ? kMaxAssets : 1];  // S_T^j
+    T brownian[kFull ? kMaxAssets : 1];  // W_j - sigma_j T
     for (int j = 0; j < assets; ++j) {
       T correlated = 0;
       for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
-      const T s_t = o[j].spot * fast_exp2(o[j].log2_drift + o[j].log2_diffusion * sign * correlated);
+      correlated *= sign;
+      const T s_t = o[j].spot * fast_exp2(o[j].log2_drift + o[j].log2_diffusion * correlated);
       if constexpr (P == MonteCarloPayoff::basket) combined += o[j].weight * s_t;
-      if constexpr (P == MonteCarloPayoff::best_of) combined = s_t > combined ? s_t : combined;
-      if constexpr (P == MonteCarloPayoff::worst_of) combined = s_t < combined ? s_t : combined;
-      if constexpr (kFull) control += o[j].weight * s_t;
+      if constexpr (P == MonteCarloPayoff::best_of || P == MonteCarloPayoff::worst_of) {
+        const bool beyond = P == MonteCarloPayoff::best_of ? s_t > combined : s_t < combined;
+        if (beyond) {
+          combined = s_t;
+          chosen = j;
+        }
+      }
+      if constexpr (kFull) {
+        control += o[j].weight * s_t;
+        terminal[j] = s_t;
+        brownian[j] = o[j].sqrt_dt * correlated - o[j].sigma_dt;
+      }
     }
     const T gain = shape.is_call ? combined - o[0].strike : o[0].strike - combined;
     sample.payoff += gain > T(0) ? gain : T(0);
-    sample.control += control;
+    if constexpr (kFull) {
+      sample.control += control;
+      if (gain > T(0)) {
+        const T direction = shape.is_call ? T(1) : T(-1);
+        for (int j = 0; j < assets; ++j) {
+          if (P != MonteCarloPayoff::basket && j != chosen) continue;
+          const T exposure = P == MonteCarloPayoff::basket ? direction * o[j].weight : direction;
+          const T delta = exposure * terminal[j] * o[j].greek_scale;
+          const T vega = exposure * terminal[j] * brownian[j];
+          sample.delta += delta;
+          sample.vega += vega;
+          asset_delta[j] += delta;
+          asset_vega[j] += vega;
+        }
+      }
+    }
   }
-  if (shape.antithetic) {
-    sample.payoff *= T(0.5);
-    sample.control *= T(0.5);
-  }
+  const T mean = shape.antithetic ? T(0.5) : T(1);
+  sample = {mean * sample.payoff, mean * sample.control, mean * sample.delta, mean * sample.vega};
   add_sample<kFull>(sums, sample, static_cast<T>(o[0].control_mean));
+  if constexpr (kFull) {
+    if (!shape.asset_greeks) return;
+    using A = typename Sums::value_type;
+    for (int j = 0; j < assets; ++j) {
+      const A d = mean * asset_delta[j], v = mean * asset_vega[j];
+      A* asset_sums = sums.s + kSumCount + j * kAssetSumCount;
+      asset_sums[kAssetSumD] += d;
+      asset_sums[kAssetSumDD] += d * d;
+      asset_sums[kAssetSumV] += v;
+      asset_sums[kAssetSumVV] += v * v;
+    }
+  }
+}
+
+// A Greek's discounted mean and standard error from its sum and sum of squares over
+// n samples.
+CUNUM_HOST_DEVICE inline void greek_from_sums(double sum, double squares, double n, double discount, double& value,
+                                              double& error) {
+  const double mean = sum / n;
+  const double variance = (squares - n * mean * mean) / (n - 1);
+  value = discount * mean;
+  error = discount * sqrt((variance > 0 ? variance : 0.0) / n);
 }
 
 // The estimate of one option from its summed statistics (double), with `samples`
@@ -439,17 +517,32 @@ CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* 
   e.confidence_high = static_cast<T>(discount * price + 1.959963984540054 * error);
   e.delta = e.delta_standard_error = e.vega = e.vega_standard_error = static_cast<T>(nan);
   if (full && greeks) {
-    const double mean_d = s[kSumD] / n, mean_v = s[kSumV] / n;
-    const double var_d = (s[kSumDD] - n * mean_d * mean_d) / (n - 1);
-    const double var_v = (s[kSumVV] - n * mean_v * mean_v) / (n - 1);
-    e.delta = static_cast<T>(discount * mean_d);
-    e.delta_standard_error = static_cast<T>(discount * sqrt((var_d > 0 ? var_d : 0.0) / n));
-    e.vega = static_cast<T>(discount * mean_v);
-    e.vega_standard_error = static_cast<T>(discount * sqrt((var_v > 0 ? var_v : 0.0) / n));
+    double value, value_error;
+    greek_from_sums(s[kSumD], s[kSumDD], n, discount, value, value_error);
+    e.delta = static_cast<T>(value);
+    e.delta_standard_error = static_cast<T>(value_error);
+    greek_from_sums(s[kSumV], s[kSumVV], n, discount, value, value_error);
+    e.vega = static_cast<T>(value);
+    e.vega_standard_error = static_cast<T>(value_error);
   }
   e.control_coefficient = static_cast<T>(beta);
   e.paths = paths;
   return e;
+}
+
+// Each asset's Greeks of one multi-asset option from its summed statistics, into
+// out[0 .. assets).
+template <class T>
+CUNUM_HOST_DEVICE inline void asset_greeks_from_sums(const double* s, int assets, std::int64_t samples,
+                                                     double discount, MonteCarloAssetGreeks<T>* out) {
+  const double n = static_cast<double>(samples);
+  for (int j = 0; j < assets; ++j) {
+    const double* asset_sums = s + kSumCount + j * kAssetSumCount;
+    double delta, delta_error, vega, vega_error;
+    greek_from_sums(asset_sums[kAssetSumD], asset_sums[kAssetSumDD], n, discount, delta, delta_error);
+    greek_from_sums(asset_sums[kAssetSumV], asset_sums[kAssetSumVV], n, discount, vega, vega_error);
+    out[j] = {static_cast<T>(delta), static_cast<T>(delta_error), static_cast<T>(vega), static_cast<T>(vega_error)};
+  }
 }
 
 }  // namespace cunum::detail
