@@ -332,6 +332,29 @@ void basket_section(const Context& context) {
                std::to_string(double(count) * double(paths) * 5 / (row.median_ms * 1e6)) + " G normals/s)";
     context.report.add(row);
   }
+  // What the Greeks cost: the basket with its control variate, then with each asset's delta and vega.
+  MonteCarloSettings s = european_settings<float>(paths);
+  s.payoff = MonteCarloPayoff::basket;
+  s.assets = 5;
+  s.correlation.assign(25, 0.3);
+  for (int j = 0; j < 5; ++j) s.correlation[static_cast<std::size_t>(j * 6)] = 1.0;
+  s.control_variate = true;
+  for (bool greeks : {false, true}) {
+    s.greeks = greeks;
+    const MonteCarloPricer<float> pricer(s);
+    const auto batch = pricer.load(options);
+    DeviceBuffer<MonteCarloEstimate<float>> results(static_cast<std::size_t>(count));
+    DeviceBuffer<cunum::MonteCarloAssetGreeks<float>> asset_greeks(static_cast<std::size_t>(count * 5));
+    BenchRow row = bench_row(kModule, greeks ? "basket call, 5 assets, control + each asset's Greeks"
+                                             : "basket call, 5 assets, control variate",
+                             "float32", count * paths);
+    row.median_ms = median_device_ms(context.options, results.stream(), [&] {
+      pricer.price(batch, results.data(), greeks ? asset_greeks.data() : nullptr, results.stream());
+    });
+    row.bytes_moved = double(count) * double(paths) * 5 * 4;
+    row.note = gpaths(double(count) * double(paths), row.median_ms);
+    context.report.add(row);
+  }
 }
 
 template <class T>
