@@ -91,22 +91,26 @@ __global__ void __launch_bounds__(FinishPolicy::block_threads)
   if (lane == 0) write_estimates(a, option, totals);
 }
 
-template <class T, MonteCarloPayoff P>
+template <class T, bool kFull, class Payoff>
 void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
                   StreamHandle stream) {
   const char* name = "monte_carlo_paths_kernel";
   constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
   const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), 0, stream};
   const bool mrg = a.mrg_tables != nullptr;
-  using Payoff = LibraryPayoff<P>;
-  if (a.full) {
-    launch_kernel(mrg ? monte_carlo_paths_kernel<T, true, true, Payoff> : monte_carlo_paths_kernel<T, true, false, Payoff>,
-                  name, config, a, Payoff{}, first, count, partials);
-  } else {
-    launch_kernel(mrg ? monte_carlo_paths_kernel<T, false, true, Payoff>
-                      : monte_carlo_paths_kernel<T, false, false, Payoff>,
-                  name, config, a, Payoff{}, first, count, partials);
+  launch_kernel(mrg ? monte_carlo_paths_kernel<T, kFull, true, Payoff> : monte_carlo_paths_kernel<T, kFull, false, Payoff>,
+                name, config, a, Payoff{}, first, count, partials);
+}
+
+// The path kernel for the library's payoff P: plain, full, or full with each asset's Greeks.
+template <class T, MonteCarloPayoff P>
+void launch_library_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
+                          StreamHandle stream) {
+  if constexpr (is_multi_asset(P)) {
+    if (a.shape.asset_greeks) return launch_paths<T, true, LibraryPayoff<P, true>>(a, first, count, partials, stream);
   }
+  a.full ? launch_paths<T, true, LibraryPayoff<P>>(a, first, count, partials, stream)
+         : launch_paths<T, false, LibraryPayoff<P>>(a, first, count, partials, stream);
 }
 
 template <class T, MonteCarloPayoff P>
@@ -149,7 +153,7 @@ void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first
   switch (args.payoff) {
 #define CUNUM_MC_CUDA_CASE(name, text)                                                 \
   case MonteCarloPayoff::name:                                                         \
-    launch_paths<T, MonteCarloPayoff::name>(args, first, count, partials, stream);     \
+    launch_library_paths<T, MonteCarloPayoff::name>(args, first, count, partials, stream); \
     break;
     CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_CUDA_CASE)
 #undef CUNUM_MC_CUDA_CASE

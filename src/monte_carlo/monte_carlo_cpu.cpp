@@ -12,17 +12,20 @@ namespace cunum::detail {
 
 namespace {
 
+template <class T, bool kFull, class Payoff>
+void sum_chunks_of(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
+  a.mrg_tables != nullptr ? sum_chunks_cpu<T, kFull, true>(a, Payoff{}, first, count, partials)
+                          : sum_chunks_cpu<T, kFull, false>(a, Payoff{}, first, count, partials);
+}
+
+// The library's payoff P: plain, full, or full with each asset's Greeks.
 template <class T, MonteCarloPayoff P>
 void sum_payoff_chunks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials) {
-  const bool mrg = a.mrg_tables != nullptr;
-  const LibraryPayoff<P> payoff;
-  if (a.full) {
-    mrg ? sum_chunks_cpu<T, true, true>(a, payoff, first, count, partials)
-        : sum_chunks_cpu<T, true, false>(a, payoff, first, count, partials);
-  } else {
-    mrg ? sum_chunks_cpu<T, false, true>(a, payoff, first, count, partials)
-        : sum_chunks_cpu<T, false, false>(a, payoff, first, count, partials);
+  if constexpr (is_multi_asset(P)) {
+    if (a.shape.asset_greeks) return sum_chunks_of<T, true, LibraryPayoff<P, true>>(a, first, count, partials);
   }
+  a.full ? sum_chunks_of<T, true, LibraryPayoff<P>>(a, first, count, partials)
+         : sum_chunks_of<T, false, LibraryPayoff<P>>(a, first, count, partials);
 }
 
 template <class T, MonteCarloPayoff P, bool kFull>

@@ -106,14 +106,15 @@ CUNUM_HOST_DEVICE inline void walk_groups(const MonteCarloArgs<T>& a, std::int64
 }
 
 // The library's payoff P, as the payoff argument of the chunk code (a caller's
-// functor takes its place for MonteCarloPayoff::custom).
-template <MonteCarloPayoff P>
+// functor takes its place for MonteCarloPayoff::custom); kAssetGreeks: a multi-asset
+// payoff whose chunks also sum each asset's Greeks.
+template <MonteCarloPayoff P, bool kAssetGreeks = false>
 struct LibraryPayoff {};
 
 // One group with the library's payoff P, or with a caller's functor.
-template <class T, bool kFull, MonteCarloPayoff P, class Draws, class Sums>
+template <class T, bool kFull, MonteCarloPayoff P, bool kAssetGreeks, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
-                                               std::int64_t option, LibraryPayoff<P>, std::uint64_t group,
+                                               std::int64_t option, LibraryPayoff<P, kAssetGreeks>, std::uint64_t group,
                                                Draws& draws, Sums& sums) {
   sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
 }
@@ -140,13 +141,11 @@ struct GroupSummer {
 };
 
 // The sums a chunk of `Payoff` keeps at most: the plain two, the full set, or the
-// full set and every asset's Greeks (the library's multi-asset payoffs).
+// full set and every asset's Greeks.
 template <class Payoff, bool kFull>
 constexpr int kSumCapacity = kFull ? kSumCount : kPlainSumCount;
 template <MonteCarloPayoff P, bool kFull>
-constexpr int kSumCapacity<LibraryPayoff<P>, kFull> = !kFull ? kPlainSumCount
-                                                      : is_multi_asset(P) ? kMaxSumCount
-                                                                          : kSumCount;
+constexpr int kSumCapacity<LibraryPayoff<P, true>, kFull> = kFull ? kMaxSumCount : kPlainSumCount;
 
 // A thread's sums: in T for a plain chunk; in double with a control variate or
 // Greeks, since the control's variance is a difference of nearly equal sums.

@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   if (warp >= count) return;  // the whole warp leaves
   Sums sums{};
   sum_chunk<T, kFull, kMrg>(a, payoff, first + warp, lane, kWarpThreadsLog2, sums);
-  // Only a multi-asset chunk's count depends on the call (asset Greeks asked or not).
+  // With each asset's Greeks, the count depends on the number of assets.
   const int kept = Sums::capacity == kMaxSumCount ? sum_count(a) : Sums::capacity;
 #pragma unroll
   for (int s = 0; s < Sums::capacity; ++s) {

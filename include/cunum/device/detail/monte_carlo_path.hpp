@@ -263,7 +263,7 @@ struct GroupShape {
   bool is_call;
   bool antithetic;
   bool control;             // control variate requested
-  bool asset_greeks;        // multi-asset: each asset's Greeks summed
+  bool asset_greeks;        // multi-asset: each asset's Greeks asked for (their sums kept)
   std::uint32_t key0, key1; // the seed
 };
 
@@ -400,11 +400,14 @@ CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
 // Pathwise Greeks: S_T^j = S0^j exp((r - q_j - sigma_j^2 / 2) T + sigma_j W_j), so
 // dS_T^j / dS0^j = S_T^j / S0^j and dS_T^j / dsigma_j = S_T^j (W_j - sigma_j T); the
 // payoff passes them on through the basket's weights, or through the chosen asset of
-// best_of and worst_of, where it is in the money.
+// best_of and worst_of, where it is in the money. The parallel Greeks are running
+// sums; each asset's (kAssetGreeks: `sums` has room for them) needs the path's
+// terminal values kept until the payoff is known.
 template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, const GroupShape& shape,
                                                     const T* factor, Draws& draws, Sums& sums) {
-  static_assert(!kFull || Sums::capacity >= kMaxSumCount, "room for every asset's Greeks");
+  constexpr bool kAssetGreeks = kFull && Sums::capacity >= kMaxSumCount;
+  constexpr int kKept = kAssetGreeks ? kMaxAssets : 1;  // per-asset arrays, only where used
   constexpr int lanes = kPathLanes<T>;
   const int assets = shape.assets;
   T z[kMaxAssets + lanes];
@@ -414,50 +417,67 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     for (int lane = 0; lane < lanes; ++lane) z[block * lanes + lane] = drawn[lane];
   }
   PathSample<T> sample{0, 0, 0, 0};
-  T asset_delta[kFull ? kMaxAssets : 1] = {};  // each asset's Greeks (sum over the mirrors)
-  T asset_vega[kFull ? kMaxAssets : 1] = {};
+  T asset_delta[kKept] = {};  // each asset's Greeks, summed over the mirrors
+  T asset_vega[kKept] = {};
+  const T direction = shape.is_call ? T(1) : T(-1);
   const int mirrors = shape.antithetic ? 2 : 1;
   for (int mirror = 0; mirror < mirrors; ++mirror) {
     const T sign = mirror == 0 ? T(1) : T(-1);
     T combined = P == MonteCarloPayoff::worst_of ? T(INFINITY) : T(0);  // sum, max or min
-    int chosen = 0;                                                     // best_of, worst_of: the asset that is it
     T control = 0;
-    T terminal[kFull ? kMaxAssets : 1];  // S_T^j
-    T brownian[kFull ? kMaxAssets : 1];  // W_j - sigma_j T
+    T delta = 0, vega = 0;  // d combined / dh for the parallel moves
+    int chosen = 0;         // best_of, worst_of: the asset that is `combined`
+    T terminal[kKept];      // S_T^j
+    T brownian[kKept];      // W_j - sigma_j T
     for (int j = 0; j < assets; ++j) {
       T correlated = 0;
       for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
       correlated *= sign;
       const T s_t = o[j].spot * fast_exp2(o[j].log2_drift + o[j].log2_diffusion * correlated);
-      if constexpr (P == MonteCarloPayoff::basket) combined += o[j].weight * s_t;
-      if constexpr (P == MonteCarloPayoff::best_of || P == MonteCarloPayoff::worst_of) {
+      T w_j = 0;
+      if constexpr (kFull) {
+        control += o[j].weight * s_t;
+        w_j = o[j].sqrt_dt * correlated - o[j].sigma_dt;
+      }
+      if constexpr (kAssetGreeks) {
+        terminal[j] = s_t;
+        brownian[j] = w_j;
+      }
+      if constexpr (P == MonteCarloPayoff::basket) {
+        combined += o[j].weight * s_t;
+        if constexpr (kFull) {
+          delta += o[j].weight * s_t * o[j].greek_scale;
+          vega += o[j].weight * s_t * w_j;
+        }
+      } else {
         const bool beyond = P == MonteCarloPayoff::best_of ? s_t > combined : s_t < combined;
         if (beyond) {
           combined = s_t;
           chosen = j;
+          if constexpr (kFull) {
+            delta = s_t * o[j].greek_scale;
+            vega = s_t * w_j;
+          }
         }
       }
-      if constexpr (kFull) {
-        control += o[j].weight * s_t;
-        terminal[j] = s_t;
-        brownian[j] = o[j].sqrt_dt * correlated - o[j].sigma_dt;
-      }
     }
-    const T gain = shape.is_call ? combined - o[0].strike : o[0].strike - combined;
-    sample.payoff += gain > T(0) ? gain : T(0);
+    const T gain = direction * (combined - o[0].strike);
+    const bool in_the_money = gain > T(0);
+    sample.payoff += in_the_money ? gain : T(0);
     if constexpr (kFull) {
       sample.control += control;
-      if (gain > T(0)) {
-        const T direction = shape.is_call ? T(1) : T(-1);
+      if (in_the_money) {
+        sample.delta += direction * delta;
+        sample.vega += direction * vega;
+      }
+    }
+    if constexpr (kAssetGreeks) {
+      if (in_the_money) {
         for (int j = 0; j < assets; ++j) {
           if (P != MonteCarloPayoff::basket && j != chosen) continue;
           const T exposure = P == MonteCarloPayoff::basket ? direction * o[j].weight : direction;
-          const T delta = exposure * terminal[j] * o[j].greek_scale;
-          const T vega = exposure * terminal[j] * brownian[j];
-          sample.delta += delta;
-          sample.vega += vega;
-          asset_delta[j] += delta;
-          asset_vega[j] += vega;
+          asset_delta[j] += exposure * terminal[j] * o[j].greek_scale;
+          asset_vega[j] += exposure * terminal[j] * brownian[j];
         }
       }
     }
@@ -465,8 +485,7 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
   const T mean = shape.antithetic ? T(0.5) : T(1);
   sample = {mean * sample.payoff, mean * sample.control, mean * sample.delta, mean * sample.vega};
   add_sample<kFull>(sums, sample, static_cast<T>(o[0].control_mean));
-  if constexpr (kFull) {
-    if (!shape.asset_greeks) return;
+  if constexpr (kAssetGreeks) {
     using A = typename Sums::value_type;
     for (int j = 0; j < assets; ++j) {
       const A d = mean * asset_delta[j], v = mean * asset_vega[j];
