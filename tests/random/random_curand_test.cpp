@@ -17,6 +17,7 @@
 #include "cunum/core/value_types.hpp"
 #include "cunum/device/mrg32k3a.hpp"
 #include "cunum/random.hpp"
+#include "curand_kind.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -25,20 +26,10 @@ using cunum::Backend;
 using cunum::ErrorCode;
 using cunum::RandomGenerator;
 using cunum::RandomGeneratorKind;
+using cunum::testing::curand_type;
 
 constexpr RandomGeneratorKind kSobolKinds[] = {RandomGeneratorKind::sobol32, RandomGeneratorKind::scrambled_sobol32,
                                                RandomGeneratorKind::sobol64, RandomGeneratorKind::scrambled_sobol64};
-
-curandRngType_t curand_type(RandomGeneratorKind kind) {
-  switch (kind) {
-    case RandomGeneratorKind::mrg32k3a: return CURAND_RNG_PSEUDO_MRG32K3A;
-    case RandomGeneratorKind::sobol32: return CURAND_RNG_QUASI_SOBOL32;
-    case RandomGeneratorKind::scrambled_sobol32: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
-    case RandomGeneratorKind::sobol64: return CURAND_RNG_QUASI_SOBOL64;
-    case RandomGeneratorKind::scrambled_sobol64: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
-    default: return CURAND_RNG_PSEUDO_PHILOX4_32_10;
-  }
-}
 
 // cuRAND's host generator of `kind`, seeded (pseudo) or in `dimensions` (quasi), at `offset`.
 class HostCurand {

@@ -13,6 +13,7 @@
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/value_types.hpp"
 #include "cunum/random.hpp"
+#include "curand_kind.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -21,6 +22,7 @@ using cunum::Backend;
 using cunum::DeviceBuffer;
 using cunum::RandomGenerator;
 using cunum::RandomGeneratorKind;
+using cunum::testing::curand_type;
 
 constexpr std::uint64_t kOffsets[] = {0, 1, 2, 3, 6, (1ull << 34) + 5};
 constexpr std::int64_t kSizes[] = {1, 2, 3, 5, 31, 257, 1021, 65537, 1048573};
@@ -184,17 +186,6 @@ TYPED_TEST(RandomGpu, Mrg32k3aAndSobolEqualTheCpu) {
         }
       }
     }
-  }
-}
-
-curandRngType_t curand_type(RandomGeneratorKind kind) {
-  switch (kind) {
-    case RandomGeneratorKind::mrg32k3a: return CURAND_RNG_PSEUDO_MRG32K3A;
-    case RandomGeneratorKind::sobol32: return CURAND_RNG_QUASI_SOBOL32;
-    case RandomGeneratorKind::scrambled_sobol32: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
-    case RandomGeneratorKind::sobol64: return CURAND_RNG_QUASI_SOBOL64;
-    case RandomGeneratorKind::scrambled_sobol64: return CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
-    default: return CURAND_RNG_PSEUDO_PHILOX4_32_10;
   }
 }
 
