@@ -15,13 +15,15 @@ struct FillPolicy {
   static constexpr int blocks_per_multiprocessor = 8;
 };
 
-template <class T>
+// Consecutive threads take consecutive Philox blocks: a warp's whole blocks are 512
+// contiguous bytes, one 16-byte store a thread when `out` is aligned.
+template <class T, bool Normal>
 __global__ void __launch_bounds__(FillPolicy::block_threads) random_fill_kernel(RandomFillArgs<T> args) {
-  const std::uint64_t first = args.first_block();
-  const std::uint64_t blocks = args.end_block() - first;
+  const PhiloxFill<T, Normal> fill(args);
+  const std::uint64_t blocks = fill.blocks();
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t block = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; block < blocks; block += stride) {
-    fill_block(args, first + block);
+    fill.fill_block(block);
   }
 }
 
@@ -55,7 +57,11 @@ void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, S
   const auto blocks = static_cast<std::int64_t>(args.end_block() - args.first_block());
   const LaunchConfig config{grid_1d(resident_blocks(blocks, multiprocessor_count), name),
                             dim3(FillPolicy::block_threads), 0, stream};
-  launch_kernel(random_fill_kernel<T>, name, config, args);
+  if (args.normal) {
+    launch_kernel(random_fill_kernel<T, true>, name, config, args);
+  } else {
+    launch_kernel(random_fill_kernel<T, false>, name, config, args);
+  }
 }
 
 template void random_fill_cuda<float>(const RandomFillArgs<float>&, int, StreamHandle);

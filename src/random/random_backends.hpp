@@ -1,7 +1,7 @@
 #pragma once
 // Internal: one fill of cunum::RandomGenerator, and the per-unit function of each
 // generator that both backends call (the CPU over OpenMP, the GPU one thread each):
-// fill_block (one Philox block), fill_mrg_lane (one MRG32k3a subsequence),
+// PhiloxFill::fill_block (one Philox block), fill_mrg_lane (one MRG32k3a subsequence),
 // fill_sobol_value (one Sobol value). Arguments are validated already.
 
 #include <cstdint>
@@ -39,66 +39,143 @@ struct RandomFillArgs {
   CUNUM_HOST_DEVICE std::uint64_t end_block() const { return (first_word + words() + 3) / 4; }
 };
 
-// The value of a unit from its words (up to 4), mapped and written.
-CUNUM_HOST_DEVICE inline void write_unit(const RandomFillArgs<float>& args, std::int64_t unit,
-                                         const std::uint32_t* words) {
-  if (!args.normal) {
-    args.out[unit] = device::uniform_float(words[0]);
+// The shape of a fill's unit, fixed at compile time so that the index arithmetic of
+// a block is shifts: 1 word (uniform float), 2 (uniform double, normal float) or 4
+// (normal double); 1 value, or 2 for a Box-Muller pair.
+template <class T, bool Normal>
+struct PhiloxUnit {
+  static constexpr int words = (sizeof(T) == sizeof(float) ? 1 : 2) * (Normal ? 2 : 1);
+  static constexpr int word_shift = words == 1 ? 0 : (words == 2 ? 1 : 2);
+  static constexpr int values = Normal ? 2 : 1;
+  static constexpr int value_shift = Normal ? 1 : 0;
+  // A Philox block's 4 words make 16 bytes of values when its units are its own.
+  static constexpr int block_units = 4 / words;
+  static constexpr int block_values = block_units * values;
+};
+
+// The values of one unit from its words.
+template <class T, bool Normal>
+CUNUM_HOST_DEVICE void unit_values(const RandomFillArgs<T>& args, const std::uint32_t* words, T* values) {
+  if constexpr (!Normal) {
+    if constexpr (sizeof(T) == sizeof(float)) {
+      values[0] = device::uniform_float(words[0]);
+    } else {
+      values[0] = device::uniform_double(words[0], words[1]);
+    }
+  } else {
+    T pair[2];
+    if constexpr (sizeof(T) == sizeof(float)) {
+      device::box_muller(device::uniform_float(words[0]), device::uniform_float(words[1]), pair);
+    } else {
+      device::box_muller(device::uniform_double(words[0], words[1]), device::uniform_double(words[2], words[3]),
+                         pair);
+    }
+    values[0] = args.mean + args.stddev * pair[0];
+    values[1] = args.mean + args.stddev * pair[1];
+  }
+}
+
+// The 16 bytes of a block's values with the widest stores `out`'s alignment allows.
+// Every whole block of a fill has the same alignment, so a warp takes one branch.
+template <class T, int Count>
+CUNUM_HOST_DEVICE void store_block_values(T* out, const T (&values)[Count]) {
+  static_assert(Count * sizeof(T) == 16, "a block's values are 16 bytes");
+#if defined(__CUDA_ARCH__)
+  const auto address = reinterpret_cast<std::uintptr_t>(out);
+  if constexpr (sizeof(T) == sizeof(float)) {
+    if (address % 16 == 0) {
+      *reinterpret_cast<float4*>(out) = make_float4(values[0], values[1], values[2], values[3]);
+      return;
+    }
+    if (address % 8 == 0) {
+      reinterpret_cast<float2*>(out)[0] = make_float2(values[0], values[1]);
+      reinterpret_cast<float2*>(out)[1] = make_float2(values[2], values[3]);
+      return;
+    }
+  } else if (address % 16 == 0) {
+    *reinterpret_cast<double2*>(out) = make_double2(values[0], values[1]);
     return;
   }
-  float pair[2];
-  device::box_muller(device::uniform_float(words[0]), device::uniform_float(words[1]), pair);
-  const std::int64_t first = 2 * unit;
-  args.out[first] = args.mean + args.stddev * pair[0];
-  if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
+#endif
+  for (int k = 0; k < Count; ++k) out[k] = values[k];
 }
 
-CUNUM_HOST_DEVICE inline void write_unit(const RandomFillArgs<double>& args, std::int64_t unit,
-                                         const std::uint32_t* words) {
-  if (!args.normal) {
-    args.out[unit] = device::uniform_double(words[0], words[1]);
-    return;
-  }
-  double pair[2];
-  device::box_muller(device::uniform_double(words[0], words[1]), device::uniform_double(words[2], words[3]), pair);
-  const std::int64_t first = 2 * unit;
-  args.out[first] = args.mean + args.stddev * pair[0];
-  if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
-}
+// One Philox fill with its unit shape fixed. Block i of the fill (i < blocks(), the
+// Philox block first_word / 4 + i) writes the units whose first word lies in it.
+// When the offset is a multiple of the unit's words, a block's units are its own,
+// and a whole block (all but the fill's first and last, at most) writes its 16 bytes
+// of values at once; otherwise units straddle blocks and fill_units takes them.
+template <class T, bool Normal>
+class PhiloxFill {
+ public:
+  using Unit = PhiloxUnit<T, Normal>;
 
-// Writes every unit whose first word lies in Philox block `block` (the next block is
-// generated too only when a unit straddles the boundary, i.e. for an offset that is
-// not a multiple of the unit's words).
-template <class T>
-CUNUM_HOST_DEVICE void fill_block(const RandomFillArgs<T>& args, std::uint64_t block) {
-  const auto per_unit = static_cast<std::uint64_t>(args.words_per_unit());
-  const std::uint64_t block_begin = 4 * block, block_end = block_begin + 4;
-  const std::uint64_t relative_begin = block_begin > args.first_word ? block_begin - args.first_word : 0;
-  const std::uint64_t unit_begin = (relative_begin + per_unit - 1) / per_unit;
-  std::uint64_t unit_end = (block_end - args.first_word + per_unit - 1) / per_unit;
-  const auto units = static_cast<std::uint64_t>(args.units());
-  if (unit_end > units) unit_end = units;
-  if (unit_begin >= unit_end) return;
-  std::uint32_t words[8];
-  const device::PhiloxWords current = device::generator_block(args.seed, block);
-  for (int k = 0; k < 4; ++k) words[k] = current.w[k];
-  const std::uint64_t last_word = args.first_word + unit_end * per_unit - 1;
-  if (last_word >= block_end) {
-    const device::PhiloxWords next = device::generator_block(args.seed, block + 1);
-    for (int k = 0; k < 4; ++k) words[4 + k] = next.w[k];
-  }
-  for (std::uint64_t unit = unit_begin; unit < unit_end; ++unit) {
-    write_unit(args, static_cast<std::int64_t>(unit), words + (args.first_word + unit * per_unit - block_begin));
-  }
-}
+  CUNUM_HOST_DEVICE explicit PhiloxFill(const RandomFillArgs<T>& args)
+      : args_(args),
+        first_block_(args.first_word / 4),
+        units_((static_cast<std::uint64_t>(args.n) + Unit::values - 1) >> Unit::value_shift),
+        blocks_((args.first_word + (units_ << Unit::word_shift) + 3) / 4 - first_block_),
+        units_on_block_words_(args.first_word % Unit::words == 0),
+        lead_values_(static_cast<std::int64_t>((args.first_word % 4) >> Unit::word_shift) * Unit::values) {}
 
-// OpenMP: host pointers, synchronous; blocks of Philox blocks independent of the
-// thread count (the values do not depend on the split anyway).
+  CUNUM_HOST_DEVICE std::uint64_t blocks() const { return blocks_; }
+
+  CUNUM_HOST_DEVICE void fill_block(std::uint64_t index) const {
+    const std::int64_t first_value = static_cast<std::int64_t>(index) * Unit::block_values - lead_values_;
+    if (!units_on_block_words_ || first_value < 0 || first_value + Unit::block_values > args_.n) {
+      fill_units(first_block_ + index);
+      return;
+    }
+    const device::PhiloxWords words = device::generator_block(args_.seed, first_block_ + index);
+    T values[Unit::block_values];
+    for (int unit = 0; unit < Unit::block_units; ++unit) {
+      unit_values<T, Normal>(args_, words.w + unit * Unit::words, values + unit * Unit::values);
+    }
+    store_block_values(args_.out + first_value, values);
+  }
+
+ private:
+  // The units whose first word lies in Philox block `block`, one by one; the next
+  // block is generated too when the last of them straddles the boundary.
+  CUNUM_HOST_DEVICE void fill_units(std::uint64_t block) const {
+    const std::uint64_t block_begin = 4 * block, block_end = block_begin + 4;
+    const std::uint64_t relative_begin = block_begin > args_.first_word ? block_begin - args_.first_word : 0;
+    const std::uint64_t unit_begin = (relative_begin + Unit::words - 1) >> Unit::word_shift;
+    std::uint64_t unit_end = (block_end - args_.first_word + Unit::words - 1) >> Unit::word_shift;
+    if (unit_end > units_) unit_end = units_;
+    if (unit_begin >= unit_end) return;
+    std::uint32_t words[8];
+    const device::PhiloxWords current = device::generator_block(args_.seed, block);
+    for (int k = 0; k < 4; ++k) words[k] = current.w[k];
+    const std::uint64_t last_word = args_.first_word + (unit_end << Unit::word_shift) - 1;
+    if (last_word >= block_end) {
+      const device::PhiloxWords next = device::generator_block(args_.seed, block + 1);
+      for (int k = 0; k < 4; ++k) words[4 + k] = next.w[k];
+    }
+    for (std::uint64_t unit = unit_begin; unit < unit_end; ++unit) {
+      T values[Unit::values];
+      unit_values<T, Normal>(args_, words + (args_.first_word + (unit << Unit::word_shift) - block_begin), values);
+      const auto first = static_cast<std::int64_t>(unit << Unit::value_shift);
+      args_.out[first] = values[0];
+      if (Normal && first + 1 < args_.n) args_.out[first + 1] = values[1];
+    }
+  }
+
+  RandomFillArgs<T> args_;
+  std::uint64_t first_block_;
+  std::uint64_t units_;
+  std::uint64_t blocks_;
+  bool units_on_block_words_;
+  std::int64_t lead_values_;  // values of the first block's units before first_word
+};
+
+// OpenMP: host pointers, synchronous; PhiloxFill::fill_block over the fill's blocks
+// (the values do not depend on the split).
 template <class T>
 void random_fill_cpu(const RandomFillArgs<T>& args);
 
 // CUDA: device-accessible pointers, asynchronous on `stream`; one thread per Philox
-// block in a grid-stride loop sized from the multiprocessor count.
+// block of the fill in a grid-stride loop sized from the multiprocessor count.
 template <class T>
 void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, StreamHandle stream);
 

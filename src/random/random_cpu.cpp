@@ -5,12 +5,25 @@
 
 namespace cunum::detail {
 
+namespace {
+
+template <class T, bool Normal>
+void philox_fill_cpu(const RandomFillArgs<T>& args) {
+  const PhiloxFill<T, Normal> fill(args);
+  const auto blocks = static_cast<std::int64_t>(fill.blocks());
+#pragma omp parallel for schedule(static, 1024)
+  for (std::int64_t block = 0; block < blocks; ++block) fill.fill_block(static_cast<std::uint64_t>(block));
+}
+
+}  // namespace
+
 template <class T>
 void random_fill_cpu(const RandomFillArgs<T>& args) {
-  const std::uint64_t first = args.first_block();
-  const auto blocks = static_cast<std::int64_t>(args.end_block() - first);
-#pragma omp parallel for schedule(static, 1024)
-  for (std::int64_t block = 0; block < blocks; ++block) fill_block(args, first + static_cast<std::uint64_t>(block));
+  if (args.normal) {
+    philox_fill_cpu<T, true>(args);
+  } else {
+    philox_fill_cpu<T, false>(args);
+  }
 }
 
 template void random_fill_cpu<float>(const RandomFillArgs<float>&);
