@@ -1,7 +1,10 @@
-// The CUDA backend of cunum::RandomGenerator: one thread per Philox block, MRG32k3a
-// lane or Sobol value, calling the same per-unit functions as the CPU backend.
+// The CUDA backend of cunum::RandomGenerator: one thread per Philox block or MRG32k3a
+// lane, and per strided run of a Sobol dimension's points, calling the same per-unit
+// functions as the CPU backend.
 
 #include <cuda_runtime.h>
+
+#include <algorithm>
 
 #include "kernels/common/launch.cuh"
 #include "src/random/random_backends.hpp"
@@ -11,8 +14,15 @@ namespace cunum::detail {
 namespace {
 
 struct FillPolicy {
-  static constexpr int block_threads = 256;
+  static constexpr int block_threads_log2 = 8;
+  static constexpr int block_threads = 1 << block_threads_log2;
   static constexpr int blocks_per_multiprocessor = 8;
+};
+
+// Sobol: a thread's random access to its first point costs up to 32 or 64 steps, so
+// the grid is no wider than leaves it this many points to step over.
+struct SobolPolicy {
+  static constexpr std::int64_t min_points_per_thread = 16;
 };
 
 // Consecutive threads take consecutive Philox blocks: a warp's whole blocks are 512
@@ -34,12 +44,19 @@ __global__ void __launch_bounds__(FillPolicy::block_threads) mrg_fill_kernel(Mrg
   if (lane < args.lanes()) fill_mrg_lane(args, lane);
 }
 
-template <class T, class Word>
-__global__ void __launch_bounds__(FillPolicy::block_threads) sobol_fill_kernel(SobolFillArgs<T, Word> args) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < args.n; index += stride) {
-    fill_sobol_value(args, index);
-  }
+// Blocks (x) of one dimension (y): the dimension's table in shared memory, each
+// thread the points t, t + 2^k, ... of it, 2^k the grid's width, so consecutive
+// threads write consecutive points.
+template <bool Normal, class T, class Word>
+__global__ void __launch_bounds__(FillPolicy::block_threads)
+    sobol_fill_kernel(SobolFillArgs<T, Word> args, int stride_log2) {
+  constexpr int table_words = sizeof(Word) * 8 + 1;
+  __shared__ Word directions[table_words];
+  const std::int64_t dimension = blockIdx.y;
+  for (int k = threadIdx.x; k < table_words; k += blockDim.x) directions[k] = args.tables[dimension * table_words + k];
+  __syncthreads();
+  const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (first < args.points) fill_sobol_points<Normal>(args, directions, dimension, first, args.points, stride_log2);
 }
 
 std::int64_t resident_blocks(std::int64_t needed_threads, int multiprocessor_count) {
@@ -83,9 +100,23 @@ template <class T, class Word>
 void sobol_fill_cuda(const SobolFillArgs<T, Word>& args, int multiprocessor_count, StreamHandle stream) {
   if (args.n == 0) return;
   const char* name = "sobol_fill_kernel";
-  const LaunchConfig config{grid_1d(resident_blocks(args.n, multiprocessor_count), name),
-                            dim3(FillPolicy::block_threads), 0, stream};
-  launch_kernel(sobol_fill_kernel<T, Word>, name, config, args);
+  // The grid's width in blocks: a power of two (the stride of a thread's points), as
+  // many as keep the GPU full over the dimensions, and no more than give each thread
+  // SobolPolicy::min_points_per_thread points to step over after its random access.
+  const std::int64_t dimensions = args.n / args.points;
+  const std::int64_t resident = std::int64_t{multiprocessor_count} * FillPolicy::blocks_per_multiprocessor;
+  const std::int64_t per_block = std::int64_t{FillPolicy::block_threads} * SobolPolicy::min_points_per_thread;
+  std::int64_t wanted = std::min(resident / dimensions, (args.points + per_block - 1) / per_block);
+  int width_log2 = 0;
+  while ((std::int64_t{2} << width_log2) <= wanted) ++width_log2;
+  const int stride_log2 = width_log2 + FillPolicy::block_threads_log2;
+  const LaunchConfig config{dim3(1u << width_log2, static_cast<unsigned>(dimensions)), dim3(FillPolicy::block_threads),
+                            0, stream};
+  if (args.normal) {
+    launch_kernel(sobol_fill_kernel<true, T, Word>, name, config, args, stride_log2);
+  } else {
+    launch_kernel(sobol_fill_kernel<false, T, Word>, name, config, args, stride_log2);
+  }
 }
 
 template void sobol_fill_cuda<float, std::uint32_t>(const SobolFillArgs<float, std::uint32_t>&, int, StreamHandle);

@@ -2,7 +2,8 @@
 // Internal: one fill of cunum::RandomGenerator, and the per-unit function of each
 // generator that both backends call (the CPU over OpenMP, the GPU one thread each):
 // PhiloxFill::fill_block (one Philox block), fill_mrg_lane (one MRG32k3a subsequence),
-// fill_sobol_value (one Sobol value). Arguments are validated already.
+// fill_sobol_points (one dimension's points, strided). Arguments are validated
+// already.
 
 #include <cstdint>
 
@@ -267,36 +268,60 @@ struct SobolFillArgs {
   T stddev;
 };
 
-template <class T, class Word>
-CUNUM_HOST_DEVICE void fill_sobol_value(const SobolFillArgs<T, Word>& args, std::int64_t index) {
-  constexpr int bits = sizeof(Word) * 8;
-  const std::int64_t dimension = index / args.points;
-  const Word* directions = args.tables + dimension * (bits + 1);
-  const Word word = device::sobol_word(directions, directions[bits],
-                                       args.first_point + static_cast<std::uint64_t>(index - dimension * args.points));
-  if (!args.normal) {
+// The fill's value of a point's word: cuRAND's uniform, or mean + stddev z with z its
+// inverse-normal-CDF normal.
+template <bool Normal, class T, class Word>
+CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, Word word) {
+  if constexpr (!Normal) {
     if constexpr (sizeof(T) == sizeof(float)) {
-      args.out[index] = device::sobol_uniform_float(word);
+      return device::sobol_uniform_float(word);
     } else {
-      args.out[index] = device::sobol_uniform_double(word);
+      return device::sobol_uniform_double(word);
     }
-    return;
-  }
-  double z;
-  if constexpr (sizeof(Word) == sizeof(std::uint64_t) && sizeof(T) == sizeof(double)) {
-    z = device::sobol_normal_double(word);
-  } else if constexpr (sizeof(Word) == sizeof(std::uint64_t)) {
-    z = device::sobol_normal(static_cast<std::uint32_t>(word >> 32));
   } else {
-    z = device::sobol_normal(word);
+    double z;
+    if constexpr (sizeof(Word) == sizeof(std::uint64_t) && sizeof(T) == sizeof(double)) {
+      z = device::sobol_normal_double(word);
+    } else if constexpr (sizeof(Word) == sizeof(std::uint64_t)) {
+      z = device::sobol_normal(static_cast<std::uint32_t>(word >> 32));
+    } else {
+      z = device::sobol_normal(word);
+    }
+    return args.mean + args.stddev * static_cast<T>(z);
   }
-  args.out[index] = args.mean + args.stddev * static_cast<T>(z);
+}
+
+// Writes the points first, first + 2^stride_log2, ... below `end` of dimension
+// `dimension`, whose table (bits + 1 words) the caller passes from wherever it keeps
+// it: the first point's word by random access, each next one by a Gray-code stride
+// step (device::SobolStride), so a point costs two XORs and a table load.
+template <bool Normal, class T, class Word>
+CUNUM_HOST_DEVICE void fill_sobol_points(const SobolFillArgs<T, Word>& args, const Word* directions,
+                                         std::int64_t dimension, std::int64_t first, std::int64_t end,
+                                         int stride_log2) {
+  constexpr int bits = sizeof(Word) * 8;
+  // Below 2^32 for the 32-bit sequences, so Word holds every point index.
+  const std::uint64_t first_index = args.first_point + static_cast<std::uint64_t>(first);
+  Word index = static_cast<Word>(first_index);
+  Word word = device::sobol_word(directions, directions[bits], first_index);
+  const device::SobolStride<Word> stride(directions, stride_log2);
+  const std::int64_t step = std::int64_t{1} << stride_log2;
+  T* out = args.out + dimension * args.points + first;
+  *out = sobol_value<Normal>(args, word);
+  for (std::int64_t further = (end - first - 1) >> stride_log2; further > 0; --further) {
+    word ^= stride.step(directions, index);
+    index += static_cast<Word>(step);
+    out += step;
+    *out = sobol_value<Normal>(args, word);
+  }
 }
 
 template <class T>
 void mrg_fill_cpu(const MrgFillArgs<T>& args);
 template <class T>
 void mrg_fill_cuda(const MrgFillArgs<T>& args, StreamHandle stream);
+// OpenMP: runs of consecutive points (stride 1) of each dimension. CUDA: a 2-D grid,
+// y the dimension, each thread one point in 2^k (the grid's width, a power of two).
 template <class T, class Word>
 void sobol_fill_cpu(const SobolFillArgs<T, Word>& args);
 template <class T, class Word>

@@ -39,10 +39,31 @@ void mrg_fill_cpu(const MrgFillArgs<T>& args) {
 template void mrg_fill_cpu<float>(const MrgFillArgs<float>&);
 template void mrg_fill_cpu<double>(const MrgFillArgs<double>&);
 
+namespace {
+
+template <bool Normal, class T, class Word>
+void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
+  constexpr std::int64_t run = 4096;  // points a task: one random access, then steps
+  constexpr std::int64_t table_words = sizeof(Word) * 8 + 1;
+  const std::int64_t runs = (args.points + run - 1) / run;
+  const std::int64_t tasks = args.n / args.points * runs;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t task = 0; task < tasks; ++task) {
+    const std::int64_t dimension = task / runs, first = task % runs * run;
+    const std::int64_t end = first + run < args.points ? first + run : args.points;
+    fill_sobol_points<Normal>(args, args.tables + dimension * table_words, dimension, first, end, 0);
+  }
+}
+
+}  // namespace
+
 template <class T, class Word>
 void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
-#pragma omp parallel for schedule(static, 4096)
-  for (std::int64_t index = 0; index < args.n; ++index) fill_sobol_value(args, index);
+  if (args.normal) {
+    sobol_fill_cpu<true>(args);
+  } else {
+    sobol_fill_cpu<false>(args);
+  }
 }
 
 template void sobol_fill_cpu<float, std::uint32_t>(const SobolFillArgs<float, std::uint32_t>&);

@@ -35,6 +35,45 @@ CUNUM_SOBOL_QUALIFIERS Word sobol_word(const Word* directions, Word scramble, st
   return word;
 }
 
+/// The position of the lowest set bit of a nonzero word.
+template <class Word>
+CUNUM_SOBOL_QUALIFIERS int sobol_lowest_set_bit(Word word) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Word) == sizeof(std::uint32_t)) {
+    return __ffs(static_cast<int>(word)) - 1;
+  } else {
+    return __ffsll(static_cast<long long>(word)) - 1;
+  }
+#else
+  if constexpr (sizeof(Word) == sizeof(std::uint32_t)) {
+    return __builtin_ctz(word);
+  } else {
+    return __builtin_ctzll(word);
+  }
+#endif
+}
+
+/// Gray-code stepping of one dimension by a power-of-two stride 2^k: the word of
+/// point i + 2^k is the word of point i XOR step(directions, i). With g(i) = i ^ (i
+/// >> 1), adding 2^k to i clears i's run of ones from bit k up and sets the zero bit
+/// m that ends it, so g(i + 2^k) ^ g(i) has exactly the bits k - 1 (for k > 0) and
+/// m: two direction vectors a step, whatever the stride. k = 0 is the classic
+/// one-point step. i + 2^k must be representable in Word.
+template <class Word>
+struct SobolStride {
+  Word low_bits;   ///< 2^k - 1
+  Word below;      ///< direction vector k - 1, or 0 for k = 0
+
+  CUNUM_SOBOL_QUALIFIERS SobolStride(const Word* directions, int stride_log2)
+      : low_bits(static_cast<Word>((Word{1} << stride_log2) - 1)),
+        below(stride_log2 > 0 ? directions[stride_log2 - 1] : Word{0}) {}
+
+  /// The XOR that takes point `index`'s word to point index + 2^k's.
+  CUNUM_SOBOL_QUALIFIERS Word step(const Word* directions, Word index) const {
+    return below ^ directions[sobol_lowest_set_bit(static_cast<Word>(~(index | low_bits)))];
+  }
+};
+
 /// cuRAND's uniform float of a 32-bit word: x 2^-32 + 2^-33 rounded to float, in (0, 1].
 CUNUM_SOBOL_QUALIFIERS float sobol_uniform_float(std::uint32_t word) {
   return static_cast<float>(word) * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
