@@ -38,10 +38,10 @@ __global__ void __launch_bounds__(FillPolicy::block_threads) random_fill_kernel(
 }
 
 // One thread per lane: consecutive threads write consecutive units (coalesced).
-template <class T>
+template <bool Normal, class T>
 __global__ void __launch_bounds__(FillPolicy::block_threads) mrg_fill_kernel(MrgFillArgs<T> args) {
-  const std::int64_t lane = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (lane < args.lanes()) fill_mrg_lane(args, lane);
+  const std::int64_t thread = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (thread < args.lanes()) fill_mrg_lane<Normal>(args, thread, mrg_lane_start(args, thread));
 }
 
 // Blocks (x) of one dimension (y): the dimension's table in shared memory, each
@@ -90,7 +90,11 @@ void mrg_fill_cuda(const MrgFillArgs<T>& args, StreamHandle stream) {
   const char* name = "mrg_fill_kernel";
   const std::int64_t blocks = (args.lanes() + FillPolicy::block_threads - 1) / FillPolicy::block_threads;
   const LaunchConfig config{grid_1d(blocks, name), dim3(FillPolicy::block_threads), 0, stream};
-  launch_kernel(mrg_fill_kernel<T>, name, config, args);
+  if (args.normal) {
+    launch_kernel(mrg_fill_kernel<true, T>, name, config, args);
+  } else {
+    launch_kernel(mrg_fill_kernel<false, T>, name, config, args);
+  }
 }
 
 template void mrg_fill_cuda<float>(const MrgFillArgs<float>&, StreamHandle);

@@ -203,8 +203,8 @@ struct MrgFillArgs {
   T mean;
   T stddev;
 
-  CUNUM_HOST_DEVICE int values_per_unit() const { return normal ? 2 : 1; }
-  CUNUM_HOST_DEVICE std::int64_t units() const { return (n + values_per_unit() - 1) / values_per_unit(); }
+  // Values or Box-Muller pairs (a division by a constant, not by a run-time unit size).
+  CUNUM_HOST_DEVICE std::int64_t units() const { return normal ? (n + 1) / 2 : n; }
   // The threads (lanes) that have work: min(units, kMrgLanes).
   CUNUM_HOST_DEVICE std::int64_t lanes() const {
     return units() < static_cast<std::int64_t>(kMrgLanes) ? units() : static_cast<std::int64_t>(kMrgLanes);
@@ -218,37 +218,58 @@ constexpr std::uint64_t mrg_advance(std::uint64_t units, std::uint64_t draws_per
   return draws_per_unit * kMrgLanes * (units / kMrgLanes) + units % kMrgLanes;
 }
 
-// Writes the units of thread `thread` (< args.lanes()).
+// The state thread `thread` (< args.lanes()) starts from: its lane's substreams on
+// from the seed's start, then the jump to its first output.
 template <class T>
-CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t thread) {
+CUNUM_HOST_DEVICE device::Mrg32k3aState mrg_lane_start(const MrgFillArgs<T>& args, std::int64_t thread) {
   std::uint64_t lane = args.first_lane + static_cast<std::uint64_t>(thread);
   const bool next_output = lane >= kMrgLanes;
   if (next_output) lane -= kMrgLanes;
   device::Mrg32k3aState state = args.seeded;
   device::mrg32k3a_skip_substreams(state, lane, args.lane_tables1, args.lane_tables2);
   device::mrg32k3a_apply(args.start_jump[next_output ? 1 : 0], state);
+  return state;
+}
+
+// Moves thread `thread`'s start state to thread + 1's: one substream on (the jumps
+// are powers of one matrix, so their order does not matter), or from scratch where
+// the next lane wraps to lane 0 of the next output.
+template <class T>
+CUNUM_HOST_DEVICE void mrg_next_lane_start(const MrgFillArgs<T>& args, std::int64_t thread,
+                                           device::Mrg32k3aState& state) {
+  if (args.first_lane + static_cast<std::uint64_t>(thread) + 1 == kMrgLanes) {
+    state = mrg_lane_start(args, thread + 1);
+    return;
+  }
+  device::mrg32k3a_skip_substreams(state, 1, args.lane_tables1, args.lane_tables2);
+}
+
+// Writes the units of thread `thread` (< args.lanes()), drawing from `state`, its
+// start.
+template <bool Normal, class T>
+CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t thread, device::Mrg32k3aState state) {
   const std::int64_t units = args.units();
   for (std::int64_t unit = thread; unit < units; unit += static_cast<std::int64_t>(kMrgLanes)) {
-    if (!args.normal) {
+    if constexpr (!Normal) {
       const std::uint64_t output = device::mrg32k3a_next(state);
       if constexpr (sizeof(T) == sizeof(float)) {
         args.out[unit] = device::mrg32k3a_curand_uniform_float(output);
       } else {
         args.out[unit] = device::mrg32k3a_curand_uniform_double(output);
       }
-      continue;
-    }
-    T pair[2];
-    if constexpr (sizeof(T) == sizeof(float)) {
-      const float u1 = device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state));
-      device::box_muller(u1, device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state)), pair);
     } else {
-      const double u1 = device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state));
-      device::box_muller(u1, device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state)), pair);
+      T pair[2];
+      if constexpr (sizeof(T) == sizeof(float)) {
+        const float u1 = device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state));
+        device::box_muller(u1, device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state)), pair);
+      } else {
+        const double u1 = device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state));
+        device::box_muller(u1, device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state)), pair);
+      }
+      const std::int64_t first = 2 * unit;
+      args.out[first] = args.mean + args.stddev * pair[0];
+      if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
     }
-    const std::int64_t first = 2 * unit;
-    args.out[first] = args.mean + args.stddev * pair[0];
-    if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
   }
 }
 
@@ -316,6 +337,8 @@ CUNUM_HOST_DEVICE void fill_sobol_points(const SobolFillArgs<T, Word>& args, con
   }
 }
 
+// OpenMP: runs of consecutive lanes, each lane's start one substream on from the
+// last (mrg_next_lane_start). CUDA: one thread per lane from its own start.
 template <class T>
 void mrg_fill_cpu(const MrgFillArgs<T>& args);
 template <class T>

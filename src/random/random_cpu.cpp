@@ -29,11 +29,33 @@ void random_fill_cpu(const RandomFillArgs<T>& args) {
 template void random_fill_cpu<float>(const RandomFillArgs<float>&);
 template void random_fill_cpu<double>(const RandomFillArgs<double>&);
 
+namespace {
+
+template <bool Normal, class T>
+void mrg_fill_cpu(const MrgFillArgs<T>& args) {
+  constexpr std::int64_t run = 256;  // lanes a task: one lane start from scratch, then steps
+  const std::int64_t lanes = args.lanes();
+  const std::int64_t runs = (lanes + run - 1) / run;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t task = 0; task < runs; ++task) {
+    const std::int64_t first = task * run, end = first + run < lanes ? first + run : lanes;
+    device::Mrg32k3aState start = mrg_lane_start(args, first);
+    for (std::int64_t thread = first; thread < end; ++thread) {
+      fill_mrg_lane<Normal>(args, thread, start);
+      if (thread + 1 < end) mrg_next_lane_start(args, thread, start);
+    }
+  }
+}
+
+}  // namespace
+
 template <class T>
 void mrg_fill_cpu(const MrgFillArgs<T>& args) {
-  const std::int64_t lanes = args.lanes();
-#pragma omp parallel for schedule(static)
-  for (std::int64_t lane = 0; lane < lanes; ++lane) fill_mrg_lane(args, lane);
+  if (args.normal) {
+    mrg_fill_cpu<true>(args);
+  } else {
+    mrg_fill_cpu<false>(args);
+  }
 }
 
 template void mrg_fill_cpu<float>(const MrgFillArgs<float>&);
