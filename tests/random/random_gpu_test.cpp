@@ -189,6 +189,87 @@ TYPED_TEST(RandomGpu, Mrg32k3aAndSobolEqualTheCpu) {
   }
 }
 
+// Philox writes a fill's whole blocks with 16-, 8- or 4-byte stores by the output's
+// alignment, and the fill's edge blocks and straddling offsets unit by unit: each
+// combination equals the CPU (uniforms bit for bit), and the poisoned neighbours of
+// the output stay untouched.
+TYPED_TEST(RandomGpu, PhiloxAtEveryOutputAlignmentEqualsTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  const T tolerance = T(16) * std::numeric_limits<T>::epsilon();
+  constexpr std::int64_t kMaxShift = 3;
+  for (std::uint64_t offset : {0ull, 1ull, 2ull, 3ull, 5ull, (1ull << 40) + 17}) {
+    for (std::int64_t shift = 0; shift <= kMaxShift; ++shift) {
+      for (std::int64_t n : {1, 6, 7, 4099, 262147}) {
+        for (bool normal : {false, true}) {
+          RandomGenerator gpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
+          RandomGenerator cpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+          gpu.set_offset(offset);
+          cpu.set_offset(offset);
+          DeviceBuffer<T> out(static_cast<std::size_t>(n + kMaxShift));
+          out.fill_bytes_async(0xFF);
+          if (normal) {
+            gpu.normal(n, out.data() + shift, T(-1), T(2), out.stream());
+          } else {
+            gpu.uniform(n, out.data() + shift, out.stream());
+          }
+          const std::vector<T> device = out.to_host();
+          const std::vector<T> host = normal ? cpu.normal<T>(n, T(-1), T(2)) : cpu.uniform<T>(n);
+          for (std::int64_t i = 0; i < shift; ++i) ASSERT_TRUE(std::isnan(device[i])) << "before, i " << i;
+          for (std::int64_t i = shift + n; i < n + kMaxShift; ++i) ASSERT_TRUE(std::isnan(device[i])) << "after, i " << i;
+          if (!normal) {
+            ASSERT_EQ(std::memcmp(device.data() + shift, host.data(), host.size() * sizeof(T)), 0)
+                << "offset " << offset << " shift " << shift << " n " << n;
+            continue;
+          }
+          for (std::int64_t i = 0; i < n; ++i) {
+            ASSERT_NEAR(device[shift + i], host[i], tolerance * (T(1) + std::abs(host[i])))
+                << "offset " << offset << " shift " << shift << " n " << n << " i " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The Sobol grid's width (the stride of a thread's points) follows the points and the
+// dimensions: one wide dimension, a few, and many dimensions of few points each
+// equal the CPU, uniforms bit for bit, normals to a few ulps.
+TYPED_TEST(RandomGpu, SobolAtEveryGridWidthEqualsTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const T tolerance = T(16) * std::numeric_limits<T>::epsilon();
+  struct Shape {
+    int dimensions;
+    std::int64_t points;
+  };
+  for (RandomGeneratorKind kind : {RandomGeneratorKind::scrambled_sobol32, RandomGeneratorKind::sobol64}) {
+    for (Shape shape : {Shape{1, 4194307}, Shape{2, 65537}, Shape{5000, 7}, Shape{20000, 1}}) {
+      for (bool normal : {false, true}) {
+        RandomGenerator gpu(kind, 0, Backend::cuda);
+        RandomGenerator cpu(kind, 0, Backend::cpu);
+        gpu.set_dimensions(shape.dimensions);
+        cpu.set_dimensions(shape.dimensions);
+        gpu.set_offset(1000003);
+        cpu.set_offset(1000003);
+        const std::int64_t n = shape.points * shape.dimensions;
+        const std::vector<T> device = fill_on_device<T>(gpu, n, normal);
+        const std::vector<T> host = normal ? cpu.normal<T>(n, T(-1), T(2)) : cpu.uniform<T>(n);
+        if (!normal) {
+          ASSERT_EQ(std::memcmp(device.data(), host.data(), host.size() * sizeof(T)), 0)
+              << cunum::to_string(kind) << " dimensions " << shape.dimensions;
+          continue;
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+          ASSERT_NEAR(device[i], host[i], tolerance * (T(1) + std::abs(host[i])))
+              << cunum::to_string(kind) << " dimensions " << shape.dimensions << " i " << i;
+        }
+      }
+    }
+  }
+}
+
 // Against cuRAND's device generator of the same kind (the host generator is compared
 // on the CPU): uniforms bit for bit, normals to cuRAND's fast-math error.
 TYPED_TEST(RandomGpu, Mrg32k3aAndSobolAgreeWithCurandDeviceGenerator) {
