@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// cuRAND's Sobol sequences as `__host__ __device__` functions: random access to a
-/// point's word, cuRAND's maps of a word to a uniform float or double, and the
+/// point's word, Gray-code steps from a point's word to the word 2^k points on
+/// (SobolStride), cuRAND's maps of a word to a uniform float or double, and the
 /// inverse normal CDF behind cunum::RandomGenerator's quasi-random normals. One
 /// implementation serves the CPU backend, the CUDA kernels and callers' own kernels.
 ///
