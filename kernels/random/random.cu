@@ -74,11 +74,9 @@ void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, S
   const auto blocks = static_cast<std::int64_t>(args.end_block() - args.first_block());
   const LaunchConfig config{grid_1d(resident_blocks(blocks, multiprocessor_count), name),
                             dim3(FillPolicy::block_threads), 0, stream};
-  if (args.normal) {
-    launch_kernel(random_fill_kernel<T, true>, name, config, args);
-  } else {
-    launch_kernel(random_fill_kernel<T, false>, name, config, args);
-  }
+  dispatch_normal(args.normal, [&](auto normal) {
+    launch_kernel(random_fill_kernel<T, decltype(normal)::value>, name, config, args);
+  });
 }
 
 template void random_fill_cuda<float>(const RandomFillArgs<float>&, int, StreamHandle);
@@ -90,11 +88,9 @@ void mrg_fill_cuda(const MrgFillArgs<T>& args, StreamHandle stream) {
   const char* name = "mrg_fill_kernel";
   const std::int64_t blocks = (args.lanes() + FillPolicy::block_threads - 1) / FillPolicy::block_threads;
   const LaunchConfig config{grid_1d(blocks, name), dim3(FillPolicy::block_threads), 0, stream};
-  if (args.normal) {
-    launch_kernel(mrg_fill_kernel<true, T>, name, config, args);
-  } else {
-    launch_kernel(mrg_fill_kernel<false, T>, name, config, args);
-  }
+  dispatch_normal(args.normal, [&](auto normal) {
+    launch_kernel(mrg_fill_kernel<decltype(normal)::value, T>, name, config, args);
+  });
 }
 
 template void mrg_fill_cuda<float>(const MrgFillArgs<float>&, StreamHandle);
@@ -116,11 +112,9 @@ void sobol_fill_cuda(const SobolFillArgs<T, Word>& args, int multiprocessor_coun
   const int stride_log2 = width_log2 + FillPolicy::block_threads_log2;
   const LaunchConfig config{dim3(1u << width_log2, static_cast<unsigned>(dimensions)), dim3(FillPolicy::block_threads),
                             0, stream};
-  if (args.normal) {
-    launch_kernel(sobol_fill_kernel<true, T, Word>, name, config, args, stride_log2);
-  } else {
-    launch_kernel(sobol_fill_kernel<false, T, Word>, name, config, args, stride_log2);
-  }
+  dispatch_normal(args.normal, [&](auto normal) {
+    launch_kernel(sobol_fill_kernel<decltype(normal)::value, T, Word>, name, config, args, stride_log2);
+  });
 }
 
 template void sobol_fill_cuda<float, std::uint32_t>(const SobolFillArgs<float, std::uint32_t>&, int, StreamHandle);

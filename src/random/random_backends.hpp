@@ -6,6 +6,7 @@
 // already.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cunum/core/stream.hpp"
 #include "cunum/device/mrg32k3a.hpp"
@@ -169,6 +170,17 @@ class PhiloxFill {
   bool units_on_block_words_;
   std::int64_t lead_values_;  // values of the first block's units before first_word
 };
+
+// Calls run(std::true_type{}) for a normal fill, run(std::false_type{}) for a uniform
+// one: how each backend picks the fill templated on it.
+template <class Run>
+void dispatch_normal(bool normal, Run&& run) {
+  if (normal) {
+    run(std::true_type{});
+  } else {
+    run(std::false_type{});
+  }
+}
 
 // OpenMP: host pointers, synchronous; PhiloxFill::fill_block over the fill's blocks
 // (the values do not depend on the split).

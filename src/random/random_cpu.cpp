@@ -19,11 +19,7 @@ void philox_fill_cpu(const RandomFillArgs<T>& args) {
 
 template <class T>
 void random_fill_cpu(const RandomFillArgs<T>& args) {
-  if (args.normal) {
-    philox_fill_cpu<T, true>(args);
-  } else {
-    philox_fill_cpu<T, false>(args);
-  }
+  dispatch_normal(args.normal, [&](auto normal) { philox_fill_cpu<T, decltype(normal)::value>(args); });
 }
 
 template void random_fill_cpu<float>(const RandomFillArgs<float>&);
@@ -51,11 +47,7 @@ void mrg_fill_cpu(const MrgFillArgs<T>& args) {
 
 template <class T>
 void mrg_fill_cpu(const MrgFillArgs<T>& args) {
-  if (args.normal) {
-    mrg_fill_cpu<true>(args);
-  } else {
-    mrg_fill_cpu<false>(args);
-  }
+  dispatch_normal(args.normal, [&](auto normal) { mrg_fill_cpu<decltype(normal)::value>(args); });
 }
 
 template void mrg_fill_cpu<float>(const MrgFillArgs<float>&);
@@ -81,11 +73,7 @@ void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
 
 template <class T, class Word>
 void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
-  if (args.normal) {
-    sobol_fill_cpu<true>(args);
-  } else {
-    sobol_fill_cpu<false>(args);
-  }
+  dispatch_normal(args.normal, [&](auto normal) { sobol_fill_cpu<decltype(normal)::value>(args); });
 }
 
 template void sobol_fill_cpu<float, std::uint32_t>(const SobolFillArgs<float, std::uint32_t>&);
