@@ -19,6 +19,14 @@ struct FillPolicy {
   static constexpr int blocks_per_multiprocessor = 8;
 };
 
+// Philox: uniform floats fit in 32 registers without spilling, so a full SM's 8
+// blocks; 0 (no minimum) leaves the other shapes to ptxas, which spills there.
+struct PhiloxPolicy {
+  static constexpr int min_blocks(bool uniform_float) {
+    return uniform_float ? FillPolicy::blocks_per_multiprocessor : 0;
+  }
+};
+
 // Sobol: a thread's random access to its first point costs up to 32 or 64 steps, so
 // the grid is no wider than leaves it this many points to step over.
 struct SobolPolicy {
@@ -28,7 +36,9 @@ struct SobolPolicy {
 // Consecutive threads take consecutive Philox blocks: a warp's whole blocks are 512
 // contiguous bytes, one 16-byte store a thread when `out` is aligned.
 template <class T, bool Normal>
-__global__ void __launch_bounds__(FillPolicy::block_threads) random_fill_kernel(RandomFillArgs<T> args) {
+__global__ void __launch_bounds__(FillPolicy::block_threads,
+                                    PhiloxPolicy::min_blocks(sizeof(T) == sizeof(float) && !Normal))
+    random_fill_kernel(RandomFillArgs<T> args) {
   const PhiloxFill<T, Normal> fill(args);
   const std::uint64_t blocks = fill.blocks();
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
@@ -71,11 +81,12 @@ template <class T>
 void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
   if (args.n == 0) return;
   const char* name = "random_fill_kernel";
-  const auto blocks = static_cast<std::int64_t>(args.end_block() - args.first_block());
-  const LaunchConfig config{grid_1d(resident_blocks(blocks, multiprocessor_count), name),
-                            dim3(FillPolicy::block_threads), 0, stream};
   dispatch_normal(args.normal, [&](auto normal) {
-    launch_kernel(random_fill_kernel<T, decltype(normal)::value>, name, config, args);
+    constexpr bool is_normal = decltype(normal)::value;
+    const auto blocks = static_cast<std::int64_t>(PhiloxFill<T, is_normal>(args).blocks());
+    const LaunchConfig config{grid_1d(resident_blocks(blocks, multiprocessor_count), name),
+                              dim3(FillPolicy::block_threads), 0, stream};
+    launch_kernel(random_fill_kernel<T, is_normal>, name, config, args);
   });
 }
 

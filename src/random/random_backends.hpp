@@ -36,9 +36,6 @@ struct RandomFillArgs {
   CUNUM_HOST_DEVICE std::uint64_t words() const {
     return static_cast<std::uint64_t>(units()) * static_cast<std::uint64_t>(words_per_unit());
   }
-  // The Philox blocks the fill reads: [first_block(), end_block()).
-  CUNUM_HOST_DEVICE std::uint64_t first_block() const { return first_word / 4; }
-  CUNUM_HOST_DEVICE std::uint64_t end_block() const { return (first_word + words() + 3) / 4; }
 };
 
 // The shape of a fill's unit, fixed at compile time so that the index arithmetic of
@@ -116,7 +113,9 @@ class PhiloxFill {
       : args_(args),
         first_block_(args.first_word / 4),
         units_((static_cast<std::uint64_t>(args.n) + Unit::values - 1) >> Unit::value_shift),
-        blocks_((args.first_word + (units_ << Unit::word_shift) + 3) / 4 - first_block_),
+        // From first_word's block, not from word 0: a fill may end at the stream's last
+        // word, where first_word + words + 3 would wrap.
+        blocks_(((args.first_word % 4) + (units_ << Unit::word_shift) + 3) / 4),
         units_on_block_words_(args.first_word % Unit::words == 0),
         lead_values_(static_cast<std::int64_t>((args.first_word % 4) >> Unit::word_shift) * Unit::values) {}
 

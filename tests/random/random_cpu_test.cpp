@@ -132,6 +132,27 @@ TYPED_TEST(RandomCpu, UniformsFollowTheStreamDefinitionAtAwkwardSizesAndOffsets)
   }
 }
 
+// A fill may end at the stream's last position (2^64 - 1 words): its blocks are
+// counted from the offset's block, with no wrap past 2^64.
+TYPED_TEST(RandomCpu, FillsEndingAtTheLastPositionFollowTheStreamDefinition) {
+  using T = TypeParam;
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  const std::uint64_t per_value = sizeof(T) == 4 ? 1 : 2;
+  for (std::int64_t n : {1, 2, 3, 4, 5, 9}) {
+    const std::uint64_t uniform_offset = ~0ull - per_value * static_cast<std::uint64_t>(n);
+    RandomGenerator uniform(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+    uniform.set_offset(uniform_offset);
+    ASSERT_TRUE(same_bits(uniform.uniform<T>(n), cunum::testing::reference_uniforms<T>(seed, uniform_offset, n)))
+        << "n " << n;
+    const std::uint64_t normal_offset = ~0ull - 2 * per_value * static_cast<std::uint64_t>((n + 1) / 2);
+    RandomGenerator normal(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+    normal.set_offset(normal_offset);
+    ASSERT_TRUE(same_bits(normal.normal<T>(n, T(1.5), T(0.25)),
+                          cunum::testing::reference_normals<T>(seed, normal_offset, n, T(1.5), T(0.25))))
+        << "n " << n;
+  }
+}
+
 TYPED_TEST(RandomCpu, NormalsFollowTheStreamDefinition) {
   using T = TypeParam;
   const std::uint64_t seed = cunum::testing::fresh_seed();
