@@ -90,12 +90,14 @@ double worst_difference(const std::vector<T>& a, const std::vector<T>& b) {
   return worst;
 }
 
-// Normals against cuRAND's host generator: libm on both sides, but cuRAND's float
-// Box-Muller and inverse CDF round differently; measured worst 1.2e-7 (float) and
-// 2e-15 (double) relative to max(1, |z|).
+// Normals against cuRAND's host generator: libm on both sides, but they round
+// differently. cuRAND's float Box-Muller takes the sine of 2 pi u2 rounded to float,
+// ours the exact sinpi(2 u2): they differ by up to r ulp(2 pi u2) / 2 <= 6.7 x 2.4e-7
+// (measured 1.6e-6); the inverse CDF measured 1.2e-7 (float) and 2e-15 (double),
+// relative to max(1, |z|).
 template <class T>
 double normal_tolerance() {
-  return sizeof(T) == sizeof(float) ? 1e-6 : 1e-13;
+  return sizeof(T) == sizeof(float) ? 3e-6 : 1e-13;
 }
 
 template <class T>

@@ -137,22 +137,36 @@ CUNUM_PHILOX_QUALIFIERS void uniform2_double(PhiloxState& state, double out[2]) 
 namespace cunum::device {
 
 /// Box-Muller on one pair of uniforms u1, u2 in (0, 1]: r = sqrt(-2 ln u1),
-/// (r sin(2 pi u2), r cos(2 pi u2)), two independent standard normals. The
-/// logarithm, sine and cosine are the host's libm or the CUDA math library, so
-/// CPU and GPU normals agree to a few ulps, not bit for bit.
+/// (r sin(2 pi u2), r cos(2 pi u2)), two independent standard normals. The angle is
+/// taken as sinpi/cospi of 2 u2 (exact: no rounded 2 pi u2, no range reduction): the
+/// CUDA math library's sincospi on the device, the sine and cosine of the double
+/// pi (2 u2) on the host. The logarithm is the host's libm or the CUDA math library,
+/// so CPU and GPU normals agree to a few ulps, not bit for bit.
 CUNUM_PHILOX_QUALIFIERS void box_muller(float u1, float u2, float out[2]) {
   const float radius = ::sqrtf(-2.0f * ::logf(u1));
-  const float angle = 6.2831853071795865f * u2;
-  out[0] = radius * ::sinf(angle);
-  out[1] = radius * ::cosf(angle);
+#if defined(__CUDA_ARCH__)
+  float sine, cosine;
+  ::sincospif(2.0f * u2, &sine, &cosine);
+#else
+  const double angle = 3.141592653589793 * (2.0 * static_cast<double>(u2));
+  const auto sine = static_cast<float>(std::sin(angle)), cosine = static_cast<float>(std::cos(angle));
+#endif
+  out[0] = radius * sine;
+  out[1] = radius * cosine;
 }
 
 /// Box-Muller in double (see the float overload).
 CUNUM_PHILOX_QUALIFIERS void box_muller(double u1, double u2, double out[2]) {
   const double radius = ::sqrt(-2.0 * ::log(u1));
-  const double angle = 6.2831853071795865 * u2;
-  out[0] = radius * ::sin(angle);
-  out[1] = radius * ::cos(angle);
+#if defined(__CUDA_ARCH__)
+  double sine, cosine;
+  ::sincospi(2.0 * u2, &sine, &cosine);
+#else
+  const double angle = 3.141592653589793 * (2.0 * u2);
+  const double sine = std::sin(angle), cosine = std::cos(angle);
+#endif
+  out[0] = radius * sine;
+  out[1] = radius * cosine;
 }
 
 /// The next 2 standard normal floats (Box-Muller on words 0 and 1 of the next 4;
