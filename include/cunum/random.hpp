@@ -83,7 +83,8 @@ bool is_quasi_random(RandomGeneratorKind kind) noexcept;
 /// point offset(), dimension k's points contiguous at [k n / d, (k + 1) n / d)
 /// (cuRAND's layout); the offset counts points. Uniforms map a word as cuRAND
 /// (device::sobol_uniform_float and _double), normals by the inverse normal CDF of
-/// that uniform (device::sobol_normal), one normal per value.
+/// that uniform (device::sobol_normal_float, device::sobol_normal_double), one normal
+/// per value.
 ///
 /// Determinism: the uniforms are bit-identical on the CPU and the GPU, whatever the
 /// thread count or launch shape, and equal cuRAND's host generator of the kind (one

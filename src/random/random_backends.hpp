@@ -311,15 +311,17 @@ CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, Word word) {
       return device::sobol_uniform_double(word);
     }
   } else {
-    double z;
-    if constexpr (sizeof(Word) == sizeof(std::uint64_t) && sizeof(T) == sizeof(double)) {
-      z = device::sobol_normal_double(word);
+    // A 64-bit word gives a float its high 32 bits, a double its high 53.
+    const auto high_word = static_cast<std::uint32_t>(static_cast<std::uint64_t>(word) >> (sizeof(Word) * 8 - 32));
+    T z;
+    if constexpr (sizeof(T) == sizeof(float)) {
+      z = device::sobol_normal_float(high_word);
     } else if constexpr (sizeof(Word) == sizeof(std::uint64_t)) {
-      z = device::sobol_normal(static_cast<std::uint32_t>(word >> 32));
+      z = device::sobol_normal_double(word);
     } else {
-      z = device::sobol_normal(word);
+      z = device::sobol_normal(high_word);
     }
-    return args.mean + args.stddev * static_cast<T>(z);
+    return args.mean + args.stddev * z;
   }
 }
 

@@ -95,11 +95,9 @@ CUNUM_SOBOL_QUALIFIERS double sobol_uniform_double(std::uint64_t word) {
   return static_cast<double>(word >> 11) * 1.1102230246251565e-16 + 5.5511151231257827e-17;
 }
 
-/// The standard normal quantile of p in (0, 0.5]: Acklam's rational approximation
-/// (relative error below 1.2e-9) refined by one Halley step on erfc, which leaves
-/// about double precision. Used for p <= 0.5 only, where p is exact and erfc has no
-/// cancellation (callers mirror the upper half).
-CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower(double p) {
+/// The standard normal quantile of p in (0, 0.5] by Acklam's rational approximation
+/// alone: relative error below 1.2e-9, far inside a float's rounding.
+CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower_approximate(double p) {
   constexpr double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
                            1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   constexpr double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
@@ -118,6 +116,14 @@ CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower(double p) {
     x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
   }
+  return x;
+}
+
+/// The standard normal quantile of p in (0, 0.5]: Acklam's approximation refined by
+/// one Halley step on erfc, which leaves about double precision. Used for p <= 0.5
+/// only, where p is exact and erfc has no cancellation (callers mirror the upper half).
+CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower(double p) {
+  const double x = normal_quantile_lower_approximate(p);
   // Halley on Phi(x) - p with Phi(x) = erfc(-x / sqrt 2) / 2 and Phi' = exp(-x^2 / 2) / sqrt(2 pi).
   const double error = 0.5 * ::erfc(-x * 0.70710678118654752) - p;
   const double step = error * 2.5066282746310002 * ::exp(0.5 * x * x);
@@ -138,6 +144,17 @@ CUNUM_SOBOL_QUALIFIERS double sobol_normal(std::uint32_t word) {
   const bool upper = word > 0x80000000u;
   const std::uint32_t mirrored = upper ? 0xFFFFFFFFu - word : word;
   return sobol_normal_of(static_cast<double>(mirrored) * 2.3283064365386963e-10 + 1.1641532182693481e-10, upper);
+}
+
+/// cuRAND's quasi-random normal of a 32-bit word for a float: as sobol_normal, with
+/// the unrefined quantile (its 1.2e-9 relative error vanishes in the rounding to
+/// float; the erfc and exp of the refinement would cost more than the rest of a fill).
+CUNUM_SOBOL_QUALIFIERS float sobol_normal_float(std::uint32_t word) {
+  const bool upper = word > 0x80000000u;
+  const std::uint32_t mirrored = upper ? 0xFFFFFFFFu - word : word;
+  const double z =
+      normal_quantile_lower_approximate(static_cast<double>(mirrored) * 2.3283064365386963e-10 + 1.1641532182693481e-10);
+  return static_cast<float>(upper ? -z : z);
 }
 
 /// cuRAND's quasi-random normal of a 64-bit word for a double: its high 53 bits y
