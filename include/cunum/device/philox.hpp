@@ -136,20 +136,38 @@ CUNUM_PHILOX_QUALIFIERS void uniform2_double(PhiloxState& state, double out[2]) 
 
 namespace cunum::device {
 
+#if !defined(__CUDA_ARCH__)
+/// The host's sin(pi x) and cos(pi x), x in [0, 2]: x less its nearest half-integer
+/// q / 2 (exact), a quarter turn at most, through libm's sine and cosine, then turned
+/// by q quarters; so the result is within an ulp or two of the exact values, as the
+/// device's sincospi is, even where they are near zero.
+inline void host_sincospi(double x, double& sine, double& cosine) {
+  const double quarters = std::nearbyint(2.0 * x);
+  const double angle = 3.141592653589793 * (x - 0.5 * quarters);
+  const double s = std::sin(angle), c = std::cos(angle);
+  switch (static_cast<int>(quarters) & 3) {
+    case 0: sine = s; cosine = c; break;
+    case 1: sine = c; cosine = -s; break;
+    case 2: sine = -s; cosine = -c; break;
+    default: sine = -c; cosine = s; break;
+  }
+}
+#endif
+
 /// Box-Muller on one pair of uniforms u1, u2 in (0, 1]: r = sqrt(-2 ln u1),
 /// (r sin(2 pi u2), r cos(2 pi u2)), two independent standard normals. The angle is
-/// taken as sinpi/cospi of 2 u2 (exact: no rounded 2 pi u2, no range reduction): the
-/// CUDA math library's sincospi on the device, the sine and cosine of the double
-/// pi (2 u2) on the host. The logarithm is the host's libm or the CUDA math library,
-/// so CPU and GPU normals agree to a few ulps, not bit for bit.
+/// taken as sinpi/cospi of 2 u2 (exact: no rounded 2 pi u2): the CUDA math library's
+/// sincospi on the device, host_sincospi on the host. The logarithm is the host's libm
+/// or the CUDA math library, so CPU and GPU normals agree to a few ulps, not bit for bit.
 CUNUM_PHILOX_QUALIFIERS void box_muller(float u1, float u2, float out[2]) {
   const float radius = ::sqrtf(-2.0f * ::logf(u1));
 #if defined(__CUDA_ARCH__)
   float sine, cosine;
   ::sincospif(2.0f * u2, &sine, &cosine);
 #else
-  const double angle = 3.141592653589793 * (2.0 * static_cast<double>(u2));
-  const auto sine = static_cast<float>(std::sin(angle)), cosine = static_cast<float>(std::cos(angle));
+  double exact_sine, exact_cosine;
+  host_sincospi(2.0 * static_cast<double>(u2), exact_sine, exact_cosine);
+  const auto sine = static_cast<float>(exact_sine), cosine = static_cast<float>(exact_cosine);
 #endif
   out[0] = radius * sine;
   out[1] = radius * cosine;
@@ -162,8 +180,8 @@ CUNUM_PHILOX_QUALIFIERS void box_muller(double u1, double u2, double out[2]) {
   double sine, cosine;
   ::sincospi(2.0 * u2, &sine, &cosine);
 #else
-  const double angle = 3.141592653589793 * (2.0 * u2);
-  const double sine = std::sin(angle), cosine = std::cos(angle);
+  double sine, cosine;
+  host_sincospi(2.0 * u2, sine, cosine);
 #endif
   out[0] = radius * sine;
   out[1] = radius * cosine;
