@@ -197,6 +197,12 @@ __device__ __forceinline__ void split_index(std::int64_t z, std::int64_t n, std:
 // Samples a thread of an "along" launch moves, kTile * kTileRows apart, loaded first.
 constexpr int kAlongItems = 8;
 constexpr std::int64_t kAlongSamples = std::int64_t{kTile} * kTileRows * kAlongItems;
+// An "across" block transposes kAcrossDepth 32 x 32 tiles stacked along the pass's
+// axis, so that each thread has 8 loads in flight before it stores (with one tile, 4
+// were too few to cover the memory latency: the across kernels ran at 40% of the along
+// ones' bandwidth).
+constexpr int kAcrossDepth = 2;
+constexpr int kAcrossSamples = kTile * kAcrossDepth;
 // Resident blocks asked of the compiler (a register cap): memory-bound, they want warps.
 constexpr int kLinesBlocksPerMultiprocessor = 3;
 
@@ -206,7 +212,7 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
     lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
                            typename Sample::Value* lines) {
   using Value = typename Sample::Value;
-  __shared__ Value tile[kTile][kTile + 1];
+  __shared__ Value tile[kAcrossSamples][kTile + 1];
   const int thread = threadIdx.y * kTile + threadIdx.x;
   for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
     std::int64_t b, m_block;
@@ -235,22 +241,25 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
       continue;
     }
     for (std::int64_t y = blockIdx.y; y * kTile < g.n_lane; y += gridDim.y) {
-      const std::int64_t e0 = blockIdx.x * std::int64_t{kTile}, lane0 = y * kTile;
+      const std::int64_t e0 = blockIdx.x * std::int64_t{kAcrossSamples}, lane0 = y * kTile;
       if (lane0 + threadIdx.x < g.n_lane) {
         const T* source = plane + (lane0 + threadIdx.x) * g.lane_stride;
         const std::int64_t step = g.axis_stride;
         const auto fetch = [source, step](std::int64_t i) { return source[i * step]; };
 #pragma unroll
-        for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+        for (int j = threadIdx.y; j < kAcrossSamples; j += kTileRows) {
           if (e0 + j < pitch) tile[j][threadIdx.x] = sample(e0 + j, fetch);
         }
       }
       __syncthreads();
-      const std::int64_t e = e0 + threadIdx.x;
-      Value* line = plane_lines + lane0 * g.lane_lines * pitch + e;
 #pragma unroll
-      for (int j = threadIdx.y; j < kTile; j += kTileRows) {
-        if (e < pitch && lane0 + j < g.n_lane) line[j * g.lane_lines * pitch] = tile[threadIdx.x][j];
+      for (int h = 0; h < kAcrossDepth; ++h) {
+        const std::int64_t e = e0 + h * kTile + threadIdx.x;
+        Value* line = plane_lines + lane0 * g.lane_lines * pitch + e;
+#pragma unroll
+        for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+          if (e < pitch && lane0 + j < g.n_lane) line[j * g.lane_lines * pitch] = tile[h * kTile + threadIdx.x][j];
+        }
       }
       __syncthreads();
     }
@@ -266,7 +275,7 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
                            const typename Coefficient::Line* lines, SpectralDivision<T> division, bool divide,
                            T* grid) {
   using Line = typename Coefficient::Line;
-  __shared__ T tile[kTile][kTile + 1];
+  __shared__ T tile[kTile][kAcrossSamples + 1];
   const int thread = threadIdx.y * kTile + threadIdx.x;
   for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
     std::int64_t b, m_block;
@@ -296,13 +305,15 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
       continue;
     }
     for (std::int64_t y = blockIdx.y; y * kTile < g.n_lane; y += gridDim.y) {
-      const std::int64_t k0 = blockIdx.x * std::int64_t{kTile}, lane0 = y * kTile;
-      const std::int64_t k = k0 + threadIdx.x;
-      if (k < g.n_axis) {
-        const Line* line = plane_lines + lane0 * g.lane_lines * pitch;
+      const std::int64_t k0 = blockIdx.x * std::int64_t{kAcrossSamples}, lane0 = y * kTile;
+      const Line* line = plane_lines + lane0 * g.lane_lines * pitch;
+#pragma unroll
+      for (int h = 0; h < kAcrossDepth; ++h) {
+        const std::int64_t k = k0 + h * kTile + threadIdx.x;
+        if (k >= g.n_axis) continue;
 #pragma unroll
         for (int j = threadIdx.y; j < kTile; j += kTileRows) {
-          if (lane0 + j < g.n_lane) tile[j][threadIdx.x] = coefficient(k, line + j * g.lane_lines * pitch);
+          if (lane0 + j < g.n_lane) tile[j][h * kTile + threadIdx.x] = coefficient(k, line + j * g.lane_lines * pitch);
         }
       }
       __syncthreads();
@@ -310,7 +321,7 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
       if (m_lane < g.n_lane) {
         T* target = plane + m_lane * g.lane_stride;
 #pragma unroll
-        for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+        for (int j = threadIdx.y; j < kAcrossSamples; j += kTileRows) {
           if (k0 + j < g.n_axis) {
             T value = tile[threadIdx.x][j];
             if (divide) value *= division.factor(k0 + j, m_lane, m_block);
@@ -678,7 +689,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::int64_t samples, StreamHandle stream,
                     Args... args) const {
     constexpr std::int64_t kMaxGridYZ = 65535;
-    const std::int64_t per_block = g.along ? kAlongSamples : kTile;
+    const std::int64_t per_block = g.along ? kAlongSamples : kAcrossSamples;
     const std::int64_t x = (samples + per_block - 1) / per_block;
     const std::int64_t y = g.along ? g.n_lane : (g.n_lane + kTile - 1) / kTile;
     const std::int64_t z = g.batch * g.n_block;
