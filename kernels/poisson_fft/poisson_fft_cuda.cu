@@ -240,8 +240,9 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
       }
       continue;
     }
-    for (std::int64_t y = blockIdx.y; y * kTile < g.n_lane; y += gridDim.y) {
-      const std::int64_t e0 = blockIdx.x * std::int64_t{kAcrossSamples}, lane0 = y * kTile;
+    // Neighbouring blocks take neighbouring lane tiles: the grid's rows are read in runs.
+    const std::int64_t lane0 = std::int64_t{blockIdx.x} * kTile;
+    for (std::int64_t e0 = blockIdx.y * std::int64_t{kAcrossSamples}; e0 < pitch; e0 += gridDim.y * std::int64_t{kAcrossSamples}) {
       if (lane0 + threadIdx.x < g.n_lane) {
         const T* source = plane + (lane0 + threadIdx.x) * g.lane_stride;
         const std::int64_t step = g.axis_stride;
@@ -304,8 +305,8 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
       }
       continue;
     }
-    for (std::int64_t y = blockIdx.y; y * kTile < g.n_lane; y += gridDim.y) {
-      const std::int64_t k0 = blockIdx.x * std::int64_t{kAcrossSamples}, lane0 = y * kTile;
+    const std::int64_t lane0 = std::int64_t{blockIdx.x} * kTile;
+    for (std::int64_t k0 = blockIdx.y * std::int64_t{kAcrossSamples}; k0 < g.n_axis; k0 += gridDim.y * std::int64_t{kAcrossSamples}) {
       const Line* line = plane_lines + lane0 * g.lane_lines * pitch;
 #pragma unroll
       for (int h = 0; h < kAcrossDepth; ++h) {
@@ -689,9 +690,13 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::int64_t samples, StreamHandle stream,
                     Args... args) const {
     constexpr std::int64_t kMaxGridYZ = 65535;
-    const std::int64_t per_block = g.along ? kAlongSamples : kAcrossSamples;
-    const std::int64_t x = (samples + per_block - 1) / per_block;
-    const std::int64_t y = g.along ? g.n_lane : (g.n_lane + kTile - 1) / kTile;
+    // Along: x over each line's samples, y over the lines. Across: x over the lane tiles,
+    // y over the tiles along the axis.
+    const std::int64_t sample_blocks = g.along ? (samples + kAlongSamples - 1) / kAlongSamples
+                                               : (samples + kAcrossSamples - 1) / kAcrossSamples;
+    const std::int64_t lane_blocks = g.along ? g.n_lane : (g.n_lane + kTile - 1) / kTile;
+    const std::int64_t x = g.along ? sample_blocks : lane_blocks;
+    const std::int64_t y = g.along ? lane_blocks : sample_blocks;
     const std::int64_t z = g.batch * g.n_block;
     const dim3 grid(grid_1d(x, name).x, static_cast<unsigned>(y < kMaxGridYZ ? y : kMaxGridYZ),
                     static_cast<unsigned>(z < kMaxGridYZ ? z : kMaxGridYZ));
