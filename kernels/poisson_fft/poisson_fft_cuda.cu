@@ -11,9 +11,10 @@
 // array), ordered wall axes first and periodic axes last, so that the periodic axes are
 // then one contiguous batched R2C. Where a line is not contiguous in its array, the
 // pre- and post-processing kernels transpose 32 x 32 tiles through shared memory.
-// The spectral division is its own kernel after that R2C, or folded into the last wall
-// pass when no axis is periodic. The inverse runs the passes in reverse, the last one
-// writing the solution.
+// The spectral division is its own kernel after that R2C; when no axis is periodic, the
+// last wall pass instead turns around on its lines (the division and the inverse's
+// pre-processing in one kernel, without the coefficient array). The inverse runs the
+// passes in reverse, the last one writing the solution.
 // A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
 // solution directly (when they are aligned as cuFFT requires; otherwise they are
 // copied through the coefficient array).
@@ -267,14 +268,11 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
   }
 }
 
-// grid point k of each line = coefficient(k, line), k < g.n_axis; with `divide`, also
-// divided by the operator's eigenvalue (the last wall pass when no axis is periodic;
-// `division`'s tables are then those of the axis, the lane and the block axis).
+// grid point k of each line = coefficient(k, line), k < g.n_axis.
 template <class T, class Coefficient>
 __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocessor)
     grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
-                           const typename Coefficient::Line* lines, SpectralDivision<T> division, bool divide,
-                           T* grid) {
+                           const typename Coefficient::Line* lines, T* grid) {
   using Line = typename Coefficient::Line;
   __shared__ T tile[kTile][kAcrossSamples + 1];
   const int thread = threadIdx.y * kTile + threadIdx.x;
@@ -292,10 +290,7 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
 #pragma unroll
         for (int k = 0; k < kAlongItems; ++k) {
           const std::int64_t i = first + k * kTile * kTileRows;
-          if (i < g.n_axis) {
-            values[k] = coefficient(i, line);
-            if (divide) values[k] *= division.factor(i, y, m_block);
-          }
+          if (i < g.n_axis) values[k] = coefficient(i, line);
         }
 #pragma unroll
         for (int k = 0; k < kAlongItems; ++k) {
@@ -323,11 +318,7 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
         T* target = plane + m_lane * g.lane_stride;
 #pragma unroll
         for (int j = threadIdx.y; j < kAcrossSamples; j += kTileRows) {
-          if (k0 + j < g.n_axis) {
-            T value = tile[threadIdx.x][j];
-            if (divide) value *= division.factor(k0 + j, m_lane, m_block);
-            target[(k0 + j) * g.axis_stride] = value;
-          }
+          if (k0 + j < g.n_axis) target[(k0 + j) * g.axis_stride] = tile[threadIdx.x][j];
         }
       }
       __syncthreads();
@@ -362,6 +353,54 @@ __global__ void __launch_bounds__(kTile * kTileRows)
         mode.y *= factor;
       }
       out[first + i] = mode;
+    }
+  }
+}
+
+// The turn from the forward to the inverse transform of the last wall axis of a grid
+// without periodic axes, on each line's half spectrum where it lies (block per line):
+// the coefficients, divided by the operator's eigenvalue, become the inverse's input
+// directly, with no trip through the coefficient array (which would cost a scatter and
+// a gather over the whole grid). The values are those of grid_from_lines_kernel with
+// `divide` then lines_from_grid_kernel, bit for bit.
+//   Neumann: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
+//            spectrum's mode k needs those two, so it is written in place.
+//   Dirichlet: the odd extension of the divided DST-I coefficients, into `extended`.
+template <class T, class Complex>
+__global__ void __launch_bounds__(kBlockThreads)
+    turnaround_kernel(WallPass<T> p, LineGeometry g, SpectralDivision<T> division, Complex* spectrum, T* extended) {
+  for (std::int64_t r = blockIdx.x; r < p.lines; r += gridDim.x) {
+    const std::int64_t m_lane = r / g.lane_lines % g.n_lane, m_block = r / g.block_lines % g.n_block;
+    Complex* line = spectrum + r * p.half;
+    if (p.dirichlet) {
+      T* target = extended + r * p.length;
+      for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) {
+        const OddExtensionSource source = odd_extension_source(p.n, e);
+        T value = T(0);
+        if (source.sign != 0) {
+          const T coefficient = -line[sine_spectrum_index(source.source)].y;
+          value = static_cast<T>(source.sign) * (coefficient * division.factor(source.source, m_lane, m_block));
+        }
+        target[e] = value;
+      }
+      continue;
+    }
+    for (std::int64_t k = threadIdx.x; k < p.half; k += blockDim.x) {
+      const Complex mode = line[k];
+      const T* twiddle = p.twiddles;
+      const T coefficient = cosine_coefficient(p.n, k, twiddle[2 * k], twiddle[2 * k + 1], mode.x, mode.y) *
+                            division.factor(k, m_lane, m_block);
+      T mirror = T(0);
+      if (k > 0) {
+        const std::int64_t m = p.n - k;
+        mirror = cosine_coefficient(p.n, m, twiddle[2 * m], twiddle[2 * m + 1], mode.x, mode.y) *
+                 division.factor(m, m_lane, m_block);
+      }
+      const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddle[2 * k], twiddle[2 * k + 1], coefficient, mirror);
+      Complex out;
+      out.x = z.re;
+      out.y = z.im;
+      line[k] = out;
     }
   }
 }
@@ -547,11 +586,18 @@ class PoissonCuda final : public PoissonBackend<T> {
     const std::int64_t total = layout_.batch * layout_.points;
     const bool fourier = layout_.last_fourier >= 0;
 
-    // Forward: the wall passes, rhs -> coefficients.
+    // Forward: the wall passes, rhs -> coefficients. Without periodic axes the last
+    // one turns around on its lines (turnaround_kernel) instead.
+    const int turning_wall = fourier ? -1 : layout_.wall_count - 1;
     const T* current = rhs;
     for (int w = 0; w < layout_.wall_count; ++w) {
-      const bool divide_here = w == layout_.wall_count - 1 && !fourier;
-      forward_pass(walls_[w], current, w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients, divide_here, stream);
+      const LineGeometry& geometry = w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients;
+      transform_lines(walls_[w], current, geometry, stream);
+      if (w == turning_wall) {
+        turn_around(walls_[w], stream);
+      } else {
+        store_coefficients(walls_[w], stream);
+      }
       current = coefficients_.data();
     }
     // The periodic axes and the division; cuFFT needs its real arrays aligned like its
@@ -579,8 +625,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     for (int w = layout_.wall_count - 1; w >= 0; --w) {
       const bool last = w == 0;
       in_solution = last && !layout_.pin_origin;
-      inverse_pass(walls_[w], in_solution ? solution : coefficients_.data(),
-                   last ? walls_[w].on_grid : walls_[w].on_coefficients, stream);
+      T* target = in_solution ? solution : coefficients_.data();
+      const LineGeometry& geometry = last ? walls_[w].on_grid : walls_[w].on_coefficients;
+      if (w != turning_wall) load_inverse_lines(walls_[w], stream);
+      inverse_transform_lines(walls_[w], target, geometry, stream);
     }
     if (!in_solution) {
       launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, layout_.pin_origin,
@@ -594,53 +642,69 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
  private:
-  // The wall pass's forward transform, from `source` (the caller's grid or the
-  // coefficient array, as `geometry` says) into the coefficient array; a Dirichlet pass
-  // is its own inverse.
-  void forward_pass(const Wall& wall, const T* source, const LineGeometry& geometry, bool divide,
-                    StreamHandle stream) {
+  // A wall pass is four steps, split so that the last axis of a grid without periodic
+  // axes can turn around on its lines: transform_lines (the lines from `source`, the
+  // caller's grid or the coefficient array as `geometry` says, and their forward DFT),
+  // store_coefficients (the real coefficients into the coefficient array), then, on the
+  // way back, load_inverse_lines (the inverse's lines from the coefficient array) and
+  // inverse_transform_lines (their inverse DFT into `target`). A Dirichlet pass is its
+  // own inverse.
+  void transform_lines(const Wall& wall, const T* source, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     const ExtendedLine<T> extend{p.dirichlet, p.n};
     launch_lines(lines_from_grid_kernel<T, ExtendedLine<T>>, "poisson_wall_lines_kernel", geometry, p.length, stream,
                  extend, geometry, p.length, source, line_real_.data());
     CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+  }
+
+  void store_coefficients(const Wall& wall, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
     const WallCoefficient<T, Complex> coefficient{p.dirichlet, p.n, p.twiddles};
     launch_lines(grid_from_lines_kernel<T, WallCoefficient<T, Complex>>, "poisson_wall_coefficients_kernel",
                  wall.on_coefficients, p.n, stream, coefficient, wall.on_coefficients, p.half,
-                 static_cast<const Complex*>(complex_.data()), division(wall.on_coefficients), divide,
-                 coefficients_.data());
+                 static_cast<const Complex*>(complex_.data()), coefficients_.data());
   }
 
-  // The wall pass's inverse transform, from the coefficient array into `target` (the
-  // caller's grid or the coefficient array itself, as `geometry` says: the line arrays
-  // hold the values in between).
-  void inverse_pass(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
+  // The last pass's coefficients divided and turned into its inverse's lines.
+  void turn_around(const Wall& wall, StreamHandle stream) {
+    const char* name = "poisson_turnaround_kernel";
+    const std::int64_t resident = std::int64_t{multiprocessor_count_} * kBlocksPerMultiprocessor;
+    const LaunchConfig config{grid_1d(wall.pass.lines < resident ? wall.pass.lines : resident, name),
+                              dim3(kBlockThreads), 0, stream};
+    launch_kernel(turnaround_kernel<T, Complex>, name, config, wall.pass, wall.on_coefficients,
+                  division(wall.on_coefficients), complex_.data(), line_real_.data());
+  }
+
+  void load_inverse_lines(const Wall& wall, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     const T* source = coefficients_.data();
     if (p.dirichlet) {
       const ExtendedLine<T> extend{true, p.n};
       launch_lines(lines_from_grid_kernel<T, ExtendedLine<T>>, "poisson_wall_lines_kernel", wall.on_coefficients,
                    p.length, stream, extend, wall.on_coefficients, p.length, source, line_real_.data());
-      CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
-      const WallCoefficient<T, Complex> coefficient{true, p.n, nullptr};
-      launch_lines(grid_from_lines_kernel<T, WallCoefficient<T, Complex>>, "poisson_wall_coefficients_kernel",
-                   geometry, p.n, stream, coefficient, geometry, p.half, static_cast<const Complex*>(complex_.data()),
-                   division(geometry), false, target);
       return;
     }
     const CosineInverseSpectrum<T, Complex> spectrum{p.n, p.twiddles};
     launch_lines(lines_from_grid_kernel<T, CosineInverseSpectrum<T, Complex>>, "poisson_cosine_inverse_spectrum_kernel",
                  wall.on_coefficients, p.half, stream, spectrum, wall.on_coefficients, p.half, source, complex_.data());
+  }
+
+  void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    if (p.dirichlet) {
+      CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+      const WallCoefficient<T, Complex> coefficient{true, p.n, nullptr};
+      launch_lines(grid_from_lines_kernel<T, WallCoefficient<T, Complex>>, "poisson_wall_coefficients_kernel",
+                   geometry, p.n, stream, coefficient, geometry, p.half, static_cast<const Complex*>(complex_.data()),
+                   target);
+      return;
+    }
     CUNUM_CHECK(Library::inverse(wall.inverse->get(), complex_.data(), line_real_.data()));
     const CosineUnshuffle<T> unshuffle{p.n};
     launch_lines(grid_from_lines_kernel<T, CosineUnshuffle<T>>, "poisson_cosine_unshuffle_kernel", geometry, p.n,
-                 stream, unshuffle, geometry, p.n, static_cast<const T*>(line_real_.data()), division(geometry), false,
-                 target);
+                 stream, unshuffle, geometry, p.n, static_cast<const T*>(line_real_.data()), target);
   }
 
-  // The geometry of a pass's lines in an array seen through `view`: "along" where the
-  // array is contiguous on the pass's axis, else tiles whose lanes run along whichever
-  // other axis has the smaller stride.
   LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {
     LineGeometry g{};
     g.axis = p.axis;
