@@ -14,6 +14,7 @@
 #include "cunum/device/detail/block_reduce.cuh"
 #include "cunum/device/detail/monte_carlo_chunks.cuh"
 #include "kernels/common/launch.cuh"
+#include "src/core/check.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
 #include "cunum/device/detail/monte_carlo_policy.hpp"
@@ -47,6 +48,50 @@ __global__ void __launch_bounds__(PathPolicy::block_threads)
   for (int s = 0; s < kSums; ++s) {
     const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
     if (lane == 0) partials[(option * a.chunks.chunks + first_chunk + chunk) * kSums + s] = total;
+  }
+}
+
+// A thread's sums with each asset's Greeks: the full set in registers, the per-asset
+// ones in shared memory, one column a thread (sum i of thread t at i x block_threads +
+// t: no bank conflicts, no sharing). Indexed by asset at run time, in local memory
+// they spilled to L2 (928 bytes a thread).
+template <class A>
+struct SharedAssetSums {
+  using value_type = A;
+  static constexpr int capacity = kMaxSumCount;
+  A s[kSumCount];
+  A* column;  // this thread's first per-asset sum
+  __device__ A& asset_sum(int j, int which) {
+    return column[(j * kAssetSumCount + which) * PathPolicy::block_threads];
+  }
+};
+
+// monte_carlo_paths_kernel for a multi-asset payoff with each asset's Greeks: the same
+// chunks and sums (kSumCount + kAssetSumCount x assets a chunk), the per-asset sums in
+// dynamic shared memory (SharedAssetSums).
+template <class T, bool kMrg, MonteCarloPayoff P>
+__global__ void __launch_bounds__(PathPolicy::block_threads)
+    monte_carlo_asset_greeks_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
+                                    double* __restrict__ partials) {
+  extern __shared__ double asset_columns[];
+  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
+  constexpr int kWarpThreadsLog2 = 5;
+  const int lane = threadIdx.x % kWarpThreads;
+  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
+  if (warp >= count) return;
+  const int kept = sum_count(a), asset_sums = kept - kSumCount;
+  SharedAssetSums<double> sums{};
+  sums.column = asset_columns + threadIdx.x;
+  for (int i = 0; i < asset_sums; ++i) sums.column[i * PathPolicy::block_threads] = 0;
+  sum_chunk<T, true, kMrg>(a, LibraryPayoff<P, true>{}, first + warp, lane, kWarpThreadsLog2, sums);
+#pragma unroll
+  for (int s = 0; s < kSumCount; ++s) {
+    const double total = warp_reduce<DoubleSum>(sums.s[s]);  // valid in lane 0
+    if (lane == 0) partials[warp * kept + s] = total;
+  }
+  for (int i = 0; i < asset_sums; ++i) {
+    const double total = warp_reduce<DoubleSum>(sums.column[i * PathPolicy::block_threads]);
+    if (lane == 0) partials[warp * kept + kSumCount + i] = total;
   }
 }
 
@@ -102,12 +147,27 @@ void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t c
                 name, config, a, Payoff{}, first, count, partials);
 }
 
+// monte_carlo_asset_greeks_kernel, with the shared memory its per-asset sums take.
+template <class T, MonteCarloPayoff P>
+void launch_asset_greeks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
+                         StreamHandle stream) {
+  const char* name = "monte_carlo_asset_greeks_kernel";
+  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
+  const std::size_t shared = sizeof(double) * PathPolicy::block_threads * kAssetSumCount * a.shape.assets;
+  const auto kernel = a.mrg_tables != nullptr ? monte_carlo_asset_greeks_kernel<T, true, P>
+                                              : monte_carlo_asset_greeks_kernel<T, false, P>;
+  CUNUM_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), shared,
+                            stream};
+  launch_kernel(kernel, name, config, a, first, count, partials);
+}
+
 // The path kernel for the library's payoff P: plain, full, or full with each asset's Greeks.
 template <class T, MonteCarloPayoff P>
 void launch_library_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
                           StreamHandle stream) {
   if constexpr (is_multi_asset(P)) {
-    if (a.shape.asset_greeks) return launch_paths<T, true, LibraryPayoff<P, true>>(a, first, count, partials, stream);
+    if (a.shape.asset_greeks) return launch_asset_greeks<T, P>(a, first, count, partials, stream);
   }
   a.full ? launch_paths<T, true, LibraryPayoff<P>>(a, first, count, partials, stream)
          : launch_paths<T, false, LibraryPayoff<P>>(a, first, count, partials, stream);

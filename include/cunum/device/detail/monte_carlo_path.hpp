@@ -57,6 +57,8 @@ struct ChunkSums {
   using value_type = A;
   static constexpr int capacity = N;
   A s[N];
+  // Sum `which` (AssetSumIndex) of asset j's Greeks (N = kMaxSumCount).
+  CUNUM_HOST_DEVICE A& asset_sum(int j, int which) { return s[kSumCount + j * kAssetSumCount + which]; }
 };
 
 // One path's outcome: payoff, control (centred later), delta and vega samples.
@@ -489,11 +491,10 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     using A = typename Sums::value_type;
     for (int j = 0; j < assets; ++j) {
       const A d = mean * asset_delta[j], v = mean * asset_vega[j];
-      A* asset_sums = sums.s + kSumCount + j * kAssetSumCount;
-      asset_sums[kAssetSumD] += d;
-      asset_sums[kAssetSumDD] += d * d;
-      asset_sums[kAssetSumV] += v;
-      asset_sums[kAssetSumVV] += v * v;
+      sums.asset_sum(j, kAssetSumD) += d;
+      sums.asset_sum(j, kAssetSumDD) += d * d;
+      sums.asset_sum(j, kAssetSumV) += v;
+      sums.asset_sum(j, kAssetSumVV) += v * v;
     }
   }
 }
