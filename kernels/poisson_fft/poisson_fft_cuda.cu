@@ -335,24 +335,39 @@ struct SpectrumRows {
 
 // Each mode of the spectrum (complex after the periodic R2C, real without a periodic
 // axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal). One
-// warp per row finds the row's indices once; its lanes run along the row.
+// warp per row finds the row's indices once; its lanes run along the row, each loading
+// kDivideBytes of modes before it divides and stores any (with one load in flight a
+// lane, Nsight Compute timed the pass at two thirds of the copy rate).
+constexpr int kDivideBytes = 64;
+
 template <class T, class Value>
 __global__ void __launch_bounds__(kTile * kTileRows)
     divide_kernel(SpectralDivision<T> division, SpectrumRows shape, const Value* in, Value* out) {
+  constexpr int kDivideItems = kDivideBytes / static_cast<int>(sizeof(Value));
   const std::int64_t stride = std::int64_t{gridDim.x} * kTileRows;
   for (std::int64_t row = blockIdx.x * std::int64_t{kTileRows} + threadIdx.y; row < shape.rows; row += stride) {
     const std::int64_t m_middle = row % shape.middle, m_outer = row / shape.middle % shape.outer;
     const std::int64_t first = row * shape.inner;
-    for (std::int64_t i = threadIdx.x; i < shape.inner; i += kTile) {
-      const T factor = division.factor(m_outer, m_middle, i);
-      Value mode = in[first + i];
-      if constexpr (std::is_same_v<Value, T>) {
-        mode *= factor;
-      } else {
-        mode.x *= factor;
-        mode.y *= factor;
+    for (std::int64_t base = threadIdx.x; base < shape.inner; base += kTile * kDivideItems) {
+      Value modes[kDivideItems];
+#pragma unroll
+      for (int k = 0; k < kDivideItems; ++k) {
+        const std::int64_t i = base + k * kTile;
+        if (i < shape.inner) modes[k] = in[first + i];
       }
-      out[first + i] = mode;
+#pragma unroll
+      for (int k = 0; k < kDivideItems; ++k) {
+        const std::int64_t i = base + k * kTile;
+        if (i >= shape.inner) break;
+        const T factor = division.factor(m_outer, m_middle, i);
+        if constexpr (std::is_same_v<Value, T>) {
+          modes[k] *= factor;
+        } else {
+          modes[k].x *= factor;
+          modes[k].y *= factor;
+        }
+        out[first + i] = modes[k];
+      }
     }
   }
 }
