@@ -403,8 +403,24 @@ CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
 // dS_T^j / dS0^j = S_T^j / S0^j and dS_T^j / dsigma_j = S_T^j (W_j - sigma_j T); the
 // payoff passes them on through the basket's weights, or through the chosen asset of
 // best_of and worst_of, where it is in the money. The parallel Greeks are running
-// sums; each asset's (kAssetGreeks: `sums` has room for them) needs the path's
-// terminal values kept until the payoff is known.
+// sums; each asset's (kAssetGreeks: `sums` has room for them) are formed once the
+// payoff is known: best_of and worst_of from the chosen asset's, a basket by walking
+// its assets again (recomputing beats keeping the terminal values in local memory).
+template <class T>
+struct AssetTerminal {
+  T s_t;  // S_T^j
+  T w;    // W_j - sigma_j T
+};
+
+template <class T>
+CUNUM_HOST_DEVICE inline AssetTerminal<T> asset_terminal(const OptionSetup<T>& o, const T* factor, const T* z,
+                                                         int assets, int j, T sign) {
+  T correlated = 0;
+  for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
+  correlated *= sign;
+  return {o.spot * fast_exp2(o.log2_drift + o.log2_diffusion * correlated), o.sqrt_dt * correlated - o.sigma_dt};
+}
+
 template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, const GroupShape& shape,
                                                     const T* factor, Draws& draws, Sums& sums) {
@@ -429,22 +445,10 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     T control = 0;
     T delta = 0, vega = 0;  // d combined / dh for the parallel moves
     int chosen = 0;         // best_of, worst_of: the asset that is `combined`
-    T terminal[kKept];      // S_T^j
-    T brownian[kKept];      // W_j - sigma_j T
     for (int j = 0; j < assets; ++j) {
-      T correlated = 0;
-      for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
-      correlated *= sign;
-      const T s_t = o[j].spot * fast_exp2(o[j].log2_drift + o[j].log2_diffusion * correlated);
-      T w_j = 0;
-      if constexpr (kFull) {
-        control += o[j].weight * s_t;
-        w_j = o[j].sqrt_dt * correlated - o[j].sigma_dt;
-      }
-      if constexpr (kAssetGreeks) {
-        terminal[j] = s_t;
-        brownian[j] = w_j;
-      }
+      const AssetTerminal<T> terminal = asset_terminal(o[j], factor, z, assets, j, sign);
+      const T s_t = terminal.s_t, w_j = terminal.w;
+      if constexpr (kFull) control += o[j].weight * s_t;
       if constexpr (P == MonteCarloPayoff::basket) {
         combined += o[j].weight * s_t;
         if constexpr (kFull) {
@@ -474,13 +478,16 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
       }
     }
     if constexpr (kAssetGreeks) {
-      if (in_the_money) {
+      if (in_the_money && P == MonteCarloPayoff::basket) {
         for (int j = 0; j < assets; ++j) {
-          if (P != MonteCarloPayoff::basket && j != chosen) continue;
-          const T exposure = P == MonteCarloPayoff::basket ? direction * o[j].weight : direction;
-          asset_delta[j] += exposure * terminal[j] * o[j].greek_scale;
-          asset_vega[j] += exposure * terminal[j] * brownian[j];
+          const AssetTerminal<T> terminal = asset_terminal(o[j], factor, z, assets, j, sign);
+          const T exposure = direction * o[j].weight;
+          asset_delta[j] += exposure * terminal.s_t * o[j].greek_scale;
+          asset_vega[j] += exposure * terminal.s_t * terminal.w;
         }
+      } else if (in_the_money) {
+        asset_delta[chosen] += direction * delta;
+        asset_vega[chosen] += direction * vega;
       }
     }
   }
