@@ -376,46 +376,32 @@ __global__ void __launch_bounds__(kTile * kTileRows)
 // without periodic axes, on each line's half spectrum where it lies (block per line):
 // the coefficients, divided by the operator's eigenvalue, become the inverse's input
 // directly, with no trip through the coefficient array (which would cost a scatter and
-// a gather over the whole grid). The values are those of grid_from_lines_kernel with
-// `divide` then lines_from_grid_kernel, bit for bit.
+// a gather over the whole grid). It composes the same functors as those two passes
+// (WallCoefficient, then ExtendedLine or CosineInverseSpectrum), so the values are
+// theirs, bit for bit.
 //   Neumann: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
 //            spectrum's mode k needs those two, so it is written in place.
 //   Dirichlet: the odd extension of the divided DST-I coefficients, into `extended`.
 template <class T, class Complex>
 __global__ void __launch_bounds__(kBlockThreads)
     turnaround_kernel(WallPass<T> p, LineGeometry g, SpectralDivision<T> division, Complex* spectrum, T* extended) {
+  const WallCoefficient<T, Complex> coefficient{p.dirichlet, p.n, p.twiddles};
   for (std::int64_t r = blockIdx.x; r < p.lines; r += gridDim.x) {
     const std::int64_t m_lane = r / g.lane_lines % g.n_lane, m_block = r / g.block_lines % g.n_block;
     Complex* line = spectrum + r * p.half;
+    // Grid point i of the line as the coefficient array would hold it: divided.
+    const auto divided = [&](std::int64_t i) { return coefficient(i, line) * division.factor(i, m_lane, m_block); };
     if (p.dirichlet) {
+      const ExtendedLine<T> extend{true, p.n};
       T* target = extended + r * p.length;
-      for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) {
-        const OddExtensionSource source = odd_extension_source(p.n, e);
-        T value = T(0);
-        if (source.sign != 0) {
-          const T coefficient = -line[sine_spectrum_index(source.source)].y;
-          value = static_cast<T>(source.sign) * (coefficient * division.factor(source.source, m_lane, m_block));
-        }
-        target[e] = value;
-      }
+      for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) target[e] = extend(e, divided);
       continue;
     }
+    // Mode k reads grid points k and n - k, both of them mode k of this spectrum.
+    const CosineInverseSpectrum<T, Complex> inverse{p.n, p.twiddles};
     for (std::int64_t k = threadIdx.x; k < p.half; k += blockDim.x) {
-      const Complex mode = line[k];
-      const T* twiddle = p.twiddles;
-      const T coefficient = cosine_coefficient(p.n, k, twiddle[2 * k], twiddle[2 * k + 1], mode.x, mode.y) *
-                            division.factor(k, m_lane, m_block);
-      T mirror = T(0);
-      if (k > 0) {
-        const std::int64_t m = p.n - k;
-        mirror = cosine_coefficient(p.n, m, twiddle[2 * m], twiddle[2 * m + 1], mode.x, mode.y) *
-                 division.factor(m, m_lane, m_block);
-      }
-      const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddle[2 * k], twiddle[2 * k + 1], coefficient, mirror);
-      Complex out;
-      out.x = z.re;
-      out.y = z.im;
-      line[k] = out;
+      const Complex mode = inverse(k, divided);
+      line[k] = mode;
     }
   }
 }
