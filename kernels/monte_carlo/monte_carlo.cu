@@ -156,7 +156,10 @@ void launch_asset_greeks(const MonteCarloArgs<T>& a, std::int64_t first, std::in
   const std::size_t shared = sizeof(double) * PathPolicy::block_threads * kAssetSumCount * a.shape.assets;
   const auto kernel = a.mrg_tables != nullptr ? monte_carlo_asset_greeks_kernel<T, true, P>
                                               : monte_carlo_asset_greeks_kernel<T, false, P>;
-  CUNUM_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  constexpr std::size_t kDefaultSharedLimit = 48 * 1024;  // more needs the kernel's opt-in (above 11 assets)
+  if (shared > kDefaultSharedLimit) {
+    CUNUM_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  }
   const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(PathPolicy::block_threads), shared,
                             stream};
   launch_kernel(kernel, name, config, a, first, count, partials);
