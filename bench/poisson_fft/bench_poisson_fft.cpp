@@ -346,7 +346,7 @@ void run(const BenchOptions& options, FailureLog& failures) {
               : std::vector<std::vector<std::int64_t>>{{4096, 4096}, {8192, 8192}, {256, 256, 256}, {512, 512, 512}};
     const std::vector<std::vector<std::int64_t>> double_shapes =
         quick ? std::vector<std::vector<std::int64_t>>{{1024, 1024}}
-              : std::vector<std::vector<std::int64_t>>{{4096, 4096}, {8192, 8192}, {256, 256, 256}};
+              : std::vector<std::vector<std::int64_t>>{{4096, 4096}, {8192, 8192}, {256, 256, 256}, {512, 512, 512}};
     for (const auto& shape : float_shapes) bench_against_cufft<float>(context, uniform_grid(shape, periodic));
     for (const auto& shape : double_shapes) bench_against_cufft<double>(context, uniform_grid(shape, periodic));
   }

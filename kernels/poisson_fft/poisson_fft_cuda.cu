@@ -11,10 +11,13 @@
 // array), ordered wall axes first and periodic axes last, so that the periodic axes are
 // then one contiguous batched R2C. Where a line is not contiguous in its array, the
 // pre- and post-processing kernels transpose 32 x 32 tiles through shared memory.
-// The spectral division is its own kernel after that R2C; when no axis is periodic, the
-// last wall pass instead turns around on its lines (the division and the inverse's
-// pre-processing in one kernel, without the coefficient array). The inverse runs the
-// passes in reverse, the last one writing the solution.
+// With two or more Fourier axes, the slowest of power-of-two length, that R2C leaves it
+// out and pencil_turnaround_kernel (pencil_fft.cuh) turns around along it: its forward
+// FFT, the spectral division and its inverse FFT in one pass over the spectrum, cheaper
+// than cuFFT's own passes along that axis. Otherwise the division is its own kernel after
+// the R2C; when no axis is periodic, the last wall pass instead turns around on its lines
+// (the division and the inverse's pre-processing in one kernel, without the coefficient
+// array). The inverse runs the passes in reverse, the last one writing the solution.
 // A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
 // solution directly (when they are aligned as cuFFT requires; otherwise they are
 // copied through the coefficient array).
@@ -32,6 +35,7 @@
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/device/detail/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
+#include "kernels/poisson_fft/pencil_fft.cuh"
 #include "src/core/check_libraries.hpp"
 #include "src/core/device_binding.hpp"
 #include "src/core/instantiate.hpp"
@@ -372,6 +376,49 @@ __global__ void __launch_bounds__(kTile * kTileRows)
   }
 }
 
+// The pencil kernel's launch shape for each length (PencilPolicy), from launch shapes
+// timed on the H100 (docs/poisson_fft.md): at least 8 pencils a block (rows of 64 bytes
+// or more) and at least 128 threads, within 1024 threads and 128 KB of shared memory;
+// and as many resident blocks as leave a thread about 80 registers (float) or 128
+// (double), up to 4: with one block an SM, loading, transforming and storing take turns
+// instead of overlapping (54% of the copy rate at 512^3 float, 70% with three).
+template <class T>
+constexpr int pencils_per_block(int length) {
+  const int complex_bytes = 2 * static_cast<int>(sizeof(T));
+  const int threads_per_pencil = length < 16 ? 1 : length / 16;
+  int pencils = 128 / threads_per_pencil > 8 ? 128 / threads_per_pencil : 8;
+  while (pencils > 1 && (pencils * length * complex_bytes > 128 * 1024 || pencils * threads_per_pencil > 1024)) {
+    pencils /= 2;
+  }
+  return pencils;
+}
+template <class T>
+constexpr int pencil_blocks_per_multiprocessor(int length) {
+  const int threads = pencils_per_block<T>(length) * (length < 16 ? 1 : length / 16);
+  const int registers_wanted = sizeof(T) == 4 ? 80 : 128;
+  const int blocks = 65536 / (threads * registers_wanted);
+  return blocks < 1 ? 1 : blocks > 4 ? 4 : blocks;
+}
+template <class T, int kLength>
+using PoissonPencilPolicy =
+    PencilPolicy<T, kLength, pencils_per_block<T>(kLength), pencil_blocks_per_multiprocessor<T>(kLength)>;
+
+// Calls f(std::integral_constant<int, n>) for a pencil length n = 2^1 .. 2^13; false
+// for any other n.
+constexpr int kMaxPencilLength = 8192;
+template <int kLength = 2, class F>
+bool with_pencil_length(std::int64_t n, F&& f) {
+  if (n == kLength) {
+    f(std::integral_constant<int, kLength>{});
+    return true;
+  }
+  if constexpr (kLength < kMaxPencilLength) {
+    return with_pencil_length<2 * kLength>(n, f);
+  } else {
+    return false;
+  }
+}
+
 // The turn from the forward to the inverse transform of the last wall axis of a grid
 // without periodic axes, on each line's half spectrum where it lies (block per line):
 // the coefficients, divided by the operator's eigenvalue, become the inverse's input
@@ -544,12 +591,14 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     // The periodic axes of more than one point: one R2C over the innermost axes of the
     // coefficient array (or of the grid, for a fully periodic one).
+    // With a pencil turnaround (plan_pencils), the R2C leaves out the slowest of them.
     if (layout.last_fourier >= 0) {
+      const bool pencils = plan_pencils();
       long long dims[kPoissonAxes];
       int rank = 0;
       std::int64_t fourier_points = 1;
       for (int a = 0; a < kPoissonAxes; ++a) {
-        if (!layout.fourier[a]) continue;
+        if (!layout.fourier[a] || (pencils && a == pencil_axis_)) continue;
         dims[rank++] = layout.shape[a];
         fourier_points *= layout.shape[a];
       }
@@ -571,6 +620,15 @@ class PoissonCuda final : public PoissonBackend<T> {
     // array only for misaligned ones (allocated then) or to shift by u at the origin.
     if (layout.wall_count > 0 || layout.last_fourier < 0 || layout.pin_origin) allocate_coefficients(stream);
 
+    if (pencil_axis_ >= 0) {
+      const std::int64_t n = layout.shape[pencil_axis_];
+      for (std::int64_t k = 0; k < n; ++k) {
+        const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(n);
+        host_pencil_twiddles_.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(-std::sin(angle))});
+      }
+      pencil_twiddles_ = DeviceBuffer<PencilValue<T>>(host_pencil_twiddles_.size(), stream);
+      pencil_twiddles_.copy_from_host_async(host_pencil_twiddles_.data(), host_pencil_twiddles_.size());
+    }
     twiddles_ = DeviceBuffer<T>(host_twiddles_.size(), stream);
     eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
     if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
@@ -614,7 +672,11 @@ class PoissonCuda final : public PoissonBackend<T> {
       }
       // An out-of-place R2C leaves its input unchanged: rhs is only read.
       CUNUM_CHECK(Library::forward(fourier_forward_->get(), const_cast<T*>(current), complex_.data()));
-      launch_divide(static_cast<const Complex*>(complex_.data()), complex_.data(), stream);
+      if (pencil_axis_ >= 0) {
+        launch_pencils(stream);
+      } else {
+        launch_divide(static_cast<const Complex*>(complex_.data()), complex_.data(), stream);
+      }
       in_solution = layout_.wall_count == 0 && !layout_.pin_origin && complex_aligned(solution);
       if (!in_solution) allocate_coefficients(stream);
       CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
@@ -638,7 +700,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
   std::size_t workspace_bytes() const noexcept override {
-    return eigenvalues_.bytes() + twiddles_.bytes() + coefficients_.bytes() + line_real_.bytes() + complex_.bytes() +
+    return eigenvalues_.bytes() + twiddles_.bytes() + pencil_twiddles_.bytes() + coefficients_.bytes() + line_real_.bytes() + complex_.bytes() +
            sums_.bytes() + work_area_.bytes();
   }
 
@@ -749,6 +811,55 @@ class PoissonCuda final : public PoissonBackend<T> {
                   out);
   }
 
+  // Whether the periodic spectrum turns around in pencil_turnaround_kernel: at least two
+  // Fourier axes, the slowest of them (in the coefficient array's order) of power-of-two
+  // length up to kMaxPencilLength, and the device's shared memory enough for its tile.
+  // Sets pencil_axis_ and pencil_shape_.
+  bool plan_pencils() {
+    int position = -1, fourier_axes = 0;
+    for (int j = 0; j < kPoissonAxes; ++j) {
+      if (!layout_.fourier[order_[j]]) continue;
+      if (position < 0) position = j;
+      ++fourier_axes;
+    }
+    if (fourier_axes < 2) return false;
+    const int axis = order_[position];
+    std::size_t shared_bytes = 0;
+    if (!with_pencil_length(layout_.shape[axis], [&](auto length) {
+          shared_bytes = PoissonPencilPolicy<T, decltype(length)::value>::shared_bytes;
+        })) {
+      return false;
+    }
+    int shared_optin = 0;
+    CUNUM_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                       DeviceBinding::current().device));
+    if (shared_bytes > static_cast<std::size_t>(shared_optin)) return false;
+    const std::int64_t* spectrum = layout_.spectrum_shape;
+    PencilShape& shape = pencil_shape_;
+    shape.pencil_is_outer = position == 0;
+    shape.inner = spectrum[order_[2]];
+    shape.outer = spectrum[order_[0]];
+    shape.pencils = position == 0 ? spectrum[order_[1]] * spectrum[order_[2]] : spectrum[order_[2]];
+    shape.problems = position == 0 ? layout_.batch : layout_.batch * spectrum[order_[0]];
+    pencil_axis_ = axis;
+    return true;
+  }
+
+  void launch_pencils(StreamHandle stream) {
+    with_pencil_length(layout_.shape[pencil_axis_], [&](auto length) {
+      constexpr int kLength = decltype(length)::value;
+      using Policy = PoissonPencilPolicy<T, kLength>;
+      const char* name = "poisson_pencil_turnaround_kernel";
+      PencilShape shape = pencil_shape_;
+      shape.tiles = (shape.pencils + Policy::pencils - 1) / Policy::pencils;
+      const LaunchConfig config{grid_1d(shape.problems * shape.tiles, name), dim3(Policy::block_threads),
+                                Policy::shared_bytes, stream};
+      launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, config, division(order_[0], order_[1], order_[2]),
+                    shape, static_cast<const PencilValue<T>*>(pencil_twiddles_.data()),
+                    reinterpret_cast<PencilValue<T>*>(complex_.data()));
+    });
+  }
+
   // A launch of lines_from_grid_kernel or grid_from_lines_kernel over `samples` samples
   // (or grid points) of each line; blockIdx.y and .z loop where the grid is capped.
   template <class Kernel, class... Args>
@@ -824,6 +935,10 @@ class PoissonCuda final : public PoissonBackend<T> {
   DeviceBuffer<Complex> complex_;     // a wall pass's half spectra, or the periodic spectrum
   DeviceBuffer<unsigned char> work_area_;
   std::vector<Wall> walls_;
+  int pencil_axis_ = -1;              // the axis of the pencil turnaround; -1 without one
+  PencilShape pencil_shape_{};
+  std::vector<PencilValue<T>> host_pencil_twiddles_;
+  DeviceBuffer<PencilValue<T>> pencil_twiddles_;  // e^(-2 pi i k / n), k < n, on the pencil axis
   std::unique_ptr<CufftPlan> fourier_forward_;
   std::unique_ptr<CufftPlan> fourier_inverse_;
   GridView grid_view_{};

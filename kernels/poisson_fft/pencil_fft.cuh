@@ -1,0 +1,223 @@
+#pragma once
+// Internal: complex FFTs of power-of-two length along the slowest Fourier axis of a
+// spectrum, done by one thread block on a tile of neighbouring lines ("pencils") held
+// in registers and shared memory. The Poisson solver turns around in the middle of
+// them: forward FFT, divide by the eigenvalues, inverse FFT, in one pass over the
+// spectrum, so that cuFFT need transform only the faster axes (docs/poisson_fft.md).
+//
+// The passes are Stockham's autosort radix-R steps (radix 16, the remainder first):
+// with Ns the product of the radices before it, butterfly j reads elements
+// j + r N / R (r < R), turns input r by w^(r (j mod Ns)), w = e^(-2 pi i / (Ns R)),
+// takes an R-point DFT in registers and writes output r to element
+// (j / Ns) Ns R + (j mod Ns) + r Ns. Thread t of a pencil owns butterflies
+// j = t + q N / E (q < E / R) of every pass, E = PencilPolicy::items, so it always
+// reads elements t + m N / E (m = q + r E / R, its register m) and the last pass
+// leaves element t + m N / E in register m: the first pass loads straight from the
+// spectrum, the last stores straight to it, and the forward transform's output is
+// the inverse's input without an exchange.
+
+#include <cstdint>
+
+namespace cunum::detail {
+
+// A complex value in registers (cuFFT's types are plain structs without arithmetic).
+template <class T>
+struct alignas(2 * sizeof(T)) PencilValue {
+  T re, im;
+  __device__ PencilValue operator+(PencilValue o) const { return {re + o.re, im + o.im}; }
+  __device__ PencilValue operator-(PencilValue o) const { return {re - o.re, im - o.im}; }
+  // this x (c + i s), or x (c - i s) for the inverse direction's conjugate twiddle.
+  template <bool kConjugate>
+  __device__ PencilValue turned(T c, T s) const {
+    const T sine = kConjugate ? -s : s;
+    return {re * c - im * sine, re * sine + im * c};
+  }
+};
+
+// cos(2 pi k / 16), folded to a constant where k is one.
+__host__ __device__ constexpr double root16_cosine(int k) {
+  constexpr double c1 = 0.92387953251128675613, c2 = 0.70710678118654752440, c3 = 0.38268343236508977173;
+  switch (k % 16) {
+    case 0: return 1.0;
+    case 1: case 15: return c1;
+    case 2: case 14: return c2;
+    case 3: case 13: return c3;
+    case 4: case 12: return 0.0;
+    case 5: case 11: return -c3;
+    case 6: case 10: return -c2;
+    case 7: case 9: return -c1;
+    default: return -1.0;
+  }
+}
+
+// x e^(-+2 pi i k / N), N <= 16, k a constant after unrolling: the trivial turns by
+// 1 and -+i cost nothing.
+template <int N, bool kInverse, class T>
+__device__ __forceinline__ PencilValue<T> root_turn(int k, PencilValue<T> x) {
+  if (k == 0) return x;
+  if (4 * k == N) return kInverse ? PencilValue<T>{-x.im, x.re} : PencilValue<T>{x.im, -x.re};
+  const int index = k * (16 / N);
+  const T c = static_cast<T>(root16_cosine(index));
+  const T s = static_cast<T>(-root16_cosine(index + 12));  // -sin(theta) = -cos(theta - pi / 2)
+  return x.template turned<kInverse>(c, s);
+}
+
+// out[k] = sum_j in[j S] e^(-+2 pi i j k / N), in natural order: radix 2 recursion,
+// unrolled to constants.
+template <int N, int S, bool kInverse, class T>
+__device__ __forceinline__ void register_dft(const PencilValue<T>* in, PencilValue<T>* out) {
+  if constexpr (N == 1) {
+    out[0] = in[0];
+  } else {
+    PencilValue<T> even[N / 2], odd[N / 2];
+    register_dft<N / 2, 2 * S, kInverse>(in, even);
+    register_dft<N / 2, 2 * S, kInverse>(in + S, odd);
+#pragma unroll
+    for (int k = 0; k < N / 2; ++k) {
+      const PencilValue<T> turned = root_turn<N, kInverse>(k, odd[k]);
+      out[k] = even[k] + turned;
+      out[k + N / 2] = even[k] - turned;
+    }
+  }
+}
+
+constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
+
+// The launch shape for pencils of kLength complex T: E = items a thread holds (16, or
+// the length), kPencils = W pencils a block takes, and the resident blocks asked of the
+// compiler (a register cap). pencil_policy() picks them per length (measured).
+template <class T, int kLength, int kPencils, int kMinBlocks>
+struct PencilPolicy {
+  using Value = T;
+  static constexpr int length = kLength;
+  static constexpr int items = kLength < 16 ? kLength : 16;
+  static constexpr int threads_per_pencil = kLength / items;
+  static constexpr int pencils = kPencils;
+  static constexpr int min_blocks = kMinBlocks;
+  static constexpr int block_threads = pencils * threads_per_pencil;
+  static_assert(block_threads <= 1024, "a block holds at most 1024 threads");
+  static constexpr int complex_bytes = 2 * static_cast<int>(sizeof(T));
+  // Element (row, pencil) of the tile at row W + pencil, plus one complex of padding
+  // every 32: a pass's writes, rows R apart, would otherwise fall on the same banks.
+  static constexpr int padded(int index) { return index + index / 32; }
+  static constexpr int shared_values = padded(kLength * pencils);
+  static constexpr int shared_bytes = shared_values * complex_bytes;
+  // The first pass's radix: the remainder of the length over radix-16 passes.
+  static constexpr int first_radix = log2_of(kLength) % 4 == 0 ? (kLength < 16 ? kLength : 16)
+                                                               : 1 << (log2_of(kLength) % 4);
+};
+
+// The FFT of the tile's pencils, each thread's register m holding element
+// t + m N / E of its pencil on entry and element t + m N / E of the transform on
+// exit (module comment). `twiddles` holds e^(-2 pi i k / N), k < N; `tile` the
+// block's shared memory; every thread of the block calls it.
+template <class Policy, bool kInverse>
+struct PencilFft {
+  using T = typename Policy::Value;
+  static constexpr int kLength = Policy::length;
+  static constexpr int E = Policy::items;
+  static constexpr int kStride = kLength / E;  // between a thread's elements
+
+  __device__ static void run(PencilValue<T> (&v)[E], int t, int pencil, const PencilValue<T>* twiddles,
+                             PencilValue<T>* tile) {
+    pass<Policy::first_radix, 1>(v, t, pencil, twiddles, tile);
+  }
+
+ private:
+  template <int R, int Ns>
+  __device__ static void pass(PencilValue<T> (&v)[E], int t, int pencil, const PencilValue<T>* twiddles,
+                              PencilValue<T>* tile) {
+    constexpr bool kLast = Ns * R == kLength;
+    constexpr int kButterflies = E / R;  // a thread's butterflies in this pass
+    PencilValue<T> outputs[E];
+#pragma unroll
+    for (int q = 0; q < kButterflies; ++q) {
+      const int j = t + q * kStride;
+      PencilValue<T> in[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        in[r] = v[q + r * kButterflies];
+        if (Ns > 1 && r > 0) {
+          const PencilValue<T> w = twiddles[r * (j % Ns) * (kLength / (Ns * R))];
+          in[r] = in[r].template turned<kInverse>(w.re, w.im);
+        }
+      }
+      PencilValue<T> out[R];
+      register_dft<R, 1, kInverse>(in, out);
+#pragma unroll
+      for (int r = 0; r < R; ++r) outputs[q + r * kButterflies] = out[r];
+    }
+    if constexpr (kLast) {
+#pragma unroll
+      for (int m = 0; m < E; ++m) v[m] = outputs[m];
+    } else {
+      // Exchange through shared memory: output r of butterfly j goes to element
+      // (j / Ns) Ns R + j mod Ns + r Ns; then each thread reads its next inputs.
+#pragma unroll
+      for (int q = 0; q < kButterflies; ++q) {
+        const int j = t + q * kStride;
+        const int first = (j / Ns) * Ns * R + j % Ns;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          tile[Policy::padded((first + r * Ns) * Policy::pencils + pencil)] = outputs[q + r * kButterflies];
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int m = 0; m < E; ++m) v[m] = tile[Policy::padded((t + m * kStride) * Policy::pencils + pencil)];
+      __syncthreads();  // every read done before the next pass writes
+      pass<(Ns * R * 16 <= kLength ? 16 : kLength / (Ns * R)), Ns * R>(v, t, pencil, twiddles, tile);
+    }
+  }
+};
+
+// The pencils of a spectrum along its slowest Fourier axis: `pencils` neighbouring
+// pencils in each of `problems` contiguous blocks of length x pencils modes. Where the
+// pencil axis is the outer one of the division's three, problem q is the batch index
+// and pencil p sits at (middle, inner) = (p / inner, p % inner); otherwise the outer
+// axis is q mod `outer` and the pencil is the inner index.
+struct PencilShape {
+  std::int64_t pencils, problems, tiles;  // tiles: of Policy::pencils, per problem
+  std::int64_t inner, outer;
+  bool pencil_is_outer;
+};
+
+// The turnaround in one pass over the spectrum: each block loads a tile of pencils,
+// FFTs them, multiplies mode (outer, middle, inner) by division.factor(...), FFTs back
+// and stores. `twiddles` holds e^(-2 pi i k / length), k < length.
+template <class Policy, class Division>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    pencil_turnaround_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
+                             PencilValue<typename Policy::Value>* spectrum) {
+  using T = typename Policy::Value;
+  constexpr int E = Policy::items;
+  constexpr int kStride = Policy::length / E;
+  extern __shared__ __align__(16) unsigned char pencil_shared[];
+  PencilValue<T>* tile = reinterpret_cast<PencilValue<T>*>(pencil_shared);
+  const int pencil = threadIdx.x % Policy::pencils, t = threadIdx.x / Policy::pencils;
+  const std::int64_t problem = blockIdx.x / shape.tiles;
+  const std::int64_t p = (blockIdx.x - problem * shape.tiles) * Policy::pencils + pencil;
+  const bool active = p < shape.pencils;  // the last tile of a problem may be short
+  PencilValue<T>* line = spectrum + problem * Policy::length * shape.pencils + p;
+  PencilValue<T> v[E];
+#pragma unroll
+  for (int m = 0; m < E; ++m) v[m] = active ? line[(t + m * kStride) * shape.pencils] : PencilValue<T>{T(0), T(0)};
+  PencilFft<Policy, false>::run(v, t, pencil, twiddles, tile);
+  // The two indices other than the pencil's mode, found once.
+  const std::int64_t m_fixed = shape.pencil_is_outer ? p / shape.inner : problem % shape.outer;
+  const std::int64_t m_inner = shape.pencil_is_outer ? p - m_fixed * shape.inner : p;
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const std::int64_t k = t + m * kStride;
+    const T factor = !active                 ? T(0)
+                     : shape.pencil_is_outer ? division.factor(k, m_fixed, m_inner)
+                                             : division.factor(m_fixed, k, m_inner);
+    v[m] = {v[m].re * factor, v[m].im * factor};
+  }
+  PencilFft<Policy, true>::run(v, t, pencil, twiddles, tile);
+  if (!active) return;
+#pragma unroll
+  for (int m = 0; m < E; ++m) line[(t + m * kStride) * shape.pencils] = v[m];
+}
+
+}  // namespace cunum::detail
