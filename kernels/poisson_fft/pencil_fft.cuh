@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+#include "src/poisson_fft/wall_transforms.hpp"
+
 namespace cunum::detail {
 
 // A complex value in registers (cuFFT's types are plain structs without arithmetic).
@@ -171,20 +173,81 @@ struct PencilFft {
   }
 };
 
-// The pencils of a spectrum along its slowest Fourier axis: `pencils` neighbouring
-// pencils in each of `problems` contiguous blocks of length x pencils modes. Where the
-// pencil axis is the outer one of the division's three, problem q is the batch index
-// and pencil p sits at (middle, inner) = (p / inner, p % inner); otherwise the outer
-// axis is q mod `outer` and the pencil is the inner index.
+// A tile's pencils along the slowest axis of an array: `pencils` units (complex
+// pencils, or pairs of real ones) of each of `problems` contiguous blocks of
+// length x row_stride values, tiles of Policy::pencils units a block. Where the pencil
+// axis is the outer one of the division's three, problem q is the batch index and
+// pencil p sits at (middle, inner) = (p / inner, p % inner); otherwise the outer axis is
+// q mod `outer` and the pencil is the inner index.
 struct PencilShape {
-  std::int64_t pencils, problems, tiles;  // tiles: of Policy::pencils, per problem
+  std::int64_t pencils, problems, tiles, row_stride;
   std::int64_t inner, outer;
   bool pencil_is_outer;
+
 };
 
-// The turnaround in one pass over the spectrum: each block loads a tile of pencils,
-// FFTs them, multiplies mode (outer, middle, inner) by division.factor(...), FFTs back
-// and stores. `twiddles` holds e^(-2 pi i k / length), k < length.
+// The division's factors along one pencil: the two indices other than the pencil's
+// mode, split once.
+template <class Division>
+struct PencilFactors {
+  const Division& division;
+  bool pencil_is_outer;
+  std::int64_t fixed, inner;
+
+  __device__ PencilFactors(const Division& d, const PencilShape& shape, std::int64_t problem, std::int64_t pencil)
+      : division(d),
+        pencil_is_outer(shape.pencil_is_outer),
+        fixed(shape.pencil_is_outer ? pencil / shape.inner : problem % shape.outer),
+        inner(shape.pencil_is_outer ? pencil - fixed * shape.inner : pencil) {}
+
+  // The factor of the pencil's mode k.
+  __device__ auto operator()(std::int64_t k) const {
+    return pencil_is_outer ? division.factor(k, fixed, inner) : division.factor(fixed, k, inner);
+  }
+};
+
+// Where a thread of a pencil kernel works: unit `unit` of problem `problem`, its
+// pencil slot in the tile and its rank t among that pencil's threads.
+struct PencilPlace {
+  int pencil, t;
+  std::int64_t problem, unit;
+};
+
+template <class Policy>
+__device__ PencilPlace pencil_place(const PencilShape& shape) {
+  PencilPlace place;
+  place.pencil = threadIdx.x % Policy::pencils;
+  place.t = threadIdx.x / Policy::pencils;
+  place.problem = blockIdx.x / shape.tiles;
+  place.unit = (blockIdx.x - place.problem * shape.tiles) * Policy::pencils + place.pencil;
+  return place;
+}
+
+// v[m] = combine(k, v[m], element (length - k) mod length) for each of the thread's
+// elements k = t + m length / E: the mirror is another thread's, read through shared
+// memory.
+template <class Policy, class Combine>
+__device__ void combine_with_mirrors(PencilValue<typename Policy::Value> (&v)[Policy::items], const PencilPlace& place,
+                                     PencilValue<typename Policy::Value>* tile, const Combine& combine) {
+  constexpr int kStride = Policy::length / Policy::items;
+#pragma unroll
+  for (int m = 0; m < Policy::items; ++m) {
+    tile[Policy::padded((place.t + m * kStride) * Policy::pencils + place.pencil)] = v[m];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int m = 0; m < Policy::items; ++m) {
+    const int k = place.t + m * kStride;
+    v[m] = combine(k, v[m], tile[Policy::padded(((Policy::length - k) & (Policy::length - 1)) * Policy::pencils +
+                                                place.pencil)]);
+  }
+  __syncthreads();
+}
+
+// The periodic turnaround in one pass over the spectrum: each block loads a tile of
+// complex pencils, FFTs them, multiplies mode (outer, middle, inner) by
+// division.factor(...), FFTs back and stores. `twiddles` holds e^(-2 pi i k / length),
+// k < length.
 template <class Policy, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     pencil_turnaround_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
@@ -194,30 +257,83 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr int kStride = Policy::length / E;
   extern __shared__ __align__(16) unsigned char pencil_shared[];
   PencilValue<T>* tile = reinterpret_cast<PencilValue<T>*>(pencil_shared);
-  const int pencil = threadIdx.x % Policy::pencils, t = threadIdx.x / Policy::pencils;
-  const std::int64_t problem = blockIdx.x / shape.tiles;
-  const std::int64_t p = (blockIdx.x - problem * shape.tiles) * Policy::pencils + pencil;
-  const bool active = p < shape.pencils;  // the last tile of a problem may be short
-  PencilValue<T>* line = spectrum + problem * Policy::length * shape.pencils + p;
+  const PencilPlace place = pencil_place<Policy>(shape);
+  const bool active = place.unit < shape.pencils;  // the last tile of a problem may be short
+  PencilValue<T>* line = spectrum + place.problem * Policy::length * shape.row_stride + place.unit;
   PencilValue<T> v[E];
 #pragma unroll
-  for (int m = 0; m < E; ++m) v[m] = active ? line[(t + m * kStride) * shape.pencils] : PencilValue<T>{T(0), T(0)};
-  PencilFft<Policy, false>::run(v, t, pencil, twiddles, tile);
-  // The two indices other than the pencil's mode, found once.
-  const std::int64_t m_fixed = shape.pencil_is_outer ? p / shape.inner : problem % shape.outer;
-  const std::int64_t m_inner = shape.pencil_is_outer ? p - m_fixed * shape.inner : p;
+  for (int m = 0; m < E; ++m) {
+    v[m] = active ? line[(place.t + m * kStride) * shape.row_stride] : PencilValue<T>{T(0), T(0)};
+  }
+  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+  const PencilFactors<Division> factors(division, shape, place.problem, place.unit);
 #pragma unroll
   for (int m = 0; m < E; ++m) {
-    const std::int64_t k = t + m * kStride;
-    const T factor = !active                 ? T(0)
-                     : shape.pencil_is_outer ? division.factor(k, m_fixed, m_inner)
-                                             : division.factor(m_fixed, k, m_inner);
+    const T factor = active ? factors(place.t + m * kStride) : T(0);
     v[m] = {v[m].re * factor, v[m].im * factor};
   }
-  PencilFft<Policy, true>::run(v, t, pencil, twiddles, tile);
+  PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
   if (!active) return;
 #pragma unroll
-  for (int m = 0; m < E; ++m) line[(t + m * kStride) * shape.pencils] = v[m];
+  for (int m = 0; m < E; ++m) line[(place.t + m * kStride) * shape.row_stride] = v[m];
+}
+
+// The turnaround of a grid without periodic axes along its slowest axis, a Neumann
+// one, in one pass over the real coefficient array: DCT-II of each pencil, the
+// division, DCT-III back, by Makhoul's algorithm (src/poisson_fft/wall_transforms.hpp)
+// on two real pencils at once: real pencils 2c and 2c + 1 are the real and imaginary
+// parts of complex pencil c (unit c; row_stride = the real pencils), whose DFT Z gives
+// both: with V_a = (Z_k + conj Z_{n-k}) / 2 and V_b = (Z_k - conj Z_{n-k}) / 2i,
+// Y_k = 2 Re(e^(-i pi k / 2n) V_k); and back, Z_k = e^(i pi k / 2n) (X_k - i X_{n-k})
+// of each, their sum with i before the second. `quarter_twiddles` holds
+// (cos, sin)(pi k / 2n), k < n.
+template <class Policy, class Division>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    cosine_pencil_turnaround_kernel(Division division, PencilShape shape,
+                                    const PencilValue<typename Policy::Value>* twiddles,
+                                    const PencilValue<typename Policy::Value>* quarter_twiddles,
+                                    typename Policy::Value* coefficients) {
+  using T = typename Policy::Value;
+  constexpr int E = Policy::items;
+  constexpr int n = Policy::length;
+  constexpr int kStride = n / E;
+  extern __shared__ __align__(16) unsigned char pencil_shared[];
+  PencilValue<T>* tile = reinterpret_cast<PencilValue<T>*>(pencil_shared);
+  const PencilPlace place = pencil_place<Policy>(shape);
+  const std::int64_t first = 2 * place.unit;  // real pencils first and first + 1
+  const bool has_first = first < shape.row_stride, has_second = first + 1 < shape.row_stride;
+  T* line = coefficients + place.problem * n * shape.row_stride + first;
+  PencilValue<T> v[E];
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const std::int64_t row = cosine_shuffle_source(n, place.t + m * kStride) * shape.row_stride;
+    v[m] = {has_first ? line[row] : T(0), has_second ? line[row + 1] : T(0)};
+  }
+  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+  const PencilFactors<Division> first_factors(division, shape, place.problem, first);
+  const PencilFactors<Division> second_factors(division, shape, place.problem, first + 1);
+  combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
+    const PencilValue<T> w = quarter_twiddles[k];
+    const T sum_re = z.re + mirror.re, sum_im = z.im - mirror.im;                  // 2 V_a
+    const T difference_re = z.re - mirror.re, difference_im = z.im + mirror.im;    // 2i V_b
+    const T factor_first = has_first ? first_factors(k) : T(0);
+    const T factor_second = has_second ? second_factors(k) : T(0);
+    return PencilValue<T>{(w.re * sum_re + w.im * sum_im) * factor_first,
+                          (w.re * difference_im - w.im * difference_re) * factor_second};
+  });
+  combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> x, PencilValue<T> mirror) {
+    const PencilValue<T> w = quarter_twiddles[k];
+    const PencilValue<T> opposite = k == 0 ? PencilValue<T>{T(0), T(0)} : mirror;  // X_n = 0
+    const T re = x.re + opposite.im, im = x.im - opposite.re;
+    return PencilValue<T>{w.re * re - w.im * im, w.im * re + w.re * im};
+  });
+  PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const std::int64_t row = cosine_shuffle_source(n, place.t + m * kStride) * shape.row_stride;
+    if (has_first) line[row] = v[m].re;
+    if (has_second) line[row + 1] = v[m].im;
+  }
 }
 
 }  // namespace cunum::detail

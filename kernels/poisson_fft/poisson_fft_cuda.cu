@@ -552,6 +552,9 @@ class PoissonCuda final : public PoissonBackend<T> {
       return made;
     };
 
+    // Without periodic axes, a Neumann slowest axis may turn around as pencils
+    // (plan_cosine_pencils): its wall pass then needs no plans or line arrays.
+    const bool cosine_pencils = layout.last_fourier < 0 && plan_cosine_pencils();
     // One pass per wall axis. Its lines are ordered by the other two axes in the
     // coefficient array's order (the later one with more than one point fastest).
     for (int w = 0; w < layout.wall_count; ++w) {
@@ -579,6 +582,10 @@ class PoissonCuda final : public PoissonBackend<T> {
           host_twiddles_.push_back(static_cast<T>(std::cos(angle)));
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
         }
+      }
+      if (cosine_pencils && w == 0) {
+        walls_.push_back(std::move(wall));
+        continue;
       }
       long long length = p.length, half = p.half, n = p.n;
       wall.forward = plan(1, &length, &length, 1, p.length, &half, 1, p.half, Library::forward_type, p.lines);
@@ -646,11 +653,13 @@ class PoissonCuda final : public PoissonBackend<T> {
     const bool fourier = layout_.last_fourier >= 0;
 
     // Forward: the wall passes, rhs -> coefficients. Without periodic axes the last
-    // one turns around on its lines (turnaround_kernel) instead.
-    const int turning_wall = fourier ? -1 : layout_.wall_count - 1;
+    // one turns around on its lines (turnaround_kernel) instead, or the first turns
+    // around as pencils after the others (cosine_pencil_turnaround_kernel).
+    const int first_wall = cosine_pencils_ ? 1 : 0;
+    const int turning_wall = fourier || cosine_pencils_ ? -1 : layout_.wall_count - 1;
     const T* current = rhs;
-    for (int w = 0; w < layout_.wall_count; ++w) {
-      const LineGeometry& geometry = w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients;
+    for (int w = first_wall; w < layout_.wall_count; ++w) {
+      const LineGeometry& geometry = w == first_wall ? walls_[w].on_grid : walls_[w].on_coefficients;
       transform_lines(walls_[w], current, geometry, stream);
       if (w == turning_wall) {
         turn_around(walls_[w], stream);
@@ -659,6 +668,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       }
       current = coefficients_.data();
     }
+    if (cosine_pencils_) launch_pencils(stream);
     // The periodic axes and the division; cuFFT needs its real arrays aligned like its
     // complex type, so a caller's misaligned array (a slice one element in, say) is
     // copied through the coefficient array.
@@ -685,8 +695,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).
-    for (int w = layout_.wall_count - 1; w >= 0; --w) {
-      const bool last = w == 0;
+    for (int w = layout_.wall_count - 1; w >= first_wall; --w) {
+      const bool last = w == first_wall;
       in_solution = last && !layout_.pin_origin;
       T* target = in_solution ? solution : coefficients_.data();
       const LineGeometry& geometry = last ? walls_[w].on_grid : walls_[w].on_coefficients;
@@ -824,16 +834,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     if (fourier_axes < 2) return false;
     const int axis = order_[position];
-    std::size_t shared_bytes = 0;
-    if (!with_pencil_length(layout_.shape[axis], [&](auto length) {
-          shared_bytes = PoissonPencilPolicy<T, decltype(length)::value>::shared_bytes;
-        })) {
-      return false;
-    }
-    int shared_optin = 0;
-    CUNUM_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                       DeviceBinding::current().device));
-    if (shared_bytes > static_cast<std::size_t>(shared_optin)) return false;
+    if (!pencil_shared_memory_fits(layout_.shape[axis])) return false;
     const std::int64_t* spectrum = layout_.spectrum_shape;
     PencilShape& shape = pencil_shape_;
     shape.pencil_is_outer = position == 0;
@@ -841,22 +842,70 @@ class PoissonCuda final : public PoissonBackend<T> {
     shape.outer = spectrum[order_[0]];
     shape.pencils = position == 0 ? spectrum[order_[1]] * spectrum[order_[2]] : spectrum[order_[2]];
     shape.problems = position == 0 ? layout_.batch : layout_.batch * spectrum[order_[0]];
+    shape.row_stride = shape.pencils;
     pencil_axis_ = axis;
     return true;
+  }
+
+  // Whether a grid without periodic axes turns around along its slowest axis in
+  // cosine_pencil_turnaround_kernel, in place on the coefficient array after the other
+  // wall passes: that axis Neumann, of power-of-two length up to kMaxPencilLength, at
+  // least one other wall pass (it moves the right-hand side into the coefficient
+  // array), and the device's shared memory enough. Sets pencil_axis_, pencil_shape_ and
+  // cosine_pencils_.
+  bool plan_cosine_pencils() {
+    if (layout_.wall_count < 2) return false;
+    const int axis = layout_.walls[0];  // order_[0]: the wall axes come first
+    if (layout_.boundaries[axis] != PoissonBoundary::neumann || !pencil_shared_memory_fits(layout_.shape[axis])) {
+      return false;
+    }
+    PencilShape& shape = pencil_shape_;
+    shape.pencil_is_outer = true;
+    shape.inner = layout_.spectrum_shape[order_[2]];
+    shape.outer = layout_.spectrum_shape[order_[0]];
+    shape.row_stride = layout_.points / layout_.shape[axis];  // real pencils
+    shape.pencils = (shape.row_stride + 1) / 2;                // taken in pairs
+    shape.problems = layout_.batch;
+    pencil_axis_ = axis;
+    cosine_pencils_ = true;
+    return true;
+  }
+
+  // Whether n is a pencil length (a power of two up to kMaxPencilLength) whose tile fits
+  // the device's shared memory.
+  static bool pencil_shared_memory_fits(std::int64_t n) {
+    std::size_t shared_bytes = 0;
+    if (!with_pencil_length(n, [&](auto length) {
+          shared_bytes = PoissonPencilPolicy<T, decltype(length)::value>::shared_bytes;
+        })) {
+      return false;
+    }
+    int shared_optin = 0;
+    CUNUM_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                       DeviceBinding::current().device));
+    return shared_bytes <= static_cast<std::size_t>(shared_optin);
   }
 
   void launch_pencils(StreamHandle stream) {
     with_pencil_length(layout_.shape[pencil_axis_], [&](auto length) {
       constexpr int kLength = decltype(length)::value;
       using Policy = PoissonPencilPolicy<T, kLength>;
-      const char* name = "poisson_pencil_turnaround_kernel";
+      const char* name = cosine_pencils_ ? "poisson_cosine_pencil_turnaround_kernel" : "poisson_pencil_turnaround_kernel";
       PencilShape shape = pencil_shape_;
       shape.tiles = (shape.pencils + Policy::pencils - 1) / Policy::pencils;
       const LaunchConfig config{grid_1d(shape.problems * shape.tiles, name), dim3(Policy::block_threads),
                                 Policy::shared_bytes, stream};
-      launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, config, division(order_[0], order_[1], order_[2]),
-                    shape, static_cast<const PencilValue<T>*>(pencil_twiddles_.data()),
-                    reinterpret_cast<PencilValue<T>*>(complex_.data()));
+      const SpectralDivision<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
+      const auto* twiddles = static_cast<const PencilValue<T>*>(pencil_twiddles_.data());
+      if (cosine_pencils_) {
+        // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a PencilValue each.
+        const auto* quarter_twiddles = reinterpret_cast<const PencilValue<T>*>(walls_[0].pass.twiddles);
+        launch_kernel(cosine_pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, config, by_eigenvalues,
+                      shape, twiddles, quarter_twiddles, coefficients_.data());
+      } else {
+        launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, config, by_eigenvalues, shape,
+                      twiddles, reinterpret_cast<PencilValue<T>*>(complex_.data()));
+      }
     });
   }
 
@@ -936,6 +985,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   DeviceBuffer<unsigned char> work_area_;
   std::vector<Wall> walls_;
   int pencil_axis_ = -1;              // the axis of the pencil turnaround; -1 without one
+  bool cosine_pencils_ = false;       // that turnaround is cosine_pencil_turnaround_kernel's
   PencilShape pencil_shape_{};
   std::vector<PencilValue<T>> host_pencil_twiddles_;
   DeviceBuffer<PencilValue<T>> pencil_twiddles_;  // e^(-2 pi i k / n), k < n, on the pencil axis

@@ -150,6 +150,33 @@ TYPED_TEST(PoissonGpu, PencilTurnaroundAtEveryLength) {
   compare_backends<TypeParam>({{128, 128}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, origin, ++stream);
 }
 
+// The cosine pencil turnaround (a grid without periodic axes whose slowest axis is
+// Neumann of power-of-two length: DCT-II, division and DCT-III of two real pencils at
+// once, after the other wall passes): every length from 2 to 8192, an odd number of
+// pencils (the last pair half empty), Dirichlet and Neumann beside it, 3-D, batches,
+// both discretizations, screening and both gauges.
+TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 500;
+  PoissonOptions finite_difference;
+  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  PoissonOptions screened_origin;
+  screened_origin.screening = 3;
+  screened_origin.gauge = PoissonGauge::zero_at_origin;
+  for (std::int64_t n = 2; n <= 8192; n *= 2) {
+    const std::int64_t others = n <= 64 ? 37 : 3 + 1024 / n;
+    compare_backends<TypeParam>({{n, others}, {1.0, 2.0}, {kNeumann, kNeumann}}, {}, ++stream);
+    compare_backends<TypeParam>({{n, 2 * others}, {1.0, 1.0}, {kNeumann, kDirichlet}, 2}, finite_difference, ++stream);
+  }
+  compare_backends<TypeParam>({{16, 5, 7}, {1.0, 1.0, 2.0}, {kNeumann, kDirichlet, kNeumann}}, screened_origin, ++stream);
+  compare_backends<TypeParam>({{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}, ++stream);
+  compare_backends<TypeParam>({{32, 1, 6}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kDirichlet}, 2}, finite_difference,
+                              ++stream);
+  PoissonOptions origin;
+  origin.gauge = PoissonGauge::zero_at_origin;
+  compare_backends<TypeParam>({{128, 96}, {1.0, 1.0}, {kNeumann, kNeumann}}, origin, ++stream);
+}
+
 // Wall passes whose lines span several 32 x 32 tiles, partial ones at every edge, in
 // every position of the axis order (contiguous lines, and lines transposed through
 // shared memory with lanes on either other axis), batched and mixed with periodic axes.
