@@ -39,9 +39,12 @@ void sum_quasi_chunks(const MonteCarloArgs<T>& a, const T* w, std::int64_t batch
     ChunkSums<double, kSums> sums{};
     const std::int64_t begin = chunk * a.chunks.groups_per_chunk;
     const std::int64_t end = std::min(begin + a.chunks.groups_per_chunk, batch_paths);
-    for (std::int64_t path = begin; path < end; ++path) {
-      simulate_quasi_path<T, P, kFull>(*option_setup_of(a, option), a.shape, w + path, batch_paths, step_scale, sums);
-    }
+    run_on_host([&] {
+      for (std::int64_t path = begin; path < end; ++path) {
+        simulate_quasi_path<T, P, kFull>(*option_setup_of(a, option), a.shape, w + path, batch_paths, step_scale,
+                                         sums);
+      }
+    });
     double* out = partials + (option * a.chunks.chunks + first_chunk + chunk) * kSums;
     for (int s = 0; s < kSums; ++s) out[s] = sums.s[s];
   }

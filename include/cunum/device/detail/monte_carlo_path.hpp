@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cunum/device/detail/double_normal_math.hpp"
 #include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/monte_carlo.hpp"
@@ -67,9 +68,10 @@ struct PathSample {
   T payoff, control, delta, vega;
 };
 
-// Box-Muller on two uniforms. The GPU takes the fast float intrinsics (MUFU; within
-// a few ulps of libm over the uniforms' range) and the double math library; the CPU
-// takes libm: the two backends agree to rounding.
+// Box-Muller on two uniforms. Float: the GPU takes the fast intrinsics (MUFU; within
+// a few ulps of libm over the uniforms' range), the CPU libm. Double: both take the
+// branch-free functions of double_normal_math.hpp, written for exactly these
+// arguments. The two backends agree to rounding.
 CUNUM_HOST_DEVICE inline void monte_carlo_box_muller(float u1, float u2, float& z0, float& z1) {
 #if defined(__CUDA_ARCH__)
   const float radius = sqrtf(-2.0f * __logf(u1));  // approximate: the file builds with -prec-sqrt=false
@@ -84,15 +86,11 @@ CUNUM_HOST_DEVICE inline void monte_carlo_box_muller(float u1, float u2, float& 
 }
 
 CUNUM_HOST_DEVICE inline void monte_carlo_box_muller(double u1, double u2, double& z0, double& z1) {
-  const double radius = sqrt(-2.0 * log(u1));
-#if defined(__CUDA_ARCH__)
+  const double radius = normal_math::sqrt_radius(normal_math::minus_two_log(u1));
   double sine, cosine;
-  sincospi(2.0 * u2, &sine, &cosine);  // no range reduction by pi needed
-#else
-  const double sine = std::sin(6.283185307179586477 * u2), cosine = std::cos(6.283185307179586477 * u2);
-#endif
-  z0 = radius * sine;
-  z1 = radius * cosine;
+  normal_math::sincos_two_pi(u2, sine, cosine);
+  z0 = normal_math::mul_rn(radius, sine);
+  z1 = normal_math::mul_rn(radius, cosine);
 }
 
 // The kPathLanes<T> normals of date `step` of group `group` of a stream.
@@ -143,7 +141,7 @@ CUNUM_HOST_DEVICE inline float fast_exp2(float x) {
   return std::exp2(x);
 #endif
 }
-CUNUM_HOST_DEVICE inline double fast_exp2(double x) { return exp2(x); }
+CUNUM_HOST_DEVICE inline double fast_exp2(double x) { return normal_math::exp2_saturated(x); }
 
 // The payoffs that jump (digital, barriers) take likelihood-ratio Greeks: the payoff
 // times the score of the path's density, d ln p / dS0 = W_{t_1} / (S0 sigma dt) (only
