@@ -143,6 +143,19 @@ CUNUM_HOST_DEVICE inline float fast_exp2(float x) {
 }
 CUNUM_HOST_DEVICE inline double fast_exp2(double x) { return normal_math::exp2_saturated(x); }
 
+// max(gain, 0), +0 for any gain <= 0. In double on the device, the sign bit as a mask:
+// two integer instructions where the comparison and select compile to a NaN-aware
+// maximum of six (a gain is never NaN here). The host's select gives the same bits.
+CUNUM_HOST_DEVICE inline float positive_part(float gain) { return gain > 0.0f ? gain : 0.0f; }
+CUNUM_HOST_DEVICE inline double positive_part(double gain) {
+#if defined(__CUDA_ARCH__)
+  const long long bits = __double_as_longlong(gain);
+  return __longlong_as_double(bits & ~(bits >> 63));
+#else
+  return gain > 0.0 ? gain : 0.0;
+#endif
+}
+
 // The payoffs that jump (digital, barriers) take likelihood-ratio Greeks: the payoff
 // times the score of the path's density, d ln p / dS0 = W_{t_1} / (S0 sigma dt) (only
 // the first date's density depends on S0) and d ln p / dsigma = sum_k (z_k^2 - 1) /
@@ -223,7 +236,7 @@ struct PathWalk {
     if constexpr (P == MonteCarloPayoff::digital) {
       out.payoff = in_the_money ? T(1) : T(0);
     } else {
-      out.payoff = in_the_money ? gain : T(0);
+      out.payoff = positive_part(gain);
     }
     if constexpr (P == MonteCarloPayoff::up_and_out || P == MonteCarloPayoff::down_and_out) {
       if (!alive) out.payoff = T(0);
@@ -234,7 +247,7 @@ struct PathWalk {
       if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
         const T geometric = o.spot * fast_exp2(log_sum / T(dates));
         const T geometric_gain = is_call ? geometric - o.strike : o.strike - geometric;
-        out.control = geometric_gain > T(0) ? geometric_gain : T(0);
+        out.control = positive_part(geometric_gain);
         out.delta = in_the_money ? sign * underlying * o.greek_scale : T(0);
         out.vega = in_the_money ? sign * o.spot * vega_sum / T(dates) : T(0);
       } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
@@ -467,7 +480,7 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     }
     const T gain = direction * (combined - o[0].strike);
     const bool in_the_money = gain > T(0);
-    sample.payoff += in_the_money ? gain : T(0);
+    sample.payoff += positive_part(gain);
     if constexpr (kFull) {
       sample.control += control;
       if (in_the_money) {
