@@ -278,61 +278,79 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   for (int m = 0; m < E; ++m) line[(place.t + m * kStride) * shape.row_stride] = v[m];
 }
 
-// The turnaround of a grid without periodic axes along its slowest axis, a Neumann
-// one, in one pass over the real coefficient array: DCT-II of each pencil, the
-// division, DCT-III back, by Makhoul's algorithm (src/poisson_fft/wall_transforms.hpp)
-// on two real pencils at once: real pencils 2c and 2c + 1 are the real and imaginary
-// parts of complex pencil c (unit c; row_stride = the real pencils), whose DFT Z gives
-// both: with V_a = (Z_k + conj Z_{n-k}) / 2 and V_b = (Z_k - conj Z_{n-k}) / 2i,
-// Y_k = 2 Re(e^(-i pi k / 2n) V_k); and back, Z_k = e^(i pi k / 2n) (X_k - i X_{n-k})
-// of each, their sum with i before the second. `quarter_twiddles` holds
-// (cos, sin)(pi k / 2n), k < n.
-template <class Policy, class Division>
+// What a cosine pencil kernel does: the forward DCT-II of a wall axis (the grid's
+// samples to its coefficients), the inverse DCT-III (back), or both with the division
+// between them (the turnaround).
+enum class CosineStage { forward, turnaround, inverse };
+
+// The cosine transforms of a Neumann axis, along pencils, by Makhoul's algorithm
+// (src/poisson_fft/wall_transforms.hpp) on two real pencils at once: real pencils 2c and
+// 2c + 1 are the real and imaginary parts of complex pencil c (unit c; row_stride = the
+// real pencils), whose DFT Z gives both: with V_a = (Z_k + conj Z_{n-k}) / 2 and
+// V_b = (Z_k - conj Z_{n-k}) / 2i, Y_k = 2 Re(e^(-i pi k / 2n) V_k); and back,
+// Z_k = e^(i pi k / 2n) (X_k - i X_{n-k}) of each, their sum with i before the second.
+// Reads `source`, writes `target` (may be the same array): grid samples in Makhoul's
+// shuffled order, coefficients in natural order. `quarter_twiddles` holds
+// (cos, sin)(pi k / 2n), k < n. Division: used by the turnaround only.
+template <class Policy, CosineStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
-    cosine_pencil_turnaround_kernel(Division division, PencilShape shape,
-                                    const PencilValue<typename Policy::Value>* twiddles,
-                                    const PencilValue<typename Policy::Value>* quarter_twiddles,
-                                    typename Policy::Value* coefficients) {
+    cosine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
+                         const PencilValue<typename Policy::Value>* quarter_twiddles,
+                         const typename Policy::Value* source, typename Policy::Value* target) {
   using T = typename Policy::Value;
   constexpr int E = Policy::items;
   constexpr int n = Policy::length;
   constexpr int kStride = n / E;
+  constexpr bool kFromGrid = kStage != CosineStage::inverse, kToGrid = kStage != CosineStage::forward;
   extern __shared__ __align__(16) unsigned char pencil_shared[];
   PencilValue<T>* tile = reinterpret_cast<PencilValue<T>*>(pencil_shared);
   const PencilPlace place = pencil_place<Policy>(shape);
   const std::int64_t first = 2 * place.unit;  // real pencils first and first + 1
   const bool has_first = first < shape.row_stride, has_second = first + 1 < shape.row_stride;
-  T* line = coefficients + place.problem * n * shape.row_stride + first;
+  const std::int64_t offset = place.problem * n * shape.row_stride + first;
+  // Element e of the thread's pencil (its register m, e = t + m n / E) sits at this row.
+  const auto row_of = [&](int m, bool grid) {
+    const int e = place.t + m * kStride;
+    return (grid ? cosine_shuffle_source(n, e) : std::int64_t{e}) * shape.row_stride;
+  };
   PencilValue<T> v[E];
 #pragma unroll
   for (int m = 0; m < E; ++m) {
-    const std::int64_t row = cosine_shuffle_source(n, place.t + m * kStride) * shape.row_stride;
-    v[m] = {has_first ? line[row] : T(0), has_second ? line[row + 1] : T(0)};
+    const std::int64_t row = offset + row_of(m, kFromGrid);
+    v[m] = {has_first ? source[row] : T(0), has_second ? source[row + 1] : T(0)};
   }
-  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
-  const PencilFactors<Division> first_factors(division, shape, place.problem, first);
-  const PencilFactors<Division> second_factors(division, shape, place.problem, first + 1);
-  combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
-    const PencilValue<T> w = quarter_twiddles[k];
-    const T sum_re = z.re + mirror.re, sum_im = z.im - mirror.im;                  // 2 V_a
-    const T difference_re = z.re - mirror.re, difference_im = z.im + mirror.im;    // 2i V_b
-    const T factor_first = has_first ? first_factors(k) : T(0);
-    const T factor_second = has_second ? second_factors(k) : T(0);
-    return PencilValue<T>{(w.re * sum_re + w.im * sum_im) * factor_first,
-                          (w.re * difference_im - w.im * difference_re) * factor_second};
-  });
-  combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> x, PencilValue<T> mirror) {
-    const PencilValue<T> w = quarter_twiddles[k];
-    const PencilValue<T> opposite = k == 0 ? PencilValue<T>{T(0), T(0)} : mirror;  // X_n = 0
-    const T re = x.re + opposite.im, im = x.im - opposite.re;
-    return PencilValue<T>{w.re * re - w.im * im, w.im * re + w.re * im};
-  });
-  PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
+  if constexpr (kStage != CosineStage::inverse) {
+    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+    combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
+      const PencilValue<T> w = quarter_twiddles[k];
+      const T sum_re = z.re + mirror.re, sum_im = z.im - mirror.im;                // 2 V_a
+      const T difference_re = z.re - mirror.re, difference_im = z.im + mirror.im;  // 2i V_b
+      return PencilValue<T>{w.re * sum_re + w.im * sum_im, w.re * difference_im - w.im * difference_re};
+    });
+  }
+  if constexpr (kStage == CosineStage::turnaround) {
+    const PencilFactors<Division> first_factors(division, shape, place.problem, first);
+    const PencilFactors<Division> second_factors(division, shape, place.problem, first + 1);
+#pragma unroll
+    for (int m = 0; m < E; ++m) {
+      const int k = place.t + m * kStride;
+      v[m] = {has_first ? v[m].re * first_factors(k) : T(0), has_second ? v[m].im * second_factors(k) : T(0)};
+    }
+  }
+  if constexpr (kStage != CosineStage::forward) {
+    combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> x, PencilValue<T> mirror) {
+      const PencilValue<T> w = quarter_twiddles[k];
+      const PencilValue<T> opposite = k == 0 ? PencilValue<T>{T(0), T(0)} : mirror;  // X_n = 0
+      const T re = x.re + opposite.im, im = x.im - opposite.re;
+      return PencilValue<T>{w.re * re - w.im * im, w.im * re + w.re * im};
+    });
+    PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
+  }
 #pragma unroll
   for (int m = 0; m < E; ++m) {
-    const std::int64_t row = cosine_shuffle_source(n, place.t + m * kStride) * shape.row_stride;
-    if (has_first) line[row] = v[m].re;
-    if (has_second) line[row + 1] = v[m].im;
+    const std::int64_t row = offset + row_of(m, kToGrid);
+    if (has_first) target[row] = v[m].re;
+    if (has_second) target[row + 1] = v[m].im;
   }
 }
 

@@ -511,6 +511,11 @@ class PoissonCuda final : public PoissonBackend<T> {
     LineGeometry on_coefficients;  // the lines in the coefficient array
     std::unique_ptr<CufftPlan> forward;
     std::unique_ptr<CufftPlan> inverse;
+    // Transformed along pencils by cosine_pencil_kernel instead (plan_cosine_pencils):
+    // the pencils, and the offset of its e^(-2 pi i k / n) in the pencil twiddles.
+    bool pencils = false;
+    PencilShape pencil_shape{};
+    std::int64_t pencil_twiddle_offset = 0;
   };
 
  public:
@@ -552,9 +557,6 @@ class PoissonCuda final : public PoissonBackend<T> {
       return made;
     };
 
-    // Without periodic axes, a Neumann slowest axis may turn around as pencils
-    // (plan_cosine_pencils): its wall pass then needs no plans or line arrays.
-    const bool cosine_pencils = layout.last_fourier < 0 && plan_cosine_pencils();
     // One pass per wall axis. Its lines are ordered by the other two axes in the
     // coefficient array's order (the later one with more than one point fastest).
     for (int w = 0; w < layout.wall_count; ++w) {
@@ -583,8 +585,8 @@ class PoissonCuda final : public PoissonBackend<T> {
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
         }
       }
-      if (cosine_pencils && w == 0) {
-        walls_.push_back(std::move(wall));
+      if (plan_cosine_pencils(w, wall)) {
+        walls_.push_back(std::move(wall));  // no plans or line arrays
         continue;
       }
       long long length = p.length, half = p.half, n = p.n;
@@ -627,12 +629,11 @@ class PoissonCuda final : public PoissonBackend<T> {
     // array only for misaligned ones (allocated then) or to shift by u at the origin.
     if (layout.wall_count > 0 || layout.last_fourier < 0 || layout.pin_origin) allocate_coefficients(stream);
 
-    if (pencil_axis_ >= 0) {
-      const std::int64_t n = layout.shape[pencil_axis_];
-      for (std::int64_t k = 0; k < n; ++k) {
-        const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(n);
-        host_pencil_twiddles_.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(-std::sin(angle))});
-      }
+    if (pencil_axis_ >= 0) pencil_twiddle_offset_ = add_pencil_twiddles(layout.shape[pencil_axis_]);
+    for (Wall& wall : walls_) {
+      if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(wall.pass.n);
+    }
+    if (!host_pencil_twiddles_.empty()) {
       pencil_twiddles_ = DeviceBuffer<PencilValue<T>>(host_pencil_twiddles_.size(), stream);
       pencil_twiddles_.copy_from_host_async(host_pencil_twiddles_.data(), host_pencil_twiddles_.size());
     }
@@ -649,17 +650,19 @@ class PoissonCuda final : public PoissonBackend<T> {
     setup_.order(stream);
     if (layout_.reject_incompatible) check_compatible(rhs, stream);
     for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));
+    if (!walls_.empty() && walls_[0].pencils) {
+      solve_along_cosine_pencils(rhs, solution, stream);
+      return;
+    }
     const std::int64_t total = layout_.batch * layout_.points;
     const bool fourier = layout_.last_fourier >= 0;
 
     // Forward: the wall passes, rhs -> coefficients. Without periodic axes the last
-    // one turns around on its lines (turnaround_kernel) instead, or the first turns
-    // around as pencils after the others (cosine_pencil_turnaround_kernel).
-    const int first_wall = cosine_pencils_ ? 1 : 0;
-    const int turning_wall = fourier || cosine_pencils_ ? -1 : layout_.wall_count - 1;
+    // one turns around on its lines (turnaround_kernel) instead.
+    const int turning_wall = fourier ? -1 : layout_.wall_count - 1;
     const T* current = rhs;
-    for (int w = first_wall; w < layout_.wall_count; ++w) {
-      const LineGeometry& geometry = w == first_wall ? walls_[w].on_grid : walls_[w].on_coefficients;
+    for (int w = 0; w < layout_.wall_count; ++w) {
+      const LineGeometry& geometry = w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients;
       transform_lines(walls_[w], current, geometry, stream);
       if (w == turning_wall) {
         turn_around(walls_[w], stream);
@@ -668,7 +671,6 @@ class PoissonCuda final : public PoissonBackend<T> {
       }
       current = coefficients_.data();
     }
-    if (cosine_pencils_) launch_pencils(stream);
     // The periodic axes and the division; cuFFT needs its real arrays aligned like its
     // complex type, so a caller's misaligned array (a slice one element in, say) is
     // copied through the coefficient array.
@@ -695,18 +697,23 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).
-    for (int w = layout_.wall_count - 1; w >= first_wall; --w) {
-      const bool last = w == first_wall;
+    for (int w = layout_.wall_count - 1; w >= 0; --w) {
+      const bool last = w == 0;
       in_solution = last && !layout_.pin_origin;
       T* target = in_solution ? solution : coefficients_.data();
       const LineGeometry& geometry = last ? walls_[w].on_grid : walls_[w].on_coefficients;
       if (w != turning_wall) load_inverse_lines(walls_[w], stream);
       inverse_transform_lines(walls_[w], target, geometry, stream);
     }
-    if (!in_solution) {
-      launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, layout_.pin_origin,
-             static_cast<const T*>(coefficients_.data()), solution);
-    }
+    if (!in_solution) copy_out_coefficients(solution, stream);
+  }
+
+  // The coefficient array (in the grid's order by now) into the solution, less its value
+  // at the origin under the zero_at_origin gauge.
+  void copy_out_coefficients(T* solution, StreamHandle stream) {
+    const std::int64_t total = layout_.batch * layout_.points;
+    launch(copy_out_kernel<T>, "poisson_copy_kernel", total, stream, total, layout_.points, layout_.pin_origin,
+           static_cast<const T*>(coefficients_.data()), solution);
   }
 
   std::size_t workspace_bytes() const noexcept override {
@@ -847,28 +854,47 @@ class PoissonCuda final : public PoissonBackend<T> {
     return true;
   }
 
-  // Whether a grid without periodic axes turns around along its slowest axis in
-  // cosine_pencil_turnaround_kernel, in place on the coefficient array after the other
-  // wall passes: that axis Neumann, of power-of-two length up to kMaxPencilLength, at
-  // least one other wall pass (it moves the right-hand side into the coefficient
-  // array), and the device's shared memory enough. Sets pencil_axis_, pencil_shape_ and
-  // cosine_pencils_.
-  bool plan_cosine_pencils() {
-    if (layout_.wall_count < 2) return false;
-    const int axis = layout_.walls[0];  // order_[0]: the wall axes come first
-    if (layout_.boundaries[axis] != PoissonBoundary::neumann || !pencil_shared_memory_fits(layout_.shape[axis])) {
+  // Whether wall pass w of a grid without periodic axes goes along pencils through
+  // cosine_pencil_kernel (set then with the wall's pencil shape): the slowest wall axis
+  // (w = 0, the coefficient array's outer axis) when it can turn around that way
+  // (Neumann, a power-of-two length up to kMaxPencilLength, its tile within the
+  // device's shared memory, and another wall pass to move the right-hand side into the
+  // coefficient array); and then each other Neumann axis of such a length but the
+  // array's contiguous one, whose pencils would be read across their rows.
+  bool plan_cosine_pencils(int w, Wall& wall) const {
+    const WallPass<T>& p = wall.pass;
+    if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
+    if (p.dirichlet || (w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.n)) {
       return false;
     }
-    PencilShape& shape = pencil_shape_;
-    shape.pencil_is_outer = true;
-    shape.inner = layout_.spectrum_shape[order_[2]];
-    shape.outer = layout_.spectrum_shape[order_[0]];
-    shape.row_stride = layout_.points / layout_.shape[axis];  // real pencils
-    shape.pencils = (shape.row_stride + 1) / 2;                // taken in pairs
-    shape.problems = layout_.batch;
-    pencil_axis_ = axis;
-    cosine_pencils_ = true;
+    std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
+    bool after = false;
+    for (int j = 0; j < kPoissonAxes; ++j) {
+      if (order_[j] == p.axis) {
+        after = true;
+      } else {
+        (after ? faster : slower) *= layout_.shape[order_[j]];
+      }
+    }
+    PencilShape& shape = wall.pencil_shape;
+    shape.pencil_is_outer = true;  // the turnaround's axis is the outer one
+    shape.inner = layout_.shape[order_[2]];
+    shape.outer = layout_.shape[order_[0]];
+    shape.row_stride = faster;         // real pencils
+    shape.pencils = (faster + 1) / 2;  // taken in pairs
+    shape.problems = layout_.batch * slower;
+    wall.pencils = true;
     return true;
+  }
+
+  // e^(-2 pi i k / n), k < n, appended to the pencil twiddles; returns their offset.
+  std::int64_t add_pencil_twiddles(std::int64_t n) {
+    const auto offset = static_cast<std::int64_t>(host_pencil_twiddles_.size());
+    for (std::int64_t k = 0; k < n; ++k) {
+      const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(n);
+      host_pencil_twiddles_.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(-std::sin(angle))});
+    }
+    return offset;
   }
 
   // Whether n is a pencil length (a power of two up to kMaxPencilLength) whose tile fits
@@ -888,25 +914,78 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   void launch_pencils(StreamHandle stream) {
     with_pencil_length(layout_.shape[pencil_axis_], [&](auto length) {
-      constexpr int kLength = decltype(length)::value;
-      using Policy = PoissonPencilPolicy<T, kLength>;
-      const char* name = cosine_pencils_ ? "poisson_cosine_pencil_turnaround_kernel" : "poisson_pencil_turnaround_kernel";
-      PencilShape shape = pencil_shape_;
-      shape.tiles = (shape.pencils + Policy::pencils - 1) / Policy::pencils;
-      const LaunchConfig config{grid_1d(shape.problems * shape.tiles, name), dim3(Policy::block_threads),
-                                Policy::shared_bytes, stream};
-      const SpectralDivision<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
-      const auto* twiddles = static_cast<const PencilValue<T>*>(pencil_twiddles_.data());
-      if (cosine_pencils_) {
-        // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a PencilValue each.
-        const auto* quarter_twiddles = reinterpret_cast<const PencilValue<T>*>(walls_[0].pass.twiddles);
-        launch_kernel(cosine_pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, config, by_eigenvalues,
-                      shape, twiddles, quarter_twiddles, coefficients_.data());
-      } else {
-        launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, config, by_eigenvalues, shape,
-                      twiddles, reinterpret_cast<PencilValue<T>*>(complex_.data()));
-      }
+      using Policy = PoissonPencilPolicy<T, decltype(length)::value>;
+      const char* name = "poisson_pencil_turnaround_kernel";
+      launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name,
+                    pencil_launch<Policy>(pencil_shape_, name, stream), division(order_[0], order_[1], order_[2]),
+                    with_tiles<Policy>(pencil_shape_), pencil_twiddles_.data() + pencil_twiddle_offset_,
+                    reinterpret_cast<PencilValue<T>*>(complex_.data()));
     });
+  }
+
+  // Stage kStage of a wall's cosine transforms along its pencils, source -> target.
+  template <CosineStage kStage>
+  void launch_cosine_pencils(const Wall& wall, const T* source, T* target, StreamHandle stream) {
+    with_pencil_length(wall.pass.n, [&](auto length) {
+      using Policy = PoissonPencilPolicy<T, decltype(length)::value>;
+      const char* name = "poisson_cosine_pencil_kernel";
+      // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a PencilValue each.
+      const auto* quarter_twiddles = reinterpret_cast<const PencilValue<T>*>(wall.pass.twiddles);
+      launch_kernel(cosine_pencil_kernel<Policy, kStage, SpectralDivision<T>>, name,
+                    pencil_launch<Policy>(wall.pencil_shape, name, stream), division(order_[0], order_[1], order_[2]),
+                    with_tiles<Policy>(wall.pencil_shape), pencil_twiddles_.data() + wall.pencil_twiddle_offset,
+                    quarter_twiddles, source, target);
+    });
+  }
+
+  template <class Policy>
+  static PencilShape with_tiles(PencilShape shape) {
+    shape.tiles = (shape.pencils + Policy::pencils - 1) / Policy::pencils;
+    return shape;
+  }
+
+  template <class Policy>
+  static LaunchConfig pencil_launch(const PencilShape& shape, const char* name, StreamHandle stream) {
+    return {grid_1d(shape.problems * with_tiles<Policy>(shape).tiles, name), dim3(Policy::block_threads),
+            Policy::shared_bytes, stream};
+  }
+
+  // A grid without periodic axes whose slowest wall axis turns around along pencils:
+  // the cuFFT wall passes, then the other pencil passes, forward (rhs -> coefficients);
+  // the turnaround in place; the same passes back in reverse order, the last writing the
+  // solution (through the coefficient array under the zero_at_origin gauge). The passes
+  // along different axes commute.
+  void solve_along_cosine_pencils(const T* rhs, T* solution, StreamHandle stream) {
+    std::vector<int> passes;
+    for (const bool pencils : {false, true}) {
+      for (int w = 1; w < layout_.wall_count; ++w) {
+        if (walls_[w].pencils == pencils) passes.push_back(w);
+      }
+    }
+    const T* current = rhs;
+    for (const int w : passes) {
+      const Wall& wall = walls_[w];
+      if (wall.pencils) {
+        launch_cosine_pencils<CosineStage::forward>(wall, current, coefficients_.data(), stream);
+      } else {
+        transform_lines(wall, current, current == rhs ? wall.on_grid : wall.on_coefficients, stream);
+        store_coefficients(wall, stream);
+      }
+      current = coefficients_.data();
+    }
+    launch_cosine_pencils<CosineStage::turnaround>(walls_[0], coefficients_.data(), coefficients_.data(), stream);
+    const bool in_solution = !layout_.pin_origin;
+    for (auto pass = passes.rbegin(); pass != passes.rend(); ++pass) {
+      const Wall& wall = walls_[*pass];
+      T* target = in_solution && pass + 1 == passes.rend() ? solution : coefficients_.data();
+      if (wall.pencils) {
+        launch_cosine_pencils<CosineStage::inverse>(wall, coefficients_.data(), target, stream);
+      } else {
+        load_inverse_lines(wall, stream);
+        inverse_transform_lines(wall, target, target == solution ? wall.on_grid : wall.on_coefficients, stream);
+      }
+    }
+    if (!in_solution) copy_out_coefficients(solution, stream);
   }
 
   // A launch of lines_from_grid_kernel or grid_from_lines_kernel over `samples` samples
@@ -984,11 +1063,11 @@ class PoissonCuda final : public PoissonBackend<T> {
   DeviceBuffer<Complex> complex_;     // a wall pass's half spectra, or the periodic spectrum
   DeviceBuffer<unsigned char> work_area_;
   std::vector<Wall> walls_;
-  int pencil_axis_ = -1;              // the axis of the pencil turnaround; -1 without one
-  bool cosine_pencils_ = false;       // that turnaround is cosine_pencil_turnaround_kernel's
+  int pencil_axis_ = -1;              // the axis of the periodic pencil turnaround; -1 without one
   PencilShape pencil_shape_{};
+  std::int64_t pencil_twiddle_offset_ = 0;
   std::vector<PencilValue<T>> host_pencil_twiddles_;
-  DeviceBuffer<PencilValue<T>> pencil_twiddles_;  // e^(-2 pi i k / n), k < n, on the pencil axis
+  DeviceBuffer<PencilValue<T>> pencil_twiddles_;  // e^(-2 pi i k / n), k < n, for each pencil axis
   std::unique_ptr<CufftPlan> fourier_forward_;
   std::unique_ptr<CufftPlan> fourier_inverse_;
   GridView grid_view_{};

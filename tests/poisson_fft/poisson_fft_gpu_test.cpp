@@ -152,9 +152,9 @@ TYPED_TEST(PoissonGpu, PencilTurnaroundAtEveryLength) {
 
 // The cosine pencil turnaround (a grid without periodic axes whose slowest axis is
 // Neumann of power-of-two length: DCT-II, division and DCT-III of two real pencils at
-// once, after the other wall passes): every length from 2 to 8192, an odd number of
-// pencils (the last pair half empty), Dirichlet and Neumann beside it, 3-D, batches,
-// both discretizations, screening and both gauges.
+// once, after the other wall passes, a middle Neumann axis's along pencils too): every
+// length from 2 to 8192, an odd number of pencils (the last pair half empty), Dirichlet
+// and Neumann beside it, 3-D, batches, both discretizations, screening and both gauges.
 TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 500;
@@ -175,6 +175,16 @@ TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
   PoissonOptions origin;
   origin.gauge = PoissonGauge::zero_at_origin;
   compare_backends<TypeParam>({{128, 96}, {1.0, 1.0}, {kNeumann, kNeumann}}, origin, ++stream);
+  // 3-D: the middle Neumann axis along pencils too (forward and inverse passes), the
+  // contiguous one and Dirichlet ones through cuFFT, in every mix.
+  compare_backends<TypeParam>({{16, 8, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}}, {}, ++stream);
+  compare_backends<TypeParam>({{8, 16, 32}, {1.0, 2.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 2}, finite_difference,
+                              ++stream);
+  compare_backends<TypeParam>({{32, 16, 7}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kDirichlet}}, screened_origin,
+                              ++stream);
+  compare_backends<TypeParam>({{16, 32, 8}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kNeumann}}, {}, ++stream);
+  compare_backends<TypeParam>({{4, 64, 2}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, origin, ++stream);
+  compare_backends<TypeParam>({{2, 2, 2}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}}, {}, ++stream);
 }
 
 // Wall passes whose lines span several 32 x 32 tiles, partial ones at every edge, in
