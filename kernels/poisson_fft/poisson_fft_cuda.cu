@@ -211,11 +211,30 @@ constexpr int kAcrossSamples = kTile * kAcrossDepth;
 // Resident blocks asked of the compiler (a register cap): memory-bound, they want warps.
 constexpr int kLinesBlocksPerMultiprocessor = 3;
 
+// An "along" block's items: item f of the block's run of `line_group` lines (more than
+// one where lines are shorter than a block's kAlongSamples, which would otherwise idle
+// most of its threads) is sample e of line y0 + y, (y, e) = (f / extent, f mod extent).
+struct AlongItem {
+  std::int64_t lane, e;
+  bool valid;
+};
+
+__device__ __forceinline__ AlongItem along_item(std::int64_t f, std::int64_t y0, std::int64_t extent,
+                                                std::int64_t line_group, std::int64_t n_lane) {
+  AlongItem item;
+  std::int64_t y = 0;
+  item.e = f;
+  if (line_group > 1) split_index(f, extent, y, item.e);
+  item.lane = y0 + y;
+  item.valid = item.e < extent && y < line_group && item.lane < n_lane;
+  return item;
+}
+
 // lines[r * pitch + e] = sample(e, line r's grid points), e < pitch.
 template <class T, class Sample>
 __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocessor)
     lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
-                           typename Sample::Value* lines) {
+                           typename Sample::Value* lines, std::int64_t line_group) {
   using Value = typename Sample::Value;
   __shared__ Value tile[kAcrossSamples][kTile + 1];
   const int thread = threadIdx.y * kTile + threadIdx.x;
@@ -225,22 +244,20 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
     const T* plane = grid + b * g.problem + m_block * g.block_stride;
     Value* plane_lines = lines + (b * g.problem_lines + m_block * g.block_lines) * pitch;
     if (g.along) {
-      // Threads along the samples of line y, whose grid points are contiguous.
-      for (std::int64_t y = blockIdx.y; y < g.n_lane; y += gridDim.y) {
-        const T* source = plane + y * g.lane_stride;
-        Value* line = plane_lines + y * g.lane_lines * pitch;
-        const auto fetch = [source](std::int64_t i) { return source[i]; };
+      // Threads along the samples of a run of lines, whose grid points are contiguous.
+      for (std::int64_t y0 = blockIdx.y * line_group; y0 < g.n_lane; y0 += gridDim.y * line_group) {
         const std::int64_t first = blockIdx.x * kAlongSamples + thread;
         Value values[kAlongItems];
 #pragma unroll
         for (int k = 0; k < kAlongItems; ++k) {
-          const std::int64_t e = first + k * kTile * kTileRows;
-          if (e < pitch) values[k] = sample(e, fetch);
+          const AlongItem item = along_item(first + k * kTile * kTileRows, y0, pitch, line_group, g.n_lane);
+          const T* source = plane + item.lane * g.lane_stride;
+          if (item.valid) values[k] = sample(item.e, [source](std::int64_t i) { return source[i]; });
         }
 #pragma unroll
         for (int k = 0; k < kAlongItems; ++k) {
-          const std::int64_t e = first + k * kTile * kTileRows;
-          if (e < pitch) line[e] = values[k];
+          const AlongItem item = along_item(first + k * kTile * kTileRows, y0, pitch, line_group, g.n_lane);
+          if (item.valid) plane_lines[item.lane * g.lane_lines * pitch + item.e] = values[k];
         }
       }
       continue;
@@ -276,7 +293,7 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
 template <class T, class Coefficient>
 __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocessor)
     grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
-                           const typename Coefficient::Line* lines, T* grid) {
+                           const typename Coefficient::Line* lines, T* grid, std::int64_t line_group) {
   using Line = typename Coefficient::Line;
   __shared__ T tile[kTile][kAcrossSamples + 1];
   const int thread = threadIdx.y * kTile + threadIdx.x;
@@ -286,20 +303,18 @@ __global__ void __launch_bounds__(kTile * kTileRows, kLinesBlocksPerMultiprocess
     T* plane = grid + b * g.problem + m_block * g.block_stride;
     const Line* plane_lines = lines + (b * g.problem_lines + m_block * g.block_lines) * pitch;
     if (g.along) {
-      for (std::int64_t y = blockIdx.y; y < g.n_lane; y += gridDim.y) {
-        T* target = plane + y * g.lane_stride;
-        const Line* line = plane_lines + y * g.lane_lines * pitch;
+      for (std::int64_t y0 = blockIdx.y * line_group; y0 < g.n_lane; y0 += gridDim.y * line_group) {
         const std::int64_t first = blockIdx.x * kAlongSamples + thread;
         T values[kAlongItems];
 #pragma unroll
         for (int k = 0; k < kAlongItems; ++k) {
-          const std::int64_t i = first + k * kTile * kTileRows;
-          if (i < g.n_axis) values[k] = coefficient(i, line);
+          const AlongItem item = along_item(first + k * kTile * kTileRows, y0, g.n_axis, line_group, g.n_lane);
+          if (item.valid) values[k] = coefficient(item.e, plane_lines + item.lane * g.lane_lines * pitch);
         }
 #pragma unroll
         for (int k = 0; k < kAlongItems; ++k) {
-          const std::int64_t i = first + k * kTile * kTileRows;
-          if (i < g.n_axis) target[i] = values[k];
+          const AlongItem item = along_item(first + k * kTile * kTileRows, y0, g.n_axis, line_group, g.n_lane);
+          if (item.valid) plane[item.lane * g.lane_stride + item.e] = values[k];
         }
       }
       continue;
@@ -378,30 +393,36 @@ __global__ void __launch_bounds__(kTile * kTileRows)
 
 // The pencil kernel's launch shape for each length (PencilPolicy), from launch shapes
 // timed on the H100 (docs/poisson_fft.md): at least 8 pencils a block (rows of 64 bytes
-// or more) and at least 128 threads, within 1024 threads and 128 KB of shared memory;
-// and as many resident blocks as leave a thread about 80 registers (float) or 128
-// (double), up to 4: with one block an SM, loading, transforming and storing take turns
-// instead of overlapping (54% of the copy rate at 512^3 float, 70% with three).
+// or more) and at least 128 threads, within max_threads (1024) and 128 KB of shared
+// memory; and as many resident blocks as leave a thread about 80 registers (float) or
+// 128 (double), up to 4: with one block an SM, loading, transforming and storing take
+// turns instead of overlapping (54% of the copy rate at 512^3 float, 70% with three).
+// The cosine kernels hold more per thread (a mirror, two twiddles): at most 512
+// threads, so that a thread keeps 128 registers (at 1024, the 4096-point turnaround
+// spilled 420 bytes a thread and moved 2.4 times its data, Nsight Compute).
 template <class T>
-constexpr int pencils_per_block(int length) {
+constexpr int pencils_per_block(int length, int max_threads) {
   const int complex_bytes = 2 * static_cast<int>(sizeof(T));
   const int threads_per_pencil = length < 16 ? 1 : length / 16;
   int pencils = 128 / threads_per_pencil > 8 ? 128 / threads_per_pencil : 8;
-  while (pencils > 1 && (pencils * length * complex_bytes > 128 * 1024 || pencils * threads_per_pencil > 1024)) {
+  while (pencils > 1 &&
+         (pencils * length * complex_bytes > 128 * 1024 || pencils * threads_per_pencil > max_threads)) {
     pencils /= 2;
   }
   return pencils;
 }
 template <class T>
-constexpr int pencil_blocks_per_multiprocessor(int length) {
-  const int threads = pencils_per_block<T>(length) * (length < 16 ? 1 : length / 16);
+constexpr int pencil_blocks_per_multiprocessor(int length, int max_threads) {
+  const int threads = pencils_per_block<T>(length, max_threads) * (length < 16 ? 1 : length / 16);
   const int registers_wanted = sizeof(T) == 4 ? 80 : 128;
   const int blocks = 65536 / (threads * registers_wanted);
   return blocks < 1 ? 1 : blocks > 4 ? 4 : blocks;
 }
+template <class T, int kLength, int kMaxThreads = 1024>
+using PoissonPencilPolicy = PencilPolicy<T, kLength, pencils_per_block<T>(kLength, kMaxThreads),
+                                         pencil_blocks_per_multiprocessor<T>(kLength, kMaxThreads)>;
 template <class T, int kLength>
-using PoissonPencilPolicy =
-    PencilPolicy<T, kLength, pencils_per_block<T>(kLength), pencil_blocks_per_multiprocessor<T>(kLength)>;
+using PoissonCosinePencilPolicy = PoissonPencilPolicy<T, kLength, 512>;
 
 // Calls f(std::integral_constant<int, n>) for a pencil length n = 2^1 .. 2^13; false
 // for any other n.
@@ -927,7 +948,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   template <CosineStage kStage>
   void launch_cosine_pencils(const Wall& wall, const T* source, T* target, StreamHandle stream) {
     with_pencil_length(wall.pass.n, [&](auto length) {
-      using Policy = PoissonPencilPolicy<T, decltype(length)::value>;
+      using Policy = PoissonCosinePencilPolicy<T, decltype(length)::value>;
       const char* name = "poisson_cosine_pencil_kernel";
       // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a PencilValue each.
       const auto* quarter_twiddles = reinterpret_cast<const PencilValue<T>*>(wall.pass.twiddles);
@@ -994,18 +1015,20 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::int64_t samples, StreamHandle stream,
                     Args... args) const {
     constexpr std::int64_t kMaxGridYZ = 65535;
-    // Along: x over each line's samples, y over the lines. Across: x over the lane tiles,
-    // y over the tiles along the axis.
+    // Along: x over each line's samples, y over runs of line_group lines (lines shorter
+    // than a block's samples share it). Across: x over the lane tiles, y over the tiles
+    // along the axis.
+    const std::int64_t line_group = g.along && samples < kAlongSamples ? kAlongSamples / samples : 1;
     const std::int64_t sample_blocks = g.along ? (samples + kAlongSamples - 1) / kAlongSamples
                                                : (samples + kAcrossSamples - 1) / kAcrossSamples;
-    const std::int64_t lane_blocks = g.along ? g.n_lane : (g.n_lane + kTile - 1) / kTile;
+    const std::int64_t lane_blocks = g.along ? (g.n_lane + line_group - 1) / line_group : (g.n_lane + kTile - 1) / kTile;
     const std::int64_t x = g.along ? sample_blocks : lane_blocks;
     const std::int64_t y = g.along ? lane_blocks : sample_blocks;
     const std::int64_t z = g.batch * g.n_block;
     const dim3 grid(grid_1d(x, name).x, static_cast<unsigned>(y < kMaxGridYZ ? y : kMaxGridYZ),
                     static_cast<unsigned>(z < kMaxGridYZ ? z : kMaxGridYZ));
     const LaunchConfig config{grid, dim3(kTile, kTileRows), 0, stream};
-    launch_kernel(kernel, name, config, args...);
+    launch_kernel(kernel, name, config, args..., line_group);
   }
 
   std::vector<CufftPlan*> plans() const {
