@@ -223,6 +223,48 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
   return place;
 }
 
+// The wall kernels' two real pencils, first and first + 1 (unit c's: first = 2c), as
+// the real and imaginary parts of one complex pencil; either may lie past the last.
+struct RealPencilPair {
+  std::int64_t first, offset;  // offset: of the pair's element 0 in the array
+  bool has_first, has_second;
+};
+
+__device__ inline RealPencilPair real_pencil_pair(const PencilPlace& place, const PencilShape& shape,
+                                                  std::int64_t points_on_axis) {
+  RealPencilPair pair;
+  pair.first = 2 * place.unit;
+  pair.offset = place.problem * points_on_axis * shape.row_stride + pair.first;
+  pair.has_first = pair.first < shape.row_stride;
+  pair.has_second = pair.first + 1 < shape.row_stride;
+  return pair;
+}
+
+// Element e of both real pencils times the division's factor of coefficient e - shift,
+// 0 outside coefficients shift .. count - 1 + shift (a pencil past the last: 0).
+template <class Policy, class Division>
+__device__ void divide_real_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
+                                        const Division& division, const PencilShape& shape,
+                                        const PencilPlace& place, const RealPencilPair& pair, int shift, int count) {
+  using T = typename Policy::Value;
+  const PencilFactors<Division> first_factors(division, shape, place.problem, pair.first);
+  const PencilFactors<Division> second_factors(division, shape, place.problem, pair.first + 1);
+#pragma unroll
+  for (int m = 0; m < Policy::items; ++m) {
+    const int k = place.t + m * (Policy::length / Policy::items) - shift;
+    const bool coefficient = k >= 0 && k < count;
+    v[m] = {coefficient && pair.has_first ? v[m].re * first_factors(k) : T(0),
+            coefficient && pair.has_second ? v[m].im * second_factors(k) : T(0)};
+  }
+}
+
+// The block's dynamic shared memory as the tile of PencilFft's exchanges.
+template <class T>
+__device__ inline PencilValue<T>* pencil_tile() {
+  extern __shared__ __align__(16) unsigned char pencil_shared[];
+  return reinterpret_cast<PencilValue<T>*>(pencil_shared);
+}
+
 // v[m] = combine(k, v[m], element (length - k) mod length) for each of the thread's
 // elements k = t + m length / E: the mirror is another thread's, read through shared
 // memory.
@@ -255,8 +297,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   using T = typename Policy::Value;
   constexpr int E = Policy::items;
   constexpr int kStride = Policy::length / E;
-  extern __shared__ __align__(16) unsigned char pencil_shared[];
-  PencilValue<T>* tile = reinterpret_cast<PencilValue<T>*>(pencil_shared);
+  PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
   const bool active = place.unit < shape.pencils;  // the last tile of a problem may be short
   PencilValue<T>* line = spectrum + place.problem * Policy::length * shape.row_stride + place.unit;
@@ -278,10 +319,10 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   for (int m = 0; m < E; ++m) line[(place.t + m * kStride) * shape.row_stride] = v[m];
 }
 
-// What a cosine pencil kernel does: the forward DCT-II of a wall axis (the grid's
-// samples to its coefficients), the inverse DCT-III (back), or both with the division
-// between them (the turnaround).
-enum class CosineStage { forward, turnaround, inverse };
+// What a wall pencil kernel does: the forward transform of a wall axis (the grid's
+// samples to its coefficients: DCT-II or DST-I), the inverse (back: DCT-III or DST-I
+// again), or both with the division between them (the turnaround).
+enum class WallStage { forward, turnaround, inverse };
 
 // The cosine transforms of a Neumann axis, along pencils, by Makhoul's algorithm
 // (src/poisson_fft/wall_transforms.hpp) on two real pencils at once: real pencils 2c and
@@ -292,7 +333,7 @@ enum class CosineStage { forward, turnaround, inverse };
 // Reads `source`, writes `target` (may be the same array): grid samples in Makhoul's
 // shuffled order, coefficients in natural order. `quarter_twiddles` holds
 // (cos, sin)(pi k / 2n), k < n. Division: used by the turnaround only.
-template <class Policy, CosineStage kStage, class Division>
+template <class Policy, WallStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     cosine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
                          const PencilValue<typename Policy::Value>* quarter_twiddles,
@@ -301,13 +342,12 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr int E = Policy::items;
   constexpr int n = Policy::length;
   constexpr int kStride = n / E;
-  constexpr bool kFromGrid = kStage != CosineStage::inverse, kToGrid = kStage != CosineStage::forward;
-  extern __shared__ __align__(16) unsigned char pencil_shared[];
-  PencilValue<T>* tile = reinterpret_cast<PencilValue<T>*>(pencil_shared);
+  constexpr bool kFromGrid = kStage != WallStage::inverse, kToGrid = kStage != WallStage::forward;
+  PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
-  const std::int64_t first = 2 * place.unit;  // real pencils first and first + 1
-  const bool has_first = first < shape.row_stride, has_second = first + 1 < shape.row_stride;
-  const std::int64_t offset = place.problem * n * shape.row_stride + first;
+  const RealPencilPair pair = real_pencil_pair(place, shape, n);
+  const std::int64_t offset = pair.offset;
+  const bool has_first = pair.has_first, has_second = pair.has_second;
   // Element e of the thread's pencil (its register m, e = t + m n / E) sits at this row.
   const auto row_of = [&](int m, bool grid) {
     const int e = place.t + m * kStride;
@@ -319,7 +359,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     const std::int64_t row = offset + row_of(m, kFromGrid);
     v[m] = {has_first ? source[row] : T(0), has_second ? source[row + 1] : T(0)};
   }
-  if constexpr (kStage != CosineStage::inverse) {
+  if constexpr (kStage != WallStage::inverse) {
     PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
     combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
       const PencilValue<T> w = quarter_twiddles[k];
@@ -328,16 +368,8 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
       return PencilValue<T>{w.re * sum_re + w.im * sum_im, w.re * difference_im - w.im * difference_re};
     });
   }
-  if constexpr (kStage == CosineStage::turnaround) {
-    const PencilFactors<Division> first_factors(division, shape, place.problem, first);
-    const PencilFactors<Division> second_factors(division, shape, place.problem, first + 1);
-#pragma unroll
-    for (int m = 0; m < E; ++m) {
-      const int k = place.t + m * kStride;
-      v[m] = {has_first ? v[m].re * first_factors(k) : T(0), has_second ? v[m].im * second_factors(k) : T(0)};
-    }
-  }
-  if constexpr (kStage != CosineStage::forward) {
+  if constexpr (kStage == WallStage::turnaround) divide_real_pencil_pair<Policy>(v, division, shape, place, pair, 0, n);
+  if constexpr (kStage != WallStage::forward) {
     combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> x, PencilValue<T> mirror) {
       const PencilValue<T> w = quarter_twiddles[k];
       const PencilValue<T> opposite = k == 0 ? PencilValue<T>{T(0), T(0)} : mirror;  // X_n = 0
@@ -349,6 +381,65 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 #pragma unroll
   for (int m = 0; m < E; ++m) {
     const std::int64_t row = offset + row_of(m, kToGrid);
+    if (has_first) target[row] = v[m].re;
+    if (has_second) target[row + 1] = v[m].im;
+  }
+}
+
+// The sine transform DST-I of a Dirichlet axis of n points along pencils (its own
+// inverse: the forward and inverse stages are the same): one DFT of
+// length 2(n + 1) (Policy::length) of the odd extension (src/poisson_fft/
+// wall_transforms.hpp), two real pencils at once as the real and imaginary parts of
+// one complex pencil. The odd extensions have imaginary spectra, so U = U_a + i U_b
+// separates without a mirror: Y_a[k] = -Im U[k + 1], Y_b[k] = Re U[k + 1]. The
+// turnaround extends the divided coefficients oddly in registers (element e > n + 1
+// is minus the mirror's, element 2(n + 1) - e) and transforms again. Reads `source`,
+// writes `target` (may be the same array).
+template <class Policy, WallStage kStage, class Division>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    sine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
+                       const typename Policy::Value* source, typename Policy::Value* target) {
+  using T = typename Policy::Value;
+  constexpr int E = Policy::items;
+  constexpr int kLength = Policy::length;
+  constexpr int n = kLength / 2 - 1;
+  constexpr int kStride = kLength / E;
+  PencilValue<T>* tile = pencil_tile<T>();
+  const PencilPlace place = pencil_place<Policy>(shape);
+  const RealPencilPair pair = real_pencil_pair(place, shape, n);
+  const std::int64_t offset = pair.offset;
+  const bool has_first = pair.has_first, has_second = pair.has_second;
+  PencilValue<T> v[E];
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const OddExtensionSource extension = odd_extension_source(n, place.t + m * kStride);
+    const std::int64_t row = offset + extension.source * shape.row_stride;
+    const T sign = static_cast<T>(extension.sign);
+    v[m] = {extension.sign != 0 && has_first ? sign * source[row] : T(0),
+            extension.sign != 0 && has_second ? sign * source[row + 1] : T(0)};
+  }
+  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+  // Coefficient k = e - 1 of each pencil, from element e (1 <= e <= n) of the DFT.
+#pragma unroll
+  for (int m = 0; m < E; ++m) v[m] = {-v[m].im, v[m].re};
+  if constexpr (kStage == WallStage::turnaround) {
+    divide_real_pencil_pair<Policy>(v, division, shape, place, pair, 1, n);
+    // The divided coefficients' odd extension: element e holds coefficient e - 1 for
+    // e <= n, minus coefficient 2n + 1 - e (the mirror's) beyond n + 1, 0 at 0 and n + 1.
+    combine_with_mirrors<Policy>(v, place, tile, [&](int e, PencilValue<T> own, PencilValue<T> mirror) {
+      if (e >= 1 && e <= n) return own;
+      if (e >= n + 2) return PencilValue<T>{-mirror.re, -mirror.im};
+      return PencilValue<T>{T(0), T(0)};
+    });
+    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+#pragma unroll
+    for (int m = 0; m < E; ++m) v[m] = {-v[m].im, v[m].re};
+  }
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const int e = place.t + m * kStride;
+    if (e < 1 || e > n) continue;
+    const std::int64_t row = offset + std::int64_t{e - 1} * shape.row_stride;
     if (has_first) target[row] = v[m].re;
     if (has_second) target[row + 1] = v[m].im;
   }

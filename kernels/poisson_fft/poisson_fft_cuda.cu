@@ -17,7 +17,10 @@
 // than cuFFT's own passes along that axis. Otherwise the division is its own kernel after
 // the R2C; when no axis is periodic, the last wall pass instead turns around on its lines
 // (the division and the inverse's pre-processing in one kernel, without the coefficient
-// array). The inverse runs the passes in reverse, the last one writing the solution.
+// array), or, where the slowest wall axis's DFT length is a power of two, that axis
+// turns around along pencils (cosine_pencil_kernel, sine_pencil_kernel) after the other
+// wall passes, those of its kind along pencils too. The inverse runs the passes in
+// reverse, the last one writing the solution.
 // A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
 // solution directly (when they are aligned as cuFFT requires; otherwise they are
 // copied through the coefficient array).
@@ -397,8 +400,8 @@ __global__ void __launch_bounds__(kTile * kTileRows)
 // memory; and as many resident blocks as leave a thread about 80 registers (float) or
 // 128 (double), up to 4: with one block an SM, loading, transforming and storing take
 // turns instead of overlapping (54% of the copy rate at 512^3 float, 70% with three).
-// The cosine kernels hold more per thread (a mirror, two twiddles): at most 512
-// threads, so that a thread keeps 128 registers (at 1024, the 4096-point turnaround
+// The wall kernels hold more per thread (a mirror, twiddles, signs): at most 512
+// threads and 128 registers a thread in both precisions (at 1024, the 4096-point turnaround
 // spilled 420 bytes a thread and moved 2.4 times its data, Nsight Compute).
 template <class T>
 constexpr int pencils_per_block(int length, int max_threads) {
@@ -412,17 +415,16 @@ constexpr int pencils_per_block(int length, int max_threads) {
   return pencils;
 }
 template <class T>
-constexpr int pencil_blocks_per_multiprocessor(int length, int max_threads) {
+constexpr int pencil_blocks_per_multiprocessor(int length, int max_threads, int registers_wanted) {
   const int threads = pencils_per_block<T>(length, max_threads) * (length < 16 ? 1 : length / 16);
-  const int registers_wanted = sizeof(T) == 4 ? 80 : 128;
   const int blocks = 65536 / (threads * registers_wanted);
   return blocks < 1 ? 1 : blocks > 4 ? 4 : blocks;
 }
-template <class T, int kLength, int kMaxThreads = 1024>
+template <class T, int kLength, int kMaxThreads = 1024, int kRegisters = sizeof(T) == 4 ? 80 : 128>
 using PoissonPencilPolicy = PencilPolicy<T, kLength, pencils_per_block<T>(kLength, kMaxThreads),
-                                         pencil_blocks_per_multiprocessor<T>(kLength, kMaxThreads)>;
+                                         pencil_blocks_per_multiprocessor<T>(kLength, kMaxThreads, kRegisters)>;
 template <class T, int kLength>
-using PoissonCosinePencilPolicy = PoissonPencilPolicy<T, kLength, 512>;
+using PoissonWallPencilPolicy = PoissonPencilPolicy<T, kLength, 512, 128>;
 
 // Calls f(std::integral_constant<int, n>) for a pencil length n = 2^1 .. 2^13; false
 // for any other n.
@@ -532,8 +534,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     LineGeometry on_coefficients;  // the lines in the coefficient array
     std::unique_ptr<CufftPlan> forward;
     std::unique_ptr<CufftPlan> inverse;
-    // Transformed along pencils by cosine_pencil_kernel instead (plan_cosine_pencils):
-    // the pencils, and the offset of its e^(-2 pi i k / n) in the pencil twiddles.
+    // Transformed along pencils by cosine_pencil_kernel or sine_pencil_kernel instead
+    // (plan_wall_pencils): the pencils, and the offset of its e^(-2 pi i k / length) in
+    // the pencil twiddles.
     bool pencils = false;
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
@@ -606,7 +609,7 @@ class PoissonCuda final : public PoissonBackend<T> {
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
         }
       }
-      if (plan_cosine_pencils(w, wall)) {
+      if (plan_wall_pencils(w, wall)) {
         walls_.push_back(std::move(wall));  // no plans or line arrays
         continue;
       }
@@ -652,7 +655,7 @@ class PoissonCuda final : public PoissonBackend<T> {
 
     if (pencil_axis_ >= 0) pencil_twiddle_offset_ = add_pencil_twiddles(layout.shape[pencil_axis_]);
     for (Wall& wall : walls_) {
-      if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(wall.pass.n);
+      if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(wall.pass.length);
     }
     if (!host_pencil_twiddles_.empty()) {
       pencil_twiddles_ = DeviceBuffer<PencilValue<T>>(host_pencil_twiddles_.size(), stream);
@@ -672,7 +675,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (layout_.reject_incompatible) check_compatible(rhs, stream);
     for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));
     if (!walls_.empty() && walls_[0].pencils) {
-      solve_along_cosine_pencils(rhs, solution, stream);
+      solve_along_wall_pencils(rhs, solution, stream);
       return;
     }
     const std::int64_t total = layout_.batch * layout_.points;
@@ -876,18 +879,17 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
   // Whether wall pass w of a grid without periodic axes goes along pencils through
-  // cosine_pencil_kernel (set then with the wall's pencil shape): the slowest wall axis
-  // (w = 0, the coefficient array's outer axis) when it can turn around that way
-  // (Neumann, a power-of-two length up to kMaxPencilLength, its tile within the
-  // device's shared memory, and another wall pass to move the right-hand side into the
-  // coefficient array); and then each other Neumann axis of such a length but the
-  // array's contiguous one, whose pencils would be read across their rows.
-  bool plan_cosine_pencils(int w, Wall& wall) const {
+  // cosine_pencil_kernel (Neumann) or sine_pencil_kernel (Dirichlet), set then with the
+  // wall's pencil shape: the slowest wall axis (w = 0, the coefficient array's outer
+  // axis) when it can turn around that way (its DFT length, n or 2(n + 1), a power of
+  // two up to kMaxPencilLength, its tile within the device's shared memory, and another
+  // wall pass to move the right-hand side into the coefficient array); and then each
+  // other wall axis of such a length but the array's contiguous one, whose pencils
+  // would be read across their rows.
+  bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
-    if (p.dirichlet || (w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.n)) {
-      return false;
-    }
+    if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
     bool after = false;
     for (int j = 0; j < kPoissonAxes; ++j) {
@@ -944,18 +946,26 @@ class PoissonCuda final : public PoissonBackend<T> {
     });
   }
 
-  // Stage kStage of a wall's cosine transforms along its pencils, source -> target.
-  template <CosineStage kStage>
-  void launch_cosine_pencils(const Wall& wall, const T* source, T* target, StreamHandle stream) {
-    with_pencil_length(wall.pass.n, [&](auto length) {
-      using Policy = PoissonCosinePencilPolicy<T, decltype(length)::value>;
+  // Stage kStage of a wall's transforms along its pencils, source -> target.
+  template <WallStage kStage>
+  void launch_wall_pencils(const Wall& wall, const T* source, T* target, StreamHandle stream) {
+    with_pencil_length(wall.pass.length, [&](auto length) {
+      using Policy = PoissonWallPencilPolicy<T, decltype(length)::value>;
+      const PencilValue<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
+      const SpectralDivision<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
+      if (wall.pass.dirichlet) {
+        const char* name = "poisson_sine_pencil_kernel";
+        launch_kernel(sine_pencil_kernel<Policy, kStage, SpectralDivision<T>>, name,
+                      pencil_launch<Policy>(wall.pencil_shape, name, stream), by_eigenvalues,
+                      with_tiles<Policy>(wall.pencil_shape), twiddles, source, target);
+        return;
+      }
       const char* name = "poisson_cosine_pencil_kernel";
       // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a PencilValue each.
       const auto* quarter_twiddles = reinterpret_cast<const PencilValue<T>*>(wall.pass.twiddles);
       launch_kernel(cosine_pencil_kernel<Policy, kStage, SpectralDivision<T>>, name,
-                    pencil_launch<Policy>(wall.pencil_shape, name, stream), division(order_[0], order_[1], order_[2]),
-                    with_tiles<Policy>(wall.pencil_shape), pencil_twiddles_.data() + wall.pencil_twiddle_offset,
-                    quarter_twiddles, source, target);
+                    pencil_launch<Policy>(wall.pencil_shape, name, stream), by_eigenvalues,
+                    with_tiles<Policy>(wall.pencil_shape), twiddles, quarter_twiddles, source, target);
     });
   }
 
@@ -976,7 +986,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   // the turnaround in place; the same passes back in reverse order, the last writing the
   // solution (through the coefficient array under the zero_at_origin gauge). The passes
   // along different axes commute.
-  void solve_along_cosine_pencils(const T* rhs, T* solution, StreamHandle stream) {
+  void solve_along_wall_pencils(const T* rhs, T* solution, StreamHandle stream) {
     std::vector<int> passes;
     for (const bool pencils : {false, true}) {
       for (int w = 1; w < layout_.wall_count; ++w) {
@@ -987,20 +997,20 @@ class PoissonCuda final : public PoissonBackend<T> {
     for (const int w : passes) {
       const Wall& wall = walls_[w];
       if (wall.pencils) {
-        launch_cosine_pencils<CosineStage::forward>(wall, current, coefficients_.data(), stream);
+        launch_wall_pencils<WallStage::forward>(wall, current, coefficients_.data(), stream);
       } else {
         transform_lines(wall, current, current == rhs ? wall.on_grid : wall.on_coefficients, stream);
         store_coefficients(wall, stream);
       }
       current = coefficients_.data();
     }
-    launch_cosine_pencils<CosineStage::turnaround>(walls_[0], coefficients_.data(), coefficients_.data(), stream);
+    launch_wall_pencils<WallStage::turnaround>(walls_[0], coefficients_.data(), coefficients_.data(), stream);
     const bool in_solution = !layout_.pin_origin;
     for (auto pass = passes.rbegin(); pass != passes.rend(); ++pass) {
       const Wall& wall = walls_[*pass];
       T* target = in_solution && pass + 1 == passes.rend() ? solution : coefficients_.data();
       if (wall.pencils) {
-        launch_cosine_pencils<CosineStage::inverse>(wall, coefficients_.data(), target, stream);
+        launch_wall_pencils<WallStage::inverse>(wall, coefficients_.data(), target, stream);
       } else {
         load_inverse_lines(wall, stream);
         inverse_transform_lines(wall, target, target == solution ? wall.on_grid : wall.on_coefficients, stream);

@@ -121,6 +121,21 @@ TYPED_TEST(PoissonGpu, LargeAndBatched) {
   compare_backends<TypeParam>({{1, 9, 1}, {1.0, 1.0, 1.0}, {kPeriodic, kDirichlet, kPeriodic}, 2}, screened, 204);
 }
 
+// The pencil kernels at every slow-axis length n of `lengths`: n x m with the slow
+// axis's boundary on both axes, and a batch of two n x 2m with `other` on the fast
+// axis, finite-difference.
+template <class T>
+void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, PoissonBoundary slow,
+                                  PoissonBoundary other, std::uint64_t& stream) {
+  PoissonOptions finite_difference;
+  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  for (const std::int64_t n : lengths) {
+    const std::int64_t m = n <= 64 ? 37 : 3 + 1024 / n;
+    compare_backends<T>({{n, m}, {1.0, 2.0}, {slow, slow}}, {}, ++stream);
+    compare_backends<T>({{n, 2 * m}, {1.0, 1.0}, {slow, other}, 2}, finite_difference, ++stream);
+  }
+}
+
 // The pencil turnaround (the slowest Fourier axis of power-of-two length, FFT'd, divided
 // and FFT'd back in one kernel): every length from 2 to 8192, tiles cut short at the
 // end of a problem, batches, an axis of one point between, the pencil axis after a wall
@@ -128,13 +143,8 @@ TYPED_TEST(PoissonGpu, LargeAndBatched) {
 TYPED_TEST(PoissonGpu, PencilTurnaroundAtEveryLength) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 400;
-  PoissonOptions finite_difference;
-  finite_difference.discretization = PoissonDiscretization::finite_difference;
-  for (std::int64_t n = 2; n <= 8192; n *= 2) {
-    const std::int64_t others = n <= 64 ? 37 : 3 + 1024 / n;
-    compare_backends<TypeParam>({{n, others}, {1.0, 2.0}, {kPeriodic, kPeriodic}}, {}, ++stream);
-    compare_backends<TypeParam>({{n, 2 * others}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 2}, finite_difference, ++stream);
-  }
+  compare_at_slow_axis_lengths<TypeParam>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, kPeriodic,
+                                          kPeriodic, stream);
   PoissonOptions screened_origin;
   screened_origin.screening = 3;
   screened_origin.gauge = PoissonGauge::zero_at_origin;
@@ -163,11 +173,8 @@ TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
   PoissonOptions screened_origin;
   screened_origin.screening = 3;
   screened_origin.gauge = PoissonGauge::zero_at_origin;
-  for (std::int64_t n = 2; n <= 8192; n *= 2) {
-    const std::int64_t others = n <= 64 ? 37 : 3 + 1024 / n;
-    compare_backends<TypeParam>({{n, others}, {1.0, 2.0}, {kNeumann, kNeumann}}, {}, ++stream);
-    compare_backends<TypeParam>({{n, 2 * others}, {1.0, 1.0}, {kNeumann, kDirichlet}, 2}, finite_difference, ++stream);
-  }
+  compare_at_slow_axis_lengths<TypeParam>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, kNeumann,
+                                          kDirichlet, stream);
   compare_backends<TypeParam>({{16, 5, 7}, {1.0, 1.0, 2.0}, {kNeumann, kDirichlet, kNeumann}}, screened_origin, ++stream);
   compare_backends<TypeParam>({{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}, ++stream);
   compare_backends<TypeParam>({{32, 1, 6}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kDirichlet}, 2}, finite_difference,
@@ -185,6 +192,28 @@ TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
   compare_backends<TypeParam>({{16, 32, 8}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kNeumann}}, {}, ++stream);
   compare_backends<TypeParam>({{4, 64, 2}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, origin, ++stream);
   compare_backends<TypeParam>({{2, 2, 2}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}}, {}, ++stream);
+}
+
+// The sine pencil kernels (a grid without periodic axes whose slowest axis is Dirichlet
+// with 2(n + 1) a power of two: DST-I, division and DST-I of two real pencils at once;
+// a middle Dirichlet axis's DST-I along pencils too): every length from n = 1 to 4095,
+// odd pencil counts, Neumann beside it, 3-D mixes, batches, both discretizations and
+// screening.
+TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 600;
+  PoissonOptions finite_difference;
+  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  PoissonOptions screened;
+  screened.screening = 3;
+  compare_at_slow_axis_lengths<TypeParam>({1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095}, kDirichlet,
+                                          kNeumann, stream);
+  compare_backends<TypeParam>({{7, 15, 5}, {1.0, 1.0, 2.0}, {kDirichlet, kDirichlet, kDirichlet}}, {}, ++stream);
+  compare_backends<TypeParam>({{15, 8, 31}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, screened,
+                              ++stream);
+  compare_backends<TypeParam>({{31, 3, 7}, {1.0, 1.0, 1.0}, {kDirichlet, kDirichlet, kNeumann}}, finite_difference,
+                              ++stream);
+  compare_backends<TypeParam>({{8, 31, 6}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kDirichlet}, 3}, {}, ++stream);
 }
 
 // Wall passes whose lines span several 32 x 32 tiles, partial ones at every edge, in
