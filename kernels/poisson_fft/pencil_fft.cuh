@@ -387,7 +387,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 }
 
 // The sine transform DST-I of a Dirichlet axis of n points along pencils (its own
-// inverse: the forward and inverse stages are the same): one DFT of
+// inverse: any stage but the turnaround is the one transform): one DFT of
 // length 2(n + 1) (Policy::length) of the odd extension (src/poisson_fft/
 // wall_transforms.hpp), two real pencils at once as the real and imaginary parts of
 // one complex pencil. The odd extensions have imaginary spectra, so U = U_a + i U_b

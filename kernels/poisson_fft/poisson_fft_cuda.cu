@@ -939,9 +939,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     with_pencil_length(layout_.shape[pencil_axis_], [&](auto length) {
       using Policy = PoissonPencilPolicy<T, decltype(length)::value>;
       const char* name = "poisson_pencil_turnaround_kernel";
+      const PencilShape shape = with_tiles<Policy>(pencil_shape_);
       launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name,
-                    pencil_launch<Policy>(pencil_shape_, name, stream), division(order_[0], order_[1], order_[2]),
-                    with_tiles<Policy>(pencil_shape_), pencil_twiddles_.data() + pencil_twiddle_offset_,
+                    pencil_launch<Policy>(shape, name, stream), division(order_[0], order_[1], order_[2]), shape,
+                    pencil_twiddles_.data() + pencil_twiddle_offset_,
                     reinterpret_cast<PencilValue<T>*>(complex_.data()));
     });
   }
@@ -951,34 +952,37 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_wall_pencils(const Wall& wall, const T* source, T* target, StreamHandle stream) {
     with_pencil_length(wall.pass.length, [&](auto length) {
       using Policy = PoissonWallPencilPolicy<T, decltype(length)::value>;
+      const PencilShape shape = with_tiles<Policy>(wall.pencil_shape);
       const PencilValue<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
       const SpectralDivision<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
       if (wall.pass.dirichlet) {
+        // DST-I is its own inverse: one kernel serves both directions.
+        constexpr WallStage kSineStage = kStage == WallStage::turnaround ? kStage : WallStage::forward;
         const char* name = "poisson_sine_pencil_kernel";
-        launch_kernel(sine_pencil_kernel<Policy, kStage, SpectralDivision<T>>, name,
-                      pencil_launch<Policy>(wall.pencil_shape, name, stream), by_eigenvalues,
-                      with_tiles<Policy>(wall.pencil_shape), twiddles, source, target);
+        launch_kernel(sine_pencil_kernel<Policy, kSineStage, SpectralDivision<T>>, name,
+                      pencil_launch<Policy>(shape, name, stream), by_eigenvalues, shape, twiddles, source, target);
         return;
       }
       const char* name = "poisson_cosine_pencil_kernel";
       // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a PencilValue each.
       const auto* quarter_twiddles = reinterpret_cast<const PencilValue<T>*>(wall.pass.twiddles);
       launch_kernel(cosine_pencil_kernel<Policy, kStage, SpectralDivision<T>>, name,
-                    pencil_launch<Policy>(wall.pencil_shape, name, stream), by_eigenvalues,
-                    with_tiles<Policy>(wall.pencil_shape), twiddles, quarter_twiddles, source, target);
+                    pencil_launch<Policy>(shape, name, stream), by_eigenvalues, shape, twiddles, quarter_twiddles,
+                    source, target);
     });
   }
 
+  // The shape with its tiles of Policy::pencils units a problem.
   template <class Policy>
   static PencilShape with_tiles(PencilShape shape) {
     shape.tiles = (shape.pencils + Policy::pencils - 1) / Policy::pencils;
     return shape;
   }
 
+  // A block a tile of a shape with its tiles set.
   template <class Policy>
   static LaunchConfig pencil_launch(const PencilShape& shape, const char* name, StreamHandle stream) {
-    return {grid_1d(shape.problems * with_tiles<Policy>(shape).tiles, name), dim3(Policy::block_threads),
-            Policy::shared_bytes, stream};
+    return {grid_1d(shape.problems * shape.tiles, name), dim3(Policy::block_threads), Policy::shared_bytes, stream};
   }
 
   // A grid without periodic axes whose slowest wall axis turns around along pencils:
