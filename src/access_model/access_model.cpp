@@ -21,9 +21,9 @@ constexpr std::int64_t kMaxChainStates = std::int64_t{1} << 20;
 
 void validate_process(int threads, double segments, const char* routine) {
   detail::require(threads >= 1 && threads <= kMaxThreads, routine, "threads",
-                  "must be 1 to 1024, got " + std::to_string(threads));
+                  [&] { return "must be 1 to 1024, got " + std::to_string(threads); });
   detail::require(std::isfinite(segments) && segments >= 1, routine, "segments",
-                  "must be finite and >= 1, got " + std::to_string(segments));
+                  [&] { return "must be finite and >= 1, got " + std::to_string(segments); });
 }
 
 // The distribution of the number of new segments touched by `threads` uniform picks
@@ -80,11 +80,11 @@ CacheFillChain::CacheFillChain(int threads, double segments, double capacity) : 
   const detail::RoutineScope scope(routine);
   validate_process(threads, segments, routine);
   detail::require(std::isfinite(capacity) && capacity >= 1, routine, "capacity",
-                  "must be finite and >= 1, got " + std::to_string(capacity));
+                  [&] { return "must be finite and >= 1, got " + std::to_string(capacity); });
   const double saturation = std::floor(std::min(segments, capacity));
   detail::require(saturation <= static_cast<double>(kMaxChainStates), routine, "segments",
-                  "with 'capacity' makes more than 2^20 states (min(m, C) = " + std::to_string(saturation) +
-                      "); past saturation the hit rate is C/m");
+                  [&] { return "with 'capacity' makes more than 2^20 states (min(m, C) = " + std::to_string(saturation) +
+                      "); past saturation the hit rate is C/m"; });
   saturation_ = static_cast<std::int64_t>(saturation);
   transitions_.resize(static_cast<std::size_t>(saturation_) + 1);
   for (std::int64_t i = 0; i <= saturation_; ++i) {
@@ -134,7 +134,7 @@ double CacheFillChain::hit_rate(std::int64_t steps) const { return expected_cach
 double CacheFillChain::mean_hit_rate(std::int64_t requests) const {
   const detail::RoutineScope scope("cunum::CacheFillChain::mean_hit_rate");
   detail::require(requests >= 1, "cunum::CacheFillChain::mean_hit_rate", "requests",
-                  "must be >= 1, got " + std::to_string(requests));
+                  [&] { return "must be >= 1, got " + std::to_string(requests); });
   // One pass of the chain, adding E[i_t] / m for t = 0 .. requests - 1; once absorbed,
   // every remaining request sees the saturated rate.
   std::vector<double> w(static_cast<std::size_t>(saturation_) + 1, 0.0);
@@ -201,10 +201,10 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
                   "must be finite and >= 1");
   const int s = query.element_bytes;
   detail::require(s == 1 || s == 2 || s == 4 || s == 8 || s == 16, routine, "query.element_bytes",
-                  "must be 1, 2, 4, 8 or 16, got " + std::to_string(s));
+                  [&] { return "must be 1, 2, 4, 8 or 16, got " + std::to_string(s); });
   detail::require(std::isfinite(query.gathers) && query.gathers >= 1, routine, "query.gathers", "must be >= 1");
   detail::require(query.active_threads >= 1 && query.active_threads <= 32, routine, "query.active_threads",
-                  "must be 1 to 32, got " + std::to_string(query.active_threads));
+                  [&] { return "must be 1 to 32, got " + std::to_string(query.active_threads); });
   const GpuMemoryParameters& p = parameters;
   detail::require(p.multiprocessors >= 1 && p.max_warps_per_multiprocessor >= 1, routine, "parameters",
                   "must have >= 1 multiprocessor and >= 1 resident warp");

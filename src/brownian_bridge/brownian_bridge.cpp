@@ -180,10 +180,10 @@ void generate_sobol(const BrownianBridge& bridge, const char* routine, bool incr
   if (!detail::is_64_bit(options.sequence)) {
     detail::require(options.offset <= (std::uint64_t{1} << 32) &&
                         unsigned_paths <= (std::uint64_t{1} << 32) - options.offset,
-                    routine, "options.offset", "+ paths exceeds the 2^32 points of a 32-bit Sobol sequence");
+                    routine, "options.offset", [&] { return "+ paths exceeds the 2^32 points of a 32-bit Sobol sequence"; });
   } else {
     detail::require(unsigned_paths <= std::numeric_limits<std::uint64_t>::max() - options.offset, routine,
-                    "options.offset", "+ paths exceeds the 2^64 points of the sequence");
+                    "options.offset", [&] { return "+ paths exceeds the 2^64 points of the sequence"; });
   }
   require_device_current(bridge, routine);
   const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
@@ -281,7 +281,7 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
   detail::require(all_finite(construction_order), routine, "construction_order", "contains NaN or Inf");
   for (double t : construction_order) {
     detail::require(t0 < t && t < T, routine, "construction_order",
-                    "has a time outside the open interval (t0, T): " + std::to_string(t));
+                    [&] { return "has a time outside the open interval (t0, T): " + std::to_string(t); });
   }
   std::vector<double> sorted = construction_order;
   std::sort(sorted.begin(), sorted.end());

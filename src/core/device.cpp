@@ -42,7 +42,7 @@ const DeviceProperties& device_properties(int ordinal) {
   if (count == 0) throw Error(ErrorCode::no_device, std::string(routine) + ": no CUDA device");
   if (ordinal < 0) ordinal = current_device();
   detail::require(ordinal < count, routine, "ordinal",
-                  "is not a device (" + std::to_string(count) + " present)");
+                  [&] { return "is not a device (" + std::to_string(count) + " present)"; });
   static std::mutex mutex;
   static std::map<int, DeviceProperties> cache;
   std::lock_guard<std::mutex> lock(mutex);

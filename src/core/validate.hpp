@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "cunum/core/backend.hpp"
 #include "cunum/core/error.hpp"
@@ -23,9 +24,18 @@ inline void require(bool condition, const char* routine, const char* argument, c
   if (!condition) throw_invalid_argument(routine, argument, problem);
 }
 
-inline void require(bool condition, const char* routine, const char* argument,
-                    const std::string& problem) {
-  if (!condition) throw_invalid_argument(routine, argument, problem);
+// A composed message is a callable that returns it, called only when the check fails
+// (a std::string argument does not compile: it would be built on every call).
+template <class Problem, class = std::enable_if_t<std::is_invocable_r_v<std::string, Problem&>>>
+void require(bool condition, const char* routine, const char* argument, Problem&& problem) {
+  if (!condition) throw_invalid_argument(routine, argument, problem());
+}
+
+inline void require_at_least(std::int64_t value, std::int64_t minimum, const char* routine, const char* argument) {
+  if (value < minimum) {
+    throw_invalid_argument(routine, argument,
+                           "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
+  }
 }
 
 inline void require_non_negative(std::int64_t value, const char* routine, const char* argument) {

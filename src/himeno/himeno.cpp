@@ -42,7 +42,7 @@ void validate_himeno_grid(const HimenoGrid& grid, std::size_t value_bytes, const
   double bytes = static_cast<double>(value_bytes) * (kHimenoCoefficientArrays + 2);
   for (int axis = 0; axis < 3; ++axis) {
     require(extents[axis] >= 3, routine, names[axis],
-            "must be >= 3 (a boundary point on each side of an interior one), got " + std::to_string(extents[axis]));
+            [&] { return "must be >= 3 (a boundary point on each side of an interior one), got " + std::to_string(extents[axis]); });
     bytes *= static_cast<double>(extents[axis]);
   }
   require(bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), routine, "grid",
@@ -54,11 +54,11 @@ void validate_himeno_grid(const HimenoGrid& grid, std::size_t value_bytes, const
 
 void validate_himeno_options(const HimenoOptions& options, const char* routine) {
   require(std::isfinite(options.omega), routine, "options.omega",
-          "must be finite, got " + std::to_string(options.omega));
+          [&] { return "must be finite, got " + std::to_string(options.omega); });
   require(options.sweeps_per_pass >= 0 && options.sweeps_per_pass <= kHimenoMaxSweepsPerPass, routine,
           "options.sweeps_per_pass",
-          "must be 0 (automatic) to " + std::to_string(kHimenoMaxSweepsPerPass) + ", got " +
-              std::to_string(options.sweeps_per_pass));
+          [&] { return "must be 0 (automatic) to " + std::to_string(kHimenoMaxSweepsPerPass) + ", got " +
+              std::to_string(options.sweeps_per_pass); });
 }
 
 template <class T>
@@ -167,7 +167,7 @@ template <class T>
 double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
   const detail::RoutineScope scope(kIterateRoutine);
   Implementation& self = *implementation_;
-  detail::require(sweeps >= 1, kIterateRoutine, "sweeps", "must be >= 1, got " + std::to_string(sweeps));
+  detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
   if (self.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
   for (std::int64_t done = 0; done < sweeps;) {
     const std::int64_t left = sweeps - done;

@@ -284,8 +284,8 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kDistributedRoutine);
   const std::int64_t interior = grid.nx - 2;
   detail::require(self->ranks <= interior, kDistributedRoutine, "comm",
-                  "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
-                      " interior planes (nx - 2)");
+                  [&] { return "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
+                      " interior planes (nx - 2)"; });
   if (backend != Backend::cpu && device_count() > 0) {
     CUNUM_CHECK(cudaSetDevice(local_rank(comm) % device_count()));
   }
@@ -321,7 +321,7 @@ HimenoDistributed<T>& HimenoDistributed<T>::operator=(HimenoDistributed&&) noexc
 template <class T>
 double HimenoDistributed<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kIterateRoutine);
-  detail::require(sweeps >= 1, kIterateRoutine, "sweeps", "must be >= 1, got " + std::to_string(sweeps));
+  detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
   Implementation& self = *implementation_;
   for (std::int64_t done = 0; done < sweeps;) {
     const int pass = static_cast<int>(std::min<std::int64_t>(sweeps - done, self.sweeps_per_pass));

@@ -102,12 +102,12 @@ HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFiel
   const int available = device_count();
   for (const int device : devices) {
     detail::require(device >= 0 && device < available, kMultiRoutine, "devices",
-                    "lists device " + std::to_string(device) + ", not a device here (" + std::to_string(available) +
-                        " found)");
+                    [&] { return "lists device " + std::to_string(device) + ", not a device here (" + std::to_string(available) +
+                        " found)"; });
   }
   detail::require(static_cast<std::int64_t>(devices.size()) <= grid.nx - 2, kMultiRoutine, "devices",
-                  "lists " + std::to_string(devices.size()) + " devices, more than the grid's " +
-                      std::to_string(grid.nx - 2) + " interior planes (nx - 2)");
+                  [&] { return "lists " + std::to_string(devices.size()) + " devices, more than the grid's " +
+                      std::to_string(grid.nx - 2) + " interior planes (nx - 2)"; });
   if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kMultiRoutine);
   resolve_backend(Backend::cuda);  // no_device without a GPU
   int caller_device = 0;
@@ -144,7 +144,7 @@ HimenoMultiDevice<T>& HimenoMultiDevice<T>::operator=(HimenoMultiDevice&&) noexc
 template <class T>
 double HimenoMultiDevice<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kMultiIterateRoutine);
-  detail::require(sweeps >= 1, kMultiIterateRoutine, "sweeps", "must be >= 1, got " + std::to_string(sweeps));
+  detail::require_at_least(sweeps, 1, kMultiIterateRoutine, "sweeps");
   Implementation& self = *implementation_;
   int caller_device = 0;
   CUNUM_CHECK(cudaGetDevice(&caller_device));

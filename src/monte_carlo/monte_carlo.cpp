@@ -178,22 +178,22 @@ const std::vector<device::MrgMatrix>& mrg_substream_tables() {
 void require_streams(std::uint64_t first_stream, std::size_t size) {
   const std::uint64_t streams = std::uint64_t{1} << 32;
   detail::require(first_stream < streams && size <= streams - first_stream, kLoadRoutine, "first_stream",
-                  "+ the batch size must stay <= 2^32 (stream ids are 32-bit), got " + std::to_string(first_stream) +
-                      " + " + std::to_string(size));
+                  [&] { return "+ the batch size must stay <= 2^32 (stream ids are 32-bit), got " + std::to_string(first_stream) +
+                      " + " + std::to_string(size); });
 }
 
 template <class T>
 void validate_basket_option(const MonteCarloBasketOption<T>& option, std::size_t i, int assets) {
   const std::string name = "options[" + std::to_string(i) + "]";
   detail::require(option.assets.size() == static_cast<std::size_t>(assets), kLoadRoutine, (name + ".assets").c_str(),
-                  "has " + std::to_string(option.assets.size()) + " assets, settings.assets is " +
-                      std::to_string(assets));
+                  [&] { return "has " + std::to_string(option.assets.size()) + " assets, settings.assets is " +
+                      std::to_string(assets); });
   const auto positive = [&](double value, const std::string& field) {
     detail::require(std::isfinite(value) && value > 0, kLoadRoutine, field.c_str(),
-                    "must be finite and > 0, got " + std::to_string(value));
+                    [&] { return "must be finite and > 0, got " + std::to_string(value); });
   };
   const auto finite = [&](double value, const std::string& field) {
-    detail::require(std::isfinite(value), kLoadRoutine, field.c_str(), "must be finite, got " + std::to_string(value));
+    detail::require_finite(value, kLoadRoutine, field.c_str());
   };
   positive(option.strike, name + ".strike");
   positive(option.expiry, name + ".expiry");
@@ -245,16 +245,16 @@ std::vector<double> correlation_factor(const std::vector<double>& correlation, i
     for (std::size_t i = 0; i < n; ++i) c[i * n + i] = 1.0;
   }
   detail::require(c.size() == n * n, kPricerRoutine, "settings.correlation",
-                  "has " + std::to_string(c.size()) + " values, expected assets^2 = " + std::to_string(n * n));
+                  [&] { return "has " + std::to_string(c.size()) + " values, expected assets^2 = " + std::to_string(n * n); });
   for (std::size_t i = 0; i < n; ++i) {
     detail::require(c[i * n + i] == 1.0, kPricerRoutine, "settings.correlation",
-                    "must have a unit diagonal (entry " + std::to_string(i) + " is " + std::to_string(c[i * n + i]) + ")");
+                    [&] { return "must have a unit diagonal (entry " + std::to_string(i) + " is " + std::to_string(c[i * n + i]) + ")"; });
     for (std::size_t j = 0; j < i; ++j) {
       const double a = c[i * n + j], b = c[j * n + i];
       detail::require(std::isfinite(a) && std::abs(a) <= 1 && std::abs(a - b) <= 1e-12, kPricerRoutine,
                       "settings.correlation",
-                      "must be symmetric with entries in [-1, 1] (entries (" + std::to_string(i) + ", " +
-                          std::to_string(j) + ") and (" + std::to_string(j) + ", " + std::to_string(i) + "))");
+                      [&] { return "must be symmetric with entries in [-1, 1] (entries (" + std::to_string(i) + ", " +
+                          std::to_string(j) + ") and (" + std::to_string(j) + ", " + std::to_string(i) + "))"; });
     }
   }
   std::vector<double> factor(n * n, 0.0);
@@ -262,7 +262,7 @@ std::vector<double> correlation_factor(const std::vector<double>& correlation, i
     double pivot = c[j * n + j];
     for (std::size_t k = 0; k < j; ++k) pivot -= factor[j * n + k] * factor[j * n + k];
     detail::require(pivot > 1e-12, kPricerRoutine, "settings.correlation",
-                    "is not positive definite (leading minor " + std::to_string(j + 1) + ")");
+                    [&] { return "is not positive definite (leading minor " + std::to_string(j + 1) + ")"; });
     factor[j * n + j] = std::sqrt(pivot);
     for (std::size_t i = j + 1; i < n; ++i) {
       double value = c[i * n + j];
@@ -278,12 +278,12 @@ std::vector<double> correlation_factor(const std::vector<double>& correlation, i
 double geometric_asian_price(const MonteCarloOption<double>& option, OptionType type, int time_steps) {
   const detail::RoutineScope scope(kGeometricRoutine);
   detail::require_enum(type, kGeometricRoutine, "type", "OptionType");
-  detail::require(time_steps >= 1, kGeometricRoutine, "time_steps", "must be >= 1, got " + std::to_string(time_steps));
+  detail::require_at_least(time_steps, 1, kGeometricRoutine, "time_steps");
   const std::pair<const char*, double> checks[] = {{"option.spot", option.spot},       {"option.strike", option.strike},
                                                    {"option.expiry", option.expiry},   {"option.volatility", option.volatility}};
   for (const auto& [name, value] : checks) {
     detail::require(std::isfinite(value) && value > 0, kGeometricRoutine, name,
-                    "must be finite and > 0, got " + std::to_string(value));
+                    [&] { return "must be finite and > 0, got " + std::to_string(value); });
   }
   detail::require_finite(option.rate, kGeometricRoutine, "option.rate");
   detail::require_finite(option.dividend, kGeometricRoutine, "option.dividend");
@@ -317,38 +317,38 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
   detail::require_enum(settings.payoff, kPricerRoutine, "settings.payoff", "MonteCarloPayoff");
   detail::require_enum(settings.type, kPricerRoutine, "settings.type", "OptionType");
   const std::int64_t paths = settings.paths;
-  detail::require(paths >= 2, kPricerRoutine, "settings.paths", "must be >= 2, got " + std::to_string(paths));
+  detail::require_at_least(paths, 2, kPricerRoutine, "settings.paths");
   detail::require(paths <= (std::int64_t{1} << 62), kPricerRoutine, "settings.paths",
-                  "must be <= 2^62, got " + std::to_string(paths));
+                  [&] { return "must be <= 2^62, got " + std::to_string(paths); });
   if (settings.antithetic) {
     detail::require(paths % 2 == 0 && paths >= 4, kPricerRoutine, "settings.paths",
-                    "must be even and >= 4 with antithetic variates (pairs are the samples), got " +
-                        std::to_string(paths));
+                    [&] { return "must be even and >= 4 with antithetic variates (pairs are the samples), got " +
+                        std::to_string(paths); });
   }
   const std::int64_t samples = settings.antithetic ? paths / 2 : paths;
   if (settings.control_variate) {
     detail::require(samples >= 3, kPricerRoutine, "settings.paths",
-                    "gives " + std::to_string(samples) + " samples; a control variate needs at least 3");
+                    [&] { return "gives " + std::to_string(samples) + " samples; a control variate needs at least 3"; });
   }
   detail::require(settings.time_steps >= 1, kPricerRoutine, "settings.time_steps",
-                  "must be >= 1, got " + std::to_string(settings.time_steps));
+                  [&] { return "must be >= 1, got " + std::to_string(settings.time_steps); });
   detail::require_enum(settings.source, kPricerRoutine, "settings.source", "MonteCarloSource");
   if (detail::is_multi_asset(settings.payoff)) {
     detail::require(settings.assets >= 1 && settings.assets <= detail::kMaxAssets, kPricerRoutine, "settings.assets",
-                    "must be in 1.." + std::to_string(detail::kMaxAssets) + ", got " + std::to_string(settings.assets));
+                    [&] { return "must be in 1.." + std::to_string(detail::kMaxAssets) + ", got " + std::to_string(settings.assets); });
     detail::require(!quasi(settings), kPricerRoutine, "settings.source",
                     "sobol_bridge is for the one-asset payoffs");
     factor_ = correlation_factor(settings.correlation, settings.assets);
   } else {
     detail::require(settings.assets == 1, kPricerRoutine, "settings.assets",
-                    "must be 1 for a one-asset payoff, got " + std::to_string(settings.assets));
+                    [&] { return "must be 1 for a one-asset payoff, got " + std::to_string(settings.assets); });
     detail::require(settings.correlation.empty(), kPricerRoutine, "settings.correlation",
                     "is for the multi-asset payoffs");
   }
   if (settings.source == MonteCarloSource::mrg32k3a) {
     const std::int64_t groups = (paths + group_paths<T>(settings) - 1) / group_paths<T>(settings);
     detail::require(groups <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
-                    "gives " + std::to_string(groups) + " groups an option; mrg32k3a gives each its substream, at most 2^32");
+                    [&] { return "gives " + std::to_string(groups) + " groups an option; mrg32k3a gives each its substream, at most 2^32"; });
   }
   if (quasi(settings)) {
     detail::require(!settings.antithetic, kPricerRoutine, "settings.antithetic",
@@ -356,7 +356,7 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
     detail::require(settings.devices.size() <= 1, kPricerRoutine, "settings.source",
                     "sobol_bridge runs on one device");
     detail::require(paths <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
-                    "must be <= 2^32 with sobol_bridge (the points of Sobol32), got " + std::to_string(paths));
+                    [&] { return "must be <= 2^32 with sobol_bridge (the points of Sobol32), got " + std::to_string(paths); });
   }
   settings_.backend = resolve_backend(settings.backend);
   chunk_paths_ = chunk_shape<T>(settings_).groups_per_chunk * group_paths<T>(settings_);
@@ -368,7 +368,7 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
   const int count = device_count();
   for (int device : settings.devices) {
     detail::require(device >= 0 && device < count, kPricerRoutine, "settings.devices",
-                    "lists device " + std::to_string(device) + " but there are " + std::to_string(count));
+                    [&] { return "lists device " + std::to_string(device) + " but there are " + std::to_string(count); });
   }
   const detail::CurrentDeviceGuard guard;
   if (!settings.devices.empty()) CUNUM_CHECK(cudaSetDevice(settings.devices.front()));

@@ -32,24 +32,24 @@ template <class T>
 void validate(const PoissonGrid& grid, const PoissonOptions& options) {
   const std::size_t rank = grid.shape.size();
   detail::require(rank == 2 || rank == 3, kPlanRoutine, "grid.shape",
-                  "must have 2 or 3 axes, got " + std::to_string(rank));
+                  [&] { return "must have 2 or 3 axes, got " + std::to_string(rank); });
   detail::require(grid.lengths.size() == rank, kPlanRoutine, "grid.lengths",
-                  "must have one value per axis (" + std::to_string(rank) + "), got " +
-                      std::to_string(grid.lengths.size()));
+                  [&] { return "must have one value per axis (" + std::to_string(rank) + "), got " +
+                      std::to_string(grid.lengths.size()); });
   detail::require(grid.boundaries.size() == rank, kPlanRoutine, "grid.boundaries",
-                  "must have one value per axis (" + std::to_string(rank) + "), got " +
-                      std::to_string(grid.boundaries.size()));
-  detail::require(grid.batch >= 1, kPlanRoutine, "grid.batch", "must be >= 1, got " + std::to_string(grid.batch));
+                  [&] { return "must have one value per axis (" + std::to_string(rank) + "), got " +
+                      std::to_string(grid.boundaries.size()); });
+  detail::require_at_least(grid.batch, 1, kPlanRoutine, "grid.batch");
   // Every count below (grid, extension, batch) must fit a 64-bit byte count; the
   // extension at most doubles an axis, and the complex work area is about as large.
   double extended_bytes = static_cast<double>(grid.batch) * 2 * sizeof(T);
   for (std::size_t a = 0; a < rank; ++a) {
     detail::require(grid.shape[a] >= 1, kPlanRoutine, "grid.shape",
-                    "must be >= 1 on every axis, got " + std::to_string(grid.shape[a]) + " on axis " +
-                        std::to_string(a));
+                    [&] { return "must be >= 1 on every axis, got " + std::to_string(grid.shape[a]) + " on axis " +
+                        std::to_string(a); });
     detail::require(std::isfinite(grid.lengths[a]) && grid.lengths[a] > 0, kPlanRoutine, "grid.lengths",
-                    "must be finite and > 0 on every axis, got " + std::to_string(grid.lengths[a]) + " on axis " +
-                        std::to_string(a));
+                    [&] { return "must be finite and > 0 on every axis, got " + std::to_string(grid.lengths[a]) + " on axis " +
+                        std::to_string(a); });
     detail::require_enum(grid.boundaries[a], kPlanRoutine, "grid.boundaries", "PoissonBoundary");
     extended_bytes *= 2.0 * static_cast<double>(grid.shape[a] + 1);
   }
@@ -59,10 +59,10 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
   detail::require_enum(options.compatibility, kPlanRoutine, "options.compatibility", "PoissonCompatibility");
   detail::require_enum(options.gauge, kPlanRoutine, "options.gauge", "PoissonGauge");
   detail::require(std::isfinite(options.screening) && options.screening >= 0, kPlanRoutine, "options.screening",
-                  "must be finite and >= 0, got " + std::to_string(options.screening));
+                  [&] { return "must be finite and >= 0, got " + std::to_string(options.screening); });
   detail::require(std::isfinite(options.compatibility_tolerance) && options.compatibility_tolerance >= 0,
                   kPlanRoutine, "options.compatibility_tolerance",
-                  "must be finite and >= 0, got " + std::to_string(options.compatibility_tolerance));
+                  [&] { return "must be finite and >= 0, got " + std::to_string(options.compatibility_tolerance); });
 }
 
 // The axis's eigenvalue contribution at each of its n transform modes: mode k of the
@@ -208,7 +208,7 @@ void PoissonSolver<T>::solve_in_place(std::vector<T>& rhs_and_solution) {
   const detail::RoutineScope scope(kSolveRoutine);
   const std::int64_t expected = implementation_->size;
   detail::require(static_cast<std::int64_t>(rhs_and_solution.size()) == expected, kSolveRoutine, "rhs",
-                  "has " + std::to_string(rhs_and_solution.size()) + " values, expected " + std::to_string(expected));
+                  [&] { return "has " + std::to_string(rhs_and_solution.size()) + " values, expected " + std::to_string(expected); });
   if (implementation_->backend == Backend::cpu) {
     solve(rhs_and_solution.data(), rhs_and_solution.data());
     return;

@@ -54,8 +54,8 @@ void ClassicReducer<T>::sum(ClassicReduceKernel kernel, const T* data, std::int6
   detail::require_enum(kernel, routine, "kernel", "ClassicReduceKernel");
   detail::require_element_count(n, sizeof(T), routine, "n");
   detail::require(n <= max_elements, routine, "n",
-                  "exceeds 2^31, the limit of the classic kernels' 32-bit indexing (got " +
-                      std::to_string(n) + "); use cunum::Reducer");
+                  [&] { return "exceeds 2^31, the limit of the classic kernels' 32-bit indexing (got " +
+                      std::to_string(n) + "); use cunum::Reducer"; });
   detail::require_memory(data, n, Backend::cuda, routine, "data");
   detail::require_memory(result, 1, Backend::cuda, routine, "result");
   scratch_->device.require_current(routine);
