@@ -48,6 +48,7 @@
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/stream.hpp"
+#include "cunum/finance.hpp"
 
 namespace cunum {
 
@@ -68,11 +69,6 @@ namespace cunum {
   X(discount, "discount")
 CUNUM_ENUM(BlackScholesOutput, CUNUM_BLACK_SCHOLES_OUTPUTS)
 
-/// The kind of a European option (cunum::OptionType).
-#define CUNUM_OPTION_TYPES(X) \
-  X(call, "call")             \
-  X(put, "put")
-CUNUM_ENUM(OptionType, CUNUM_OPTION_TYPES)
 
 /// A set of BlackScholesOutput values, as a bit set (bit i is the i-th enumerator).
 struct BlackScholesOutputs {

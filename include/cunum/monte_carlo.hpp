@@ -34,11 +34,11 @@
 #include <memory>
 #include <vector>
 
-#include "cunum/black_scholes.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/stream.hpp"
+#include "cunum/finance.hpp"
 
 namespace cunum {
 
