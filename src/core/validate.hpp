@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -90,6 +91,15 @@ inline void require_memory(const void* pointer, std::int64_t count, Backend back
                            const char* argument) {
   require_pointer(pointer, count, routine, argument);
   if (count != 0) require_accessible(pointer, backend, routine, argument);
+}
+
+// A plan class's hidden state (`impl_`), which is null once the object has been moved
+// from: every member that needs it goes through here, so use after move is an error
+// naming the routine, never a crash.
+template <class Impl>
+Impl& require_plan(const std::unique_ptr<Impl>& impl, const char* routine, const char* class_name) {
+  if (impl == nullptr) throw_invalid_argument(routine, "this", std::string("is a moved-from ") + class_name);
+  return *impl;
 }
 
 }  // namespace cunum::detail
