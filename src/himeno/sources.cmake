@@ -12,10 +12,8 @@ set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/himeno_cpu.cpp PROPERTIES 
 
 # The MPI layer is its own library, cunum::himeno_mpi, built when MPI is found; its
 # CUDA backend exchanges halos through NCCL (shipped with the CUDA toolkit) when found.
-find_package(MPI COMPONENTS CXX)
+# (MPI and NCCL are found in cmake/CunumMPI.cmake.)
 if(MPI_CXX_FOUND)
-  find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
-  find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
   add_library(cunum_himeno_mpi ${CMAKE_CURRENT_LIST_DIR}/himeno_mpi.cpp)
   add_library(cunum::himeno_mpi ALIAS cunum_himeno_mpi)
   target_link_libraries(cunum_himeno_mpi PUBLIC cunum MPI::MPI_CXX PRIVATE CUDA::cudart)

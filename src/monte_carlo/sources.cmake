@@ -14,7 +14,7 @@ set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carl
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/monte_carlo_cpu.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 
 # The MPI layer is its own library, cunum::monte_carlo_mpi, built when MPI is found
-# (src/himeno/sources.cmake looks MPI up first).
+# (cmake/CunumMPI.cmake).
 if(MPI_CXX_FOUND)
   add_library(cunum_monte_carlo_mpi ${CMAKE_CURRENT_LIST_DIR}/monte_carlo_mpi.cpp)
   add_library(cunum::monte_carlo_mpi ALIAS cunum_monte_carlo_mpi)
