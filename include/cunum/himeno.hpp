@@ -99,9 +99,10 @@ struct HimenoOptions {
 /// CUDA) from construction on; iterate() sweeps them.
 ///
 /// Deterministic: the pressure depends only on the fields, omega and the number of
-/// sweeps (CPU and GPU agree to rounding; the GPU uses fused multiply-adds). gosa is
-/// summed in double in a fixed order: bit-identical run to run on one device (CUDA)
-/// or for any thread count (CPU).
+/// sweeps, and the CPU's equals the GPU's bit for bit: neither backend contracts the
+/// update into fused multiply-adds, both evaluate it as the serial C code writes it.
+/// gosa is summed in double in a fixed order: bit-identical run to run on one device
+/// (CUDA) or for any thread count (CPU); the backends' gosa differ only in that order.
 template <class T>
 class HimenoProblem {
  public:
