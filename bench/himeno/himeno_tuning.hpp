@@ -1,5 +1,5 @@
 #pragma once
-// The bench's tuning sweep: the library's CUDA backend (kernels/himeno/himeno_cuda.cuh)
+// The bench's tuning sweep: the library's CUDA backend (src/himeno/himeno_cuda.hpp)
 // run with other policies (tile, threads, resident blocks, batch) at L, each against
 // the two-kernel port, so that the policy the library ships is the measured best.
 

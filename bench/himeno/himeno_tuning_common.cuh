@@ -8,13 +8,15 @@
 #include "bench_harness.hpp"
 #include "cunum/himeno.hpp"
 #include "himeno_peers.hpp"
-#include "kernels/himeno/himeno_cuda.cuh"
+#include "kernels/himeno/himeno_launch.cuh"
+#include "src/himeno/himeno_cuda.hpp"
 
 namespace cunum::bench {
 
-// A policy set of one policy, whatever the sweeps asked for.
+// A chain of one policy set of one policy, whatever the architecture and the sweeps
+// asked for. (This file is built with -fmad=false, as the library's launchers are.)
 template <class Policy>
-using OnePolicy = detail::HimenoPolicySet<Policy, Policy, Policy, Policy>;
+using OnePolicy = detail::PolicyChain<detail::ArchPolicy<0, detail::HimenoPolicySet<Policy, Policy, Policy, Policy>>>;
 
 constexpr int kTuningSweepsPerCall = 12;
 
@@ -37,7 +39,7 @@ void tuning_row(const BenchOptions& options, BenchReport& report, FailureLog& fa
   }
   const auto medians = compare_device_ms(options, stream, [&] { run(); }, [&] { port.iterate(kTuningSweepsPerCall, stream); });
   const bool shipped =
-      std::is_same_v<Policy, typename detail::HimenoPolicies<T>::template policy<Policy::sweeps>>;
+      std::is_same_v<Policy, typename detail::HimenoPolicies<T>::newest::template policy<Policy::sweeps>>;
   char name[160];
   std::snprintf(name, sizeof(name), "tuning: %d sweeps a pass, tile %dx%d, %d threads, >= %d blocks/SM, batch %d%s, L",
                 Policy::sweeps, Policy::tile_j, Policy::tile_k, Policy::block_threads, Policy::min_blocks,

@@ -17,25 +17,11 @@
 #include <cstdint>
 
 #include "kernels/common/grid_sum.cuh"
+#include "kernels/himeno/himeno_launch.hpp"
 #include "src/himeno/himeno_policy.hpp"
 #include "src/himeno/himeno_stencil.hpp"
 
 namespace cunum::detail {
-
-template <class T>
-struct HimenoSweepArgs {
-  const T* coefficients[kHimenoCoefficientArrays];
-  const T* pressure;  // current
-  T* next;
-  T omega;
-  std::int64_t planes, ny, nz;  // the box
-  std::int64_t begin, end;      // the planes updated, 1 <= begin < end <= planes - 1
-  std::int64_t chunk_planes;    // planes per block along i
-  int tiles_j, tiles_k;
-  double* partials;             // one per block
-  unsigned int* ticket;
-  double* gosa;                 // the slot written
-};
 
 // Level t - 1's three planes around plane x, read at a point of the shared region.
 template <class T, int RegionK>
