@@ -96,7 +96,8 @@ struct HimenoOptions {
 };
 
 /// A Himeno problem on one backend: the fields live in its memory (device memory for
-/// CUDA) from construction on; iterate() sweeps them.
+/// CUDA) from construction on; iterate() sweeps them. Every member of a moved-from
+/// problem throws Error ErrorCode::invalid_argument naming 'this'.
 ///
 /// Deterministic: the pressure depends only on the fields, omega and the number of
 /// sweeps, and the CPU's equals the GPU's bit for bit: neither backend contracts the
@@ -145,21 +146,21 @@ class HimenoProblem {
   /// @return the current pressure, grid().points() values, copied to the host
   std::vector<T> pressure(StreamHandle stream = nullptr) const;
 
-  const HimenoGrid& grid() const noexcept;
-  const HimenoOptions& options() const noexcept;
+  const HimenoGrid& grid() const;
+  const HimenoOptions& options() const;
   /// @return the backend it runs on (never automatic)
-  Backend backend() const noexcept;
+  Backend backend() const;
   /// @return the sweeps per pass iterate() uses (CUDA), 1 on the CPU backend
-  int sweeps_per_pass() const noexcept;
+  int sweeps_per_pass() const;
   /// @return the bytes of memory the fields occupy, 14 arrays of grid().points() values
-  std::int64_t field_bytes() const noexcept;
+  std::int64_t field_bytes() const;
 
  private:
   HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* fields, const HimenoOptions& options, Backend backend,
                 StreamHandle stream);
 
-  struct Implementation;
-  std::unique_ptr<Implementation> implementation_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// The problem cut into slabs along i across several GPUs driven from this process (no
@@ -168,7 +169,8 @@ class HimenoProblem {
 /// neighbours' ghost planes, device to device (peer access enabled where the devices
 /// allow it; a device may appear more than once, its slabs then share it). The pressure
 /// equals the one-box problem's bit for bit; gosa is the slabs' sums added in slab order.
-/// With one device the slab is the whole grid and temporal blocking applies.
+/// With one device the slab is the whole grid and temporal blocking applies. Every
+/// member of a moved-from object throws Error ErrorCode::invalid_argument naming 'this'.
 template <class T>
 class HimenoMultiDevice {
  public:
@@ -192,14 +194,14 @@ class HimenoMultiDevice {
   double iterate(std::int64_t sweeps);
   /// @return the whole grid's pressure, gathered from the devices to the host
   std::vector<T> pressure() const;
-  const HimenoGrid& grid() const noexcept;
+  const HimenoGrid& grid() const;
 
  private:
   HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>* fields, const std::vector<int>& devices,
                     const HimenoOptions& options);
 
-  struct Implementation;
-  std::unique_ptr<Implementation> implementation_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace cunum

@@ -44,6 +44,8 @@ struct HimenoDistributedOptions {
   bool overlap_halo = true;
 };
 
+/// One rank's part of the problem. Every member of a moved-from object throws Error
+/// ErrorCode::invalid_argument naming 'this'.
 template <class T>
 class HimenoDistributed {
  public:
@@ -78,19 +80,19 @@ class HimenoDistributed {
   std::vector<T> gather_pressure(int root = 0) const;
 
   /// @return the global i of this rank's first updated plane
-  std::int64_t first_plane() const noexcept;
+  std::int64_t first_plane() const;
   /// @return the number of planes this rank updates
-  std::int64_t planes() const noexcept;
-  const HimenoGrid& grid() const noexcept;
+  std::int64_t planes() const;
+  const HimenoGrid& grid() const;
   /// @return the backend it runs on (never automatic)
-  Backend backend() const noexcept;
+  Backend backend() const;
 
  private:
   HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>* fields,
                     const HimenoOptions& options, Backend backend, const HimenoDistributedOptions& distributed);
 
-  struct Implementation;
-  std::unique_ptr<Implementation> implementation_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace cunum

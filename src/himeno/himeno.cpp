@@ -22,6 +22,7 @@ CUNUM_DEFINE_ENUM_FUNCTIONS(HimenoSize, CUNUM_HIMENO_SIZES)
 namespace {
 constexpr const char* kProblemRoutine = "cunum::HimenoProblem";
 constexpr const char* kIterateRoutine = "cunum::HimenoProblem::iterate";
+constexpr const char* kClassName = "HimenoProblem";
 }  // namespace
 
 HimenoGrid himeno_grid(HimenoSize size) {
@@ -117,7 +118,7 @@ template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<do
 }  // namespace detail
 
 template <class T>
-struct HimenoProblem<T>::Implementation {
+struct HimenoProblem<T>::Impl {
   HimenoGrid grid;
   HimenoOptions options;
   Backend backend = Backend::cpu;
@@ -144,16 +145,16 @@ HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* f
   detail::validate_himeno_grid(grid, sizeof(T), kProblemRoutine);
   detail::validate_himeno_options(options, kProblemRoutine);
   if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kProblemRoutine);
-  auto implementation = std::make_unique<Implementation>();
-  implementation->grid = grid;
-  implementation->options = options;
-  implementation->backend = resolved;
-  if (resolved == Backend::cuda) implementation->binding = detail::DeviceBinding::current();
+  auto impl = std::make_unique<Impl>();
+  impl->grid = grid;
+  impl->options = options;
+  impl->backend = resolved;
+  if (resolved == Backend::cuda) impl->binding = detail::DeviceBinding::current();
   const detail::HimenoBox whole_grid{grid.nx, grid.ny, grid.nz, 0, grid.nx};
-  implementation->sweeper =
+  impl->sweeper =
       detail::make_himeno_backend<T>(resolved, whole_grid, {fields, 0}, options.omega, stream);
-  implementation->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *implementation->sweeper);
-  implementation_ = std::move(implementation);
+  impl->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *impl->sweeper);
+  impl_ = std::move(impl);
 }
 
 template <class T>
@@ -166,7 +167,7 @@ HimenoProblem<T>& HimenoProblem<T>::operator=(HimenoProblem&&) noexcept = defaul
 template <class T>
 double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
   const detail::RoutineScope scope(kIterateRoutine);
-  Implementation& self = *implementation_;
+  Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
   if (self.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
   for (std::int64_t done = 0; done < sweeps;) {
@@ -181,31 +182,34 @@ double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
 
 template <class T>
 std::vector<T> HimenoProblem<T>::pressure(StreamHandle stream) const {
-  const detail::RoutineScope scope("cunum::HimenoProblem::pressure");
-  std::vector<T> host(static_cast<std::size_t>(implementation_->grid.points()));
-  implementation_->sweeper->copy_pressure(host.data(), stream);
+  constexpr const char* routine = "cunum::HimenoProblem::pressure";
+  const detail::RoutineScope scope(routine);
+  const Impl& self = detail::require_plan(impl_, routine, kClassName);
+  std::vector<T> host(static_cast<std::size_t>(self.grid.points()));
+  self.sweeper->copy_pressure(host.data(), stream);
   return host;
 }
 
 template <class T>
-const HimenoGrid& HimenoProblem<T>::grid() const noexcept {
-  return implementation_->grid;
+const HimenoGrid& HimenoProblem<T>::grid() const {
+  return detail::require_plan(impl_, "cunum::HimenoProblem::grid", kClassName).grid;
 }
 template <class T>
-const HimenoOptions& HimenoProblem<T>::options() const noexcept {
-  return implementation_->options;
+const HimenoOptions& HimenoProblem<T>::options() const {
+  return detail::require_plan(impl_, "cunum::HimenoProblem::options", kClassName).options;
 }
 template <class T>
-Backend HimenoProblem<T>::backend() const noexcept {
-  return implementation_->backend;
+Backend HimenoProblem<T>::backend() const {
+  return detail::require_plan(impl_, "cunum::HimenoProblem::backend", kClassName).backend;
 }
 template <class T>
-int HimenoProblem<T>::sweeps_per_pass() const noexcept {
-  return implementation_->sweeps_per_pass;
+int HimenoProblem<T>::sweeps_per_pass() const {
+  return detail::require_plan(impl_, "cunum::HimenoProblem::sweeps_per_pass", kClassName).sweeps_per_pass;
 }
 template <class T>
-std::int64_t HimenoProblem<T>::field_bytes() const noexcept {
-  return implementation_->grid.points() * (detail::kHimenoCoefficientArrays + 2) * static_cast<std::int64_t>(sizeof(T));
+std::int64_t HimenoProblem<T>::field_bytes() const {
+  const Impl& self = detail::require_plan(impl_, "cunum::HimenoProblem::field_bytes", kClassName);
+  return self.grid.points() * (detail::kHimenoCoefficientArrays + 2) * static_cast<std::int64_t>(sizeof(T));
 }
 
 template class HimenoProblem<float>;

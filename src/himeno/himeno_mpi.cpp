@@ -27,6 +27,7 @@ namespace {
 
 constexpr const char* kDistributedRoutine = "cunum::HimenoDistributed";
 constexpr const char* kIterateRoutine = "cunum::HimenoDistributed::iterate";
+constexpr const char* kClassName = "HimenoDistributed";
 using detail::check_mpi;
 
 template <class T>
@@ -146,7 +147,7 @@ int local_rank(MPI_Comm comm) {
 }  // namespace
 
 template <class T>
-struct HimenoDistributed<T>::Implementation {
+struct HimenoDistributed<T>::Impl {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int ranks = 1;
@@ -275,7 +276,7 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
                                         const HimenoOptions& options, Backend backend,
                                         const HimenoDistributedOptions& distributed) {
   const detail::RoutineScope scope(kDistributedRoutine);
-  auto self = std::make_unique<Implementation>();
+  auto self = std::make_unique<Impl>();
   self->comm = comm;
   check_mpi(MPI_Comm_rank(comm, &self->rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &self->ranks), "MPI_Comm_size");
@@ -308,7 +309,7 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   self->sweeper = detail::make_himeno_backend<T>(self->backend, self->box,
                                                  {fields, (self->first - 1) * grid.ny * grid.nz}, options.omega, setup);
   if (self->ranks == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweeper);
-  implementation_ = std::move(self);
+  impl_ = std::move(self);
 }
 
 template <class T>
@@ -321,8 +322,8 @@ HimenoDistributed<T>& HimenoDistributed<T>::operator=(HimenoDistributed&&) noexc
 template <class T>
 double HimenoDistributed<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kIterateRoutine);
+  Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
-  Implementation& self = *implementation_;
   for (std::int64_t done = 0; done < sweeps;) {
     const int pass = static_cast<int>(std::min<std::int64_t>(sweeps - done, self.sweeps_per_pass));
     self.sweep(pass);
@@ -336,8 +337,9 @@ double HimenoDistributed<T>::iterate(std::int64_t sweeps) {
 
 template <class T>
 std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
-  const detail::RoutineScope scope("cunum::HimenoDistributed::gather_pressure");
-  const Implementation& self = *implementation_;
+  constexpr const char* routine = "cunum::HimenoDistributed::gather_pressure";
+  const detail::RoutineScope scope(routine);
+  const Impl& self = detail::require_plan(impl_, routine, kClassName);
   const std::int64_t plane_points = self.grid.ny * self.grid.nz;
   std::vector<T> slab(static_cast<std::size_t>(self.box.points()));
   self.sweeper->copy_pressure(slab.data(), self.streams ? self.streams->edge() : nullptr);
@@ -346,7 +348,7 @@ std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
   const std::int64_t from = self.rank == 0 ? 0 : 1;
   const std::int64_t to = self.rank == self.ranks - 1 ? self.box.planes : self.box.planes - 1;
   const std::int64_t sent = (to - from) * plane_points;
-  detail::require(self.grid.points() <= std::numeric_limits<int>::max(), "cunum::HimenoDistributed::gather_pressure",
+  detail::require(self.grid.points() <= std::numeric_limits<int>::max(), routine,
                   "grid", "has more than 2^31 - 1 points, which one MPI gather cannot address");
   std::vector<int> counts(static_cast<std::size_t>(self.ranks));
   const int mine = static_cast<int>(sent);
@@ -361,20 +363,20 @@ std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
 }
 
 template <class T>
-std::int64_t HimenoDistributed<T>::first_plane() const noexcept {
-  return implementation_->first;
+std::int64_t HimenoDistributed<T>::first_plane() const {
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::first_plane", kClassName).first;
 }
 template <class T>
-std::int64_t HimenoDistributed<T>::planes() const noexcept {
-  return implementation_->count;
+std::int64_t HimenoDistributed<T>::planes() const {
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::planes", kClassName).count;
 }
 template <class T>
-const HimenoGrid& HimenoDistributed<T>::grid() const noexcept {
-  return implementation_->grid;
+const HimenoGrid& HimenoDistributed<T>::grid() const {
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::grid", kClassName).grid;
 }
 template <class T>
-Backend HimenoDistributed<T>::backend() const noexcept {
-  return implementation_->backend;
+Backend HimenoDistributed<T>::backend() const {
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::backend", kClassName).backend;
 }
 
 template class HimenoDistributed<float>;

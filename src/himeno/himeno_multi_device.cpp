@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kMultiRoutine = "cunum::HimenoMultiDevice";
 constexpr const char* kMultiIterateRoutine = "cunum::HimenoMultiDevice::iterate";
+constexpr const char* kClassName = "HimenoMultiDevice";
 
 // The events of a slab's queue.
 enum QueueEvent { kSwept, kExchanged, kQueueEvents };  // after its sweep; after its ghost copies
@@ -30,7 +31,7 @@ enum QueueEvent { kSwept, kExchanged, kQueueEvents };  // after its sweep; after
 }  // namespace
 
 template <class T>
-struct HimenoMultiDevice<T>::Implementation {
+struct HimenoMultiDevice<T>::Impl {
   HimenoGrid grid;
   std::vector<detail::HimenoSlab> slabs;
   // Queues before sweepers: the sweepers free their memory on the queues' streams.
@@ -39,15 +40,15 @@ struct HimenoMultiDevice<T>::Implementation {
   int sweeps_per_pass = 1;
 
   // Each slab's memory is released with its own device current.
-  ~Implementation() {
+  ~Impl() {
     for (std::size_t s = 0; s < sweepers.size(); ++s) {
       cudaSetDevice(queues[s]->device());
       sweepers[s].reset();
     }
   }
-  Implementation() = default;
-  Implementation(const Implementation&) = delete;
-  Implementation& operator=(const Implementation&) = delete;
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   std::size_t count() const noexcept { return slabs.size(); }
 
@@ -112,7 +113,7 @@ HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFiel
   resolve_backend(Backend::cuda);  // no_device without a GPU
   int caller_device = 0;
   CUNUM_CHECK(cudaGetDevice(&caller_device));
-  auto self = std::make_unique<Implementation>();
+  auto self = std::make_unique<Impl>();
   self->grid = grid;
   const int slabs = static_cast<int>(devices.size());
   for (int s = 0; s < slabs; ++s) {
@@ -131,7 +132,7 @@ HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFiel
   }
   if (slabs == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweepers.front());
   CUNUM_CHECK(cudaSetDevice(caller_device));
-  implementation_ = std::move(self);
+  impl_ = std::move(self);
 }
 
 template <class T>
@@ -144,8 +145,8 @@ HimenoMultiDevice<T>& HimenoMultiDevice<T>::operator=(HimenoMultiDevice&&) noexc
 template <class T>
 double HimenoMultiDevice<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kMultiIterateRoutine);
+  Impl& self = detail::require_plan(impl_, kMultiIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kMultiIterateRoutine, "sweeps");
-  Implementation& self = *implementation_;
   int caller_device = 0;
   CUNUM_CHECK(cudaGetDevice(&caller_device));
   for (std::int64_t done = 0; done < sweeps;) {
@@ -164,8 +165,9 @@ double HimenoMultiDevice<T>::iterate(std::int64_t sweeps) {
 
 template <class T>
 std::vector<T> HimenoMultiDevice<T>::pressure() const {
-  const detail::RoutineScope scope("cunum::HimenoMultiDevice::pressure");
-  const Implementation& self = *implementation_;
+  constexpr const char* routine = "cunum::HimenoMultiDevice::pressure";
+  const detail::RoutineScope scope(routine);
+  const Impl& self = detail::require_plan(impl_, routine, kClassName);
   int caller_device = 0;
   CUNUM_CHECK(cudaGetDevice(&caller_device));
   const std::int64_t plane_points = self.grid.ny * self.grid.nz;
@@ -186,8 +188,8 @@ std::vector<T> HimenoMultiDevice<T>::pressure() const {
 }
 
 template <class T>
-const HimenoGrid& HimenoMultiDevice<T>::grid() const noexcept {
-  return implementation_->grid;
+const HimenoGrid& HimenoMultiDevice<T>::grid() const {
+  return detail::require_plan(impl_, "cunum::HimenoMultiDevice::grid", kClassName).grid;
 }
 
 template class HimenoMultiDevice<float>;

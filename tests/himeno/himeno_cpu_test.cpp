@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/value_types.hpp"
@@ -134,6 +135,29 @@ TYPED_TEST(HimenoCpu, BadArgumentsAreRefusedByName) {
   HimenoProblem<T> problem(grid, {}, Backend::cpu);
   EXPECT_CUNUM_ERROR(problem.iterate(0), ErrorCode::invalid_argument, "sweeps");
   EXPECT_CUNUM_ERROR(cunum::himeno_grid(static_cast<cunum::HimenoSize>(9)), ErrorCode::invalid_argument, "size");
+}
+
+// A moved-from problem has no state: every member refuses it by name instead of
+// dereferencing it.
+TYPED_TEST(HimenoCpu, MovedFromProblemIsRefusedByEveryMember) {
+  using T = TypeParam;
+  HimenoProblem<T> problem(HimenoGrid{5, 6, 7}, {}, Backend::cpu);
+  HimenoProblem<T> moved(std::move(problem));
+  EXPECT_EQ(moved.grid().nz, 7);
+  EXPECT_CUNUM_ERROR(problem.iterate(1), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.pressure(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.grid(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.options(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.backend(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.sweeps_per_pass(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.field_bytes(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.iterate(1), ErrorCode::invalid_argument, "moved-from HimenoProblem");
+  // Assigned from, too; and assigning to it makes it whole again.
+  HimenoProblem<T> other(HimenoGrid{5, 5, 5}, {}, Backend::cpu);
+  problem = std::move(other);
+  EXPECT_CUNUM_ERROR(other.grid(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_EQ(problem.grid().nz, 5);
+  EXPECT_GT(problem.iterate(1), 0.0);
 }
 
 TEST(HimenoMultiDevice, DevicesAreCheckedByName) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/value_types.hpp"
@@ -134,6 +135,17 @@ TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
   HimenoProblem<T> benchmark_box(cunum::himeno_grid(cunum::HimenoSize::xs), options, Backend::cuda);
   EXPECT_NEAR(benchmark.iterate(3), benchmark_box.iterate(3), 1e-12);
   EXPECT_TRUE(benchmark.pressure() == benchmark_box.pressure());
+}
+
+// A moved-from object has no state: every member refuses it by name.
+TEST(HimenoGpuMultiDevice, MovedFromIsRefusedByEveryMember) {
+  CUNUM_REQUIRE_GPU();
+  cunum::HimenoMultiDevice<float> several(HimenoGrid{9, 9, 9}, {0, 0});
+  cunum::HimenoMultiDevice<float> moved(std::move(several));
+  EXPECT_EQ(moved.grid().nx, 9);
+  EXPECT_CUNUM_ERROR(several.iterate(1), cunum::ErrorCode::invalid_argument, "moved-from HimenoMultiDevice");
+  EXPECT_CUNUM_ERROR(several.pressure(), cunum::ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(several.grid(), cunum::ErrorCode::invalid_argument, "'this'");
 }
 
 TYPED_TEST(HimenoGpu, GosaIsBitIdenticalRunToRun) {

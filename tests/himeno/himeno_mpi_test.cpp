@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cunum/himeno_mpi.hpp"
@@ -60,6 +61,31 @@ void compare(const HimenoGrid& grid, const cunum::testing::HimenoArrays<T>* arra
   if (rank == 0) std::printf("[himeno-mpi] %s on %d ranks: compared\n", name.c_str(), ranks);
 }
 
+// A moved-from object has no state: every member refuses it by name (before any MPI
+// call, so no rank waits on another).
+void moved_from_is_refused(Backend backend) {
+  cunum::HimenoDistributed<float> problem(MPI_COMM_WORLD, cunum::himeno_grid(cunum::HimenoSize::xs), {}, backend);
+  const cunum::HimenoDistributed<float> moved(std::move(problem));
+  if (moved.grid().nx != 32) fail("the moved-to object lost its grid");
+  const auto expect_refused = [&](const char* member, const auto& call) {
+    try {
+      call();
+      fail(std::string(member) + " of a moved-from HimenoDistributed did not throw");
+    } catch (const cunum::Error& error) {
+      if (error.code() != cunum::ErrorCode::invalid_argument ||
+          std::string(error.what()).find("'this' is a moved-from HimenoDistributed") == std::string::npos) {
+        fail(std::string(member) + " of a moved-from object: " + error.what());
+      }
+    }
+  };
+  expect_refused("iterate", [&] { problem.iterate(1); });
+  expect_refused("gather_pressure", [&] { problem.gather_pressure(0); });
+  expect_refused("first_plane", [&] { problem.first_plane(); });
+  expect_refused("planes", [&] { problem.planes(); });
+  expect_refused("grid", [&] { problem.grid(); });
+  expect_refused("backend", [&] { problem.backend(); });
+}
+
 template <class T>
 void run_all(Backend backend) {
   compare<T>(cunum::himeno_grid(cunum::HimenoSize::xs), nullptr, backend, true);
@@ -89,6 +115,7 @@ int main(int argc, char** argv) {
   try {
     run_all<float>(backend);
     run_all<double>(backend);
+    moved_from_is_refused(backend);
     if (ranks > 1) {
       try {
         cunum::HimenoDistributed<float> too_thin(MPI_COMM_WORLD, HimenoGrid{3, 8, 8}, {}, backend);
