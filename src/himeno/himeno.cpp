@@ -1,5 +1,5 @@
-// Himeno front end: validation at the API boundary, backend resolution, and the
-// passes of iterate().
+// Himeno front end: validation at the API boundary, backend resolution, and
+// iterate() through the one sweep sequence (himeno_sequence.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +9,12 @@
 #include "cunum/core/error.hpp"
 #include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
+#include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
 #include "src/himeno/himeno_policy.hpp"
+#include "src/himeno/himeno_sequence.hpp"
 #include "src/himeno/himeno_setup.hpp"
 
 namespace cunum {
@@ -77,8 +79,9 @@ void validate_himeno_fields(const HimenoFields<T>& fields, std::int64_t points, 
   require_finite_array(fields.pressure, "fields.pressure");
 }
 
-template void validate_himeno_fields(const HimenoFields<float>&, std::int64_t, const char*);
-template void validate_himeno_fields(const HimenoFields<double>&, std::int64_t, const char*);
+#define CUNUM_INSTANTIATE_VALIDATE_HIMENO_FIELDS(T) \
+  template void validate_himeno_fields(const HimenoFields<T>&, std::int64_t, const char*);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_VALIDATE_HIMENO_FIELDS, CUNUM_REAL_TYPES)
 
 template <class T>
 std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const HimenoBox& box,
@@ -88,12 +91,10 @@ std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const Him
   return make_himeno_cpu<T>(box, source, omega);
 }
 
-template std::unique_ptr<HimenoBackend<float>> make_himeno_backend(Backend, const HimenoBox&,
-                                                                   const HimenoFieldSource<float>&, double,
-                                                                   StreamHandle);
-template std::unique_ptr<HimenoBackend<double>> make_himeno_backend(Backend, const HimenoBox&,
-                                                                    const HimenoFieldSource<double>&, double,
-                                                                    StreamHandle);
+#define CUNUM_INSTANTIATE_MAKE_HIMENO_BACKEND(T)                                                              \
+  template std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend, const HimenoBox&,                    \
+                                                                 const HimenoFieldSource<T>&, double, StreamHandle);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_HIMENO_BACKEND, CUNUM_REAL_TYPES)
 
 HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs) {
   const std::int64_t interior = grid.nx - 2;
@@ -112,8 +113,9 @@ int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>&
   return asked < sweeper.max_sweeps_per_pass() ? asked : sweeper.max_sweeps_per_pass();
 }
 
-template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<float>&);
-template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<double>&);
+#define CUNUM_INSTANTIATE_HIMENO_SWEEPS_PER_PASS(T) \
+  template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<T>&);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_SWEEPS_PER_PASS, CUNUM_REAL_TYPES)
 
 }  // namespace detail
 
@@ -170,14 +172,9 @@ double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
   Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
   if (self.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
-  for (std::int64_t done = 0; done < sweeps;) {
-    const std::int64_t left = sweeps - done;
-    const int pass = static_cast<int>(left < self.sweeps_per_pass ? left : self.sweeps_per_pass);
-    self.sweeper->sweep(pass, 1, self.grid.nx - 1, 0, stream);
-    self.sweeper->swap();
-    done += pass;
-  }
-  return self.sweeper->gosa(1, stream);
+  detail::HimenoSlabWork<T> whole_grid{self.sweeper.get(), self.grid.nx, stream};
+  detail::NoHalo halo;
+  return detail::himeno_iterate(&whole_grid, 1, self.sweeps_per_pass, sweeps, halo);
 }
 
 template <class T>
@@ -212,7 +209,7 @@ std::int64_t HimenoProblem<T>::field_bytes() const {
   return self.grid.points() * (detail::kHimenoCoefficientArrays + 2) * static_cast<std::int64_t>(sizeof(T));
 }
 
-template class HimenoProblem<float>;
-template class HimenoProblem<double>;
+#define CUNUM_INSTANTIATE_HIMENO_PROBLEM(T) template class HimenoProblem<T>;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_PROBLEM, CUNUM_REAL_TYPES)
 
 }  // namespace cunum

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "src/core/instantiate.hpp"
 #include "src/himeno/himeno_backends.hpp"
 #include "src/himeno/himeno_stencil.hpp"
 
@@ -130,9 +131,8 @@ std::unique_ptr<HimenoBackend<T>> make_himeno_cpu(const HimenoBox& box, const Hi
   return std::make_unique<HimenoCpu<T>>(box, source, omega);
 }
 
-template std::unique_ptr<HimenoBackend<float>> make_himeno_cpu(const HimenoBox&, const HimenoFieldSource<float>&,
-                                                               double);
-template std::unique_ptr<HimenoBackend<double>> make_himeno_cpu(const HimenoBox&, const HimenoFieldSource<double>&,
-                                                                double);
+#define CUNUM_INSTANTIATE_MAKE_HIMENO_CPU(T) \
+  template std::unique_ptr<HimenoBackend<T>> make_himeno_cpu(const HimenoBox&, const HimenoFieldSource<T>&, double);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_HIMENO_CPU, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -1,5 +1,6 @@
 // The Himeno problem across MPI ranks: slabs of i-planes, one backend box per rank,
-// ghost planes refreshed after every sweep (MPI on the CPU backend, NCCL on CUDA).
+// swept by the one sweep sequence (himeno_sequence.hpp), ghost planes refreshed after
+// every sweep (MPI on the CPU backend, NCCL or staged MPI on CUDA).
 
 #include "cunum/himeno_mpi.hpp"
 
@@ -18,8 +19,11 @@
 #include "src/core/check.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/check_mpi.hpp"
+#include "src/core/device_queue.hpp"
+#include "src/core/instantiate.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
+#include "src/himeno/himeno_sequence.hpp"
 #include "src/himeno/himeno_setup.hpp"
 
 namespace cunum {
@@ -68,34 +72,6 @@ class NcclCommunicator {
   ncclComm_t communicator_ = nullptr;
 };
 #endif
-
-// A non-blocking stream and an event, destroyed with their owner.
-class StreamPair {
- public:
-  StreamPair() {
-    for (auto& stream : streams_) CUNUM_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    for (auto& event : events_) CUNUM_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-  }
-  ~StreamPair() {
-    for (auto stream : streams_) cudaStreamDestroy(stream);
-    for (auto event : events_) cudaEventDestroy(event);
-  }
-  StreamPair(const StreamPair&) = delete;
-  StreamPair& operator=(const StreamPair&) = delete;
-  cudaStream_t edge() const noexcept { return streams_[0]; }
-  cudaStream_t interior() const noexcept { return streams_[1]; }
-  // Each stream waits for the other's work so far: the next sweep reads what both wrote.
-  void join() {
-    CUNUM_CHECK(cudaEventRecord(events_[0], streams_[0]));
-    CUNUM_CHECK(cudaEventRecord(events_[1], streams_[1]));
-    CUNUM_CHECK(cudaStreamWaitEvent(streams_[1], events_[0], 0));
-    CUNUM_CHECK(cudaStreamWaitEvent(streams_[0], events_[1], 0));
-  }
-
- private:
-  cudaStream_t streams_[2] = {};
-  cudaEvent_t events_[2] = {};
-};
 
 // Page-locked host memory for the staged exchange: two planes out, two in.
 template <class T>
@@ -157,8 +133,11 @@ struct HimenoDistributed<T>::Impl {
   std::int64_t first = 1;  // global i of the first updated plane
   std::int64_t count = 0;  // updated planes
   detail::HimenoBox box;
-  // Declared before the sweeper, so destroyed after it: its memory is freed on them.
-  std::unique_ptr<StreamPair> streams;
+  // CUDA: the edge planes' queue (the whole slab's without overlap) and the interior's,
+  // one event each. Declared before the sweeper, so destroyed after it: its memory is
+  // freed on them.
+  std::unique_ptr<detail::DeviceQueue> edge;
+  std::unique_ptr<detail::DeviceQueue> interior;
 #if CUNUM_HAVE_NCCL
   std::unique_ptr<NcclCommunicator> nccl;
 #endif
@@ -167,11 +146,18 @@ struct HimenoDistributed<T>::Impl {
   // a build without NCCL): the planes go through page-locked host memory and MPI.
   bool staged = false;
   std::unique_ptr<PinnedPlanes<T>> staging;
-  int gosa_slots = 1;
   int sweeps_per_pass = 1;  // above 1 only with one rank: a pass keeps its planes to itself
 
   bool has_lower() const noexcept { return rank > 0; }
   bool has_upper() const noexcept { return rank < ranks - 1; }
+  cudaStream_t edge_stream() const noexcept { return edge ? edge->stream() : nullptr; }
+  // The edge planes are swept first and sent while the interior sweeps.
+  bool overlap() const noexcept { return backend == Backend::cuda && distributed.overlap_halo && ranks > 1; }
+
+  // The slab as the sweep sequence (himeno_sequence.hpp) sees it: split when overlapped.
+  detail::HimenoSlabWork<T> work() {
+    return {sweeper.get(), box.planes, edge_stream(), overlap() ? interior->stream() : nullptr};
+  }
 
   // Host memory on both sides: the edges go to the neighbours, their planes come back
   // into the ghosts (MPI_PROC_NULL past the grid's ends leaves those untouched).
@@ -189,7 +175,7 @@ struct HimenoDistributed<T>::Impl {
 
   // Sends the next pressure's first and last updated planes to the neighbours and
   // receives their planes into the ghost planes.
-  void exchange(cudaStream_t stream) {
+  void exchange_planes(cudaStream_t stream) {
     const std::int64_t plane_points = box.plane_points();
     T* lower_ghost = sweeper->pressure_plane(true, 0);
     T* lower_edge = sweeper->pressure_plane(true, 1);
@@ -231,32 +217,25 @@ struct HimenoDistributed<T>::Impl {
 #endif
   }
 
-  // `sweeps` sweeps of the slab (1 unless there is one rank): gosa slots 0 (first
-  // plane), 1 (last plane) and 2 (the planes between), as many as the slab has.
-  void sweep(int sweeps) {
-    const std::int64_t last = box.planes - 2;
-    const bool overlap = backend == Backend::cuda && distributed.overlap_halo && ranks > 1;
-    if (!overlap) {
-      const cudaStream_t stream = streams ? streams->edge() : nullptr;
-      sweeper->sweep(sweeps, 1, last + 1, 0, stream);
-      gosa_slots = 1;
-      if (ranks > 1) exchange(stream);
-    } else {
-      sweeper->sweep(1, 1, 2, 0, streams->edge());
-      gosa_slots = 1;
-      if (last > 1) {
-        sweeper->sweep(1, last, last + 1, 1, streams->edge());
-        gosa_slots = 2;
-      }
-      // The interior is enqueued before the exchange, which may block the host (staged).
-      if (last > 2) {
-        sweeper->sweep(1, 2, last, 2, streams->interior());
-        gosa_slots = 3;
-      }
-      exchange(streams->edge());
-      streams->join();
+  // The Halo of the sweep sequence (himeno_sequence.hpp): one slab on this rank, its
+  // ghost planes refreshed through MPI (CPU), NCCL or staged MPI (CUDA).
+  void enter(std::size_t) noexcept {}
+  void swept(std::size_t) noexcept {}
+  void exchange() {
+    if (ranks > 1) exchange_planes(edge_stream());
+    if (overlap()) {
+      // Each stream waits for the other's work so far: the next sweep reads what both wrote.
+      CUNUM_CHECK(cudaEventRecord(edge->event(0), edge->stream()));
+      CUNUM_CHECK(cudaEventRecord(interior->event(0), interior->stream()));
+      CUNUM_CHECK(cudaStreamWaitEvent(interior->stream(), edge->event(0), 0));
+      CUNUM_CHECK(cudaStreamWaitEvent(edge->stream(), interior->event(0), 0));
     }
-    sweeper->swap();
+  }
+  // The ranks' sums added by MPI_Allreduce.
+  double total(double local) const {
+    double sum = 0.0;
+    check_mpi(MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, comm), "MPI_Allreduce");
+    return sum;
   }
 };
 
@@ -298,14 +277,16 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   self->first = slab.first;
   self->box = slab.box;
   if (self->backend == Backend::cuda) {
-    self->streams = std::make_unique<StreamPair>();
+    const int device = current_device();
+    self->edge = std::make_unique<detail::DeviceQueue>(device, 1);
+    self->interior = std::make_unique<detail::DeviceQueue>(device, 1);
     self->staged = !CUNUM_HAVE_NCCL || ranks_share_a_device(comm);
 #if CUNUM_HAVE_NCCL
     if (!self->staged && self->ranks > 1) self->nccl = std::make_unique<NcclCommunicator>(comm, self->rank, self->ranks);
 #endif
     if (self->staged) self->staging = std::make_unique<PinnedPlanes<T>>(4 * grid.ny * grid.nz);
   }
-  const cudaStream_t setup = self->streams ? self->streams->edge() : nullptr;
+  const cudaStream_t setup = self->edge_stream();
   self->sweeper = detail::make_himeno_backend<T>(self->backend, self->box,
                                                  {fields, (self->first - 1) * grid.ny * grid.nz}, options.omega, setup);
   if (self->ranks == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweeper);
@@ -324,15 +305,8 @@ double HimenoDistributed<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kIterateRoutine);
   Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
-  for (std::int64_t done = 0; done < sweeps;) {
-    const int pass = static_cast<int>(std::min<std::int64_t>(sweeps - done, self.sweeps_per_pass));
-    self.sweep(pass);
-    done += pass;
-  }
-  const double local = self.sweeper->gosa(self.gosa_slots, self.streams ? self.streams->edge() : nullptr);
-  double total = 0.0;
-  check_mpi(MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, self.comm), "MPI_Allreduce");
-  return total;
+  detail::HimenoSlabWork<T> slab = self.work();
+  return detail::himeno_iterate(&slab, 1, self.sweeps_per_pass, sweeps, self);
 }
 
 template <class T>
@@ -342,7 +316,7 @@ std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
   const Impl& self = detail::require_plan(impl_, routine, kClassName);
   const std::int64_t plane_points = self.grid.ny * self.grid.nz;
   std::vector<T> slab(static_cast<std::size_t>(self.box.points()));
-  self.sweeper->copy_pressure(slab.data(), self.streams ? self.streams->edge() : nullptr);
+  self.sweeper->copy_pressure(slab.data(), self.edge_stream());
   // Each rank sends its updated planes; the first and the last rank add the grid's
   // boundary plane on their side.
   const std::int64_t from = self.rank == 0 ? 0 : 1;
@@ -379,7 +353,7 @@ Backend HimenoDistributed<T>::backend() const {
   return detail::require_plan(impl_, "cunum::HimenoDistributed::backend", kClassName).backend;
 }
 
-template class HimenoDistributed<float>;
-template class HimenoDistributed<double>;
+#define CUNUM_INSTANTIATE_HIMENO_DISTRIBUTED(T) template class HimenoDistributed<T>;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_DISTRIBUTED, CUNUM_REAL_TYPES)
 
 }  // namespace cunum

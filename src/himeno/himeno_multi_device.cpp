@@ -1,5 +1,6 @@
-// HimenoMultiDevice: slabs of i-planes on several GPUs of this process, ghost planes
-// refreshed by device-to-device copies after every sweep.
+// HimenoMultiDevice: slabs of i-planes on several GPUs of this process, swept by the
+// one sweep sequence (himeno_sequence.hpp) with ghost planes refreshed by
+// device-to-device copies after every sweep (PeerCopyHalo).
 
 #include <cuda_runtime.h>
 
@@ -13,9 +14,11 @@
 #include "cunum/himeno.hpp"
 #include "src/core/check.hpp"
 #include "src/core/device_queue.hpp"
+#include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
+#include "src/himeno/himeno_sequence.hpp"
 #include "src/himeno/himeno_setup.hpp"
 
 namespace cunum {
@@ -51,37 +54,59 @@ struct HimenoMultiDevice<T>::Impl {
   Impl& operator=(const Impl&) = delete;
 
   std::size_t count() const noexcept { return slabs.size(); }
+};
 
-  // One pass of `sweeps` sweeps (more than one only with one slab), then the ghosts.
-  void sweep(int sweeps) {
-    for (std::size_t s = 0; s < count(); ++s) {
-      CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
-      sweepers[s]->sweep(sweeps, 1, slabs[s].box.planes - 1, 0, queues[s]->stream());
-      CUNUM_CHECK(cudaEventRecord(queues[s]->event(kSwept), queues[s]->stream()));
-    }
-    const std::size_t plane_bytes = static_cast<std::size_t>(grid.ny * grid.nz) * sizeof(T);
-    for (std::size_t s = 0; s < count(); ++s) {
-      const cudaStream_t stream = queues[s]->stream();
-      CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
+namespace detail {
+namespace {
+
+// The slabs' halos, refreshed by device-to-device copies: after every slab's sweep each
+// copies its neighbours' edge planes into its ghost planes, on its own queue once the
+// neighbour's sweep is done; the next pass, which writes the arrays the neighbours just
+// read, waits for their copies.
+template <class T>
+class PeerCopyHalo {
+ public:
+  PeerCopyHalo(const std::vector<HimenoSlab>& slabs, const std::vector<std::unique_ptr<DeviceQueue>>& queues,
+               const std::vector<std::unique_ptr<HimenoBackend<T>>>& sweepers, const HimenoGrid& grid)
+      : slabs_(slabs), queues_(queues), sweepers_(sweepers), grid_(grid) {}
+
+  void enter(std::size_t s) { CUNUM_CHECK(cudaSetDevice(queues_[s]->device())); }
+  void swept(std::size_t s) { CUNUM_CHECK(cudaEventRecord(queues_[s]->event(kSwept), queues_[s]->stream())); }
+
+  void exchange() {
+    const std::size_t count = slabs_.size();
+    const std::size_t plane_bytes = static_cast<std::size_t>(grid_.ny * grid_.nz) * sizeof(T);
+    for (std::size_t s = 0; s < count; ++s) {
+      const cudaStream_t stream = queues_[s]->stream();
+      CUNUM_CHECK(cudaSetDevice(queues_[s]->device()));
       const auto copy_from = [&](std::size_t neighbour, std::int64_t their_plane, std::int64_t my_plane) {
-        CUNUM_CHECK(cudaStreamWaitEvent(stream, queues[neighbour]->event(kSwept), 0));
-        CUNUM_CHECK(cudaMemcpyPeerAsync(sweepers[s]->pressure_plane(true, my_plane), queues[s]->device(),
-                                        sweepers[neighbour]->pressure_plane(true, their_plane),
-                                        queues[neighbour]->device(), plane_bytes, stream));
+        CUNUM_CHECK(cudaStreamWaitEvent(stream, queues_[neighbour]->event(kSwept), 0));
+        CUNUM_CHECK(cudaMemcpyPeerAsync(sweepers_[s]->pressure_plane(true, my_plane), queues_[s]->device(),
+                                        sweepers_[neighbour]->pressure_plane(true, their_plane),
+                                        queues_[neighbour]->device(), plane_bytes, stream));
       };
-      if (s > 0) copy_from(s - 1, slabs[s - 1].box.planes - 2, 0);
-      if (s + 1 < count()) copy_from(s + 1, 1, slabs[s].box.planes - 1);
-      CUNUM_CHECK(cudaEventRecord(queues[s]->event(kExchanged), stream));
+      if (s > 0) copy_from(s - 1, slabs_[s - 1].box.planes - 2, 0);
+      if (s + 1 < count) copy_from(s + 1, 1, slabs_[s].box.planes - 1);
+      CUNUM_CHECK(cudaEventRecord(queues_[s]->event(kExchanged), stream));
     }
-    // The next pass writes the arrays the neighbours just read: it waits for their copies.
-    for (std::size_t s = 0; s < count(); ++s) {
-      CUNUM_CHECK(cudaSetDevice(queues[s]->device()));
-      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s - 1]->event(kExchanged), 0));
-      if (s + 1 < count()) CUNUM_CHECK(cudaStreamWaitEvent(queues[s]->stream(), queues[s + 1]->event(kExchanged), 0));
-      sweepers[s]->swap();
+    for (std::size_t s = 0; s < count; ++s) {
+      CUNUM_CHECK(cudaSetDevice(queues_[s]->device()));
+      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queues_[s]->stream(), queues_[s - 1]->event(kExchanged), 0));
+      if (s + 1 < count) CUNUM_CHECK(cudaStreamWaitEvent(queues_[s]->stream(), queues_[s + 1]->event(kExchanged), 0));
     }
   }
+
+  double total(double gosa) const noexcept { return gosa; }
+
+ private:
+  const std::vector<HimenoSlab>& slabs_;
+  const std::vector<std::unique_ptr<DeviceQueue>>& queues_;
+  const std::vector<std::unique_ptr<HimenoBackend<T>>>& sweepers_;
+  const HimenoGrid& grid_;
 };
+
+}  // namespace
+}  // namespace detail
 
 template <class T>
 HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const std::vector<int>& devices,
@@ -147,20 +172,13 @@ double HimenoMultiDevice<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kMultiIterateRoutine);
   Impl& self = detail::require_plan(impl_, kMultiIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kMultiIterateRoutine, "sweeps");
-  int caller_device = 0;
-  CUNUM_CHECK(cudaGetDevice(&caller_device));
-  for (std::int64_t done = 0; done < sweeps;) {
-    const int pass = static_cast<int>(std::min<std::int64_t>(sweeps - done, self.sweeps_per_pass));
-    self.sweep(pass);
-    done += pass;
-  }
-  double gosa = 0.0;
+  const detail::CurrentDeviceGuard caller_device;
+  std::vector<detail::HimenoSlabWork<T>> work;
   for (std::size_t s = 0; s < self.count(); ++s) {
-    CUNUM_CHECK(cudaSetDevice(self.queues[s]->device()));
-    gosa += self.sweepers[s]->gosa(1, self.queues[s]->stream());
+    work.push_back({self.sweepers[s].get(), self.slabs[s].box.planes, self.queues[s]->stream()});
   }
-  CUNUM_CHECK(cudaSetDevice(caller_device));
-  return gosa;
+  detail::PeerCopyHalo<T> halo(self.slabs, self.queues, self.sweepers, self.grid);
+  return detail::himeno_iterate(work.data(), work.size(), self.sweeps_per_pass, sweeps, halo);
 }
 
 template <class T>
@@ -168,8 +186,7 @@ std::vector<T> HimenoMultiDevice<T>::pressure() const {
   constexpr const char* routine = "cunum::HimenoMultiDevice::pressure";
   const detail::RoutineScope scope(routine);
   const Impl& self = detail::require_plan(impl_, routine, kClassName);
-  int caller_device = 0;
-  CUNUM_CHECK(cudaGetDevice(&caller_device));
+  const detail::CurrentDeviceGuard caller_device;
   const std::int64_t plane_points = self.grid.ny * self.grid.nz;
   std::vector<T> whole(static_cast<std::size_t>(self.grid.points()));
   for (std::size_t s = 0; s < self.count(); ++s) {
@@ -183,7 +200,6 @@ std::vector<T> HimenoMultiDevice<T>::pressure() const {
     std::memcpy(whole.data() + (box.first_plane + from) * plane_points, slab.data() + from * plane_points,
                 static_cast<std::size_t>((to - from) * plane_points) * sizeof(T));
   }
-  CUNUM_CHECK(cudaSetDevice(caller_device));
   return whole;
 }
 
@@ -192,7 +208,7 @@ const HimenoGrid& HimenoMultiDevice<T>::grid() const {
   return detail::require_plan(impl_, "cunum::HimenoMultiDevice::grid", kClassName).grid;
 }
 
-template class HimenoMultiDevice<float>;
-template class HimenoMultiDevice<double>;
+#define CUNUM_INSTANTIATE_HIMENO_MULTI_DEVICE(T) template class HimenoMultiDevice<T>;
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_MULTI_DEVICE, CUNUM_REAL_TYPES)
 
 }  // namespace cunum
