@@ -30,7 +30,8 @@ class HimenoCuda final : public HimenoBackend<T> {
         fields_(static_cast<std::size_t>(stride_) * (kHimenoCoefficientArrays + kHimenoPressureArrays), stream),
         gosa_(kHimenoGosaSlots, stream) {
     for (int sweeps = 1; sweeps <= kHimenoMaxSweepsPerPass; ++sweeps) {
-      resident_[sweeps] = himeno_sweep_resident_blocks<Policies, T>(binding_.arch, sweeps, binding_.multiprocessor_count);
+      resident_[sweeps] =
+          himeno_sweep_resident_blocks<Policies, T>(binding_.arch, sweeps, binding_.multiprocessor_count);
     }
     // No launch makes more blocks than one per tile and plane.
     const std::int64_t most_blocks = himeno_most_blocks<Policies>(binding_.arch, box.planes, box.ny, box.nz);
