@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_harness.hpp"
+#include "classic_reducer.hpp"
 #include "cub_peer.hpp"
 #include "reduce_tuning.hpp"
 #include "seed_figures.hpp"
@@ -26,7 +27,7 @@
 
 namespace {
 
-using cunum::ClassicReduceKernel;
+using cunum::bench::ClassicReduceKernel;
 using cunum::ReduceOp;
 using cunum::reduce_result_t;
 using cunum::bench::BenchEnvironment;
@@ -39,11 +40,11 @@ constexpr std::int64_t pow2(int exponent) { return std::int64_t{1} << exponent; 
 constexpr const char* kModule = "reduce";
 
 // The tutorial's seven kernels, in its order (the enum's list).
-constexpr const auto& kClassicKernels = cunum::ClassicReduceKernelValues::all;
+constexpr const auto& kClassicKernels = cunum::bench::ClassicReduceKernelValues::all;
 
 std::string classic_case_name(ClassicReduceKernel kernel) {
   // The tutorial numbers its kernels from 1; the enum counts from 0.
-  return "classic " + std::to_string(static_cast<int>(kernel) + 1) + ": " + cunum::to_string(kernel);
+  return "classic " + std::to_string(static_cast<int>(kernel) + 1) + ": " + cunum::bench::to_string(kernel);
 }
 
 // The seed's G80 figures for 2^22 ints (Harris's table for 4M elements)
@@ -241,7 +242,7 @@ void bench_classic_table(BenchContext& context, const std::vector<std::int32_t>&
     context.report.add(row);
   };
 
-  cunum::ClassicReducer<std::int32_t> classic;
+  cunum::bench::ClassicReducer<std::int32_t> classic;
   cunum::DeviceBuffer<std::int32_t> classic_result(1, stream);
   for (const ClassicReduceKernel kernel : kClassicKernels) {
     const std::string name = classic_case_name(kernel);

@@ -1,6 +1,6 @@
 #pragma once
-// Internal: the entry points each backend provides; reduce.cpp and
-// classic_reducer.cpp validate and dispatch.
+// Internal: the entry points each backend provides; reduce.cpp validates and
+// dispatches.
 
 #include <cstdint>
 
@@ -27,23 +27,5 @@ struct ReduceScratch {
 template <class T>
 void reduce_cuda(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
                  const ReduceScratch& scratch, StreamHandle stream);
-
-// The classic tutorial kernels: blocks of one pass over n values, and the pass
-// itself (device pointers; returns the number of partial sums written to `out`).
-inline unsigned int classic_pass_blocks(ClassicReduceKernel kernel, unsigned int n, int multiprocessor_count) {
-  constexpr unsigned int block = ClassicReducePolicy::block_threads;
-  const bool first_add = kernel != ClassicReduceKernel::interleaved_divergent &&
-                         kernel != ClassicReduceKernel::interleaved_strided &&
-                         kernel != ClassicReduceKernel::sequential_addressing;
-  const unsigned int per_block = first_add ? 2 * block : block;
-  const unsigned int blocks = (n + per_block - 1) / per_block;
-  if (kernel != ClassicReduceKernel::multiple_elements_per_thread) return blocks;
-  const auto cap = static_cast<unsigned int>(multiprocessor_count * ClassicReducePolicy::kernel7_blocks_per_multiprocessor);
-  return blocks < cap ? blocks : cap;
-}
-
-template <class T>
-unsigned int launch_classic_pass(ClassicReduceKernel kernel, const T* in, T* out, unsigned int n,
-                                 int multiprocessor_count, StreamHandle stream);
 
 }  // namespace cunum::detail

@@ -1,8 +1,8 @@
 #pragma once
 // Internal: the tuning of the reductions, in one place: the production single-pass
-// kernel's policy by architecture, the classic kernels' block size, and the OpenMP
-// backend's block. Tests and the bench derive their bounds and sweeps from these
-// types; the measurements behind the choices are in docs/reduce.md.
+// kernel's policy by architecture and the OpenMP backend's block. Tests and the
+// bench derive their bounds and sweeps from these types; the measurements behind
+// the choices are in docs/reduce.md.
 
 #include <cstdint>
 #include <type_traits>
@@ -49,13 +49,6 @@ inline int reduce_grid_blocks(const ReduceTuning& tuning, std::int64_t n, int el
   const std::int64_t cap = static_cast<std::int64_t>(multiprocessor_count) * tuning.blocks_per_multiprocessor;
   return static_cast<int>(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
 }
-
-// The classic tutorial kernels: one block size for all seven; kernel 7 caps its
-// grid at a few blocks per SM and loops.
-struct ClassicReducePolicy {
-  static constexpr unsigned int block_threads = 256;
-  static constexpr int kernel7_blocks_per_multiprocessor = 8;
-};
 
 // The OpenMP backend: blocks summed in interleaved lanes (reduce_cpu.cpp).
 struct CpuReducePolicy {

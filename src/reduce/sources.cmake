@@ -1,6 +1,4 @@
 target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce_cpu.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/classic_reducer.cpp
-  ${PROJECT_SOURCE_DIR}/kernels/reduce/reduce_production.cu
-  ${PROJECT_SOURCE_DIR}/kernels/reduce/reduce_classic.cu)
+  ${PROJECT_SOURCE_DIR}/kernels/reduce/reduce_production.cu)

@@ -87,8 +87,6 @@ TEST(Enums, FollowTheirListsAndRejectEveryOtherValue) {
   expect_follows_its_list("ErrorCode", CUNUM_TEST_LISTED_VALUES(cunum::ErrorCode, CUNUM_ERROR_CODES));
   expect_follows_its_list("Backend", CUNUM_TEST_LISTED_VALUES(cunum::Backend, CUNUM_BACKENDS));
   expect_follows_its_list("ReduceOp", CUNUM_TEST_LISTED_VALUES(cunum::ReduceOp, CUNUM_REDUCE_OPS));
-  expect_follows_its_list("ClassicReduceKernel",
-                          CUNUM_TEST_LISTED_VALUES(cunum::ClassicReduceKernel, CUNUM_CLASSIC_REDUCE_KERNELS));
   expect_follows_its_list("SobolSequence", CUNUM_TEST_LISTED_VALUES(cunum::SobolSequence, CUNUM_SOBOL_SEQUENCES));
   expect_follows_its_list("BridgeOrder", CUNUM_TEST_LISTED_VALUES(cunum::BridgeOrder, CUNUM_BRIDGE_ORDERS));
   expect_follows_its_list("CovarianceForm", CUNUM_TEST_LISTED_VALUES(cunum::CovarianceForm, CUNUM_COVARIANCE_FORMS));
@@ -231,8 +229,6 @@ TEST_F(NoDevice, DeviceObjectsThrowNoDeviceNamingTheRoutine) {
                    "src/core/memory.cpp");
   expect_no_device("Reducer<float>(cuda)", [] { cunum::Reducer<float> reducer(cunum::Backend::cuda); },
                    "cunum::Reducer", nullptr);
-  expect_no_device("ClassicReducer<float>", [] { cunum::ClassicReducer<float> reducer; },
-                   "cunum::ClassicReducer", nullptr);
   expect_no_device("resolve_backend(cuda)", [] { cunum::resolve_backend(cunum::Backend::cuda); },
                    "cunum::resolve_backend", nullptr);
   expect_no_device("current_device()", [] { cunum::current_device(); }, "cunum::current_device", nullptr);

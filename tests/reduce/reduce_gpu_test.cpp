@@ -205,53 +205,6 @@ TEST(GpuReduce, BadArgumentsAreNamedErrorsAndNothingIsWritten) {
   for (unsigned char b : bytes) EXPECT_EQ(b, 0xAB);
 }
 
-// The seven classic kernels.
-template <class T>
-class GpuClassicReduce : public ::testing::Test {};
-using ClassicTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-constexpr const auto& kClassicKernels = cunum::ClassicReduceKernelValues::all;
-TYPED_TEST_SUITE(GpuClassicReduce, ClassicTypes);
-
-TYPED_TEST(GpuClassicReduce, EveryKernelMatchesReference) {
-  CUNUM_REQUIRE_GPU();
-  using T = TypeParam;
-  cunum::Stream stream;
-  cunum::ClassicReducer<T> reducer;
-  cunum::DeviceBuffer<T> result(1, stream);
-  for (std::int64_t n : awkward_sizes()) {
-    const auto host = random_vector<T>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 99);
-    const auto data = cunum::DeviceBuffer<T>::from_host(host, stream);
-    const auto ref = cunum::testing::reference_reduce(ReduceOp::sum, host.data(), n);
-    for (const cunum::ClassicReduceKernel kernel : kClassicKernels) {
-      result.fill_bytes_async(0xFF);
-      reducer.sum(kernel, data.data(), n, result.data(), stream);
-      T value{};
-      result.copy_to_host(&value, 1);
-      if constexpr (std::is_floating_point_v<T>) {
-        // Accumulated in T itself, along chains of at most ceil(n / 256) + 256 additions.
-        const long double depth = std::ceil(n / 256.0L) + 2 * 256;
-        const long double bound = depth * std::numeric_limits<T>::epsilon() / 2 * ref.sum_of_magnitudes;
-        EXPECT_LE(std::fabs(value - ref.value), bound) << cunum::to_string(kernel) << " n=" << n;
-      } else {
-        EXPECT_EQ(static_cast<long double>(value), ref.value) << cunum::to_string(kernel) << " n=" << n;
-      }
-    }
-  }
-}
-
-TEST(GpuClassicReduce, RejectsWhatThirtyTwoBitIndexingCannotServe) {
-  CUNUM_REQUIRE_GPU();
-  cunum::ClassicReducer<float> reducer;
-  cunum::DeviceBuffer<float> data(8), result(1);
-  EXPECT_CUNUM_ERROR(reducer.sum(cunum::ClassicReduceKernel::complete_unroll, data.data(),
-                                 cunum::ClassicReducer<float>::max_elements + 1, result.data()),
-                     cunum::ErrorCode::invalid_argument, "'n'");
-  EXPECT_CUNUM_ERROR(reducer.sum(static_cast<cunum::ClassicReduceKernel>(9), data.data(), 8, result.data()),
-                     cunum::ErrorCode::invalid_argument, "'kernel'");
-  EXPECT_CUNUM_ERROR(reducer.sum(cunum::ClassicReduceKernel::complete_unroll, nullptr, 8, result.data()),
-                     cunum::ErrorCode::invalid_argument, "'data'");
-}
-
 // ---------------------------------------------------------------------------
 // Pointer kinds: each kind of memory as data, then as result, on both backends.
 // Accepted kinds give the right sum; refused ones name the argument and leave the

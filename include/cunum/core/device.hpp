@@ -32,7 +32,7 @@ int device_count() noexcept;
 bool cuda_available() noexcept;
 
 /// The CUDA device current on the calling thread (cudaGetDevice). A plan made for
-/// Backend::cuda (Reducer, ClassicReducer) is bound to this device.
+/// Backend::cuda (Reducer, say) is bound to this device.
 /// @return the device ordinal
 /// @throws Error ErrorCode::no_device without a device.
 int current_device();

@@ -3,7 +3,7 @@
 /// Where cunum's device memory comes from: a stream-ordered memory resource an
 /// application may replace with its own pool (after RMM's device_memory_resource).
 /// Every device allocation cunum's own code makes (DeviceBuffer, the workspaces of
-/// Reducer and ClassicReducer, the convenience reduce()'s copies) goes through
+/// Reducer, the convenience reduce()'s copies) goes through
 /// current_device_resource() unless a resource is passed explicitly; CUDA libraries
 /// (cuRAND) allocate their own state.
 

@@ -10,6 +10,6 @@
 
 /// Floating-point routines: Brownian bridge, and the modules that follow it.
 #define CUNUM_REAL_TYPES float, double
-/// Reductions (Reducer, ClassicReducer, reduce): the real types and the integers
+/// Reductions (Reducer, reduce): the real types and the integers
 /// whose sums are exact.
 #define CUNUM_REDUCE_TYPES CUNUM_REAL_TYPES, std::int32_t, std::int64_t

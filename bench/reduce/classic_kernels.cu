@@ -2,14 +2,17 @@
 // Parallel Reduction in CUDA", NVIDIA, 2007), made correct for any n (bounds checks
 // where the tutorial assumed a power of two) and for Volta and later (explicit
 // __syncwarp() where the tutorial relied on implicit warp synchrony). Each pass
-// reduces n values to one per block; src/reduce/classic_reducer.cpp repeats passes
-// until one value remains, as in the tutorial.
+// reduces n values to one per block; classic_reducer.cpp repeats passes until one
+// value remains, as in the tutorial.
 
+#include "classic_reducer.hpp"
 #include "kernels/common/launch.cuh"
 #include "src/core/instantiate.hpp"
-#include "src/reduce/reduce_backends.hpp"
 
-namespace cunum::detail {
+namespace cunum::bench {
+using detail::launch_kernel;
+using detail::LaunchConfig;
+
 namespace {
 
 template <class T>
@@ -187,4 +190,4 @@ unsigned int launch_classic_pass(ClassicReduceKernel kernel, const T* in, T* out
   template unsigned int launch_classic_pass(ClassicReduceKernel, const T*, T*, unsigned int, int, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_CLASSIC_PASS, CUNUM_REDUCE_TYPES)
 
-}  // namespace cunum::detail
+}  // namespace cunum::bench

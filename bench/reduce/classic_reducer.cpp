@@ -1,27 +1,27 @@
 // ClassicReducer: validation, scratch and the pass loop of the classic tutorial
-// kernels (kernels/reduce/reduce_classic.cu): each pass reduces n values to one per
-// block, until one value remains.
+// kernels (classic_kernels.cu): each pass reduces n values to one per block, until
+// one value remains.
 
 #include <memory>
 #include <string>
 
+#include "classic_reducer.hpp"
+#include "cunum/core/backend.hpp"
 #include "cunum/core/device_buffer.hpp"
-#include "cunum/reduce.hpp"
 #include "src/core/check.hpp"
 #include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "src/reduce/reduce_backends.hpp"
 
-namespace cunum {
+namespace cunum::bench {
 
 CUNUM_DEFINE_ENUM_FUNCTIONS(ClassicReduceKernel, CUNUM_CLASSIC_REDUCE_KERNELS)
 
 namespace {
-constexpr const char* kClassicRoutine = "cunum::ClassicReducer";
-constexpr const char* kClassicSumRoutine = "cunum::ClassicReducer::sum";
+constexpr const char* kClassicRoutine = "cunum::bench::ClassicReducer";
+constexpr const char* kClassicSumRoutine = "cunum::bench::ClassicReducer::sum";
 }  // namespace
 
 // Two ping-pong buffers of partial sums, grown on demand.
@@ -65,7 +65,7 @@ void ClassicReducer<T>::sum(ClassicReduceKernel kernel, const T* data, std::int6
   }
 
   auto count = static_cast<unsigned int>(n);
-  const std::size_t partials = detail::classic_pass_blocks(ClassicReduceKernel::interleaved_divergent, count, 0);
+  const std::size_t partials = classic_pass_blocks(ClassicReduceKernel::interleaved_divergent, count, 0);
   if (scratch_->ping.size() < partials) {
     scratch_->ping = DeviceBuffer<T>(partials, stream);
     scratch_->pong = DeviceBuffer<T>(partials, stream);
@@ -74,7 +74,7 @@ void ClassicReducer<T>::sum(ClassicReduceKernel kernel, const T* data, std::int6
   T* buffers[2] = {scratch_->ping.data(), scratch_->pong.data()};
   for (int pass = 0; count > 1; ++pass) {
     T* out = buffers[pass % 2];
-    count = detail::launch_classic_pass(kernel, in, out, count, scratch_->device.multiprocessor_count, stream);
+    count = launch_classic_pass(kernel, in, out, count, scratch_->device.multiprocessor_count, stream);
     in = out;
   }
   CUNUM_CHECK(cudaMemcpyAsync(result, in, sizeof(T), cudaMemcpyDeviceToDevice, stream));
@@ -83,4 +83,4 @@ void ClassicReducer<T>::sum(ClassicReduceKernel kernel, const T* data, std::int6
 #define CUNUM_INSTANTIATE_CLASSIC_REDUCER(T) template class ClassicReducer<T>;
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_CLASSIC_REDUCER, CUNUM_REDUCE_TYPES)
 
-}  // namespace cunum
+}  // namespace cunum::bench
