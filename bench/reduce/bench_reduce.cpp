@@ -23,7 +23,9 @@
 #include "reduce_tuning.hpp"
 #include "seed_figures.hpp"
 #include "cunum/reduce.hpp"
+#include "kernels/reduce/reduce_launch.hpp"
 #include "src/core/device_binding.hpp"
+#include "src/reduce/reduce_policy.hpp"
 
 namespace {
 
@@ -296,7 +298,7 @@ void bench_boundary_cost(BenchContext& context, cunum::bench::RotatingDeviceInpu
   cunum::DeviceBuffer<float> checked_result(1, stream);
   cunum::DeviceBuffer<float> bare_result(1, stream);
   const auto checked = [&] { reducer.reduce(ReduceOp::sum, input.next(), n, checked_result.data(), stream); };
-  const auto bare = [&] { cunum::detail::reduce_cuda(ReduceOp::sum, input.next(), n, bare_result.data(), scratch, stream); };
+  const auto bare = [&] { cunum::detail::launch_reduce(ReduceOp::sum, input.next(), n, bare_result.data(), scratch, stream); };
   const cunum::bench::PairedMedians medians = cunum::bench::compare_device_ms(context.options, stream, checked, bare);
   context.verifier.check("cunum::Reducer, boundary cost row", read_device_scalar(checked_result), expected,
                          relative_tolerance<float>(ReduceOp::sum, true));
@@ -304,7 +306,7 @@ void bench_boundary_cost(BenchContext& context, cunum::bench::RotatingDeviceInpu
                          relative_tolerance<float>(ReduceOp::sum, true));
   BenchRow row = new_row("sum, one call, host launch included: API checks vs the bare launch", "float32", n);
   row.median_ms = medians.ours_ms;
-  row.peer = "bare launch (detail::reduce_cuda)";
+  row.peer = "bare launch (detail::launch_reduce)";
   row.peer_median_ms = medians.peer_ms;
   row.bytes_moved = bytes_moved(n, sizeof(float), sizeof(float));
   row.note = "the difference is the host cost of the checks";

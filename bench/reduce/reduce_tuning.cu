@@ -2,7 +2,7 @@
 
 #include "kernels/common/launch.cuh"
 #include "src/core/device_binding.hpp"
-#include "kernels/reduce/reduce_single_pass.cuh"
+#include "kernels/reduce/reduce_single_pass_kernel.cuh"
 
 namespace cunum::bench {
 namespace {
@@ -11,7 +11,7 @@ template <class Policy>
 ReduceVariant variant() {
   return {"t" + std::to_string(Policy::block_threads) + " x" + std::to_string(Policy::blocks_per_multiprocessor) +
               "/SM, " + std::to_string(Policy::loads_in_flight) + " loads in flight",
-          Policy::blocks_per_multiprocessor, &detail::launch_reduce<Policy, float, ReduceOp::sum>};
+          Policy::blocks_per_multiprocessor, &detail::launch_single_pass<Policy, float, ReduceOp::sum>};
 }
 
 __global__ void empty_kernel() {}

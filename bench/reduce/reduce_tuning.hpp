@@ -10,7 +10,7 @@
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/stream.hpp"
-#include "src/reduce/reduce_backends.hpp"
+#include "kernels/reduce/reduce_launch.hpp"
 
 namespace cunum::bench {
 

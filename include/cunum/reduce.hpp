@@ -88,15 +88,16 @@ class Reducer {
   explicit Reducer(Backend backend = Backend::automatic, StreamHandle stream = nullptr);
   /// Frees the workspace on the constructor's stream; does not wait.
   ~Reducer();
-  /// Takes another Reducer's plan; reduce() on the moved-from CUDA Reducer throws
-  /// ErrorCode::invalid_argument ("moved-from").
+  /// Takes another Reducer's plan; reduce() and backend() on the moved-from Reducer
+  /// throw ErrorCode::invalid_argument ("moved-from").
   Reducer(Reducer&&) noexcept;
   /// Frees the plan held (as the destructor does), then takes another Reducer's.
   /// @return *this
   Reducer& operator=(Reducer&&) noexcept;
 
   /// @return the resolved backend: Backend::cpu or Backend::cuda
-  Backend backend() const noexcept { return backend_; }
+  /// @throws Error ErrorCode::invalid_argument for a moved-from Reducer
+  Backend backend() const;
 
   /// Reduces data[0, n) into *result.
   /// - CUDA backend: enqueued on `stream`, returns at once; `data` and `result` in
@@ -118,9 +119,8 @@ class Reducer {
               StreamHandle stream = nullptr);
 
  private:
-  struct DeviceWorkspace;
-  Backend backend_;
-  std::unique_ptr<DeviceWorkspace> workspace_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Synchronous convenience: makes a Reducer (on `stream`), reduces, and returns the

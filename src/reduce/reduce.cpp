@@ -1,16 +1,15 @@
-// Reduction front end: validation at the API boundary, workspace ownership and
-// dispatch to the CPU or CUDA backend.
+// Reduction front end: validation at the API boundary, the backend chosen once per
+// plan (reduce_backends.hpp), calls forwarded to it.
 
+#include <memory>
 #include <string>
 
 #include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
-#include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
-#include "src/core/setup_fence.hpp"
 #include "src/core/validate.hpp"
 #include "src/reduce/reduce_backends.hpp"
 
@@ -20,7 +19,9 @@ CUNUM_DEFINE_ENUM_FUNCTIONS(ReduceOp, CUNUM_REDUCE_OPS)
 
 namespace {
 
+constexpr const char* kClassName = "Reducer";
 constexpr const char* kReducerRoutine = "cunum::Reducer";
+constexpr const char* kBackendRoutine = "cunum::Reducer::backend";
 constexpr const char* kReduceRoutine = "cunum::reduce";
 
 template <class T>
@@ -37,34 +38,20 @@ void validate(Backend backend, ReduceOp op, const T* data, std::int64_t n, const
 
 }  // namespace
 
-// Partials (one 8-byte accumulator per block), the last-block ticket counter and
-// the device's SM count and architecture, read once here rather than per call.
+// The resolved backend and the backend object, made once.
 template <class T>
-struct Reducer<T>::DeviceWorkspace {
-  detail::DeviceBinding device;
-  DeviceBuffer<double> partials;
-  DeviceBuffer<unsigned int> blocks_done;
-  detail::SetupFence zeroed;
-  detail::ReduceScratch scratch;
+struct Reducer<T>::Impl {
+  Backend resolved;
+  std::unique_ptr<detail::ReducerBackend<T>> backend;
 };
 
 template <class T>
 Reducer<T>::Reducer(Backend backend, StreamHandle stream) {
   const detail::RoutineScope scope(kReducerRoutine);
-  backend_ = resolve_backend(backend);
-  if (backend_ != Backend::cuda) return;
-  auto workspace = std::make_unique<DeviceWorkspace>();
-  workspace->device = detail::DeviceBinding::current();
-  const int arch = workspace->device.arch;
-  const int max_blocks =
-      workspace->device.multiprocessor_count * detail::reduce_tuning(arch).blocks_per_multiprocessor;
-  workspace->partials = DeviceBuffer<double>(static_cast<std::size_t>(max_blocks), stream);
-  workspace->blocks_done = DeviceBuffer<unsigned int>(1, stream);
-  workspace->blocks_done.fill_bytes_async(0);
-  workspace->zeroed.record(stream);
-  workspace->scratch = {workspace->partials.data(), workspace->blocks_done.data(),
-                        workspace->device.multiprocessor_count, arch};
-  workspace_ = std::move(workspace);
+  auto impl = std::make_unique<Impl>();
+  impl->resolved = resolve_backend(backend);
+  impl->backend = impl->resolved == Backend::cuda ? detail::make_reduce_cuda<T>(stream) : detail::make_reduce_cpu<T>();
+  impl_ = std::move(impl);
 }
 
 template <class T>
@@ -75,18 +62,17 @@ template <class T>
 Reducer<T>& Reducer<T>::operator=(Reducer&&) noexcept = default;
 
 template <class T>
+Backend Reducer<T>::backend() const {
+  return detail::require_plan(impl_, kBackendRoutine, kClassName).resolved;
+}
+
+template <class T>
 void Reducer<T>::reduce(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
                         StreamHandle stream) {
   const detail::RoutineScope scope(kReduceRoutine);
-  validate(backend_, op, data, n, result);
-  if (backend_ == Backend::cpu) {
-    *result = detail::reduce_cpu(op, data, n);
-    return;
-  }
-  detail::require(workspace_ != nullptr, kReduceRoutine, "this", "is a moved-from Reducer");
-  workspace_->device.require_current(kReduceRoutine);
-  workspace_->zeroed.order(stream);
-  detail::reduce_cuda(op, data, n, result, workspace_->scratch, stream);
+  Impl& impl = detail::require_plan(impl_, kReduceRoutine, kClassName);
+  validate(impl.resolved, op, data, n, result);
+  impl.backend->reduce(op, data, n, result, stream);
 }
 
 template <class T>

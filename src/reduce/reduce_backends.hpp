@@ -1,31 +1,34 @@
 #pragma once
-// Internal: the entry points each backend provides; reduce.cpp validates and
-// dispatches.
+// Internal: the one backend interface of cunum::Reducer. reduce.cpp validates, makes
+// the backend object once, at construction, and calls through it.
 
 #include <cstdint>
+#include <memory>
 
+#include "cunum/core/stream.hpp"
 #include "cunum/reduce.hpp"
-#include "src/reduce/reduce_policy.hpp"
 
 namespace cunum::detail {
 
-// OpenMP: host pointers, synchronous.
+// What a plan keeps between calls lives in its backend object: nothing on the CPU;
+// on CUDA the device binding, the workspace and its setup fence (reduce_cuda.cpp).
 template <class T>
-reduce_result_t<T> reduce_cpu(ReduceOp op, const T* data, std::int64_t n);
-
-// Device scratch of a CUDA reduction and what the launch needs of its device, all
-// fixed when a plan is made, so that a call queries nothing before it launches.
-struct ReduceScratch {
-  void* partials = nullptr;             // one 8-byte slot per block the launch may use
-  unsigned int* blocks_done = nullptr;  // zeroed; every launch leaves it zeroed again
-  int multiprocessor_count = 0;
-  int arch = 0;                         // compute capability x 100: picks the policy
+class ReducerBackend {
+ public:
+  virtual ~ReducerBackend() = default;
+  // Reduces data[0, n) into *result; arguments validated. CPU: host pointers,
+  // synchronous, `stream` ignored. CUDA: enqueued on `stream`.
+  virtual void reduce(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
+                      StreamHandle stream) = 0;
 };
 
-// CUDA production kernel. `scratch.partials` holds at least
-// multiprocessor_count x reduce_tuning(arch).blocks_per_multiprocessor slots.
+// OpenMP (reduce_cpu.cpp).
 template <class T>
-void reduce_cuda(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
-                 const ReduceScratch& scratch, StreamHandle stream);
+std::unique_ptr<ReducerBackend<T>> make_reduce_cpu();
+
+// CUDA (reduce_cuda.cpp), bound to the current device; its workspace is set up on
+// `stream` without waiting.
+template <class T>
+std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(StreamHandle stream);
 
 }  // namespace cunum::detail

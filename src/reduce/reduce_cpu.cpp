@@ -1,4 +1,4 @@
-// OpenMP backend: each thread reduces a contiguous chunk in blocks of
+// The OpenMP backend of cunum::Reducer: each thread reduces a contiguous chunk in blocks of
 // CpuReducePolicy::block elements. Inside a block, element i goes to lane
 // i mod CpuReducePolicy::lanes; each lane accumulates its elements in order and the
 // lanes are merged as a binary tree, which breaks the serial dependency chain so
@@ -17,12 +17,14 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "src/core/instantiate.hpp"
 #include "src/reduce/reduce_backends.hpp"
 #include "src/reduce/reduce_ops.hpp"
+#include "src/reduce/reduce_policy.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -174,8 +176,7 @@ reduce_result_t<T> reduce_chunks(const T* data, std::int64_t n) {
   return Operation::finish(result);
 }
 
-}  // namespace
-
+// Host pointers, synchronous.
 template <class T>
 reduce_result_t<T> reduce_cpu(ReduceOp op, const T* data, std::int64_t n) {
   switch (op) {
@@ -187,7 +188,23 @@ reduce_result_t<T> reduce_cpu(ReduceOp op, const T* data, std::int64_t n) {
   return {};
 }
 
-#define CUNUM_INSTANTIATE_REDUCE_CPU(T) template reduce_result_t<T> reduce_cpu(ReduceOp, const T*, std::int64_t);
-CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_REDUCE_CPU, CUNUM_REDUCE_TYPES)
+// Keeps nothing between calls.
+template <class T>
+class CpuReducer final : public ReducerBackend<T> {
+ public:
+  void reduce(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result, StreamHandle) override {
+    *result = reduce_cpu(op, data, n);
+  }
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<ReducerBackend<T>> make_reduce_cpu() {
+  return std::make_unique<CpuReducer<T>>();
+}
+
+#define CUNUM_INSTANTIATE_MAKE_REDUCE_CPU(T) template std::unique_ptr<ReducerBackend<T>> make_reduce_cpu();
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_REDUCE_CPU, CUNUM_REDUCE_TYPES)
 
 }  // namespace cunum::detail

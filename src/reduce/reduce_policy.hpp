@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "src/core/launch_shape.hpp"
 #include "src/core/policy_chain.hpp"
 
 namespace cunum::detail {
@@ -41,13 +42,12 @@ inline ReduceTuning reduce_tuning(int arch) {
 }
 
 // Blocks the production kernel launches for n elements of `element_bytes`.
+// Each thread takes loads_in_flight 16-byte vectors a pass.
 inline int reduce_grid_blocks(const ReduceTuning& tuning, std::int64_t n, int element_bytes,
                               int multiprocessor_count) {
   const std::int64_t per_block = static_cast<std::int64_t>(tuning.block_threads) *
                                  (tuning.vector_bytes / element_bytes) * tuning.loads_in_flight;
-  const std::int64_t wanted = (n + per_block - 1) / per_block;
-  const std::int64_t cap = static_cast<std::int64_t>(multiprocessor_count) * tuning.blocks_per_multiprocessor;
-  return static_cast<int>(wanted < 1 ? 1 : (wanted < cap ? wanted : cap));
+  return static_cast<int>(resident_blocks(n, per_block, tuning.blocks_per_multiprocessor, multiprocessor_count));
 }
 
 // The OpenMP backend: blocks summed in interleaved lanes (reduce_cpu.cpp).

@@ -1,4 +1,5 @@
 target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce_cpu.cpp
-  ${PROJECT_SOURCE_DIR}/kernels/reduce/reduce_production.cu)
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_cuda.cpp
+  ${PROJECT_SOURCE_DIR}/kernels/reduce/reduce.cu)

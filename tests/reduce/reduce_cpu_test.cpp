@@ -162,4 +162,25 @@ TEST(CpuReduce, BadArgumentsAreNamedErrors) {
   EXPECT_NO_THROW(reducer.reduce(ReduceOp::sum, nullptr, 0, &untouched));
 }
 
+TEST(CpuReduce, AMovedFromReducerIsANamedError) {
+  cunum::Reducer<float> source(Backend::cpu);
+  cunum::Reducer<float> target(std::move(source));
+  const float value = 2.0f;
+  float result = 0.0f;
+  EXPECT_CUNUM_ERROR(source.reduce(ReduceOp::sum, &value, 1, &result), cunum::ErrorCode::invalid_argument,
+                     "'this' is a moved-from Reducer");
+  EXPECT_CUNUM_ERROR(static_cast<void>(source.backend()), cunum::ErrorCode::invalid_argument, "moved-from");
+  EXPECT_EQ(result, 0.0f);
+  target.reduce(ReduceOp::sum, &value, 1, &result);
+  EXPECT_EQ(result, 2.0f);
+  EXPECT_EQ(target.backend(), Backend::cpu);
+
+  cunum::Reducer<float> assigned(Backend::cpu);
+  assigned = std::move(target);
+  EXPECT_CUNUM_ERROR(target.reduce(ReduceOp::sum, &value, 1, &result), cunum::ErrorCode::invalid_argument,
+                     "moved-from");
+  assigned.reduce(ReduceOp::max, &value, 1, &result);
+  EXPECT_EQ(result, 2.0f);
+}
+
 }  // namespace

@@ -1,6 +1,6 @@
 #pragma once
-// Internal: the production reduction kernel and its launcher as templates on a
-// tuning policy (reduce_production.cu instantiates the library's policy, the
+// Internal: the production reduction kernel, and the launch of one policy, as
+// templates on a tuning policy (reduce.cu launches the library's policy, the
 // bench's tuning sweep others). One launch, single pass: each thread streams its
 // share of the input with 16-byte loads, several in flight; blocks reduce by warp
 // shuffles and write one partial each; the last block to finish (atomic ticket)
@@ -16,7 +16,7 @@
 
 #include "cunum/device/detail/block_reduce.cuh"
 #include "kernels/common/launch.cuh"
-#include "src/reduce/reduce_backends.hpp"
+#include "kernels/reduce/reduce_launch.hpp"
 #include "src/reduce/reduce_ops.hpp"
 #include "src/reduce/reduce_policy.hpp"
 
@@ -119,11 +119,11 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::blocks_per_mult
   }
 }
 
-// `scratch.partials` holds at least scratch.multiprocessor_count x
-// Policy::blocks_per_multiprocessor 8-byte slots.
+// The launch of one policy. `scratch.partials` holds at least
+// scratch.multiprocessor_count x Policy::blocks_per_multiprocessor 8-byte slots.
 template <class Policy, class T, ReduceOp Op>
-void launch_reduce(const T* data, std::int64_t n, reduce_result_t<T>* result, const ReduceScratch& scratch,
-                   StreamHandle stream) {
+void launch_single_pass(const T* data, std::int64_t n, reduce_result_t<T>* result, const ReduceScratch& scratch,
+                        StreamHandle stream) {
   using Operation = ReduceOperation<T, Op>;
   static_assert(sizeof(typename Operation::Accumulator) == 8, "partials hold 8-byte accumulators");
   const int blocks = reduce_grid_blocks(tuning_of<Policy>(), n, sizeof(T), scratch.multiprocessor_count);
