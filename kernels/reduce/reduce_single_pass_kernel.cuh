@@ -4,17 +4,17 @@
 // bench's tuning sweep others). One launch, single pass: each thread streams its
 // share of the input with 16-byte loads, several in flight; blocks reduce by warp
 // shuffles and write one partial each; the last block to finish (atomic ticket)
-// reduces the partials in index order and writes the result. No floating atomics,
-// so the result depends only on n and the grid, which depends only on the device.
+// reduces the partials in index order and writes the result (grid_reduce,
+// kernels/common/grid_sum.cuh). No floating atomics, so the result depends only on
+// n and the grid, which depends only on the device.
 // Launched as a programmatic dependent (kernels/common/launch.cuh), so that a
 // reduction issued right after other work starts launching during that work's tail.
-
-#include <cuda/atomic>
 
 #include <cstdint>
 #include <cstring>
 
 #include "cunum/device/detail/block_reduce.cuh"
+#include "kernels/common/grid_sum.cuh"
 #include "kernels/common/launch.cuh"
 #include "kernels/reduce/reduce_launch.hpp"
 #include "src/reduce/reduce_ops.hpp"
@@ -94,29 +94,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::blocks_per_mult
     acc = Operation::combine(acc, Operation::transform(data[i]));
   }
 
-  acc = block_reduce<Policy::block_threads, Operation>(acc);
-
-  __shared__ bool is_last_block;
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = acc;
-    // Release publishes this block's partial with its ticket; acquire makes the last
-    // block see every partial: one atomic instead of a fence on each side
-    // (docs/reduce.md gives the measured saving).
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ticket(*blocks_done);
-    is_last_block = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-  }
-  __syncthreads();  // orders the other threads' reads below after thread 0's acquire
-  if (!is_last_block) return;
-
-  Accumulator total = Operation::identity();
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-    total = Operation::combine(total, __ldcg(partials + b));  // L2: other blocks wrote these
-  }
-  total = block_reduce<Policy::block_threads, Operation>(total);
-  if (threadIdx.x == 0) {
+  grid_reduce<Policy::block_threads, Operation>(acc, partials, blocks_done, [result](Accumulator total) {
     *result = Operation::finish(total);
-    *blocks_done = 0;  // ready for the next launch on this workspace
-  }
+  });
 }
 
 // The launch of one policy. `scratch.partials` holds at least
