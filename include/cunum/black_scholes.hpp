@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -177,7 +178,8 @@ struct ImpliedVolatilities {
 
 /// A Black-Scholes pricer for T (float or double) and a fixed set of outputs. For the
 /// CUDA backend it holds the device it was made on (calls with another device
-/// current throw) and its multiprocessor count; it allocates nothing.
+/// current throw) and its multiprocessor count; it allocates nothing. Movable, not
+/// copyable.
 ///
 /// - Streams: CUDA calls are enqueued on the caller's stream and return at once; all
 ///   pointers must stay valid until the stream reaches the call. CPU calls return when
@@ -191,11 +193,19 @@ class BlackScholesPricer {
   /// @throws Error ErrorCode::invalid_argument naming 'outputs' for bits outside the
   ///         list or 'backend' off the list; ErrorCode::no_device for `cuda` without a device.
   explicit BlackScholesPricer(BlackScholesOutputs outputs, Backend backend = Backend::automatic);
+  ~BlackScholesPricer();
+  /// Takes another pricer; price(), implied_volatility(), backend() and outputs() on
+  /// the moved-from pricer throw ErrorCode::invalid_argument ("moved-from").
+  BlackScholesPricer(BlackScholesPricer&&) noexcept;
+  /// @return *this
+  BlackScholesPricer& operator=(BlackScholesPricer&&) noexcept;
 
   /// @return the resolved backend: Backend::cpu or Backend::cuda
-  Backend backend() const noexcept { return backend_; }
+  /// @throws Error ErrorCode::invalid_argument for a moved-from pricer
+  Backend backend() const;
   /// @return the outputs price() writes
-  BlackScholesOutputs outputs() const noexcept { return outputs_; }
+  /// @throws Error ErrorCode::invalid_argument for a moved-from pricer
+  BlackScholesOutputs outputs() const;
 
   /// Prices n options, writing every requested output in one pass.
   /// @param n       number of options, >= 0
@@ -210,7 +220,8 @@ class BlackScholesPricer {
   ///         'market.volatility', 'market.rates.rates', 'market.rates.dividends',
   ///         'market.volatilities', 'results.call' and the like) for a negative n, a
   ///         non-finite scalar, a null pointer with n > 0 or memory the backend
-  ///         cannot reach, or naming 'this' when another CUDA device is current;
+  ///         cannot reach, or naming 'this' for a moved-from pricer or when another
+  ///         CUDA device is current;
   ///         ErrorCode::cuda_failure when the launch fails. Nothing is written then.
   void price(std::int64_t n, const T* spot, const T* strike, const T* expiry, const BlackScholesMarket<T>& market,
              const BlackScholesResults<T>& results, StreamHandle stream = nullptr) const;
@@ -263,14 +274,8 @@ class BlackScholesPricer {
                                             const BlackScholesRates<T>& rates, OptionType type) const;
 
  private:
-  // Runs `cpu` or, with the device checked, `cuda` on the validated arguments.
-  template <class Args>
-  void dispatch(const Args& args, void (*cpu)(const Args&), void (*cuda)(const Args&, int, StreamHandle),
-                const char* routine, StreamHandle stream) const;
-  Backend backend_;
-  BlackScholesOutputs outputs_;
-  int device_ = -1;
-  int multiprocessor_count_ = 0;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace cunum

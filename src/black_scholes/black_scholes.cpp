@@ -1,13 +1,13 @@
-// Black-Scholes front end: validation at the API boundary and dispatch to the CPU or
-// CUDA backend.
+// Black-Scholes front end: validation at the API boundary, the backend chosen once
+// per pricer (black_scholes_backends.hpp), calls forwarded to it.
 
+#include <memory>
 #include <string>
 
 #include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 #include "src/black_scholes/black_scholes_backends.hpp"
-#include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
@@ -19,7 +19,10 @@ CUNUM_DEFINE_ENUM_FUNCTIONS(BlackScholesOutput, CUNUM_BLACK_SCHOLES_OUTPUTS)
 
 namespace {
 
+constexpr const char* kClassName = "BlackScholesPricer";
 constexpr const char* kPricerRoutine = "cunum::BlackScholesPricer";
+constexpr const char* kBackendRoutine = "cunum::BlackScholesPricer::backend";
+constexpr const char* kOutputsRoutine = "cunum::BlackScholesPricer::outputs";
 constexpr const char* kPriceRoutine = "cunum::BlackScholesPricer::price";
 constexpr const char* kImpliedRoutine = "cunum::BlackScholesPricer::implied_volatility";
 
@@ -75,16 +78,42 @@ const T* staged(const T* host, std::int64_t n, Backend backend, DeviceBuffer<T>&
 
 }  // namespace
 
+// The resolved backend, the outputs and the backend object, made once.
 template <class T>
-BlackScholesPricer<T>::BlackScholesPricer(BlackScholesOutputs outputs, Backend backend) : outputs_(outputs) {
+struct BlackScholesPricer<T>::Impl {
+  Backend resolved;
+  BlackScholesOutputs outputs;
+  std::unique_ptr<detail::BlackScholesBackend<T>> backend;
+};
+
+template <class T>
+BlackScholesPricer<T>::BlackScholesPricer(BlackScholesOutputs outputs, Backend backend) {
   const detail::RoutineScope scope(kPricerRoutine);
   detail::require((outputs.bits & ~BlackScholesOutputs::all().bits) == 0, kPricerRoutine, "outputs",
                   "has bits outside the BlackScholesOutput list");
-  backend_ = resolve_backend(backend);
-  if (backend_ != Backend::cuda) return;
-  const detail::DeviceBinding binding = detail::DeviceBinding::current();
-  device_ = binding.device;
-  multiprocessor_count_ = binding.multiprocessor_count;
+  auto impl = std::make_unique<Impl>();
+  impl->resolved = resolve_backend(backend);
+  impl->outputs = outputs;
+  impl->backend = impl->resolved == Backend::cuda ? detail::make_black_scholes_cuda<T>()
+                                                  : detail::make_black_scholes_cpu<T>();
+  impl_ = std::move(impl);
+}
+
+template <class T>
+BlackScholesPricer<T>::~BlackScholesPricer() = default;
+template <class T>
+BlackScholesPricer<T>::BlackScholesPricer(BlackScholesPricer&&) noexcept = default;
+template <class T>
+BlackScholesPricer<T>& BlackScholesPricer<T>::operator=(BlackScholesPricer&&) noexcept = default;
+
+template <class T>
+Backend BlackScholesPricer<T>::backend() const {
+  return detail::require_plan(impl_, kBackendRoutine, kClassName).resolved;
+}
+
+template <class T>
+BlackScholesOutputs BlackScholesPricer<T>::outputs() const {
+  return detail::require_plan(impl_, kOutputsRoutine, kClassName).outputs;
 }
 
 template <class T>
@@ -92,35 +121,23 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
                                   const BlackScholesMarket<T>& market, const BlackScholesResults<T>& results,
                                   StreamHandle stream) const {
   const detail::RoutineScope scope(kPriceRoutine);
-  validate_options(n, spot, strike, expiry, backend_, kPriceRoutine);
-  validate_rates(market.rates, n, backend_, kPriceRoutine, "market.rates.rate", "market.rates.dividend",
+  const Impl& impl = detail::require_plan(impl_, kPriceRoutine, kClassName);
+  validate_options(n, spot, strike, expiry, impl.resolved, kPriceRoutine);
+  validate_rates(market.rates, n, impl.resolved, kPriceRoutine, "market.rates.rate", "market.rates.dividend",
                  "market.rates.rates", "market.rates.dividends");
   if (market.volatilities == nullptr) {
     detail::require_finite(static_cast<double>(market.volatility), kPriceRoutine, "market.volatility");
   } else {
-    detail::require_memory(market.volatilities, n, backend_, kPriceRoutine, "market.volatilities");
+    detail::require_memory(market.volatilities, n, impl.resolved, kPriceRoutine, "market.volatilities");
   }
-  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, prices_only(outputs_)};
+  detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, prices_only(impl.outputs)};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
-    if (!outputs_.contains(output)) continue;
-    detail::require_memory(results[output], n, backend_, kPriceRoutine, kOutputArguments[static_cast<int>(output)]);
+    if (!impl.outputs.contains(output)) continue;
+    detail::require_memory(results[output], n, impl.resolved, kPriceRoutine, kOutputArguments[static_cast<int>(output)]);
     args.results[output] = results[output];
   }
   if (n == 0) return;
-  dispatch(args, detail::black_scholes_price_cpu<T>, detail::black_scholes_price_cuda<T>, kPriceRoutine, stream);
-}
-
-template <class T>
-template <class Args>
-void BlackScholesPricer<T>::dispatch(const Args& args, void (*cpu)(const Args&),
-                                     void (*cuda)(const Args&, int, StreamHandle), const char* routine,
-                                     StreamHandle stream) const {
-  if (backend_ == Backend::cpu) {
-    cpu(args);
-    return;
-  }
-  detail::DeviceBinding{device_, multiprocessor_count_}.require_current(routine);
-  cuda(args, multiprocessor_count_, stream);
+  impl.backend->price(args, stream);
 }
 
 template <class T>
@@ -128,17 +145,18 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
                                                         const std::vector<T>& expiry,
                                                         const BlackScholesMarket<T>& market) const {
   const detail::RoutineScope scope(kPriceRoutine);
+  const Impl& impl = detail::require_plan(impl_, kPriceRoutine, kClassName);
   const std::int64_t n = checked_size(spot.size(), spot.size(), kPriceRoutine, "spot");
   checked_size(strike.size(), spot.size(), kPriceRoutine, "strike");
   checked_size(expiry.size(), spot.size(), kPriceRoutine, "expiry");
   BlackScholesHostResults<T> host;
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
-    if (outputs_.contains(output)) host[output].resize(spot.size());
+    if (impl.outputs.contains(output)) host[output].resize(spot.size());
   }
-  if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
+  if (impl.resolved == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     BlackScholesResults<T> results;
     for (BlackScholesOutput output : BlackScholesOutputValues::all) {
-      if (outputs_.contains(output)) results[output] = host[output].data();
+      if (impl.outputs.contains(output)) results[output] = host[output].data();
     }
     price(n, spot.data(), strike.data(), expiry.data(), market, results);
     return host;
@@ -148,21 +166,21 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
   const auto device_expiry = DeviceBuffer<T>::from_host(expiry);
   DeviceBuffer<T> rates_copy, dividends_copy, volatilities_copy;
   BlackScholesMarket<T> device_market = market;
-  device_market.rates.rates = staged(market.rates.rates, n, backend_, rates_copy);
-  device_market.rates.dividends = staged(market.rates.dividends, n, backend_, dividends_copy);
-  device_market.volatilities = staged(market.volatilities, n, backend_, volatilities_copy);
+  device_market.rates.rates = staged(market.rates.rates, n, impl.resolved, rates_copy);
+  device_market.rates.dividends = staged(market.rates.dividends, n, impl.resolved, dividends_copy);
+  device_market.volatilities = staged(market.volatilities, n, impl.resolved, volatilities_copy);
   DeviceBuffer<T> device_outputs[kOutputCount];
   BlackScholesResults<T> results;
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
-    if (!outputs_.contains(output)) continue;
+    if (!impl.outputs.contains(output)) continue;
     device_outputs[index] = DeviceBuffer<T>(static_cast<std::size_t>(n));
     results[output] = device_outputs[index].data();
   }
   price(n, device_spot.data(), device_strike.data(), device_expiry.data(), device_market, results);
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
-    if (outputs_.contains(output)) {
+    if (impl.outputs.contains(output)) {
       device_outputs[index].copy_to_host(host[output].data(), static_cast<std::size_t>(n));
     }
   }
@@ -174,16 +192,17 @@ void BlackScholesPricer<T>::implied_volatility(std::int64_t n, const T* prices, 
                                                const T* expiry, const BlackScholesRates<T>& rates, OptionType type,
                                                T* volatility, std::int64_t* rejected, StreamHandle stream) const {
   const detail::RoutineScope scope(kImpliedRoutine);
-  validate_options(n, spot, strike, expiry, backend_, kImpliedRoutine);
-  detail::require_memory(prices, n, backend_, kImpliedRoutine, "prices");
-  validate_rates(rates, n, backend_, kImpliedRoutine, "rates.rate", "rates.dividend", "rates.rates",
+  const Impl& impl = detail::require_plan(impl_, kImpliedRoutine, kClassName);
+  validate_options(n, spot, strike, expiry, impl.resolved, kImpliedRoutine);
+  detail::require_memory(prices, n, impl.resolved, kImpliedRoutine, "prices");
+  validate_rates(rates, n, impl.resolved, kImpliedRoutine, "rates.rate", "rates.dividend", "rates.rates",
                  "rates.dividends");
   detail::require_enum(type, kImpliedRoutine, "type", "OptionType");
-  detail::require_memory(volatility, n, backend_, kImpliedRoutine, "volatility");
-  if (rejected != nullptr) detail::require_memory(rejected, 1, backend_, kImpliedRoutine, "rejected");
+  detail::require_memory(volatility, n, impl.resolved, kImpliedRoutine, "volatility");
+  if (rejected != nullptr) detail::require_memory(rejected, 1, impl.resolved, kImpliedRoutine, "rejected");
   const detail::ImpliedVolArgs<T> args{{n, spot, strike, expiry}, prices, rates, type == OptionType::call,
                                        volatility, rejected};
-  dispatch(args, detail::implied_volatility_cpu<T>, detail::implied_volatility_cuda<T>, kImpliedRoutine, stream);
+  impl.backend->implied_volatility(args, stream);
 }
 
 template <class T>
@@ -194,15 +213,16 @@ ImpliedVolatilities<T> BlackScholesPricer<T>::implied_volatility(const std::vect
                                                                  const BlackScholesRates<T>& rates,
                                                                  OptionType type) const {
   const detail::RoutineScope scope(kImpliedRoutine);
+  const Impl& impl = detail::require_plan(impl_, kImpliedRoutine, kClassName);
   const std::int64_t n = checked_size(prices.size(), prices.size(), kImpliedRoutine, "prices");
   checked_size(spot.size(), prices.size(), kImpliedRoutine, "spot");
   checked_size(strike.size(), prices.size(), kImpliedRoutine, "strike");
   checked_size(expiry.size(), prices.size(), kImpliedRoutine, "expiry");
   ImpliedVolatilities<T> result;
   result.volatility.resize(prices.size());
-  if (backend_ == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
+  if (impl.resolved == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     implied_volatility(n, prices.data(), spot.data(), strike.data(), expiry.data(), rates, type,
-                       result.volatility.data(), backend_ == Backend::cpu ? &result.rejected : nullptr);
+                       result.volatility.data(), impl.resolved == Backend::cpu ? &result.rejected : nullptr);
     return result;
   }
   const auto device_prices = DeviceBuffer<T>::from_host(prices);
@@ -211,8 +231,8 @@ ImpliedVolatilities<T> BlackScholesPricer<T>::implied_volatility(const std::vect
   const auto device_expiry = DeviceBuffer<T>::from_host(expiry);
   DeviceBuffer<T> rates_copy, dividends_copy;
   BlackScholesRates<T> device_rates = rates;
-  device_rates.rates = staged(rates.rates, n, backend_, rates_copy);
-  device_rates.dividends = staged(rates.dividends, n, backend_, dividends_copy);
+  device_rates.rates = staged(rates.rates, n, impl.resolved, rates_copy);
+  device_rates.dividends = staged(rates.dividends, n, impl.resolved, dividends_copy);
   DeviceBuffer<T> device_volatility(prices.size());
   DeviceBuffer<std::int64_t> device_rejected(1);
   implied_volatility(n, device_prices.data(), device_spot.data(), device_strike.data(), device_expiry.data(),

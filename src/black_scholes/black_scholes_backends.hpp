@@ -1,10 +1,12 @@
 #pragma once
-// Internal: the entry points each Black-Scholes backend provides; black_scholes.cpp
-// validates and dispatches. Arguments are validated already.
+// Internal: the arguments of a Black-Scholes call, shared by both backends, and the
+// backend interface; black_scholes.cpp validates and calls through it.
 
 #include <cstdint>
+#include <memory>
 
 #include "cunum/black_scholes.hpp"
+#include "cunum/core/stream.hpp"
 
 namespace cunum::detail {
 
@@ -37,17 +39,25 @@ struct ImpliedVolArgs {
   std::int64_t* rejected;  // may be null
 };
 
-// OpenMP: host pointers, synchronous.
+// The one backend interface of cunum::BlackScholesPricer, made once per pricer
+// (black_scholes.cpp); arguments validated. CPU: host pointers, synchronous,
+// `stream` ignored. CUDA: device-accessible pointers, enqueued on `stream`. A
+// backend keeps no mutable state: calls may come from several threads.
 template <class T>
-void black_scholes_price_cpu(const BlackScholesPriceArgs<T>& args);
-template <class T>
-void implied_volatility_cpu(const ImpliedVolArgs<T>& args);
+class BlackScholesBackend {
+ public:
+  virtual ~BlackScholesBackend() = default;
+  virtual void price(const BlackScholesPriceArgs<T>& args, StreamHandle stream) const = 0;
+  virtual void implied_volatility(const ImpliedVolArgs<T>& args, StreamHandle stream) const = 0;
+};
 
-// CUDA: device-accessible pointers, asynchronous on `stream`; one grid-stride kernel
-// sized from the device's multiprocessor count.
+// OpenMP (black_scholes_cpu.cpp).
 template <class T>
-void black_scholes_price_cuda(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream);
+std::unique_ptr<BlackScholesBackend<T>> make_black_scholes_cpu();
+
+// CUDA (black_scholes_cuda.cpp): bound to the current device, whose multiprocessor
+// count and architecture size and pick the launches.
 template <class T>
-void implied_volatility_cuda(const ImpliedVolArgs<T>& args, int multiprocessor_count, StreamHandle stream);
+std::unique_ptr<BlackScholesBackend<T>> make_black_scholes_cuda();
 
 }  // namespace cunum::detail

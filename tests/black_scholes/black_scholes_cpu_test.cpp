@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "black_scholes_grid.hpp"
@@ -395,6 +396,37 @@ void awkward_sizes_test() {
       ASSERT_EQ(out[output][n], poison) << "past the end";
     }
   }
+}
+
+TEST(BlackScholesCpu, AMovedFromPricerIsANamedError) {
+  BlackScholesPricer<double> source({BlackScholesOutput::call}, Backend::cpu);
+  BlackScholesPricer<double> target(std::move(source));
+  std::vector<double> spot{100.0}, strike{100.0}, expiry{1.0}, price{-1.0}, volatility{-1.0};
+  BlackScholesMarket<double> market;
+  market.volatility = 0.2;
+  BlackScholesResults<double> results;
+  results.call = price.data();
+  EXPECT_CUNUM_ERROR(source.price(1, spot.data(), strike.data(), expiry.data(), market, results),
+                     ErrorCode::invalid_argument, "'this' is a moved-from BlackScholesPricer");
+  EXPECT_CUNUM_ERROR(source.price(spot, strike, expiry, market), ErrorCode::invalid_argument, "moved-from");
+  EXPECT_CUNUM_ERROR(source.implied_volatility(1, price.data(), spot.data(), strike.data(), expiry.data(),
+                                               market.rates, OptionType::call, volatility.data()),
+                     ErrorCode::invalid_argument, "moved-from");
+  EXPECT_CUNUM_ERROR(static_cast<void>(source.backend()), ErrorCode::invalid_argument, "moved-from");
+  EXPECT_CUNUM_ERROR(static_cast<void>(source.outputs()), ErrorCode::invalid_argument, "moved-from");
+  EXPECT_EQ(price[0], -1.0) << "a rejected call must not write its output";
+  EXPECT_EQ(volatility[0], -1.0);
+
+  target.price(1, spot.data(), strike.data(), expiry.data(), market, results);
+  EXPECT_GT(price[0], 0.0);
+  EXPECT_EQ(target.backend(), Backend::cpu);
+  EXPECT_TRUE(target.outputs().contains(BlackScholesOutput::call));
+
+  BlackScholesPricer<double> assigned({BlackScholesOutput::put}, Backend::cpu);
+  assigned = std::move(target);
+  EXPECT_CUNUM_ERROR(target.price(spot, strike, expiry, market), ErrorCode::invalid_argument, "moved-from");
+  EXPECT_TRUE(assigned.outputs().contains(BlackScholesOutput::call));
+  EXPECT_EQ(assigned.price(spot, strike, expiry, market).call[0], price[0]);
 }
 
 TEST(BlackScholesCpu, AwkwardSizesWriteRequestedOutputsOnly) {
