@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+#include "kernels/poisson_fft/poisson_fft_launch.hpp"
+#include "src/poisson_fft/poisson_fft_policy.hpp"
 #include "src/poisson_fft/wall_transforms.hpp"
 
 namespace cunum::detail {
@@ -83,32 +85,6 @@ __device__ __forceinline__ void register_dft(const PencilValue<T>* in, PencilVal
   }
 }
 
-constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
-
-// The launch shape for pencils of kLength complex T: E = items a thread holds (16, or
-// the length), kPencils = W pencils a block takes, and the resident blocks asked of the
-// compiler (a register cap). pencil_policy() picks them per length (measured).
-template <class T, int kLength, int kPencils, int kMinBlocks>
-struct PencilPolicy {
-  using Value = T;
-  static constexpr int length = kLength;
-  static constexpr int items = kLength < 16 ? kLength : 16;
-  static constexpr int threads_per_pencil = kLength / items;
-  static constexpr int pencils = kPencils;
-  static constexpr int min_blocks = kMinBlocks;
-  static constexpr int block_threads = pencils * threads_per_pencil;
-  static_assert(block_threads <= 1024, "a block holds at most 1024 threads");
-  static constexpr int complex_bytes = 2 * static_cast<int>(sizeof(T));
-  // Element (row, pencil) of the tile at row W + pencil, plus one complex of padding
-  // every 32: a pass's writes, rows R apart, would otherwise fall on the same banks.
-  static constexpr int padded(int index) { return index + index / 32; }
-  static constexpr int shared_values = padded(kLength * pencils);
-  static constexpr int shared_bytes = shared_values * complex_bytes;
-  // The first pass's radix: the remainder of the length over radix-16 passes.
-  static constexpr int first_radix = log2_of(kLength) % 4 == 0 ? (kLength < 16 ? kLength : 16)
-                                                               : 1 << (log2_of(kLength) % 4);
-};
-
 // The FFT of the tile's pencils, each thread's register m holding element
 // t + m N / E of its pencil on entry and element t + m N / E of the transform on
 // exit (module comment). `twiddles` holds e^(-2 pi i k / N), k < N; `tile` the
@@ -171,19 +147,6 @@ struct PencilFft {
       pass<(Ns * R * 16 <= kLength ? 16 : kLength / (Ns * R)), Ns * R>(v, t, pencil, twiddles, tile);
     }
   }
-};
-
-// A tile's pencils along the slowest axis of an array: `pencils` units (complex
-// pencils, or pairs of real ones) of each of `problems` contiguous blocks of
-// length x row_stride values, tiles of Policy::pencils units a block. Where the pencil
-// axis is the outer one of the division's three, problem q is the batch index and
-// pencil p sits at (middle, inner) = (p / inner, p % inner); otherwise the outer axis is
-// q mod `outer` and the pencil is the inner index.
-struct PencilShape {
-  std::int64_t pencils, problems, tiles, row_stride;
-  std::int64_t inner, outer;
-  bool pencil_is_outer;
-
 };
 
 // The division's factors along one pencil: the two indices other than the pencil's
@@ -318,11 +281,6 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 #pragma unroll
   for (int m = 0; m < E; ++m) line[(place.t + m * kStride) * shape.row_stride] = v[m];
 }
-
-// What a wall pencil kernel does: the forward transform of a wall axis (the grid's
-// samples to its coefficients: DCT-II or DST-I), the inverse (back: DCT-III or DST-I
-// again), or both with the division between them (the turnaround).
-enum class WallStage { forward, turnaround, inverse };
 
 // The cosine transforms of a Neumann axis, along pencils, by Makhoul's algorithm
 // (src/poisson_fft/wall_transforms.hpp) on two real pencils at once: real pencils 2c and

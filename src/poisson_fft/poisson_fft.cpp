@@ -7,7 +7,6 @@
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
-#include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
@@ -155,7 +154,6 @@ void require_compatible(const PoissonLayout& layout, const double* sums, const c
 template <class T>
 struct PoissonSolver<T>::Implementation {
   Backend backend;
-  detail::DeviceBinding binding;
   std::int64_t size;
   std::unique_ptr<detail::PoissonBackend<T>> solver;
 };
@@ -171,7 +169,6 @@ PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& o
   implementation->backend = resolved;
   implementation->size = layout.batch * layout.points;
   if (resolved == Backend::cuda) {
-    implementation->binding = detail::DeviceBinding::current();
     implementation->solver = detail::make_poisson_cuda<T>(layout, stream);
   } else {
     implementation->solver = detail::make_poisson_cpu<T>(layout);
@@ -192,7 +189,6 @@ void PoissonSolver<T>::solve(const T* rhs, T* solution, StreamHandle stream) {
   const Implementation& self = *implementation_;
   detail::require_memory(rhs, self.size, self.backend, kSolveRoutine, "rhs");
   detail::require_memory(solution, self.size, self.backend, kSolveRoutine, "solution");
-  if (self.backend == Backend::cuda) self.binding.require_current(kSolveRoutine);
   implementation_->solver->solve(rhs, solution, stream);
 }
 

@@ -25,7 +25,8 @@ template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cpu(const PoissonLayout& layout);
 
 // cuFFT: device-accessible memory, asynchronous on the solve's stream; setup enqueued
-// on `stream`.
+// on `stream`. Bound to the device current at construction (ErrorCode::no_device
+// without one): solve throws Error(invalid_argument) naming 'this' when another is.
 template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, StreamHandle stream);
 

@@ -1,0 +1,335 @@
+#pragma once
+// Internal: the Poisson solver's CUDA kernels around cuFFT (the pencil kernels are in
+// kernels/poisson_fft/pencil_fft.cuh): the wall passes' line kernels, the spectral
+// division, the wall turnaround on lines, the copy out and the `reject` rule's sums.
+// Each is a template on its policy (src/poisson_fft/poisson_fft_policy.hpp), launched by
+// kernels/poisson_fft/poisson_fft.cu; the sequence of passes is the CUDA backend's
+// (src/poisson_fft/poisson_fft_cuda.cpp, whose file comment has the algorithm).
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cunum/device/detail/block_reduce.cuh"
+#include "kernels/poisson_fft/poisson_fft_launch.hpp"
+#include "src/poisson_fft/wall_transforms.hpp"
+
+namespace cunum::detail {
+
+// cuFFT's complex type for T (cufftComplex, cufftDoubleComplex), without cuFFT's header.
+template <class T>
+using CufftComplex = std::conditional_t<std::is_same_v<T, float>, float2, double2>;
+
+// The spectral division: the tables of SpectralTables and the factor of a mode.
+template <class T>
+struct SpectralDivision : SpectralTables<T> {
+  // 1 / (the operator's eigenvalue), the scale folded in; 0 for a zero eigenvalue (the
+  // constants of a singular problem).
+  __device__ T factor(std::int64_t m_outer, std::int64_t m_middle, std::int64_t m_inner) const {
+    const T eigenvalue = this->outer[m_outer] + this->middle[m_middle] + this->inner[m_inner] - this->screening;
+    return eigenvalue == T(0) ? T(0) : this->scale / eigenvalue;
+  }
+};
+
+// The samples of a line from the grid: `fetch(i)` reads grid point i of the line.
+// Forward (and the Dirichlet inverse, the same transform): the odd extension or
+// Makhoul's shuffle.
+template <class T>
+struct ExtendedLine {
+  using Value = T;
+  bool dirichlet;
+  std::int64_t n;
+  template <class Fetch>
+  __device__ T operator()(std::int64_t e, const Fetch& fetch) const {
+    if (!dirichlet) return fetch(cosine_shuffle_source(n, e));
+    const OddExtensionSource source = odd_extension_source(n, e);
+    return source.sign == 0 ? T(0) : static_cast<T>(source.sign) * fetch(source.source);
+  }
+};
+
+// Neumann inverse: the half spectrum whose C2R is the shuffled DCT-III.
+template <class T, class Complex>
+struct CosineInverseSpectrum {
+  using Value = Complex;
+  std::int64_t n;
+  const T* twiddles;
+  template <class Fetch>
+  __device__ Complex operator()(std::int64_t k, const Fetch& fetch) const {
+    const T mirror = k == 0 ? T(0) : fetch(n - k);
+    const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddles[2 * k], twiddles[2 * k + 1], fetch(k), mirror);
+    Complex mode;
+    mode.x = z.re;
+    mode.y = z.im;
+    return mode;
+  }
+};
+
+// Grid point k of a line from the line's transform: the real coefficients (-Im U_{k+1},
+// or Makhoul's twiddle) after a forward pass.
+template <class T, class Complex>
+struct WallCoefficient {
+  using Line = Complex;
+  bool dirichlet;
+  std::int64_t n;
+  const T* twiddles;
+  __device__ T operator()(std::int64_t k, const Complex* line) const {
+    if (dirichlet) return -line[sine_spectrum_index(k)].y;
+    const Complex mode = line[cosine_spectrum_index(n, k)];
+    return cosine_coefficient(n, k, twiddles[2 * k], twiddles[2 * k + 1], mode.x, mode.y);
+  }
+};
+
+// Neumann inverse: the C2R's line unshuffled.
+template <class T>
+struct CosineUnshuffle {
+  using Line = T;
+  std::int64_t n;
+  __device__ T operator()(std::int64_t i, const T* line) const { return line[cosine_shuffle_position(n, i)]; }
+};
+
+// q = z / n and r = z - q n, in 32 bits when both fit (a 64-bit division costs a thread
+// more than the samples it moves).
+__device__ __forceinline__ void split_index(std::int64_t z, std::int64_t n, std::int64_t& q, std::int64_t& r) {
+  if ((static_cast<std::uint64_t>(z) | static_cast<std::uint64_t>(n)) <= 0xFFFFFFFFu) {
+    q = static_cast<std::uint32_t>(z) / static_cast<std::uint32_t>(n);
+  } else {
+    q = z / n;
+  }
+  r = z - q * n;
+}
+
+// An "along" block's items: item f of the block's run of `line_group` lines (more than
+// one where lines are shorter than a block's Policy::along_samples, which would
+// otherwise idle most of its threads) is sample e of line y0 + y, (y, e) = (f / extent, f mod extent).
+struct AlongItem {
+  std::int64_t lane, e;
+  bool valid;
+};
+
+__device__ __forceinline__ AlongItem along_item(std::int64_t f, std::int64_t y0, std::int64_t extent,
+                                                std::int64_t line_group, std::int64_t n_lane) {
+  AlongItem item;
+  std::int64_t y = 0;
+  item.e = f;
+  if (line_group > 1) split_index(f, extent, y, item.e);
+  item.lane = y0 + y;
+  item.valid = item.e < extent && y < line_group && item.lane < n_lane;
+  return item;
+}
+
+// lines[r * pitch + e] = sample(e, line r's grid points), e < pitch.
+template <class Policy, class T, class Sample>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
+                           typename Sample::Value* lines, std::int64_t line_group) {
+  using Value = typename Sample::Value;
+  __shared__ Value tile[Policy::across_samples][Policy::tile + 1];
+  const int thread = threadIdx.y * Policy::tile + threadIdx.x;
+  for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
+    std::int64_t b, m_block;
+    split_index(z, g.n_block, b, m_block);
+    const T* plane = grid + b * g.problem + m_block * g.block_stride;
+    Value* plane_lines = lines + (b * g.problem_lines + m_block * g.block_lines) * pitch;
+    if (g.along) {
+      // Threads along the samples of a run of lines, whose grid points are contiguous.
+      for (std::int64_t y0 = blockIdx.y * line_group; y0 < g.n_lane; y0 += gridDim.y * line_group) {
+        const std::int64_t first = blockIdx.x * Policy::along_samples + thread;
+        Value values[Policy::along_items];
+#pragma unroll
+        for (int k = 0; k < Policy::along_items; ++k) {
+          const AlongItem item = along_item(first + k * Policy::tile * Policy::tile_rows, y0, pitch, line_group, g.n_lane);
+          const T* source = plane + item.lane * g.lane_stride;
+          if (item.valid) values[k] = sample(item.e, [source](std::int64_t i) { return source[i]; });
+        }
+#pragma unroll
+        for (int k = 0; k < Policy::along_items; ++k) {
+          const AlongItem item = along_item(first + k * Policy::tile * Policy::tile_rows, y0, pitch, line_group, g.n_lane);
+          if (item.valid) plane_lines[item.lane * g.lane_lines * pitch + item.e] = values[k];
+        }
+      }
+      continue;
+    }
+    // Neighbouring blocks take neighbouring lane tiles: the grid's rows are read in runs.
+    const std::int64_t lane0 = std::int64_t{blockIdx.x} * Policy::tile;
+    for (std::int64_t e0 = blockIdx.y * std::int64_t{Policy::across_samples}; e0 < pitch; e0 += gridDim.y * std::int64_t{Policy::across_samples}) {
+      if (lane0 + threadIdx.x < g.n_lane) {
+        const T* source = plane + (lane0 + threadIdx.x) * g.lane_stride;
+        const std::int64_t step = g.axis_stride;
+        const auto fetch = [source, step](std::int64_t i) { return source[i * step]; };
+#pragma unroll
+        for (int j = threadIdx.y; j < Policy::across_samples; j += Policy::tile_rows) {
+          if (e0 + j < pitch) tile[j][threadIdx.x] = sample(e0 + j, fetch);
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int h = 0; h < Policy::across_depth; ++h) {
+        const std::int64_t e = e0 + h * Policy::tile + threadIdx.x;
+        Value* line = plane_lines + lane0 * g.lane_lines * pitch + e;
+#pragma unroll
+        for (int j = threadIdx.y; j < Policy::tile; j += Policy::tile_rows) {
+          if (e < pitch && lane0 + j < g.n_lane) line[j * g.lane_lines * pitch] = tile[h * Policy::tile + threadIdx.x][j];
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// grid point k of each line = coefficient(k, line), k < g.n_axis.
+template <class Policy, class T, class Coefficient>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
+                           const typename Coefficient::Line* lines, T* grid, std::int64_t line_group) {
+  using Line = typename Coefficient::Line;
+  __shared__ T tile[Policy::tile][Policy::across_samples + 1];
+  const int thread = threadIdx.y * Policy::tile + threadIdx.x;
+  for (std::int64_t z = blockIdx.z; z < g.batch * g.n_block; z += gridDim.z) {
+    std::int64_t b, m_block;
+    split_index(z, g.n_block, b, m_block);
+    T* plane = grid + b * g.problem + m_block * g.block_stride;
+    const Line* plane_lines = lines + (b * g.problem_lines + m_block * g.block_lines) * pitch;
+    if (g.along) {
+      for (std::int64_t y0 = blockIdx.y * line_group; y0 < g.n_lane; y0 += gridDim.y * line_group) {
+        const std::int64_t first = blockIdx.x * Policy::along_samples + thread;
+        T values[Policy::along_items];
+#pragma unroll
+        for (int k = 0; k < Policy::along_items; ++k) {
+          const AlongItem item = along_item(first + k * Policy::tile * Policy::tile_rows, y0, g.n_axis, line_group, g.n_lane);
+          if (item.valid) values[k] = coefficient(item.e, plane_lines + item.lane * g.lane_lines * pitch);
+        }
+#pragma unroll
+        for (int k = 0; k < Policy::along_items; ++k) {
+          const AlongItem item = along_item(first + k * Policy::tile * Policy::tile_rows, y0, g.n_axis, line_group, g.n_lane);
+          if (item.valid) plane[item.lane * g.lane_stride + item.e] = values[k];
+        }
+      }
+      continue;
+    }
+    const std::int64_t lane0 = std::int64_t{blockIdx.x} * Policy::tile;
+    for (std::int64_t k0 = blockIdx.y * std::int64_t{Policy::across_samples}; k0 < g.n_axis; k0 += gridDim.y * std::int64_t{Policy::across_samples}) {
+      const Line* line = plane_lines + lane0 * g.lane_lines * pitch;
+#pragma unroll
+      for (int h = 0; h < Policy::across_depth; ++h) {
+        const std::int64_t k = k0 + h * Policy::tile + threadIdx.x;
+        if (k >= g.n_axis) continue;
+#pragma unroll
+        for (int j = threadIdx.y; j < Policy::tile; j += Policy::tile_rows) {
+          if (lane0 + j < g.n_lane) tile[j][h * Policy::tile + threadIdx.x] = coefficient(k, line + j * g.lane_lines * pitch);
+        }
+      }
+      __syncthreads();
+      const std::int64_t m_lane = lane0 + threadIdx.x;
+      if (m_lane < g.n_lane) {
+        T* target = plane + m_lane * g.lane_stride;
+#pragma unroll
+        for (int j = threadIdx.y; j < Policy::across_samples; j += Policy::tile_rows) {
+          if (k0 + j < g.n_axis) target[(k0 + j) * g.axis_stride] = tile[threadIdx.x][j];
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// Each mode of the spectrum (complex after the periodic R2C, real without a periodic
+// axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal). One
+// warp per row finds the row's indices once; its lanes run along the row, each loading
+// Policy::lane_bytes of modes before it divides and stores any (with one load in flight a
+// lane, Nsight Compute timed the pass at two thirds of the copy rate).
+template <class Policy, class T, class Value>
+__global__ void __launch_bounds__(Policy::block_threads)
+    divide_kernel(SpectralDivision<T> division, SpectrumRows shape, const Value* in, Value* out) {
+  constexpr int kDivideItems = Policy::lane_bytes / static_cast<int>(sizeof(Value));
+  const std::int64_t stride = std::int64_t{gridDim.x} * Policy::rows;
+  for (std::int64_t row = blockIdx.x * std::int64_t{Policy::rows} + threadIdx.y; row < shape.rows; row += stride) {
+    const std::int64_t m_middle = row % shape.middle, m_outer = row / shape.middle % shape.outer;
+    const std::int64_t first = row * shape.inner;
+    for (std::int64_t base = threadIdx.x; base < shape.inner; base += Policy::lanes * kDivideItems) {
+      Value modes[kDivideItems];
+#pragma unroll
+      for (int k = 0; k < kDivideItems; ++k) {
+        const std::int64_t i = base + k * Policy::lanes;
+        if (i < shape.inner) modes[k] = in[first + i];
+      }
+#pragma unroll
+      for (int k = 0; k < kDivideItems; ++k) {
+        const std::int64_t i = base + k * Policy::lanes;
+        if (i >= shape.inner) break;
+        const T factor = division.factor(m_outer, m_middle, i);
+        if constexpr (std::is_same_v<Value, T>) {
+          modes[k] *= factor;
+        } else {
+          modes[k].x *= factor;
+          modes[k].y *= factor;
+        }
+        out[first + i] = modes[k];
+      }
+    }
+  }
+}
+
+// The turn from the forward to the inverse transform of the last wall axis of a grid
+// without periodic axes, on each line's half spectrum where it lies (block per line):
+// the coefficients, divided by the operator's eigenvalue, become the inverse's input
+// directly, with no trip through the coefficient array (which would cost a scatter and
+// a gather over the whole grid). It composes the same functors as those two passes
+// (WallCoefficient, then ExtendedLine or CosineInverseSpectrum), so the values are
+// theirs, bit for bit.
+//   Neumann: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
+//            spectrum's mode k needs those two, so it is written in place.
+//   Dirichlet: the odd extension of the divided DST-I coefficients, into `extended`.
+template <class Policy, class T, class Complex>
+__global__ void __launch_bounds__(Policy::block_threads)
+    turnaround_kernel(WallPass<T> p, LineGeometry g, SpectralDivision<T> division, Complex* spectrum, T* extended) {
+  const WallCoefficient<T, Complex> coefficient{p.dirichlet, p.n, p.twiddles};
+  for (std::int64_t r = blockIdx.x; r < p.lines; r += gridDim.x) {
+    const std::int64_t m_lane = r / g.lane_lines % g.n_lane, m_block = r / g.block_lines % g.n_block;
+    Complex* line = spectrum + r * p.half;
+    // Grid point i of the line as the coefficient array would hold it: divided.
+    const auto divided = [&](std::int64_t i) { return coefficient(i, line) * division.factor(i, m_lane, m_block); };
+    if (p.dirichlet) {
+      const ExtendedLine<T> extend{true, p.n};
+      T* target = extended + r * p.length;
+      for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) target[e] = extend(e, divided);
+      continue;
+    }
+    // Mode k reads grid points k and n - k, both of them mode k of this spectrum.
+    const CosineInverseSpectrum<T, Complex> inverse{p.n, p.twiddles};
+    for (std::int64_t k = threadIdx.x; k < p.half; k += blockDim.x) {
+      const Complex mode = inverse(k, divided);
+      line[k] = mode;
+    }
+  }
+}
+
+// The solution from the coefficient array (in the grid's order), minus its value at
+// the first grid point of each problem with `subtract_origin`.
+template <class Policy, class T>
+__global__ void __launch_bounds__(Policy::block_threads)
+    copy_out_kernel(std::int64_t total, std::int64_t points, bool subtract_origin, const T* in, T* out) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t index = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; index < total; index += stride) {
+    out[index] = in[index] - (subtract_origin ? in[index / points * points] : T(0));
+  }
+}
+
+// One block per problem: sum f and sum |f| in double, in a fixed order.
+template <class Policy, class T>
+__global__ void __launch_bounds__(Policy::block_threads) sums_kernel(std::int64_t points, const T* rhs, double* sums) {
+  const T* problem = rhs + blockIdx.x * points;
+  double sum = 0, absolute = 0;
+  for (std::int64_t i = threadIdx.x; i < points; i += Policy::block_threads) {
+    const double value = problem[i];
+    sum += value;
+    absolute += fabs(value);
+  }
+  sum = block_reduce<Policy::block_threads, DoubleSum>(sum);
+  __syncthreads();  // block_reduce's shared scratch is reused by the second reduction
+  absolute = block_reduce<Policy::block_threads, DoubleSum>(absolute);
+  if (threadIdx.x == 0) {
+    sums[2 * blockIdx.x] = sum;
+    sums[2 * blockIdx.x + 1] = absolute;
+  }
+}
+
+}  // namespace cunum::detail

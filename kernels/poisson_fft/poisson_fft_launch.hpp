@@ -1,0 +1,189 @@
+#pragma once
+// Internal: the launchers of the Poisson solver's kernels, plain C++, for the CUDA
+// backend's host orchestration (src/poisson_fft/poisson_fft_cuda.cpp), and the plain
+// parameter structs the kernels take. Each launcher picks the policy of the device's
+// architecture (src/poisson_fft/poisson_fft_policy.hpp), shapes the grid and launches
+// one kernel, asynchronously on `stream`; defined in kernels/poisson_fft/poisson_fft.cu
+// (the line, division and grid-stride kernels, kernels/poisson_fft/poisson_fft_kernel.cuh)
+// and kernels/poisson_fft/poisson_fft_pencils.cu (the pencil kernels,
+// kernels/poisson_fft/pencil_fft.cuh), for float and double.
+//
+// Arrays are device memory. A complex array is PoissonComplex<T>: the layout of cuFFT's
+// complex types and of the kernels' PencilValue<T>.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cunum/core/stream.hpp"
+
+namespace cunum::detail {
+
+// A complex value as the kernels' arrays hold it: (re, im), aligned to its size.
+template <class T>
+struct alignas(2 * sizeof(T)) PoissonComplex {
+  T re, im;
+};
+
+// The device a launch is shaped for: the architecture whose policy it takes (compute
+// capability x 100) and the multiprocessors that bound a grid-stride kernel's grid.
+struct PoissonDevice {
+  int arch;
+  int multiprocessor_count;
+};
+
+// The eigenvalue tables of the spectral division of modes (m_outer, m_middle, m_inner)
+// of three axes in some order: each axis's table, resolved on the host so that no kernel
+// indexes an array by a run-time axis (which would put it in local memory).
+// The kernels' SpectralDivision<T> (kernels/poisson_fft/poisson_fft_kernel.cuh) adds the
+// factor of a mode.
+template <class T>
+struct SpectralTables {
+  const T* outer;
+  const T* middle;
+  const T* inner;
+  T screening;
+  T scale;  // 1 / extended_points: the transform pair's normalisation
+};
+
+// One wall axis's pass: `lines` 1-D transforms of `length` real samples (half =
+// length / 2 + 1 complex modes), one per grid line along `axis`. The line arrays are
+// always contiguous (sample e of line r at r * pitch + e), so every cuFFT plan of a pass
+// is a plain batched 1-D transform: a strided one costs cuFFT extra passes of its own.
+// Line r is the grid line of problem b through (m[slow], m[fast]) with
+// r = (b * n[slow] + m[slow]) * n[fast] + m[fast].
+template <class T>
+struct WallPass {
+  int axis;
+  bool dirichlet;
+  std::int64_t n;                          // grid points on the axis
+  std::int64_t length;                     // the DFT's length: 2(n + 1) Dirichlet, n Neumann
+  std::int64_t half;
+  std::int64_t lines;
+  const T* twiddles;                       // Neumann: (cos, sin)(pi k / 2n), k < n, interleaved
+};
+
+// How a pass's lines meet one grid-shaped array (the caller's grid or the coefficient
+// array). Where the array is contiguous along the pass's axis, a thread takes one sample
+// of one line ("along"); otherwise 32 x 32 tiles are transposed through shared memory,
+// lanes running along `lane`, the other axis's contiguous one ("across"), so that
+// both the array and the lines are read and written in whole sectors. The third axis,
+// `block`, and the problem index come from blockIdx.z: one division per block, none
+// per element.
+struct LineGeometry {
+  bool along;
+  int axis, lane, block;
+  std::int64_t n_axis, n_lane, n_block, batch;
+  std::int64_t lane_lines, block_lines, problem_lines;  // line index = b pl + m[lane] ll + m[block] bl
+  std::int64_t problem, axis_stride, lane_stride, block_stride;  // the array's strides
+};
+
+// The spectrum of a batch as rows of its innermost axis: `rows` of `inner` modes, row r
+// of problem r / (outer middle) at (outer index, middle index) = (r / middle % outer,
+// r % middle).
+struct SpectrumRows {
+  std::int64_t rows, outer, middle, inner;
+};
+
+// A tile's pencils along the slowest axis of an array (kernels/poisson_fft/pencil_fft.cuh):
+// `pencils` units (complex pencils, or pairs of real ones) of each of `problems`
+// contiguous blocks of length x row_stride values, tiles of Policy::pencils units a block
+// (`tiles`: set by the launcher from its policy). Where the pencil axis is the outer one
+// of the division's three, problem q is the batch index and pencil p sits at
+// (middle, inner) = (p / inner, p % inner); otherwise the outer axis is q mod `outer` and
+// the pencil is the inner index.
+struct PencilShape {
+  std::int64_t pencils, problems, tiles, row_stride;
+  std::int64_t inner, outer;
+  bool pencil_is_outer;
+
+};
+
+// What a wall pencil kernel does: the forward transform of a wall axis (the grid's
+// samples to its coefficients: DCT-II or DST-I), the inverse (back: DCT-III or DST-I
+// again), or both with the division between them (the turnaround).
+enum class WallStage { forward, turnaround, inverse };
+
+// --- the wall passes' line kernels (lines_from_grid_kernel, grid_from_lines_kernel) ---
+
+// lines[r * pitch + e] = sample e of line r's odd extension (Dirichlet) or of Makhoul's
+// shuffle of its n points (Neumann), e < pitch, from the grid-shaped array `grid`.
+template <class T>
+void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, std::int64_t n, const LineGeometry& g,
+                               std::int64_t pitch, const T* grid, T* lines, StreamHandle stream);
+
+// lines[r * pitch + k] = mode k of the half spectrum whose C2R is line r's shuffled
+// DCT-III (Neumann inverse), k < pitch; `twiddles`: (cos, sin)(pi k / 2n) interleaved.
+template <class T>
+void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, std::int64_t n, const T* twiddles,
+                                            const LineGeometry& g, std::int64_t pitch, const T* grid,
+                                            PoissonComplex<T>* lines, StreamHandle stream);
+
+// Grid point k of each line = its real coefficient k (-Im U_{k+1} Dirichlet, Makhoul's
+// twiddle Neumann) from the line's half spectrum at lines + r * pitch.
+template <class T>
+void launch_poisson_wall_coefficients(const PoissonDevice& device, bool dirichlet, std::int64_t n,
+                                      const T* twiddles, const LineGeometry& g, std::int64_t pitch,
+                                      const PoissonComplex<T>* lines, T* grid, StreamHandle stream);
+
+// Grid point i of each line = the C2R's line r unshuffled (Neumann inverse).
+template <class T>
+void launch_poisson_cosine_unshuffle(const PoissonDevice& device, std::int64_t n, const LineGeometry& g,
+                                     std::int64_t pitch, const T* lines, T* grid, StreamHandle stream);
+
+// --- the division and the grid-stride kernels ---
+
+// The last wall pass of a grid without periodic axes turned around on its lines
+// (turnaround_kernel): its half spectra -> the inverse's lines, divided.
+template <class T>
+void launch_poisson_turnaround(const PoissonDevice& device, const WallPass<T>& pass, const LineGeometry& g,
+                               const SpectralTables<T>& division, PoissonComplex<T>* spectrum, T* extended,
+                               StreamHandle stream);
+
+// Each mode of the spectrum divided by the operator's eigenvalue, `in` to `out` (may be
+// equal): complex after the periodic R2C, real without a periodic axis.
+template <class T>
+void launch_poisson_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,
+                           const PoissonComplex<T>* in, PoissonComplex<T>* out, StreamHandle stream);
+template <class T>
+void launch_poisson_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,
+                           const T* in, T* out, StreamHandle stream);
+
+// out = in, less in's value at the first grid point of each problem of `points` with
+// subtract_origin, `total` values.
+template <class T>
+void launch_poisson_copy(const PoissonDevice& device, std::int64_t total, std::int64_t points, bool subtract_origin,
+                         const T* in, T* out, StreamHandle stream);
+
+// sums[2b], sums[2b + 1] = sum f and sum |f| of problem b of `batch` (in double, in a
+// fixed order).
+template <class T>
+void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::int64_t points, const T* rhs,
+                         double* sums, StreamHandle stream);
+
+// --- the pencil kernels (pencil lengths: with_pencil_length, poisson_fft_policy.hpp) ---
+
+// The periodic turnaround along pencils of `length` complex values of `spectrum`, in
+// place; `twiddles`: e^(-2 pi i k / length), k < length. `shape`'s tiles are set here.
+template <class T>
+void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
+                                      const SpectralTables<T>& division, PencilShape shape,
+                                      const PoissonComplex<T>* twiddles, PoissonComplex<T>* spectrum,
+                                      StreamHandle stream);
+
+// Stage `stage` of a Neumann axis's cosine transforms of DFT length `length` along
+// pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n).
+template <class T>
+void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
+                                   const SpectralTables<T>& division, PencilShape shape,
+                                   const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
+                                   const T* source, T* target, StreamHandle stream);
+
+// Stage `stage` of a Dirichlet axis's DST-I of DFT length `length` = 2(n + 1) along
+// pencils, source -> target (may be equal). DST-I is its own inverse: forward and
+// inverse are one kernel.
+template <class T>
+void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
+                                 const SpectralTables<T>& division, PencilShape shape,
+                                 const PoissonComplex<T>* twiddles, const T* source, T* target, StreamHandle stream);
+
+}  // namespace cunum::detail

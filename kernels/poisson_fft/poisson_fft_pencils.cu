@@ -1,0 +1,123 @@
+// Poisson solver, CUDA backend: the launchers of the pencil kernels
+// (kernels/poisson_fft/pencil_fft.cuh), declared in kernels/poisson_fft/poisson_fft_launch.hpp;
+// a file of their own because their instantiations (every pencil length, both
+// precisions, every stage) are most of the module's compile time. Each picks the policy
+// for the device's architecture and the pencil length (src/poisson_fft/poisson_fft_policy.hpp),
+// tiles the shape and launches a block a tile.
+
+#include <cstdint>
+
+#include "kernels/common/launch.cuh"
+#include "kernels/poisson_fft/pencil_fft.cuh"
+#include "kernels/poisson_fft/poisson_fft_kernel.cuh"
+#include "kernels/poisson_fft/poisson_fft_launch.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/poisson_fft/poisson_fft_policy.hpp"
+
+namespace cunum::detail {
+
+namespace {
+
+// The shape with its tiles of Policy::pencils units a problem.
+template <class Policy>
+PencilShape with_tiles(PencilShape shape) {
+  shape.tiles = (shape.pencils + Policy::pencils - 1) / Policy::pencils;
+  return shape;
+}
+
+// A block a tile of a shape with its tiles set.
+template <class Policy>
+LaunchConfig pencil_launch(const PencilShape& shape, const char* name, StreamHandle stream) {
+  return {grid_1d(shape.problems * shape.tiles, name), dim3(Policy::block_threads), Policy::shared_bytes, stream};
+}
+
+template <class T>
+const PencilValue<T>* pencil_values(const PoissonComplex<T>* values) {
+  return reinterpret_cast<const PencilValue<T>*>(values);
+}
+
+}  // namespace
+
+template <class T>
+void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
+                                      const SpectralTables<T>& division, PencilShape shape,
+                                      const PoissonComplex<T>* twiddles, PoissonComplex<T>* spectrum,
+                                      StreamHandle stream) {
+  PoissonPencilPolicies::dispatch(device.arch, [&](auto tag) {
+    using Tuning = typename decltype(tag)::type;
+    with_pencil_length(length, [&](auto pencil_length) {
+      using Policy = PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>;
+      const char* name = "poisson_pencil_turnaround_kernel";
+      const PencilShape tiled = with_tiles<Policy>(shape);
+      launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, pencil_launch<Policy>(tiled, name, stream),
+                    SpectralDivision<T>{division}, tiled, pencil_values(twiddles),
+                    reinterpret_cast<PencilValue<T>*>(spectrum));
+    });
+  });
+}
+
+template <class T>
+void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
+                                   const SpectralTables<T>& division, PencilShape shape,
+                                   const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
+                                   const T* source, T* target, StreamHandle stream) {
+  PoissonWallPencilPolicies::dispatch(device.arch, [&](auto tag) {
+    using Tuning = typename decltype(tag)::type;
+    with_pencil_length(length, [&](auto pencil_length) {
+      using Policy = PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>;
+      const char* name = "poisson_cosine_pencil_kernel";
+      const PencilShape tiled = with_tiles<Policy>(shape);
+      const LaunchConfig config = pencil_launch<Policy>(tiled, name, stream);
+      const SpectralDivision<T> by_eigenvalues{division};
+      const auto launch = [&](auto kernel) {
+        launch_kernel(kernel, name, config, by_eigenvalues, tiled, pencil_values(twiddles),
+                      pencil_values(quarter_twiddles), source, target);
+      };
+      switch (stage) {
+        case WallStage::forward:
+          return launch(cosine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>);
+        case WallStage::turnaround:
+          return launch(cosine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>);
+        case WallStage::inverse:
+          return launch(cosine_pencil_kernel<Policy, WallStage::inverse, SpectralDivision<T>>);
+      }
+    });
+  });
+}
+
+template <class T>
+void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
+                                 const SpectralTables<T>& division, PencilShape shape,
+                                 const PoissonComplex<T>* twiddles, const T* source, T* target, StreamHandle stream) {
+  PoissonWallPencilPolicies::dispatch(device.arch, [&](auto tag) {
+    using Tuning = typename decltype(tag)::type;
+    with_pencil_length(length, [&](auto pencil_length) {
+      using Policy = PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>;
+      const char* name = "poisson_sine_pencil_kernel";
+      const PencilShape tiled = with_tiles<Policy>(shape);
+      const LaunchConfig config = pencil_launch<Policy>(tiled, name, stream);
+      const SpectralDivision<T> by_eigenvalues{division};
+      // DST-I is its own inverse: one kernel serves both directions.
+      if (stage == WallStage::turnaround) {
+        launch_kernel(sine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>, name, config,
+                      by_eigenvalues, tiled, pencil_values(twiddles), source, target);
+      } else {
+        launch_kernel(sine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>, name, config,
+                      by_eigenvalues, tiled, pencil_values(twiddles), source, target);
+      }
+    });
+  });
+}
+
+#define CUNUM_INSTANTIATE_POISSON_PENCIL_LAUNCHERS(T)                                                              \
+  template void launch_poisson_pencil_turnaround(const PoissonDevice&, std::int64_t, const SpectralTables<T>&,    \
+                                                 PencilShape, const PoissonComplex<T>*, PoissonComplex<T>*,       \
+                                                 StreamHandle);                                                   \
+  template void launch_poisson_cosine_pencils(const PoissonDevice&, WallStage, std::int64_t,                      \
+                                              const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
+                                              const PoissonComplex<T>*, const T*, T*, StreamHandle);              \
+  template void launch_poisson_sine_pencils(const PoissonDevice&, WallStage, std::int64_t, const SpectralTables<T>&, \
+                                            PencilShape, const PoissonComplex<T>*, const T*, T*, StreamHandle);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_PENCIL_LAUNCHERS, CUNUM_REAL_TYPES)
+
+}  // namespace cunum::detail

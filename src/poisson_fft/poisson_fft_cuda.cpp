@@ -1,0 +1,622 @@
+// Poisson solver, CUDA backend, host orchestration: cuFFT real transforms planned once
+// per solver with one shared work area, and grid-stride kernels around them (launched
+// through kernels/poisson_fft/poisson_fft_launch.hpp, tuned in poisson_fft_policy.hpp).
+// cuFFT has no sine or cosine transforms, so each wall axis is transformed on its own,
+// along that axis only, by the algorithms of src/poisson_fft/wall_transforms.hpp
+// (docs/poisson_fft.md):
+//   Neumann    Makhoul's DCT-II / DCT-III: a shuffle, one real DFT of the grid's own
+//              length n, a twiddle; the inverse the other way round;
+//   Dirichlet  DST-I: one real DFT of the line's odd extension, 2(n + 1).
+// Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
+// contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
+// that scatters the real coefficients back into a grid-sized array (the coefficient
+// array), ordered wall axes first and periodic axes last, so that the periodic axes are
+// then one contiguous batched R2C. Where a line is not contiguous in its array, the
+// pre- and post-processing kernels transpose 32 x 32 tiles through shared memory.
+// With two or more Fourier axes, the slowest of power-of-two length, that R2C leaves it
+// out and pencil_turnaround_kernel (kernels/poisson_fft/pencil_fft.cuh) turns around
+// along it: its forward FFT, the spectral division and its inverse FFT in one pass over
+// the spectrum, cheaper than cuFFT's own passes along that axis. Otherwise the division is its own kernel after
+// the R2C; when no axis is periodic, the last wall pass instead turns around on its lines
+// (the division and the inverse's pre-processing in one kernel, without the coefficient
+// array), or, where the slowest wall axis's DFT length is a power of two, that axis
+// turns around along pencils (cosine_pencil_kernel, sine_pencil_kernel) after the other
+// wall passes, those of its kind along pencils too. The inverse runs the passes in
+// reverse, the last one writing the solution.
+// A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
+// solution directly (when they are aligned as cuFFT requires; otherwise they are
+// copied through the coefficient array).
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "cunum/core/device_buffer.hpp"
+#include "kernels/poisson_fft/poisson_fft_launch.hpp"
+#include "src/core/check_libraries.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/core/routine.hpp"
+#include "src/core/setup_fence.hpp"
+#include "src/poisson_fft/poisson_fft_backends.hpp"
+#include "src/poisson_fft/poisson_fft_policy.hpp"
+
+namespace cunum::detail {
+
+namespace {
+
+// cuFFT's types and calls for T.
+template <class T>
+struct Cufft;
+template <>
+struct Cufft<float> {
+  using Complex = cufftComplex;
+  static constexpr cufftType forward_type = CUFFT_R2C;
+  static constexpr cufftType inverse_type = CUFFT_C2R;
+  static cufftResult forward(cufftHandle plan, float* in, Complex* out) { return cufftExecR2C(plan, in, out); }
+  static cufftResult inverse(cufftHandle plan, Complex* in, float* out) { return cufftExecC2R(plan, in, out); }
+};
+template <>
+struct Cufft<double> {
+  using Complex = cufftDoubleComplex;
+  static constexpr cufftType forward_type = CUFFT_D2Z;
+  static constexpr cufftType inverse_type = CUFFT_Z2D;
+  static cufftResult forward(cufftHandle plan, double* in, Complex* out) { return cufftExecD2Z(plan, in, out); }
+  static cufftResult inverse(cufftHandle plan, Complex* in, double* out) { return cufftExecZ2D(plan, in, out); }
+};
+
+// Where the values of an array sit: problem b, grid point (i0, i1, i2) is element
+// b problem + i0 stride[0] + i1 stride[1] + i2 stride[2].
+struct GridView {
+  std::int64_t problem;
+  std::int64_t stride[kPoissonAxes];
+};
+
+// A cuFFT plan handle, destroyed with its owner.
+class CufftPlan {
+ public:
+  CufftPlan() { CUNUM_CHECK(cufftCreate(&handle_)); }
+  ~CufftPlan() { cufftDestroy(handle_); }
+  CufftPlan(const CufftPlan&) = delete;
+  CufftPlan& operator=(const CufftPlan&) = delete;
+  cufftHandle get() const noexcept { return handle_; }
+
+ private:
+  cufftHandle handle_ = 0;
+};
+
+constexpr double kPi = 3.14159265358979323846;
+
+template <class T>
+class PoissonCuda final : public PoissonBackend<T> {
+  using Library = Cufft<T>;
+  using Complex = typename Library::Complex;
+
+  // A wall axis's pass: its kernel parameters and its plans (the Dirichlet pass's
+  // forward plan serves both directions: DST-I is its own inverse).
+  struct Wall {
+    WallPass<T> pass;
+    LineGeometry on_grid;          // the lines in the caller's grid order
+    LineGeometry on_coefficients;  // the lines in the coefficient array
+    std::unique_ptr<CufftPlan> forward;
+    std::unique_ptr<CufftPlan> inverse;
+    // Transformed along pencils by cosine_pencil_kernel or sine_pencil_kernel instead
+    // (plan_wall_pencils): the pencils, and the offset of its e^(-2 pi i k / length) in
+    // the pencil twiddles.
+    bool pencils = false;
+    PencilShape pencil_shape{};
+    std::int64_t pencil_twiddle_offset = 0;
+  };
+
+ public:
+  PoissonCuda(const PoissonLayout& layout, StreamHandle stream)
+      : layout_(layout),
+        binding_(DeviceBinding::current()),
+        device_{binding_.arch, binding_.multiprocessor_count},
+        host_eigenvalues_(layout.eigenvalues.begin(), layout.eigenvalues.end()),
+        eigenvalues_(host_eigenvalues_.size(), stream),
+        sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, stream) {
+    // The coefficient array's order: wall axes, then periodic axes, each in grid order;
+    // its strides, and the grid's own.
+    int order[kPoissonAxes], count = 0;
+    for (int w = 0; w < layout.wall_count; ++w) order[count++] = layout.walls[w];
+    for (int a = 0; a < kPoissonAxes; ++a) {
+      if (layout.boundaries[a] == PoissonBoundary::periodic) order[count++] = a;
+    }
+    grid_view_ = {layout.points, {layout.shape[1] * layout.shape[2], layout.shape[2], 1}};
+    coefficient_view_.problem = layout.points;
+    std::int64_t stride = 1;
+    for (int j = kPoissonAxes - 1; j >= 0; --j) {
+      coefficient_view_.stride[order[j]] = stride;
+      stride *= layout.shape[order[j]];
+    }
+    for (int j = 0; j < kPoissonAxes; ++j) order_[j] = order[j];
+    spectrum_rows_ = {layout.batch * layout.spectrum_shape[order[0]] * layout.spectrum_shape[order[1]],
+                      layout.spectrum_shape[order[0]], layout.spectrum_shape[order[1]],
+                      layout.spectrum_shape[order[2]]};
+
+    std::size_t line_reals = 0, complex_values = 0, work_bytes = 0;
+    auto plan = [&](int rank, long long* dims, long long* in_embed, long long in_stride, long long in_distance,
+                    long long* out_embed, long long out_stride, long long out_distance, cufftType type,
+                    long long batch) {
+      auto made = std::make_unique<CufftPlan>();
+      std::size_t bytes = 0;
+      CUNUM_CHECK(cufftSetAutoAllocation(made->get(), 0));
+      CUNUM_CHECK(cufftMakePlanMany64(made->get(), rank, dims, in_embed, in_stride, in_distance, out_embed, out_stride,
+                                      out_distance, type, batch, &bytes));
+      work_bytes = bytes > work_bytes ? bytes : work_bytes;
+      return made;
+    };
+
+    // One pass per wall axis. Its lines are ordered by the other two axes in the
+    // coefficient array's order (the later one with more than one point fastest).
+    for (int w = 0; w < layout.wall_count; ++w) {
+      const int a = layout.walls[w];
+      Wall wall;
+      WallPass<T>& p = wall.pass;
+      p.axis = a;
+      p.dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
+      p.n = layout.shape[a];
+      p.length = p.dirichlet ? 2 * (p.n + 1) : p.n;
+      p.half = p.length / 2 + 1;
+      p.lines = layout.batch * (layout.points / p.n);
+      int others[2], other = 0;
+      for (int j = 0; j < kPoissonAxes; ++j) {
+        if (order[j] != a) others[other++] = order[j];
+      }
+      if (layout.shape[others[1]] == 1) std::swap(others[0], others[1]);
+      wall.on_grid = line_geometry(p, others, grid_view_);
+      wall.on_coefficients = line_geometry(p, others, coefficient_view_);
+      p.twiddles = nullptr;
+      if (!p.dirichlet) {
+        twiddle_offsets_[w] = static_cast<std::int64_t>(host_twiddles_.size());
+        for (std::int64_t k = 0; k < p.n; ++k) {
+          const double angle = kPi * static_cast<double>(k) / (2.0 * static_cast<double>(p.n));
+          host_twiddles_.push_back(static_cast<T>(std::cos(angle)));
+          host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
+        }
+      }
+      if (plan_wall_pencils(w, wall)) {
+        walls_.push_back(std::move(wall));  // no plans or line arrays
+        continue;
+      }
+      long long length = p.length, half = p.half, n = p.n;
+      wall.forward = plan(1, &length, &length, 1, p.length, &half, 1, p.half, Library::forward_type, p.lines);
+      if (!p.dirichlet) wall.inverse = plan(1, &n, &half, 1, p.half, &n, 1, p.n, Library::inverse_type, p.lines);
+      const auto reals = static_cast<std::size_t>(p.lines * p.length);
+      const auto modes = static_cast<std::size_t>(p.lines * p.half);
+      line_reals = reals > line_reals ? reals : line_reals;
+      complex_values = modes > complex_values ? modes : complex_values;
+      walls_.push_back(std::move(wall));
+    }
+    // The periodic axes of more than one point: one R2C over the innermost axes of the
+    // coefficient array (or of the grid, for a fully periodic one).
+    // With a pencil turnaround (plan_pencils), the R2C leaves out the slowest of them.
+    if (layout.last_fourier >= 0) {
+      const bool pencils = plan_pencils();
+      long long dims[kPoissonAxes];
+      int rank = 0;
+      std::int64_t fourier_points = 1;
+      for (int a = 0; a < kPoissonAxes; ++a) {
+        if (!layout.fourier[a] || (pencils && a == pencil_axis_)) continue;
+        dims[rank++] = layout.shape[a];
+        fourier_points *= layout.shape[a];
+      }
+      const long long batch = layout.batch * (layout.points / fourier_points);
+      fourier_forward_ = plan(rank, dims, nullptr, 1, 0, nullptr, 1, 0, Library::forward_type, batch);
+      fourier_inverse_ = plan(rank, dims, nullptr, 1, 0, nullptr, 1, 0, Library::inverse_type, batch);
+      const auto modes = static_cast<std::size_t>(layout.batch * layout.modes);
+      complex_values = modes > complex_values ? modes : complex_values;
+    }
+    // The plans never run at once: one work area serves them all; likewise one complex
+    // array holds the wall passes' half spectra and the periodic spectrum in turn.
+    work_area_ = DeviceBuffer<unsigned char>(work_bytes, stream);
+    for (CufftPlan* each : plans()) {
+      if (work_area_.size() > 0) CUNUM_CHECK(cufftSetWorkArea(each->get(), work_area_.data()));
+    }
+    complex_ = DeviceBuffer<Complex>(complex_values, stream);
+    line_real_ = DeviceBuffer<T>(line_reals, stream);
+    // A fully periodic grid transforms the caller's arrays; it needs the coefficient
+    // array only for misaligned ones (allocated then) or to shift by u at the origin.
+    if (layout.wall_count > 0 || layout.last_fourier < 0 || layout.pin_origin) allocate_coefficients(stream);
+
+    if (pencil_axis_ >= 0) pencil_twiddle_offset_ = add_pencil_twiddles(layout.shape[pencil_axis_]);
+    for (Wall& wall : walls_) {
+      if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(wall.pass.length);
+    }
+    if (!host_pencil_twiddles_.empty()) {
+      pencil_twiddles_ = DeviceBuffer<PoissonComplex<T>>(host_pencil_twiddles_.size(), stream);
+      pencil_twiddles_.copy_from_host_async(host_pencil_twiddles_.data(), host_pencil_twiddles_.size());
+    }
+    twiddles_ = DeviceBuffer<T>(host_twiddles_.size(), stream);
+    eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
+    if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
+    setup_.record(stream);
+    for (int w = 0; w < layout.wall_count; ++w) {
+      if (!walls_[w].pass.dirichlet) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
+    }
+  }
+
+  void solve(const T* rhs, T* solution, StreamHandle stream) override {
+    binding_.require_current(RoutineScope::current());
+    setup_.order(stream);
+    if (layout_.reject_incompatible) check_compatible(rhs, stream);
+    for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));
+    if (!walls_.empty() && walls_[0].pencils) {
+      solve_along_wall_pencils(rhs, solution, stream);
+      return;
+    }
+    const std::int64_t total = layout_.batch * layout_.points;
+    const bool fourier = layout_.last_fourier >= 0;
+
+    // Forward: the wall passes, rhs -> coefficients. Without periodic axes the last
+    // one turns around on its lines (turnaround_kernel) instead.
+    const int turning_wall = fourier ? -1 : layout_.wall_count - 1;
+    const T* current = rhs;
+    for (int w = 0; w < layout_.wall_count; ++w) {
+      const LineGeometry& geometry = w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients;
+      transform_lines(walls_[w], current, geometry, stream);
+      if (w == turning_wall) {
+        turn_around(walls_[w], stream);
+      } else {
+        store_coefficients(walls_[w], stream);
+      }
+      current = coefficients_.data();
+    }
+    // The periodic axes and the division; cuFFT needs its real arrays aligned like its
+    // complex type, so a caller's misaligned array (a slice one element in, say) is
+    // copied through the coefficient array.
+    bool in_solution = false;
+    if (fourier) {
+      if (current == rhs && !complex_aligned(rhs)) {
+        allocate_coefficients(stream);
+        launch_poisson_copy(device_, total, layout_.points, false, rhs, coefficients_.data(), stream);
+        current = coefficients_.data();
+      }
+      // An out-of-place R2C leaves its input unchanged: rhs is only read.
+      CUNUM_CHECK(Library::forward(fourier_forward_->get(), const_cast<T*>(current), complex_.data()));
+      if (pencil_axis_ >= 0) {
+        launch_pencils(stream);
+      } else {
+        launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_,
+                              static_cast<const PoissonComplex<T>*>(spectrum()), spectrum(), stream);
+      }
+      in_solution = layout_.wall_count == 0 && !layout_.pin_origin && complex_aligned(solution);
+      if (!in_solution) allocate_coefficients(stream);
+      CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
+    } else if (layout_.wall_count == 0) {
+      launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_, rhs,
+                            coefficients_.data(), stream);
+    }
+    // Inverse: the wall passes in reverse, the first axis's writing the solution in the
+    // grid's order (through the coefficient array under the zero_at_origin gauge).
+    for (int w = layout_.wall_count - 1; w >= 0; --w) {
+      const bool last = w == 0;
+      in_solution = last && !layout_.pin_origin;
+      T* target = in_solution ? solution : coefficients_.data();
+      const LineGeometry& geometry = last ? walls_[w].on_grid : walls_[w].on_coefficients;
+      if (w != turning_wall) load_inverse_lines(walls_[w], stream);
+      inverse_transform_lines(walls_[w], target, geometry, stream);
+    }
+    if (!in_solution) copy_out_coefficients(solution, stream);
+  }
+
+  // The coefficient array (in the grid's order by now) into the solution, less its value
+  // at the origin under the zero_at_origin gauge.
+  void copy_out_coefficients(T* solution, StreamHandle stream) {
+    const std::int64_t total = layout_.batch * layout_.points;
+    launch_poisson_copy(device_, total, layout_.points, layout_.pin_origin, static_cast<const T*>(coefficients_.data()),
+                        solution, stream);
+  }
+
+  std::size_t workspace_bytes() const noexcept override {
+    return eigenvalues_.bytes() + twiddles_.bytes() + pencil_twiddles_.bytes() + coefficients_.bytes() + line_real_.bytes() + complex_.bytes() +
+           sums_.bytes() + work_area_.bytes();
+  }
+
+ private:
+  // A wall pass is four steps, split so that the last axis of a grid without periodic
+  // axes can turn around on its lines: transform_lines (the lines from `source`, the
+  // caller's grid or the coefficient array as `geometry` says, and their forward DFT),
+  // store_coefficients (the real coefficients into the coefficient array), then, on the
+  // way back, load_inverse_lines (the inverse's lines from the coefficient array) and
+  // inverse_transform_lines (their inverse DFT into `target`). A Dirichlet pass is its
+  // own inverse.
+  void transform_lines(const Wall& wall, const T* source, const LineGeometry& geometry, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    launch_poisson_wall_lines(device_, p.dirichlet, p.n, geometry, p.length, source, line_real_.data(), stream);
+    CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+  }
+
+  void store_coefficients(const Wall& wall, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    launch_poisson_wall_coefficients(device_, p.dirichlet, p.n, p.twiddles, wall.on_coefficients, p.half,
+                                     static_cast<const PoissonComplex<T>*>(spectrum()), coefficients_.data(), stream);
+  }
+
+  // The last pass's coefficients divided and turned into its inverse's lines.
+  void turn_around(const Wall& wall, StreamHandle stream) {
+    launch_poisson_turnaround(device_, wall.pass, wall.on_coefficients, division(wall.on_coefficients), spectrum(),
+                              line_real_.data(), stream);
+  }
+
+  void load_inverse_lines(const Wall& wall, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    const T* source = coefficients_.data();
+    if (p.dirichlet) {
+      launch_poisson_wall_lines(device_, true, p.n, wall.on_coefficients, p.length, source, line_real_.data(), stream);
+      return;
+    }
+    launch_poisson_cosine_inverse_spectrum(device_, p.n, p.twiddles, wall.on_coefficients, p.half, source, spectrum(),
+                                           stream);
+  }
+
+  void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    if (p.dirichlet) {
+      CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+      launch_poisson_wall_coefficients(device_, true, p.n, static_cast<const T*>(nullptr), geometry, p.half,
+                                       static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
+      return;
+    }
+    CUNUM_CHECK(Library::inverse(wall.inverse->get(), complex_.data(), line_real_.data()));
+    launch_poisson_cosine_unshuffle(device_, p.n, geometry, p.n, static_cast<const T*>(line_real_.data()), target,
+                                    stream);
+  }
+
+  LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {
+    LineGeometry g{};
+    g.axis = p.axis;
+    g.n_axis = p.n;
+    g.batch = layout_.batch;
+    g.problem = view.problem;
+    const int slow = others[0], fast = others[1];
+    const std::int64_t fast_lines = 1, slow_lines = layout_.shape[fast];
+    g.problem_lines = layout_.shape[slow] * layout_.shape[fast];
+    g.along = view.stride[p.axis] == 1 && p.n > 1;
+    const bool lane_is_fast = g.along || layout_.shape[slow] == 1 || view.stride[fast] <= view.stride[slow];
+    g.lane = lane_is_fast ? fast : slow;
+    g.block = lane_is_fast ? slow : fast;
+    g.lane_lines = lane_is_fast ? fast_lines : slow_lines;
+    g.block_lines = lane_is_fast ? slow_lines : fast_lines;
+    g.n_lane = layout_.shape[g.lane];
+    g.n_block = layout_.shape[g.block];
+    g.axis_stride = view.stride[g.axis];
+    g.lane_stride = view.stride[g.lane];
+    g.block_stride = view.stride[g.block];
+    return g;
+  }
+
+  // The eigenvalue tables of three axes, in the order a kernel indexes them.
+  SpectralTables<T> division(int outer, int middle, int inner) const {
+    const T* tables = eigenvalues_.data();
+    return {tables + layout_.eigen_offset[outer], tables + layout_.eigen_offset[middle],
+            tables + layout_.eigen_offset[inner], static_cast<T>(layout_.screening),
+            static_cast<T>(1.0 / static_cast<double>(layout_.extended_points))};
+  }
+  SpectralTables<T> division(const LineGeometry& g) const { return division(g.axis, g.lane, g.block); }
+
+  // The spectral work area as the launchers' complex type (cuFFT's has the same layout).
+  PoissonComplex<T>* spectrum() { return reinterpret_cast<PoissonComplex<T>*>(complex_.data()); }
+
+  // Whether the periodic spectrum turns around in pencil_turnaround_kernel: at least two
+  // Fourier axes, the slowest of them (in the coefficient array's order) of power-of-two
+  // length up to kMaxPencilLength, and the device's shared memory enough for its tile.
+  // Sets pencil_axis_ and pencil_shape_.
+  bool plan_pencils() {
+    int position = -1, fourier_axes = 0;
+    for (int j = 0; j < kPoissonAxes; ++j) {
+      if (!layout_.fourier[order_[j]]) continue;
+      if (position < 0) position = j;
+      ++fourier_axes;
+    }
+    if (fourier_axes < 2) return false;
+    const int axis = order_[position];
+    if (!pencil_shared_memory_fits(layout_.shape[axis])) return false;
+    const std::int64_t* spectrum = layout_.spectrum_shape;
+    PencilShape& shape = pencil_shape_;
+    shape.pencil_is_outer = position == 0;
+    shape.inner = spectrum[order_[2]];
+    shape.outer = spectrum[order_[0]];
+    shape.pencils = position == 0 ? spectrum[order_[1]] * spectrum[order_[2]] : spectrum[order_[2]];
+    shape.problems = position == 0 ? layout_.batch : layout_.batch * spectrum[order_[0]];
+    shape.row_stride = shape.pencils;
+    pencil_axis_ = axis;
+    return true;
+  }
+
+  // Whether wall pass w of a grid without periodic axes goes along pencils through
+  // cosine_pencil_kernel (Neumann) or sine_pencil_kernel (Dirichlet), set then with the
+  // wall's pencil shape: the slowest wall axis (w = 0, the coefficient array's outer
+  // axis) when it can turn around that way (its DFT length, n or 2(n + 1), a power of
+  // two up to kMaxPencilLength, its tile within the device's shared memory, and another
+  // wall pass to move the right-hand side into the coefficient array); and then each
+  // other wall axis of such a length but the array's contiguous one, whose pencils
+  // would be read across their rows.
+  bool plan_wall_pencils(int w, Wall& wall) const {
+    const WallPass<T>& p = wall.pass;
+    if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
+    if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
+    std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
+    bool after = false;
+    for (int j = 0; j < kPoissonAxes; ++j) {
+      if (order_[j] == p.axis) {
+        after = true;
+      } else {
+        (after ? faster : slower) *= layout_.shape[order_[j]];
+      }
+    }
+    PencilShape& shape = wall.pencil_shape;
+    shape.pencil_is_outer = true;  // the turnaround's axis is the outer one
+    shape.inner = layout_.shape[order_[2]];
+    shape.outer = layout_.shape[order_[0]];
+    shape.row_stride = faster;         // real pencils
+    shape.pencils = (faster + 1) / 2;  // taken in pairs
+    shape.problems = layout_.batch * slower;
+    wall.pencils = true;
+    return true;
+  }
+
+  // e^(-2 pi i k / n), k < n, appended to the pencil twiddles; returns their offset.
+  std::int64_t add_pencil_twiddles(std::int64_t n) {
+    const auto offset = static_cast<std::int64_t>(host_pencil_twiddles_.size());
+    for (std::int64_t k = 0; k < n; ++k) {
+      const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(n);
+      host_pencil_twiddles_.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(-std::sin(angle))});
+    }
+    return offset;
+  }
+
+  // Whether n is a pencil length (a power of two up to kMaxPencilLength) whose tile fits
+  // the device's shared memory: the periodic turnaround's tile, for the wall pencil
+  // passes too (theirs, of fewer threads, is never larger).
+  bool pencil_shared_memory_fits(std::int64_t n) const {
+    std::size_t shared_bytes = 0;
+    const bool pencil_length = PoissonPencilPolicies::dispatch(device_.arch, [&](auto tag) {
+      using Tuning = typename decltype(tag)::type;
+      return with_pencil_length(n, [&](auto length) {
+        shared_bytes = PencilPolicyFor<Tuning, T, decltype(length)::value>::shared_bytes;
+      });
+    });
+    if (!pencil_length) return false;
+    int shared_optin = 0;
+    CUNUM_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, binding_.device));
+    return shared_bytes <= static_cast<std::size_t>(shared_optin);
+  }
+
+  void launch_pencils(StreamHandle stream) {
+    launch_poisson_pencil_turnaround(device_, layout_.shape[pencil_axis_], division(order_[0], order_[1], order_[2]),
+                                     pencil_shape_, pencil_twiddles_.data() + pencil_twiddle_offset_, spectrum(),
+                                     stream);
+  }
+
+  // Stage `stage` of a wall's transforms along its pencils, source -> target.
+  void launch_wall_pencils(WallStage stage, const Wall& wall, const T* source, T* target, StreamHandle stream) {
+    const PoissonComplex<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
+    const SpectralTables<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
+    if (wall.pass.dirichlet) {
+      launch_poisson_sine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
+                                  source, target, stream);
+      return;
+    }
+    // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a complex value each.
+    const auto* quarter_twiddles = reinterpret_cast<const PoissonComplex<T>*>(wall.pass.twiddles);
+    launch_poisson_cosine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
+                                  quarter_twiddles, source, target, stream);
+  }
+
+  // A grid without periodic axes whose slowest wall axis turns around along pencils:
+  // the cuFFT wall passes, then the other pencil passes, forward (rhs -> coefficients);
+  // the turnaround in place; the same passes back in reverse order, the last writing the
+  // solution (through the coefficient array under the zero_at_origin gauge). The passes
+  // along different axes commute.
+  void solve_along_wall_pencils(const T* rhs, T* solution, StreamHandle stream) {
+    std::vector<int> passes;
+    for (const bool pencils : {false, true}) {
+      for (int w = 1; w < layout_.wall_count; ++w) {
+        if (walls_[w].pencils == pencils) passes.push_back(w);
+      }
+    }
+    const T* current = rhs;
+    for (const int w : passes) {
+      const Wall& wall = walls_[w];
+      if (wall.pencils) {
+        launch_wall_pencils(WallStage::forward, wall, current, coefficients_.data(), stream);
+      } else {
+        transform_lines(wall, current, current == rhs ? wall.on_grid : wall.on_coefficients, stream);
+        store_coefficients(wall, stream);
+      }
+      current = coefficients_.data();
+    }
+    launch_wall_pencils(WallStage::turnaround, walls_[0], coefficients_.data(), coefficients_.data(), stream);
+    const bool in_solution = !layout_.pin_origin;
+    for (auto pass = passes.rbegin(); pass != passes.rend(); ++pass) {
+      const Wall& wall = walls_[*pass];
+      T* target = in_solution && pass + 1 == passes.rend() ? solution : coefficients_.data();
+      if (wall.pencils) {
+        launch_wall_pencils(WallStage::inverse, wall, coefficients_.data(), target, stream);
+      } else {
+        load_inverse_lines(wall, stream);
+        inverse_transform_lines(wall, target, target == solution ? wall.on_grid : wall.on_coefficients, stream);
+      }
+    }
+    if (!in_solution) copy_out_coefficients(solution, stream);
+  }
+
+  std::vector<CufftPlan*> plans() const {
+    std::vector<CufftPlan*> all;
+    for (const Wall& wall : walls_) {
+      for (CufftPlan* each : {wall.forward.get(), wall.inverse.get()}) {
+        if (each != nullptr) all.push_back(each);
+      }
+    }
+    for (CufftPlan* each : {fourier_forward_.get(), fourier_inverse_.get()}) {
+      if (each != nullptr) all.push_back(each);
+    }
+    return all;
+  }
+
+  void allocate_coefficients(StreamHandle stream) {
+    if (coefficients_.size() == 0) {
+      coefficients_ = DeviceBuffer<T>(static_cast<std::size_t>(layout_.batch * layout_.points), stream);
+    }
+  }
+
+  static bool complex_aligned(const T* pointer) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % alignof(Complex) == 0;
+  }
+
+  // The `reject` rule: the sums come back to the host (the call waits for them).
+  void check_compatible(const T* rhs, StreamHandle stream) {
+    launch_poisson_sums(device_, layout_.batch, layout_.points, rhs, sums_.data(), stream);
+    std::vector<double> sums(sums_.size());
+    CUNUM_CHECK(cudaMemcpyAsync(sums.data(), sums_.data(), sums_.bytes(), cudaMemcpyDeviceToHost, stream));
+    CUNUM_CHECK(cudaStreamSynchronize(stream));
+    require_compatible(layout_, sums.data(), RoutineScope::current());
+  }
+
+  PoissonLayout layout_;
+  DeviceBinding binding_;             // the device current at construction
+  PoissonDevice device_;              // its architecture and multiprocessors, for the launchers
+  std::vector<T> host_eigenvalues_;  // the sources of the setup copies, kept until they are done
+  std::vector<T> host_twiddles_;
+  std::int64_t twiddle_offsets_[kPoissonAxes] = {};
+  DeviceBuffer<T> eigenvalues_;
+  DeviceBuffer<T> twiddles_;
+  DeviceBuffer<double> sums_;         // the `reject` rule's sums
+  DeviceBuffer<T> coefficients_;      // grid-sized, in the coefficient array's order
+  DeviceBuffer<T> line_real_;         // a wall pass's real lines
+  DeviceBuffer<Complex> complex_;     // a wall pass's half spectra, or the periodic spectrum
+  DeviceBuffer<unsigned char> work_area_;
+  std::vector<Wall> walls_;
+  int pencil_axis_ = -1;              // the axis of the periodic pencil turnaround; -1 without one
+  PencilShape pencil_shape_{};
+  std::int64_t pencil_twiddle_offset_ = 0;
+  std::vector<PoissonComplex<T>> host_pencil_twiddles_;
+  DeviceBuffer<PoissonComplex<T>> pencil_twiddles_;  // e^(-2 pi i k / n), k < n, for each pencil axis
+  std::unique_ptr<CufftPlan> fourier_forward_;
+  std::unique_ptr<CufftPlan> fourier_inverse_;
+  GridView grid_view_{};
+  GridView coefficient_view_{};
+  int order_[kPoissonAxes] = {};     // the coefficient array's axes, slowest first
+  SpectrumRows spectrum_rows_{};
+  SetupFence setup_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, StreamHandle stream) {
+  return std::make_unique<PoissonCuda<T>>(layout, stream);
+}
+
+#define CUNUM_INSTANTIATE_POISSON_CUDA(T) \
+  template std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout&, StreamHandle);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_CUDA, CUNUM_REAL_TYPES)
+
+}  // namespace cunum::detail
