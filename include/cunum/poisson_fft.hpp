@@ -103,6 +103,8 @@ struct PoissonOptions {
 /// operator (scaling by 1/N folded in), transformed back and restricted to the grid.
 /// Periodic axes need no extension; each wall axis doubles that axis's length.
 ///
+/// Moved from, a solver holds nothing: every member function then throws Error
+/// ErrorCode::invalid_argument naming 'this' (assigning to it or destroying it is fine).
 /// Thread safety: one solve at a time per solver (its work areas are shared): with the
 /// CUDA backend, solves on different streams must be ordered by the caller.
 /// Lifetime: with the CUDA backend the solver's work areas and plans must outlive the
@@ -157,18 +159,18 @@ class PoissonSolver {
   void solve_in_place(std::vector<T>& rhs_and_solution);
 
   /// @return the values per call: batch times the points of one grid
-  std::int64_t size() const noexcept;
+  std::int64_t size() const;
   /// @return the bytes of work memory the solver holds (device memory for CUDA, host
   ///         memory for the CPU), FFT library work areas included. A fully periodic
   ///         CUDA solver adds one real array of size() values at its first solve with
   ///         an array not aligned to 2 x sizeof(T) (cuFFT's requirement; it is staged)
-  std::size_t workspace_bytes() const noexcept;
+  std::size_t workspace_bytes() const;
   /// @return the backend it runs on (never automatic)
-  Backend backend() const noexcept;
+  Backend backend() const;
 
  private:
-  struct Implementation;
-  std::unique_ptr<Implementation> implementation_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace cunum

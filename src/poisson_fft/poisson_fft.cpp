@@ -24,6 +24,7 @@ namespace {
 
 constexpr const char* kPlanRoutine = "cunum::PoissonSolver";
 constexpr const char* kSolveRoutine = "cunum::PoissonSolver::solve";
+constexpr const char* kClassName = "PoissonSolver";
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -151,11 +152,13 @@ void require_compatible(const PoissonLayout& layout, const double* sums, const c
 
 }  // namespace detail
 
+// The solver's hidden state: the resolved backend, the values per call, and the backend
+// object made once here (it owns the FFT plans and work areas).
 template <class T>
-struct PoissonSolver<T>::Implementation {
-  Backend backend;
+struct PoissonSolver<T>::Impl {
+  Backend resolved;
   std::int64_t size;
-  std::unique_ptr<detail::PoissonBackend<T>> solver;
+  std::unique_ptr<detail::PoissonBackend<T>> backend;
 };
 
 template <class T>
@@ -165,15 +168,15 @@ PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& o
   validate<T>(grid, options);
   const Backend resolved = resolve_backend(backend);
   const detail::PoissonLayout layout = detail::make_poisson_layout<T>(grid, options);
-  auto implementation = std::make_unique<Implementation>();
-  implementation->backend = resolved;
-  implementation->size = layout.batch * layout.points;
+  auto impl = std::make_unique<Impl>();
+  impl->resolved = resolved;
+  impl->size = layout.batch * layout.points;
   if (resolved == Backend::cuda) {
-    implementation->solver = detail::make_poisson_cuda<T>(layout, stream);
+    impl->backend = detail::make_poisson_cuda<T>(layout, stream);
   } else {
-    implementation->solver = detail::make_poisson_cpu<T>(layout);
+    impl->backend = detail::make_poisson_cpu<T>(layout);
   }
-  implementation_ = std::move(implementation);
+  impl_ = std::move(impl);
 }
 
 template <class T>
@@ -186,14 +189,15 @@ PoissonSolver<T>& PoissonSolver<T>::operator=(PoissonSolver&&) noexcept = defaul
 template <class T>
 void PoissonSolver<T>::solve(const T* rhs, T* solution, StreamHandle stream) {
   const detail::RoutineScope scope(kSolveRoutine);
-  const Implementation& self = *implementation_;
-  detail::require_memory(rhs, self.size, self.backend, kSolveRoutine, "rhs");
-  detail::require_memory(solution, self.size, self.backend, kSolveRoutine, "solution");
-  implementation_->solver->solve(rhs, solution, stream);
+  Impl& self = detail::require_plan(impl_, kSolveRoutine, kClassName);
+  detail::require_memory(rhs, self.size, self.resolved, kSolveRoutine, "rhs");
+  detail::require_memory(solution, self.size, self.resolved, kSolveRoutine, "solution");
+  self.backend->solve(rhs, solution, stream);
 }
 
 template <class T>
 std::vector<T> PoissonSolver<T>::solve(const std::vector<T>& rhs) {
+  detail::require_plan(impl_, kSolveRoutine, kClassName);
   std::vector<T> solution = rhs;
   solve_in_place(solution);
   return solution;
@@ -202,10 +206,11 @@ std::vector<T> PoissonSolver<T>::solve(const std::vector<T>& rhs) {
 template <class T>
 void PoissonSolver<T>::solve_in_place(std::vector<T>& rhs_and_solution) {
   const detail::RoutineScope scope(kSolveRoutine);
-  const std::int64_t expected = implementation_->size;
+  const Impl& self = detail::require_plan(impl_, kSolveRoutine, kClassName);
+  const std::int64_t expected = self.size;
   detail::require(static_cast<std::int64_t>(rhs_and_solution.size()) == expected, kSolveRoutine, "rhs",
                   [&] { return "has " + std::to_string(rhs_and_solution.size()) + " values, expected " + std::to_string(expected); });
-  if (implementation_->backend == Backend::cpu) {
+  if (self.resolved == Backend::cpu) {
     solve(rhs_and_solution.data(), rhs_and_solution.data());
     return;
   }
@@ -215,18 +220,18 @@ void PoissonSolver<T>::solve_in_place(std::vector<T>& rhs_and_solution) {
 }
 
 template <class T>
-std::int64_t PoissonSolver<T>::size() const noexcept {
-  return implementation_->size;
+std::int64_t PoissonSolver<T>::size() const {
+  return detail::require_plan(impl_, "cunum::PoissonSolver::size", kClassName).size;
 }
 
 template <class T>
-std::size_t PoissonSolver<T>::workspace_bytes() const noexcept {
-  return implementation_->solver->workspace_bytes();
+std::size_t PoissonSolver<T>::workspace_bytes() const {
+  return detail::require_plan(impl_, "cunum::PoissonSolver::workspace_bytes", kClassName).backend->workspace_bytes();
 }
 
 template <class T>
-Backend PoissonSolver<T>::backend() const noexcept {
-  return implementation_->backend;
+Backend PoissonSolver<T>::backend() const {
+  return detail::require_plan(impl_, "cunum::PoissonSolver::backend", kClassName).resolved;
 }
 
 #define CUNUM_INSTANTIATE_POISSON(T) \

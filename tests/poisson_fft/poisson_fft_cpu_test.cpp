@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "cunum/poisson_fft.hpp"
@@ -331,6 +332,35 @@ TEST(PoissonFftCpu, SolveArgumentChecks) {
   EXPECT_CUNUM_ERROR(PoissonSolver<double>({{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {},
                                            static_cast<Backend>(7)),
                      ErrorCode::invalid_argument, "'backend'");
+}
+
+// A moved-from solver holds nothing: every member throws naming 'this' (it crashed on
+// size() and solve() before), and the solver moved to (constructed or assigned) solves.
+TEST(PoissonFftCpu, MovedFromSolverThrowsNamingThis) {
+  const PoissonGrid grid{{4, 4}, {1.0, 1.0}, {kDirichlet, kPeriodic}};
+  PoissonSolver<double> solver(grid, {}, Backend::cpu);
+  const std::vector<double> f(16, 1.0);
+  const std::vector<double> expected = solver.solve(f);
+  PoissonSolver<double> moved_to(std::move(solver));
+  std::vector<double> values(16, 0.0);
+  std::vector<double> in_place = f;
+  EXPECT_CUNUM_ERROR(solver.solve(f.data(), values.data()), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.solve(f), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.solve_in_place(in_place), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.size(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.workspace_bytes(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.backend(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.size(), ErrorCode::invalid_argument, "moved-from PoissonSolver");
+  EXPECT_EQ(in_place, f);  // nothing written
+  EXPECT_EQ(moved_to.size(), 16);
+  EXPECT_EQ(moved_to.solve(f), expected);
+
+  PoissonSolver<double> assigned(grid, {}, Backend::cpu);
+  assigned = std::move(moved_to);
+  EXPECT_CUNUM_ERROR(moved_to.solve(f), ErrorCode::invalid_argument, "'this'");
+  EXPECT_EQ(assigned.solve(f), expected);
+  solver = std::move(assigned);  // a moved-from solver takes a new state
+  EXPECT_EQ(solver.solve(f), expected);
 }
 
 }  // namespace
