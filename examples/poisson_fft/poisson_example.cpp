@@ -1,9 +1,11 @@
-// The Poisson solver on the seed's problem and on a 3-D wall problem, on the GPU when
+// The Poisson solver on the reference work's problem (NVIDIA's spectral Poisson
+// example, docs/poisson_fft.md [1]) and on a 3-D wall problem, on the GPU when
 // there is one, else on the CPU (FFTW) backend.
 //
 // 1. Periodic unit square, N = 64: f = exp(-r^2 / (2 s^2)) (r^2 - 2 s^2) / s^4,
 //    s = 0.1, whose solution is the Gaussian exp(-r^2 / (2 s^2)); the constant fixed
-//    by u = 0 at the first grid point, as in the seed; Linf and L2 errors printed.
+//    by u = 0 at the first grid point, as in the reference work; Linf and L2 errors
+//    printed.
 // 2. Unit cube with u = 0 on every wall, 48 x 40 x 56 points, f = -3 pi^2 u for
 //    u = sin(pi x) sin(pi y) sin(pi z): spectral and finite-difference errors.
 
@@ -17,7 +19,7 @@
 int main() {
   const double pi = 3.14159265358979323846;
 
-  // 1. The seed's Gaussian.
+  // 1. The reference work's Gaussian.
   const int n = 64;
   const double sigma = 0.1, s2 = sigma * sigma;
   std::vector<double> f(n * n), exact(n * n);
@@ -28,11 +30,11 @@ int main() {
       f[i * n + j] = exact[i * n + j] * (r2 - 2 * s2) / (s2 * s2);
     }
   }
-  cunum::PoissonOptions seed_options;
-  seed_options.gauge = cunum::PoissonGauge::zero_at_origin;
+  cunum::PoissonOptions published_options;
+  published_options.gauge = cunum::PoissonGauge::zero_at_origin;
   cunum::PoissonSolver<double> periodic({{n, n}, {1.0, 1.0}, {cunum::PoissonBoundary::periodic,
                                                               cunum::PoissonBoundary::periodic}},
-                                        seed_options);
+                                        published_options);
   const std::vector<double> u = periodic.solve(f);
   double linf = 0, sum_squares = 0;
   for (int k = 0; k < n * n; ++k) {

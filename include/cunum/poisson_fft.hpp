@@ -20,7 +20,8 @@
 /// Discretizations, on each axis's periodic extension of length N (periodic: n,
 /// dirichlet: 2(n + 1), neumann: 2n) with its mode m, wavenumber k = 2 pi m' / (N h),
 /// m' = m for m <= N/2 and m - N otherwise:
-/// - spectral: the axis contributes -k^2 (exact for band-limited data; the seed method);
+/// - spectral: the axis contributes -k^2 (exact for band-limited data; the method of the
+///   reference work, NVIDIA's spectral Poisson example, docs/poisson_fft.md [1]);
 /// - finite_difference: -(4 / h^2) sin^2(pi m / N), the eigenvalues of the 3-point
 ///   second difference, so that u solves the 5-point (2-D) or 7-point (3-D) system
 ///   exactly, with the boundary condition imposed as a finite-difference code would.
@@ -68,7 +69,7 @@ CUNUM_ENUM(PoissonCompatibility, CUNUM_POISSON_COMPATIBILITIES)
 
 /// The constant a solution of a singular problem is returned with (cunum::PoissonGauge):
 /// `zero_mean`, the mean of u over the grid is 0; `zero_at_origin`, u = 0 at the first
-/// grid point of each problem (the seed's u(0, 0) = 0).
+/// grid point of each problem (the reference work's u(0, 0) = 0).
 #define CUNUM_POISSON_GAUGES(X) \
   X(zero_mean, "zero_mean")     \
   X(zero_at_origin, "zero_at_origin")

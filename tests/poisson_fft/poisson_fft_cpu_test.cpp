@@ -1,8 +1,9 @@
-// PoissonSolver on the CPU (FFTW) backend against exact solutions: the seed's Gaussian
-// and its spectral convergence, manufactured eigenfunction solutions for every
-// boundary combination in 2-D and 3-D, the finite-difference mode against the discrete
-// operator applied to its own solution, the singular-problem rules, batches, in-place
-// calls, and every argument check.
+// PoissonSolver on the CPU (FFTW) backend against exact solutions: the reference work's
+// Gaussian (docs/poisson_fft.md [1]) and its spectral convergence, manufactured
+// eigenfunction solutions for every boundary combination in 2-D and 3-D, the
+// finite-difference mode against the discrete operator applied to its own solution, the
+// singular-problem rules, batches, in-place calls, every argument check, and use after
+// move.
 
 #include <gtest/gtest.h>
 
@@ -50,11 +51,11 @@ std::vector<double> to_double(const std::vector<T>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// The seed's problem: f = exp(-r^2 / (2 s^2)) (r^2 - 2 s^2) / s^4 on the periodic unit
+// The reference work's problem: f = exp(-r^2 / (2 s^2)) (r^2 - 2 s^2) / s^4 on the periodic unit
 // square, exact solution exp(-r^2 / (2 s^2)), periodic to within exp(-1 / (8 s^2)).
 struct GaussianErrors {
   double linf;
-  double l2;  // the seed's norm(u - uex, 2) / N^2
+  double l2;  // the reference work's norm(u - uex, 2) / N^2
 };
 
 template <class T>
@@ -88,11 +89,11 @@ GaussianErrors gaussian_errors(std::int64_t n, double sigma, PoissonGauge gauge)
   return {linf, std::sqrt(sum_squares) / static_cast<double>(n * n)};
 }
 
-TEST(PoissonFftCpu, SeedGaussianN64) {
+TEST(PoissonFftCpu, PublishedGaussianN64) {
   for (PoissonGauge gauge : cunum::PoissonGaugeValues::all) {
     const GaussianErrors d = gaussian_errors<double>(64, 0.1, gauge);
     const GaussianErrors f = gaussian_errors<float>(64, 0.1, gauge);
-    std::printf("[ seed     ] N=64 sigma=0.1 gauge=%s: double Linf %.3e L2 %.3e, float Linf %.3e L2 %.3e\n",
+    std::printf("[ published] N=64 sigma=0.1 gauge=%s: double Linf %.3e L2 %.3e, float Linf %.3e L2 %.3e\n",
                 to_string(gauge), d.linf, d.l2, f.linf, f.l2);
     // The floor is the problem's, not the solver's: the Gaussian is periodic only to
     // within exp(-0.25 / (2 sigma^2)) = 3.7e-6 at the domain's edge.
