@@ -47,6 +47,20 @@ SpectralDivision<T> spectral_division(const SpectralTables<T>& tables) {
   return SpectralDivision<T>{tables};
 }
 
+// divide_kernel over the spectrum's rows, of complex or real modes (Value).
+template <class T, class Value>
+void launch_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,
+                   const Value* in, Value* out, StreamHandle stream) {
+  PoissonDividePolicies::dispatch(device.arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "poisson_divide_kernel";
+    const std::int64_t blocks =
+        resident_blocks(shape.rows, Policy::rows, Policy::blocks_per_multiprocessor, device.multiprocessor_count);
+    const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::lanes, Policy::rows), 0, stream};
+    launch_kernel(divide_kernel<Policy, T, Value>, name, config, spectral_division(division), shape, in, out);
+  });
+}
+
 }  // namespace
 
 template <class T>
@@ -120,28 +134,14 @@ template <class T>
 void launch_poisson_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,
                            const PoissonComplex<T>* in, PoissonComplex<T>* out, StreamHandle stream) {
   using Complex = CufftComplex<T>;
-  PoissonDividePolicies::dispatch(device.arch, [&](auto tag) {
-    using Policy = typename decltype(tag)::type;
-    const char* name = "poisson_divide_kernel";
-    const std::int64_t blocks =
-        resident_blocks(shape.rows, Policy::rows, Policy::blocks_per_multiprocessor, device.multiprocessor_count);
-    const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::lanes, Policy::rows), 0, stream};
-    launch_kernel(divide_kernel<Policy, T, Complex>, name, config, spectral_division(division), shape,
-                  reinterpret_cast<const Complex*>(in), reinterpret_cast<Complex*>(out));
-  });
+  launch_divide(device, division, shape, reinterpret_cast<const Complex*>(in), reinterpret_cast<Complex*>(out),
+                stream);
 }
 
 template <class T>
 void launch_poisson_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,
                            const T* in, T* out, StreamHandle stream) {
-  PoissonDividePolicies::dispatch(device.arch, [&](auto tag) {
-    using Policy = typename decltype(tag)::type;
-    const char* name = "poisson_divide_kernel";
-    const std::int64_t blocks =
-        resident_blocks(shape.rows, Policy::rows, Policy::blocks_per_multiprocessor, device.multiprocessor_count);
-    const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::lanes, Policy::rows), 0, stream};
-    launch_kernel(divide_kernel<Policy, T, T>, name, config, spectral_division(division), shape, in, out);
-  });
+  launch_divide(device, division, shape, in, out, stream);
 }
 
 template <class T>

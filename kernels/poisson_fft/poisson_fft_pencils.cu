@@ -36,6 +36,19 @@ const PencilValue<T>* pencil_values(const PoissonComplex<T>* values) {
   return reinterpret_cast<const PencilValue<T>*>(values);
 }
 
+// Calls f(PolicyTag<Policy>{}) with the pencil policy that the chain `Policies` gives
+// the device's architecture for pencils of `length` complex T; nothing for a length that
+// is not a pencil length (the backend plans pencils only for those).
+template <class Policies, class T, class F>
+void with_pencil_policy(const PoissonDevice& device, std::int64_t length, F&& f) {
+  Policies::dispatch(device.arch, [&](auto tag) {
+    using Tuning = typename decltype(tag)::type;
+    with_pencil_length(length, [&](auto pencil_length) {
+      f(PolicyTag<PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>>{});
+    });
+  });
+}
+
 }  // namespace
 
 template <class T>
@@ -43,16 +56,13 @@ void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t 
                                       const SpectralTables<T>& division, PencilShape shape,
                                       const PoissonComplex<T>* twiddles, PoissonComplex<T>* spectrum,
                                       StreamHandle stream) {
-  PoissonPencilPolicies::dispatch(device.arch, [&](auto tag) {
-    using Tuning = typename decltype(tag)::type;
-    with_pencil_length(length, [&](auto pencil_length) {
-      using Policy = PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>;
-      const char* name = "poisson_pencil_turnaround_kernel";
-      const PencilShape tiled = with_tiles<Policy>(shape);
-      launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, pencil_launch<Policy>(tiled, name, stream),
-                    SpectralDivision<T>{division}, tiled, pencil_values(twiddles),
-                    reinterpret_cast<PencilValue<T>*>(spectrum));
-    });
+  with_pencil_policy<PoissonPencilPolicies, T>(device, length, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "poisson_pencil_turnaround_kernel";
+    const PencilShape tiled = with_tiles<Policy>(shape);
+    launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, pencil_launch<Policy>(tiled, name, stream),
+                  SpectralDivision<T>{division}, tiled, pencil_values(twiddles),
+                  reinterpret_cast<PencilValue<T>*>(spectrum));
   });
 }
 
@@ -61,27 +71,22 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
                                    const T* source, T* target, StreamHandle stream) {
-  PoissonWallPencilPolicies::dispatch(device.arch, [&](auto tag) {
-    using Tuning = typename decltype(tag)::type;
-    with_pencil_length(length, [&](auto pencil_length) {
-      using Policy = PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>;
-      const char* name = "poisson_cosine_pencil_kernel";
-      const PencilShape tiled = with_tiles<Policy>(shape);
-      const LaunchConfig config = pencil_launch<Policy>(tiled, name, stream);
-      const SpectralDivision<T> by_eigenvalues{division};
-      const auto launch = [&](auto kernel) {
-        launch_kernel(kernel, name, config, by_eigenvalues, tiled, pencil_values(twiddles),
-                      pencil_values(quarter_twiddles), source, target);
-      };
-      switch (stage) {
-        case WallStage::forward:
-          return launch(cosine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>);
-        case WallStage::turnaround:
-          return launch(cosine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>);
-        case WallStage::inverse:
-          return launch(cosine_pencil_kernel<Policy, WallStage::inverse, SpectralDivision<T>>);
-      }
-    });
+  with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "poisson_cosine_pencil_kernel";
+    const PencilShape tiled = with_tiles<Policy>(shape);
+    const auto launch = [&](auto kernel) {
+      launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), SpectralDivision<T>{division}, tiled,
+                    pencil_values(twiddles), pencil_values(quarter_twiddles), source, target);
+    };
+    switch (stage) {
+      case WallStage::forward:
+        return launch(cosine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>);
+      case WallStage::turnaround:
+        return launch(cosine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>);
+      case WallStage::inverse:
+        return launch(cosine_pencil_kernel<Policy, WallStage::inverse, SpectralDivision<T>>);
+    }
   });
 }
 
@@ -89,23 +94,16 @@ template <class T>
 void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                  const SpectralTables<T>& division, PencilShape shape,
                                  const PoissonComplex<T>* twiddles, const T* source, T* target, StreamHandle stream) {
-  PoissonWallPencilPolicies::dispatch(device.arch, [&](auto tag) {
-    using Tuning = typename decltype(tag)::type;
-    with_pencil_length(length, [&](auto pencil_length) {
-      using Policy = PencilPolicyFor<Tuning, T, decltype(pencil_length)::value>;
-      const char* name = "poisson_sine_pencil_kernel";
-      const PencilShape tiled = with_tiles<Policy>(shape);
-      const LaunchConfig config = pencil_launch<Policy>(tiled, name, stream);
-      const SpectralDivision<T> by_eigenvalues{division};
-      // DST-I is its own inverse: one kernel serves both directions.
-      if (stage == WallStage::turnaround) {
-        launch_kernel(sine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>, name, config,
-                      by_eigenvalues, tiled, pencil_values(twiddles), source, target);
-      } else {
-        launch_kernel(sine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>, name, config,
-                      by_eigenvalues, tiled, pencil_values(twiddles), source, target);
-      }
-    });
+  with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "poisson_sine_pencil_kernel";
+    const PencilShape tiled = with_tiles<Policy>(shape);
+    // DST-I is its own inverse: one kernel serves both directions.
+    const auto kernel = stage == WallStage::turnaround
+                            ? sine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>
+                            : sine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>;
+    launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), SpectralDivision<T>{division}, tiled,
+                  pencil_values(twiddles), source, target);
   });
 }
 
