@@ -42,11 +42,6 @@ void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::i
   launch_kernel(kernel, name, config, args..., line_group);
 }
 
-template <class T>
-SpectralDivision<T> spectral_division(const SpectralTables<T>& tables) {
-  return SpectralDivision<T>{tables};
-}
-
 // divide_kernel over the spectrum's rows, of complex or real modes (Value).
 template <class T, class Value>
 void launch_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,

@@ -19,16 +19,31 @@ namespace cunum::detail {
 template <class T>
 using CufftComplex = std::conditional_t<std::is_same_v<T, float>, float2, double2>;
 
-// The spectral division: the tables of SpectralTables and the factor of a mode.
+// The spectral division of modes (m_outer, m_middle, m_inner) of three axes in some
+// order: the host's SpectralTables (poisson_fft_launch.hpp) and the factor of a mode. A
+// struct of its own, not derived from SpectralTables, so that the kernels take the very
+// parameter they took when they and the host code shared one file.
 template <class T>
-struct SpectralDivision : SpectralTables<T> {
+struct SpectralDivision {
+  const T* outer;
+  const T* middle;
+  const T* inner;
+  T screening;
+  T scale;  // 1 / extended_points: the transform pair's normalisation
+
   // 1 / (the operator's eigenvalue), the scale folded in; 0 for a zero eigenvalue (the
   // constants of a singular problem).
   __device__ T factor(std::int64_t m_outer, std::int64_t m_middle, std::int64_t m_inner) const {
-    const T eigenvalue = this->outer[m_outer] + this->middle[m_middle] + this->inner[m_inner] - this->screening;
-    return eigenvalue == T(0) ? T(0) : this->scale / eigenvalue;
+    const T eigenvalue = outer[m_outer] + middle[m_middle] + inner[m_inner] - screening;
+    return eigenvalue == T(0) ? T(0) : scale / eigenvalue;
   }
 };
+
+// The launchers' conversion of the host's tables.
+template <class T>
+SpectralDivision<T> spectral_division(const SpectralTables<T>& tables) {
+  return {tables.outer, tables.middle, tables.inner, tables.screening, tables.scale};
+}
 
 // The samples of a line from the grid: `fetch(i)` reads grid point i of the line.
 // Forward (and the Dirichlet inverse, the same transform): the odd extension or

@@ -34,8 +34,8 @@ struct PoissonDevice {
 // The eigenvalue tables of the spectral division of modes (m_outer, m_middle, m_inner)
 // of three axes in some order: each axis's table, resolved on the host so that no kernel
 // indexes an array by a run-time axis (which would put it in local memory).
-// The kernels' SpectralDivision<T> (kernels/poisson_fft/poisson_fft_kernel.cuh) adds the
-// factor of a mode.
+// The kernels' SpectralDivision<T> (kernels/poisson_fft/poisson_fft_kernel.cuh) holds
+// the same and adds the factor of a mode.
 template <class T>
 struct SpectralTables {
   const T* outer;

@@ -61,7 +61,7 @@ void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t 
     const char* name = "poisson_pencil_turnaround_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
     launch_kernel(pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name, pencil_launch<Policy>(tiled, name, stream),
-                  SpectralDivision<T>{division}, tiled, pencil_values(twiddles),
+                  spectral_division(division), tiled, pencil_values(twiddles),
                   reinterpret_cast<PencilValue<T>*>(spectrum));
   });
 }
@@ -76,7 +76,7 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
     const char* name = "poisson_cosine_pencil_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
     const auto launch = [&](auto kernel) {
-      launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), SpectralDivision<T>{division}, tiled,
+      launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
                     pencil_values(twiddles), pencil_values(quarter_twiddles), source, target);
     };
     switch (stage) {
@@ -102,7 +102,7 @@ void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, s
     const auto kernel = stage == WallStage::turnaround
                             ? sine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>
                             : sine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>;
-    launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), SpectralDivision<T>{division}, tiled,
+    launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
                   pencil_values(twiddles), source, target);
   });
 }
