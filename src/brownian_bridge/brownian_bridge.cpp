@@ -16,6 +16,7 @@
 #include "src/brownian_bridge/bridge_device.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_routines.hpp"
+#include "src/core/cholesky.hpp"
 #include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
@@ -87,7 +88,8 @@ void append_bisection(std::vector<std::pair<std::int64_t, std::int64_t>> gaps,
   }
 }
 
-// Cholesky of a symmetric positive definite row-major matrix; throws if it is not.
+// Cholesky of a symmetric positive definite row-major matrix; throws if it is not
+// (positive definite by the rule of src/core/cholesky.hpp).
 std::vector<double> cholesky(const std::vector<double>& sigma, int d) {
   for (int i = 0; i < d; ++i) {
     for (int j = 0; j < i; ++j) {
@@ -96,19 +98,9 @@ std::vector<double> cholesky(const std::vector<double>& sigma, int d) {
                       routines::construct, "covariance", "is not symmetric (Sigma form)");
     }
   }
-  std::vector<double> c(static_cast<std::size_t>(d) * d, 0.0);
-  for (int j = 0; j < d; ++j) {
-    double pivot = sigma[j * d + j];
-    for (int k = 0; k < j; ++k) pivot -= c[j * d + k] * c[j * d + k];
-    detail::require(pivot > 0, routines::construct, "covariance",
-                    "is not positive definite (Sigma form)");
-    c[j * d + j] = std::sqrt(pivot);
-    for (int i = j + 1; i < d; ++i) {
-      double sum = sigma[i * d + j];
-      for (int k = 0; k < j; ++k) sum -= c[i * d + k] * c[j * d + k];
-      c[i * d + j] = sum / c[j * d + j];
-    }
-  }
+  std::vector<double> c;
+  detail::require(detail::cholesky_lower(sigma, static_cast<std::size_t>(d), c) < 0, routines::construct,
+                  "covariance", "is not positive definite (Sigma form)");
   return c;
 }
 
