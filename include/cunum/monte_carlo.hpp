@@ -253,7 +253,7 @@ class MonteCarloBatch {
 ///   after the caller's stream at the call, and the caller's stream waits for them.
 ///   CPU calls return when done; `stream` is ignored.
 /// - Threads: calls on one pricer may come from several threads (the enqueueing of
-///   a multi-device call is serialised inside). Copies share the device streams.
+///   a multi-device call is serialised inside). A pricer moves; it does not copy.
 template <class T>
 class MonteCarloPricer {
  public:
@@ -269,11 +269,17 @@ class MonteCarloPricer {
   ///         not symmetric, not unit diagonal, not positive definite);
   ///         ErrorCode::no_device for cuda without a device.
   explicit MonteCarloPricer(const MonteCarloSettings& settings);
+  ~MonteCarloPricer();
+  /// Takes `other`'s state; every member of the moved-from pricer then throws
+  /// ErrorCode::invalid_argument naming 'this'.
+  MonteCarloPricer(MonteCarloPricer&& other) noexcept;
+  MonteCarloPricer& operator=(MonteCarloPricer&& other) noexcept;
 
   /// @return the settings, with the backend resolved to cpu or cuda
-  const MonteCarloSettings& settings() const noexcept { return settings_; }
+  /// @throws Error ErrorCode::invalid_argument naming 'this' for a moved-from pricer (as every member)
+  const MonteCarloSettings& settings() const;
   /// @return the paths one chunk sums before chunks are combined (fixed by the settings)
-  std::int64_t chunk_paths() const noexcept { return chunk_paths_; }
+  std::int64_t chunk_paths() const;
 
   /// Validates `options` and makes them resident for this pricer (CUDA: copies to
   /// the device and waits).
@@ -326,25 +332,8 @@ class MonteCarloPricer {
 
  private:
   friend struct detail::MonteCarloAccess;
-  struct Queues;  // the device streams of a multi-device pricer
-  // sobol_bridge: the bridge's paths a batch at a time, then the estimates.
-  template <class Args>
-  void price_quasi(const Args& args, StreamHandle stream) const;
-
-  MonteCarloSettings settings_;
-  std::int64_t chunk_paths_ = 0;
-  int device_ = -1;
-  int multiprocessor_count_ = 0;
-  std::shared_ptr<Queues> queues_;
-  std::shared_ptr<const BrownianBridge> bridge_;  // sobol_bridge: the unit bridge on the dates
-  std::vector<double> factor_;                    // multi-asset: the correlation's Cholesky factor
-  // The host convenience's second half: price a loaded batch into host memory, waiting
-  // (with each asset's Greeks when asset_greeks is given).
-  std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloBatch<T>& batch,
-                                                  std::vector<MonteCarloAssetGreeks<T>>* asset_greeks = nullptr) const;
-  // Makes the batch's per-option constants resident for the backend (CUDA: on each device).
-  template <class Setup>
-  MonteCarloBatch<T> make_batch(std::vector<Setup> setups, std::int64_t options, std::uint64_t first_stream) const;
+  struct Impl;  // the settings, the correlation's factor and the backend object (src/monte_carlo)
+  std::unique_ptr<Impl> impl_;
 };
 
 /// The closed-form price of the geometric Asian option on the dates t_k = k T / m,

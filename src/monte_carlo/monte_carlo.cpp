@@ -1,23 +1,24 @@
 // Monte Carlo front end: settings and batch validation at the API boundary, the
-// per-option constants, the chunk shape, and dispatch to the CPU or CUDA backend.
+// per-option constants, the chunk shape, the backend object made once per pricer
+// (src/monte_carlo/monte_carlo_backends.hpp), and forwarding to it. No CUDA calls
+// here: the CUDA backend is src/monte_carlo/monte_carlo_cuda.cpp.
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <string>
 
+#include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
-#include "src/core/device_binding.hpp"
-#include "src/core/device_queue.hpp"
+#include "src/core/cholesky.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "cunum/device/detail/monte_carlo_args.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
-#include "cunum/device/detail/monte_carlo_policy.hpp"
+#include "src/monte_carlo/monte_carlo_path.hpp"
+#include "src/monte_carlo/monte_carlo_policy.hpp"
 
 namespace cunum {
 
@@ -29,7 +30,11 @@ namespace {
 constexpr const char* kPricerRoutine = "cunum::MonteCarloPricer";
 constexpr const char* kLoadRoutine = "cunum::MonteCarloPricer::load";
 constexpr const char* kPriceRoutine = "cunum::MonteCarloPricer::price";
+constexpr const char* kSettingsRoutine = "cunum::MonteCarloPricer::settings";
+constexpr const char* kChunkPathsRoutine = "cunum::MonteCarloPricer::chunk_paths";
+constexpr const char* kCustomRoutine = "cunum::price_with_payoff";
 constexpr const char* kGeometricRoutine = "cunum::geometric_asian_price";
+constexpr const char* kClassName = "MonteCarloPricer";
 constexpr double kLog2E = 1.4426950408889634;
 
 bool one_step(MonteCarloPayoff payoff) {
@@ -55,19 +60,9 @@ std::int64_t group_paths(const MonteCarloSettings& settings) {
   return detail::is_multi_asset(settings.payoff) ? mirrors : detail::kPathLanes<T> * mirrors;
 }
 
-// The unit bridge of a quasi-random pricer: standard Brownian motion on [0, 1] at
-// k / dates, k = 1..dates (at 1/2 and 1 for one date), bisection order.
-BrownianBridge unit_bridge(int dates, Backend backend) {
-  std::vector<double> grid;
-  for (int k = 1; k < dates; ++k) grid.push_back(double(k) / dates);
-  if (grid.empty()) grid.push_back(0.5);
-  return BrownianBridge(0.0, 1.0, make_bridge_order(grid, BridgeOrder::bisection), 1, {1.0},
-                        CovarianceForm::factor, {0.0}, {}, backend);
-}
-
 template <class T>
 detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
-  using detail::PathPolicy;
+  using Policy = detail::MonteCarloChunkPolicy;
   const std::int64_t groups = (settings.paths + group_paths<T>(settings) - 1) / group_paths<T>(settings);
   const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   // Enough chunks that one option fills the device, but at least min_groups_per_thread
@@ -75,12 +70,12 @@ detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
   // more than the option has.
   // MRG32k3a lanes reach their first substream by a skip-ahead of up to 64 table
   // products: its chunks take the most groups a thread, to amortise it.
-  const std::int64_t least = settings.source == MonteCarloSource::mrg32k3a ? PathPolicy::max_groups_per_thread
-                                                                          : PathPolicy::min_groups_per_thread;
-  std::int64_t per_thread = ceil_div(groups, std::int64_t{PathPolicy::chunk_threads} * PathPolicy::target_chunks);
-  per_thread = std::clamp<std::int64_t>(per_thread, least, PathPolicy::max_groups_per_thread);
-  per_thread = std::min(per_thread, ceil_div(groups, PathPolicy::chunk_threads));
-  const std::int64_t groups_per_chunk = PathPolicy::chunk_threads * per_thread;
+  const std::int64_t least = settings.source == MonteCarloSource::mrg32k3a ? Policy::max_groups_per_thread
+                                                                          : Policy::min_groups_per_thread;
+  std::int64_t per_thread = ceil_div(groups, std::int64_t{Policy::chunk_threads} * Policy::target_chunks);
+  per_thread = std::clamp<std::int64_t>(per_thread, least, Policy::max_groups_per_thread);
+  per_thread = std::min(per_thread, ceil_div(groups, Policy::chunk_threads));
+  const std::int64_t groups_per_chunk = Policy::chunk_threads * per_thread;
   return {groups, groups_per_chunk, (groups + groups_per_chunk - 1) / groups_per_chunk,
           settings.antithetic ? settings.paths / 2 : settings.paths};
 }
@@ -257,19 +252,10 @@ std::vector<double> correlation_factor(const std::vector<double>& correlation, i
                           std::to_string(j) + ") and (" + std::to_string(j) + ", " + std::to_string(i) + "))"; });
     }
   }
-  std::vector<double> factor(n * n, 0.0);
-  for (std::size_t j = 0; j < n; ++j) {
-    double pivot = c[j * n + j];
-    for (std::size_t k = 0; k < j; ++k) pivot -= factor[j * n + k] * factor[j * n + k];
-    detail::require(pivot > 1e-12, kPricerRoutine, "settings.correlation",
-                    [&] { return "is not positive definite (leading minor " + std::to_string(j + 1) + ")"; });
-    factor[j * n + j] = std::sqrt(pivot);
-    for (std::size_t i = j + 1; i < n; ++i) {
-      double value = c[i * n + j];
-      for (std::size_t k = 0; k < j; ++k) value -= factor[i * n + k] * factor[j * n + k];
-      factor[i * n + j] = value / factor[j * n + j];
-    }
-  }
+  std::vector<double> factor;
+  const std::ptrdiff_t refused = detail::cholesky_lower(c, n, factor);
+  detail::require(refused < 0, kPricerRoutine, "settings.correlation",
+                  [&] { return "is not positive definite (leading minor " + std::to_string(refused + 1) + ")"; });
   return factor;
 }
 
@@ -301,18 +287,83 @@ std::uint64_t MonteCarloBatch<T>::first_stream() const noexcept {
   return data_ ? data_->first_stream : 0;
 }
 
-// One queue per entry of settings.devices; the home entry's start event orders the
-// other entries after the caller's stream. The mutex keeps the record/wait pairs of
-// concurrent calls from interleaving.
+namespace {
+
+template <class T, class Impl>
+MonteCarloBatch<T> make_batch(const Impl& impl, std::vector<detail::OptionSetup<T>> setups, std::int64_t size,
+                              std::uint64_t first_stream) {
+  const MonteCarloSettings& settings = impl.settings;
+  const detail::ChunkShape shape = chunk_shape<T>(settings);
+  // The path launch's warps a block (the launch shape's; the CPU refuses the same batches).
+  const std::int64_t warps_per_block =
+      detail::MonteCarloPathPolicies::newest::block_threads / detail::MonteCarloChunkPolicy::chunk_threads;
+  if (size > 0 && shape.chunks > (std::int64_t{0x7FFFFFFF} * warps_per_block) / size) {
+    throw Error(ErrorCode::not_supported, std::string(kLoadRoutine) + ": " + std::to_string(size) + " options x " +
+                                              std::to_string(shape.chunks) +
+                                              " chunks would exceed the grid limit; price fewer options a call");
+  }
+  auto data = std::make_shared<typename MonteCarloBatch<T>::Data>();
+  data->size = size;
+  data->first_stream = first_stream;
+  data->backend = settings.backend;
+  data->device = impl.backend->device();
+  data->payoff = settings.payoff;
+  data->dates = dates_of(settings);
+  data->host = std::move(setups);
+  for (double value : impl.factor) data->host_factor.push_back(static_cast<T>(value));
+  if (settings.source == MonteCarloSource::mrg32k3a) {
+    data->host_mrg = mrg_substream_tables();
+    // Each option's stream: substream stream x 2^32 of the seed's state.
+    for (detail::OptionSetup<T>& setup : data->host) {
+      setup.mrg_stream = device::mrg32k3a_seeded_state(settings.seed);
+      device::mrg32k3a_skip_substreams(setup.mrg_stream, std::uint64_t{setup.stream} << 32, data->host_mrg.data());
+    }
+  }
+  impl.backend->make_resident(*data, kLoadRoutine);
+  return detail::MonteCarloAccess::make_batch<T>(std::move(data));
+}
+
+// The host convenience's second half: price a loaded batch into host memory, waiting
+// (with each asset's Greeks when asset_greeks is given).
 template <class T>
-struct MonteCarloPricer<T>::Queues {
-  enum Event { kDone, kStart, kEvents };
-  std::vector<std::unique_ptr<detail::DeviceQueue>> entries;
-  std::mutex enqueue;
+std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
+                                                std::vector<MonteCarloAssetGreeks<T>>* asset_greeks = nullptr) {
+  const MonteCarloSettings& settings = pricer.settings();
+  const auto options = static_cast<std::size_t>(batch.size());
+  std::vector<MonteCarloEstimate<T>> host(options);
+  const bool with_greeks = asset_greeks != nullptr;
+  // One spare element, so that the pointer price() checks is never null when asked for.
+  std::vector<MonteCarloAssetGreeks<T>> host_greeks(with_greeks ? options * settings.assets + 1 : 0);
+  if (settings.backend == Backend::cpu || options == 0) {
+    pricer.price(batch, host.data(), with_greeks ? host_greeks.data() : nullptr, nullptr);
+  } else {
+    DeviceBuffer<MonteCarloEstimate<T>> device(options);
+    DeviceBuffer<MonteCarloAssetGreeks<T>> device_greeks(host_greeks.size());
+    pricer.price(batch, device.data(), with_greeks ? device_greeks.data() : nullptr, nullptr);
+    device.copy_to_host(host.data(), host.size());
+    device_greeks.copy_to_host(host_greeks.data(), host_greeks.size());
+  }
+  if (with_greeks) {
+    host_greeks.pop_back();
+    *asset_greeks = std::move(host_greeks);
+  }
+  return host;
+}
+
+}  // namespace
+
+// The pricer's state: the validated settings (backend resolved), its chunk shape, the
+// correlation's Cholesky factor (multi-asset) and the backend object made once.
+template <class T>
+struct MonteCarloPricer<T>::Impl {
+  MonteCarloSettings settings;
+  std::int64_t chunk_paths = 0;
+  std::vector<double> factor;
+  std::unique_ptr<detail::MonteCarloBackend<T>> backend;
 };
 
 template <class T>
-MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : settings_(settings) {
+MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : impl_(std::make_unique<Impl>()) {
   const detail::RoutineScope scope(kPricerRoutine);
   detail::require_enum(settings.payoff, kPricerRoutine, "settings.payoff", "MonteCarloPayoff");
   detail::require_enum(settings.type, kPricerRoutine, "settings.type", "OptionType");
@@ -338,7 +389,7 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
                     [&] { return "must be in 1.." + std::to_string(detail::kMaxAssets) + ", got " + std::to_string(settings.assets); });
     detail::require(!quasi(settings), kPricerRoutine, "settings.source",
                     "sobol_bridge is for the one-asset payoffs");
-    factor_ = correlation_factor(settings.correlation, settings.assets);
+    impl_->factor = correlation_factor(settings.correlation, settings.assets);
   } else {
     detail::require(settings.assets == 1, kPricerRoutine, "settings.assets",
                     [&] { return "must be 1 for a one-asset payoff, got " + std::to_string(settings.assets); });
@@ -358,11 +409,13 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
     detail::require(paths <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
                     [&] { return "must be <= 2^32 with sobol_bridge (the points of Sobol32), got " + std::to_string(paths); });
   }
-  settings_.backend = resolve_backend(settings.backend);
-  chunk_paths_ = chunk_shape<T>(settings_).groups_per_chunk * group_paths<T>(settings_);
-  if (settings_.backend != Backend::cuda) {
+  MonteCarloSettings& resolved = impl_->settings;
+  resolved = settings;
+  resolved.backend = resolve_backend(settings.backend);
+  impl_->chunk_paths = chunk_shape<T>(resolved).groups_per_chunk * group_paths<T>(resolved);
+  if (resolved.backend != Backend::cuda) {
     detail::require(settings.devices.empty(), kPricerRoutine, "settings.devices", "is for the CUDA backend only");
-    if (quasi(settings_)) bridge_ = std::make_shared<const BrownianBridge>(unit_bridge(dates_of(settings_), Backend::cpu));
+    impl_->backend = detail::make_monte_carlo_cpu<T>(resolved, dates_of(resolved));
     return;
   }
   const int count = device_count();
@@ -370,113 +423,75 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : sett
     detail::require(device >= 0 && device < count, kPricerRoutine, "settings.devices",
                     [&] { return "lists device " + std::to_string(device) + " but there are " + std::to_string(count); });
   }
-  const detail::CurrentDeviceGuard guard;
-  if (!settings.devices.empty()) CUNUM_CHECK(cudaSetDevice(settings.devices.front()));
-  const detail::DeviceBinding binding = detail::DeviceBinding::current();
-  device_ = binding.device;
-  multiprocessor_count_ = binding.multiprocessor_count;
-  if (quasi(settings_)) bridge_ = std::make_shared<const BrownianBridge>(unit_bridge(dates_of(settings_), Backend::cuda));
-  if (settings.devices.size() < 2) return;
-  queues_ = std::make_shared<Queues>();
-  for (int device : settings.devices) {
-    detail::enable_peer_access(device, device_);
-    queues_->entries.push_back(std::make_unique<detail::DeviceQueue>(device, Queues::kEvents));
-  }
+  impl_->backend = detail::make_monte_carlo_cuda<T>(resolved, dates_of(resolved));
+}
+
+template <class T>
+MonteCarloPricer<T>::~MonteCarloPricer() = default;
+template <class T>
+MonteCarloPricer<T>::MonteCarloPricer(MonteCarloPricer&&) noexcept = default;
+template <class T>
+MonteCarloPricer<T>& MonteCarloPricer<T>::operator=(MonteCarloPricer&&) noexcept = default;
+
+template <class T>
+const MonteCarloSettings& MonteCarloPricer<T>::settings() const {
+  return detail::require_plan(impl_, kSettingsRoutine, kClassName).settings;
+}
+
+template <class T>
+std::int64_t MonteCarloPricer<T>::chunk_paths() const {
+  return detail::require_plan(impl_, kChunkPathsRoutine, kClassName).chunk_paths;
 }
 
 template <class T>
 MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloOption<T>>& options,
                                              std::uint64_t first_stream) const {
   const detail::RoutineScope scope(kLoadRoutine);
-  detail::require(!detail::is_multi_asset(settings_.payoff), kLoadRoutine, "settings.payoff",
+  const Impl& impl = detail::require_plan(impl_, kLoadRoutine, kClassName);
+  detail::require(!detail::is_multi_asset(impl.settings.payoff), kLoadRoutine, "settings.payoff",
                   "is a multi-asset payoff: load MonteCarloBasketOption values");
   require_streams(first_stream, options.size());
-  for (std::size_t i = 0; i < options.size(); ++i) validate_option(options[i], i, settings_.payoff);
+  for (std::size_t i = 0; i < options.size(); ++i) validate_option(options[i], i, impl.settings.payoff);
   std::vector<detail::OptionSetup<T>> setups;
   setups.reserve(options.size());
   for (std::size_t i = 0; i < options.size(); ++i) {
-    setups.push_back(option_setup(options[i], settings_, static_cast<std::uint32_t>(first_stream + i)));
+    setups.push_back(option_setup(options[i], impl.settings, static_cast<std::uint32_t>(first_stream + i)));
   }
-  return make_batch(std::move(setups), static_cast<std::int64_t>(options.size()), first_stream);
+  return make_batch(impl, std::move(setups), static_cast<std::int64_t>(options.size()), first_stream);
 }
 
 template <class T>
 MonteCarloBatch<T> MonteCarloPricer<T>::load(const std::vector<MonteCarloBasketOption<T>>& options,
                                              std::uint64_t first_stream) const {
   const detail::RoutineScope scope(kLoadRoutine);
-  detail::require(detail::is_multi_asset(settings_.payoff), kLoadRoutine, "settings.payoff",
+  const Impl& impl = detail::require_plan(impl_, kLoadRoutine, kClassName);
+  detail::require(detail::is_multi_asset(impl.settings.payoff), kLoadRoutine, "settings.payoff",
                   "is a one-asset payoff: load MonteCarloOption values");
   require_streams(first_stream, options.size());
   std::vector<detail::OptionSetup<T>> setups;
-  setups.reserve(options.size() * static_cast<std::size_t>(settings_.assets));
+  setups.reserve(options.size() * static_cast<std::size_t>(impl.settings.assets));
   for (std::size_t i = 0; i < options.size(); ++i) {
-    validate_basket_option(options[i], i, settings_.assets);
-    append_basket_setups(options[i], settings_, static_cast<std::uint32_t>(first_stream + i), setups);
+    validate_basket_option(options[i], i, impl.settings.assets);
+    append_basket_setups(options[i], impl.settings, static_cast<std::uint32_t>(first_stream + i), setups);
   }
-  return make_batch(std::move(setups), static_cast<std::int64_t>(options.size()), first_stream);
-}
-
-template <class T>
-template <class Setup>
-MonteCarloBatch<T> MonteCarloPricer<T>::make_batch(std::vector<Setup> setups, std::int64_t size,
-                                                   std::uint64_t first_stream) const {
-  const detail::ChunkShape shape = chunk_shape<T>(settings_);
-  const std::int64_t warps_per_block = detail::PathPolicy::block_threads / detail::PathPolicy::chunk_threads;
-  if (size > 0 && shape.chunks > (std::int64_t{0x7FFFFFFF} * warps_per_block) / size) {
-    throw Error(ErrorCode::not_supported, std::string(kLoadRoutine) + ": " + std::to_string(size) + " options x " +
-                                              std::to_string(shape.chunks) +
-                                              " chunks would exceed the grid limit; price fewer options a call");
-  }
-  auto data = std::make_shared<typename MonteCarloBatch<T>::Data>();
-  data->size = size;
-  data->first_stream = first_stream;
-  data->backend = settings_.backend;
-  data->device = device_;
-  data->payoff = settings_.payoff;
-  data->dates = dates_of(settings_);
-  data->host = std::move(setups);
-  for (double value : factor_) data->host_factor.push_back(static_cast<T>(value));
-  if (settings_.source == MonteCarloSource::mrg32k3a) {
-    data->host_mrg = mrg_substream_tables();
-    // Each option's stream: substream stream x 2^32 of the seed's state.
-    for (detail::OptionSetup<T>& setup : data->host) {
-      setup.mrg_stream = device::mrg32k3a_seeded_state(settings_.seed);
-      device::mrg32k3a_skip_substreams(setup.mrg_stream, std::uint64_t{setup.stream} << 32, data->host_mrg.data());
-    }
-  }
-  if (settings_.backend == Backend::cuda && size > 0) {
-    detail::DeviceBinding{device_, multiprocessor_count_}.require_current(kLoadRoutine);
-    const detail::CurrentDeviceGuard guard;
-    const std::vector<int> home{device_};
-    for (int device : settings_.devices.empty() ? home : settings_.devices) {
-      CUNUM_CHECK(cudaSetDevice(device));
-      data->resident.push_back(DeviceBuffer<detail::OptionSetup<T>>::from_host(data->host));
-      if (!data->host_factor.empty()) data->resident_factor.push_back(DeviceBuffer<T>::from_host(data->host_factor));
-      if (!data->host_mrg.empty()) data->resident_mrg.push_back(DeviceBuffer<device::MrgMatrix>::from_host(data->host_mrg));
-    }
-    data->host.clear();
-    data->host_factor.clear();
-    data->host_mrg.clear();
-  }
-  return MonteCarloBatch<T>(std::move(data));
+  return make_batch(impl, std::move(setups), static_cast<std::int64_t>(options.size()), first_stream);
 }
 
 template <class T>
 void detail::MonteCarloAccess::check(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
                                      const MonteCarloEstimate<T>* results, const char* routine) {
-  const MonteCarloSettings& settings = pricer.settings_;
+  const auto& impl = MonteCarloAccess::impl(pricer, routine);
+  const MonteCarloSettings& settings = impl.settings;
   const auto* data = batch.data_.get();
   require(data != nullptr, routine, "batch", "is empty (make it with load())");
-  require(data->backend == settings.backend && data->device == pricer.device_, routine, "batch",
+  require(data->backend == settings.backend && data->device == impl.backend->device(), routine, "batch",
           "was loaded for another backend or device");
   require(data->payoff == settings.payoff && data->dates == dates_of(settings), routine, "batch",
           "was loaded for another payoff or time grid");
   require(settings.backend == Backend::cpu || data->resident.size() == std::max<std::size_t>(1, settings.devices.size()),
           routine, "batch", "was loaded for another list of devices");
   require_memory(results, data->size, settings.backend, routine, "results");
-  if (settings.backend == Backend::cuda && data->size > 0) {
-    DeviceBinding{pricer.device_, pricer.multiprocessor_count_}.require_current(routine);
-  }
+  if (data->size > 0) impl.backend->require_current(routine);
 }
 
 template <class T>
@@ -484,7 +499,7 @@ detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<
                                                          const MonteCarloBatch<T>& batch,
                                                          MonteCarloEstimate<T>* results,
                                                          MonteCarloAssetGreeks<T>* asset_greeks) {
-  const MonteCarloSettings& settings = pricer.settings_;
+  const MonteCarloSettings& settings = pricer.impl_->settings;
   const auto& data = *batch.data_;
   const ChunkShape chunks = chunk_shape<T>(settings);
   const std::int64_t per_group = group_paths<T>(settings);
@@ -515,143 +530,74 @@ template <class T>
 void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results,
                                 MonteCarloAssetGreeks<T>* asset_greeks, StreamHandle stream) const {
   const detail::RoutineScope scope(kPriceRoutine);
-  detail::require(settings_.payoff != MonteCarloPayoff::custom, kPriceRoutine, "settings.payoff",
+  const Impl& impl = detail::require_plan(impl_, kPriceRoutine, kClassName);
+  const MonteCarloSettings& settings = impl.settings;
+  detail::require(settings.payoff != MonteCarloPayoff::custom, kPriceRoutine, "settings.payoff",
                   "is custom: price with cunum::price_with_payoff (cunum/device/monte_carlo_payoff.cuh)");
   detail::MonteCarloAccess::check(*this, batch, results, kPriceRoutine);
   const auto* data = batch.data_.get();
   if (asset_greeks != nullptr) {
-    detail::require(detail::is_multi_asset(settings_.payoff), kPriceRoutine, "asset_greeks",
+    detail::require(detail::is_multi_asset(settings.payoff), kPriceRoutine, "asset_greeks",
                     "is for the multi-asset payoffs (basket, best_of, worst_of)");
-    detail::require(settings_.greeks, kPriceRoutine, "asset_greeks", "needs settings.greeks");
-    detail::require_memory(asset_greeks, data->size * settings_.assets, settings_.backend, kPriceRoutine,
+    detail::require(settings.greeks, kPriceRoutine, "asset_greeks", "needs settings.greeks");
+    detail::require_memory(asset_greeks, data->size * settings.assets, settings.backend, kPriceRoutine,
                            "asset_greeks");
   }
   if (data->size == 0) return;
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results, asset_greeks);
-  const std::int64_t chunks = args.options * args.chunks.chunks;
-  const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * detail::sum_count(args)); };
-  if (quasi(settings_)) {
-    price_quasi(args, stream);
-    return;
-  }
-  if (settings_.backend == Backend::cpu) {
-    std::vector<double> partials(slice(chunks));
-    detail::monte_carlo_partials_cpu(args, 0, chunks, partials.data());
-    detail::monte_carlo_finish_cpu(args, partials.data());
-    return;
-  }
-  DeviceBuffer<double> partials(slice(chunks), stream);
-  if (!queues_) {
-    detail::monte_carlo_partials_cuda(args, 0, chunks, partials.data(), stream);
+  if (quasi(settings)) {
+    impl.backend->price_quasi(args, settings.paths, stream);
   } else {
-    // Entry k sums chunks [chunks k / n, chunks (k + 1) / n) on its own stream, after
-    // the caller's stream reaches this call, and copies them into place at home.
-    const std::lock_guard<std::mutex> lock(queues_->enqueue);
-    const detail::CurrentDeviceGuard guard;
-    const auto& entries = queues_->entries;
-    const auto n = static_cast<std::int64_t>(entries.size());
-    CUNUM_CHECK(cudaEventRecord(entries.front()->event(Queues::kStart), static_cast<cudaStream_t>(stream)));
-    for (std::int64_t k = 0; k < n; ++k) {
-      const detail::DeviceQueue& queue = *entries[static_cast<std::size_t>(k)];
-      const std::int64_t first = chunks * k / n, count = chunks * (k + 1) / n - first;
-      CUNUM_CHECK(cudaSetDevice(queue.device()));
-      CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), entries.front()->event(Queues::kStart), 0));
-      detail::MonteCarloArgs<T> share = args;
-      share.setups = data->setups(static_cast<std::size_t>(k));
-      share.factor = data->factor(static_cast<std::size_t>(k));
-      share.mrg_tables = data->mrg_tables(static_cast<std::size_t>(k));
-      DeviceBuffer<double> local(slice(count), queue.stream());  // released on its stream, after the copy
-      detail::monte_carlo_partials_cuda(share, first, count, local.data(), queue.stream());
-      CUNUM_CHECK(cudaMemcpyPeerAsync(partials.data() + slice(first), device_, local.data(), queue.device(),
-                                      local.bytes(), queue.stream()));
-      CUNUM_CHECK(cudaEventRecord(queue.event(Queues::kDone), queue.stream()));
-    }
-    CUNUM_CHECK(cudaSetDevice(device_));
-    for (const auto& queue : entries) {
-      CUNUM_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), queue->event(Queues::kDone), 0));
-    }
+    impl.backend->price(args, *data, stream);
   }
-  detail::monte_carlo_finish_cuda(args, partials.data(), args.chunks.chunks, stream);
+}
+
+namespace detail {
+
+template <class T>
+void price_custom_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
+                         const CustomPayoffSums<T>& sums, MonteCarloEstimate<T>* results, StreamHandle stream) {
+  const auto& impl = MonteCarloAccess::impl(pricer, kCustomRoutine);
+  const MonteCarloSettings& settings = impl.settings;
+  require(settings.payoff == MonteCarloPayoff::custom, kCustomRoutine, "pricer", "must have settings.payoff = custom");
+  require(settings.source != MonteCarloSource::sobol_bridge, kCustomRoutine, "pricer",
+          "must draw philox4x32_10 or mrg32k3a");
+  require(settings.devices.size() <= 1, kCustomRoutine, "pricer", "must have one device");
+  MonteCarloAccess::check(pricer, batch, results, kCustomRoutine);
+  if (batch.size() == 0) return;
+  impl.backend->price_custom(MonteCarloAccess::args(pricer, batch, results), sums, stream);
 }
 
 template <class T>
-template <class Args>
-void MonteCarloPricer<T>::price_quasi(const Args& args, StreamHandle stream) const {
-  const std::int64_t chunk_paths = args.chunks.groups_per_chunk;
-  const std::int64_t records = bridge_->output_records();
-  const std::int64_t wanted = detail::QuasiPolicy::batch_bytes / (records * std::int64_t{sizeof(T)}) / chunk_paths;
-  const std::int64_t batch = std::min(chunk_paths * std::max<std::int64_t>(wanted, 1), settings_.paths);
-  const std::size_t sums = static_cast<std::size_t>(args.options * args.chunks.chunks * detail::sum_count(args));
-  const auto walk = [&](T* w, double* partials, const auto& sum_batch) {
-    for (std::int64_t first = 0; first < settings_.paths; first += batch) {
-      const std::int64_t count = std::min(batch, settings_.paths - first);
-      SobolBridgeOptions options;
-      options.offset = static_cast<std::uint64_t>(first);
-      options.stream = stream;
-      bridge_->generate_sobol_paths<T>(count, w, options);
-      sum_batch(w, count, first / chunk_paths, (count + chunk_paths - 1) / chunk_paths, partials);
-    }
-  };
-  if (settings_.backend == Backend::cpu) {
-    std::vector<T> w(static_cast<std::size_t>(batch * records));
-    std::vector<double> partials(sums);
-    walk(w.data(), partials.data(), [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk,
-                                        std::int64_t batch_chunks, double* out) {
-      detail::monte_carlo_quasi_partials_cpu(args, batch_w, count, first_chunk, batch_chunks, out);
-    });
-    detail::monte_carlo_finish_cpu(args, partials.data());
-    return;
-  }
-  DeviceBuffer<T> w(static_cast<std::size_t>(batch * records), stream);
-  DeviceBuffer<double> partials(sums, stream);
-  walk(w.data(), partials.data(), [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk,
-                                      std::int64_t batch_chunks, double* out) {
-    detail::monte_carlo_quasi_partials_cuda(args, batch_w, count, first_chunk, batch_chunks, out, stream);
-  });
-  detail::monte_carlo_finish_cuda(args, partials.data(), args.chunks.chunks, stream);
+const typename MonteCarloPricer<T>::Impl& MonteCarloAccess::impl(const MonteCarloPricer<T>& pricer,
+                                                                 const char* routine) {
+  return require_plan(pricer.impl_, routine, kClassName);
 }
+
+template <class T>
+const MonteCarloBackend<T>& MonteCarloAccess::backend(const MonteCarloPricer<T>& pricer, const char* routine) {
+  return *impl(pricer, routine).backend;
+}
+
+}  // namespace detail
 
 template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloBasketOption<T>>& options,
                                                               std::uint64_t first_stream) const {
-  return price_loaded(load(options, first_stream));
+  return price_loaded(*this, load(options, first_stream));
 }
 
 template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloBasketOption<T>>& options,
                                                               std::vector<MonteCarloAssetGreeks<T>>& asset_greeks,
                                                               std::uint64_t first_stream) const {
-  return price_loaded(load(options, first_stream), &asset_greeks);
+  return price_loaded(*this, load(options, first_stream), &asset_greeks);
 }
 
 template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloOption<T>>& options,
                                                               std::uint64_t first_stream) const {
-  return price_loaded(load(options, first_stream));
-}
-
-template <class T>
-std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(
-    const MonteCarloBatch<T>& batch, std::vector<MonteCarloAssetGreeks<T>>* asset_greeks) const {
-  const auto options = static_cast<std::size_t>(batch.size());
-  std::vector<MonteCarloEstimate<T>> host(options);
-  const bool with_greeks = asset_greeks != nullptr;
-  // One spare element, so that the pointer price() checks is never null when asked for.
-  std::vector<MonteCarloAssetGreeks<T>> host_greeks(with_greeks ? options * settings_.assets + 1 : 0);
-  if (settings_.backend == Backend::cpu || options == 0) {
-    price(batch, host.data(), with_greeks ? host_greeks.data() : nullptr, nullptr);
-  } else {
-    DeviceBuffer<MonteCarloEstimate<T>> device(options);
-    DeviceBuffer<MonteCarloAssetGreeks<T>> device_greeks(host_greeks.size());
-    price(batch, device.data(), with_greeks ? device_greeks.data() : nullptr, nullptr);
-    device.copy_to_host(host.data(), host.size());
-    device_greeks.copy_to_host(host_greeks.data(), host_greeks.size());
-  }
-  if (with_greeks) {
-    host_greeks.pop_back();
-    *asset_greeks = std::move(host_greeks);
-  }
-  return host;
+  return price_loaded(*this, load(options, first_stream));
 }
 
 #define CUNUM_INSTANTIATE_MONTE_CARLO(T)                                                                      \
@@ -661,7 +607,11 @@ std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price_loaded(
                                                 const MonteCarloEstimate<T>*, const char*);                   \
   template detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<T>&,               \
                                                                     const MonteCarloBatch<T>&, MonteCarloEstimate<T>*, \
-                                                                    MonteCarloAssetGreeks<T>*);
+                                                                    MonteCarloAssetGreeks<T>*);               \
+  template const detail::MonteCarloBackend<T>& detail::MonteCarloAccess::backend(const MonteCarloPricer<T>&,  \
+                                                                                 const char*);                \
+  template void detail::price_custom_payoff(const MonteCarloPricer<T>&, const MonteCarloBatch<T>&,            \
+                                            const detail::CustomPayoffSums<T>&, MonteCarloEstimate<T>*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO, CUNUM_REAL_TYPES)
 
 }  // namespace cunum

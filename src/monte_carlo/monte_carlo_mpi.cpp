@@ -1,5 +1,5 @@
-// MonteCarloDistributed: each rank sums its share of the chunks with the backends of
-// MonteCarloPricer (GPU ranks also fold them once, in whole units, as one GPU would),
+// MonteCarloDistributed: each rank sums its share of the chunks with the backend object
+// of its MonteCarloPricer (GPU ranks also fold them once, in whole units, as one GPU would),
 // MPI_Allgatherv assembles the sums in order on every rank, and each rank finishes the
 // estimates as a single pricer would.
 
@@ -16,8 +16,7 @@
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "cunum/device/detail/monte_carlo_args.hpp"
-#include "cunum/device/detail/monte_carlo_policy.hpp"
+#include "src/monte_carlo/monte_carlo_backends.hpp"
 
 namespace cunum {
 
@@ -54,15 +53,14 @@ std::vector<MonteCarloEstimate<T>> MonteCarloDistributed<T>::price(const std::ve
   if (cuda) device_estimates = DeviceBuffer<MonteCarloEstimate<T>>(options.size());
   const detail::MonteCarloArgs<T> args =
       detail::MonteCarloAccess::args(pricer_, batch, cuda ? device_estimates.data() : estimates.data());
+  const detail::MonteCarloBackend<T>& backend = detail::MonteCarloAccess::backend(pricer_, kDistributedPriceRoutine);
   const int sums = detail::sum_count(args);
   const std::int64_t chunks = args.chunks.chunks;  // per option
-  // What the ranks exchange: CPU ranks, every chunk's sums (the CPU combines them in
-  // chunk order); CUDA ranks with more than fan_in chunks an option, the first folding
-  // level, each rank folding whole units of its own chunks as one GPU would (fan_in
-  // times fewer values); else the chunks' sums.
-  const bool fold = cuda && chunks > detail::CombinePolicy::fan_in;
-  const std::int64_t per_option = fold ? (chunks + detail::CombinePolicy::fan_in - 1) / detail::CombinePolicy::fan_in
-                                       : chunks;
+  // What the ranks exchange: units of fan_in consecutive chunk sums of an option, as
+  // the backend asks (CPU ranks: every chunk's sums, which the CPU combines in chunk
+  // order; CUDA ranks with more than fan_in chunks an option: the first folding level).
+  const std::int64_t fan_in = backend.exchange_fan_in(chunks);
+  const std::int64_t per_option = (chunks + fan_in - 1) / fan_in;
   const std::int64_t units = args.options * per_option;
   if (units * sums > INT_MAX) {
     throw Error(ErrorCode::not_supported, std::string(kDistributedPriceRoutine) + ": " + std::to_string(units * sums) +
@@ -70,8 +68,7 @@ std::vector<MonteCarloEstimate<T>> MonteCarloDistributed<T>::price(const std::ve
   }
   // The flat chunk where unit u starts.
   const auto first_chunk = [&](std::int64_t unit) {
-    if (!fold) return unit;
-    return unit / per_option * chunks + std::min(unit % per_option * detail::CombinePolicy::fan_in, chunks);
+    return unit / per_option * chunks + std::min(unit % per_option * fan_in, chunks);
   };
   std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
@@ -82,30 +79,12 @@ std::vector<MonteCarloEstimate<T>> MonteCarloDistributed<T>::price(const std::ve
   const std::int64_t first_unit = units * rank / ranks, my_units = units * (rank + 1) / ranks - first_unit;
   const std::int64_t chunk_begin = first_chunk(first_unit), chunk_count = first_chunk(first_unit + my_units) - chunk_begin;
   std::vector<double> mine(static_cast<std::size_t>(my_units * sums)), all(static_cast<std::size_t>(units * sums));
-  if (cuda) {
-    DeviceBuffer<double> partials(static_cast<std::size_t>(chunk_count * sums));
-    detail::monte_carlo_partials_cuda(args, chunk_begin, chunk_count, partials.data(), partials.stream());
-    if (fold) {
-      DeviceBuffer<double> folded(mine.size(), partials.stream());
-      detail::monte_carlo_fold_units_cuda(chunks, first_unit, my_units, sums, partials.data(), folded.data(),
-                                          partials.stream());
-      folded.copy_to_host(mine.data(), mine.size());
-    } else {
-      partials.copy_to_host(mine.data(), mine.size());
-    }
-  } else {
-    detail::monte_carlo_partials_cpu(args, chunk_begin, chunk_count, mine.data());
-  }
+  backend.exchange_sums(args, chunk_begin, chunk_count, first_unit, my_units, static_cast<int>(fan_in), mine.data());
   detail::check_mpi(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
                                    offsets.data(), MPI_DOUBLE, comm_),
                     "MPI_Allgatherv");
-  if (!cuda) {
-    detail::monte_carlo_finish_cpu(args, all.data());
-    return estimates;
-  }
-  const auto partials = DeviceBuffer<double>::from_host(all);
-  detail::monte_carlo_finish_cuda(args, partials.data(), per_option, partials.stream());
-  device_estimates.copy_to_host(estimates.data(), estimates.size());
+  backend.finish_exchanged(args, all, per_option);
+  if (cuda) device_estimates.copy_to_host(estimates.data(), estimates.size());
   return estimates;
 }
 

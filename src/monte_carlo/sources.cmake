@@ -1,6 +1,7 @@
 target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/monte_carlo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/monte_carlo_cpu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/monte_carlo_cuda.cpp
   ${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carlo.cu)
 # The path kernel's float square roots and divisions are approximate (within 2 ulps)
 # and float denormals flush to zero: no range fix-ups around the special-function
@@ -9,7 +10,7 @@ target_sources(cunum PRIVATE
 set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carlo.cu
                             PROPERTIES COMPILE_OPTIONS "-prec-div=false;-prec-sqrt=false;-ftz=true")
 # The CPU loop runs each chunk compiled for FMA where the CPU has it (run_on_host in
-# cunum/device/detail/monte_carlo_args.hpp); no contraction of other products and sums
+# monte_carlo_cpu.cpp); no contraction of other products and sums
 # keeps its results the same bits on CPUs with and without FMA.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/monte_carlo_cpu.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 

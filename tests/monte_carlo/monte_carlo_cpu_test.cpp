@@ -664,6 +664,29 @@ TEST(MonteCarloCpuValidation, OptionsAreCheckedByElementAndNothingIsWritten) {
   EXPECT_EQ(std::memcmp(results.data(), poison.data(), results.size() * sizeof(results[0])), 0);
 }
 
+TEST(MonteCarloCpuValidation, MovedFromPricerIsInvalidArgument) {
+  const MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 1 << 10);
+  const std::vector<MonteCarloOption<double>> options{{100, 100, 1, 0.01, 0, 0.2, 0}};
+  MonteCarloPricer<double> pricer(s);
+  const auto batch = pricer.load(options);
+  const MonteCarloPricer<double> moved_to = std::move(pricer);
+  EXPECT_EQ(moved_to.settings().paths, s.paths);
+  const auto expected = moved_to.price(options);
+  std::vector<MonteCarloEstimate<double>> results(options.size());
+  moved_to.price(batch, results.data());  // the batch belongs to the state, not the object
+  EXPECT_EQ(std::memcmp(results.data(), expected.data(), sizeof(results[0])), 0);
+  constexpr const char* moved = "is a moved-from MonteCarloPricer";
+  EXPECT_CUNUM_ERROR(pricer.settings(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(pricer.chunk_paths(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(pricer.price(options), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(pricer.price(batch, results.data()), ErrorCode::invalid_argument, moved);
+  // Assigned to again, it prices like any other.
+  pricer = MonteCarloPricer<double>(s);
+  const auto again = pricer.price(options);
+  EXPECT_EQ(std::memcmp(again.data(), expected.data(), sizeof(again[0])), 0);
+}
+
 TEST(MonteCarloCpuValidation, GeometricAsianClosedFormChecksItsInputs) {
   MonteCarloOption<double> o{100, 100, 1, 0.01, 0, 0.2, 0};
   EXPECT_CUNUM_ERROR(cunum::geometric_asian_price(o, OptionType::call, 0), ErrorCode::invalid_argument, "time_steps");

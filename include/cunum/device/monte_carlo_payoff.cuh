@@ -43,21 +43,50 @@ namespace cunum {
 
 namespace detail {
 
+// A caller's functor's chunk sums on the CPU backend (host memory, synchronous).
+template <class T, class Payoff>
+void custom_partials_cpu(const MonteCarloArgs<T>& a, const void* erased, std::int64_t count, double* partials) {
+  const Payoff& payoff = *static_cast<const Payoff*>(erased);
+  const bool mrg = a.mrg_tables != nullptr;
+  if (a.full) {
+    mrg ? sum_chunks_cpu<T, true, true>(a, payoff, 0, count, partials)
+        : sum_chunks_cpu<T, true, false>(a, payoff, 0, count, partials);
+  } else {
+    mrg ? sum_chunks_cpu<T, false, true>(a, payoff, 0, count, partials)
+        : sum_chunks_cpu<T, false, false>(a, payoff, 0, count, partials);
+  }
+}
+
 template <class T, bool kFull, bool kMrg, class Payoff>
-void custom_partials_cuda(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t count, double* partials,
-                          StreamHandle stream) {
-  constexpr int kThreads = PathPolicy::block_threads;
+void launch_custom_paths(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t count, double* partials,
+                         StreamHandle stream) {
+  constexpr int kThreads = CustomPayoffPathPolicy::block_threads;
   const std::int64_t blocks = (count + kThreads / kWarpThreads - 1) / (kThreads / kWarpThreads);
   if (blocks > 0x7FFFFFFF) {
     throw Error(ErrorCode::not_supported, "cunum::price_with_payoff: the batch needs more than 2^31 - 1 blocks");
   }
-  monte_carlo_paths_kernel<T, kFull, kMrg, Payoff>
+  monte_carlo_paths_kernel<CustomPayoffPathPolicy, T, kFull, kMrg, Payoff>
       <<<static_cast<unsigned>(blocks), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(a, payoff, 0, count,
                                                                                           partials);
   const cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess) {
     throw Error(ErrorCode::cuda_failure,
                 std::string("cunum::price_with_payoff: monte_carlo_paths_kernel: ") + cudaGetErrorString(status));
+  }
+}
+
+// A caller's functor's chunk sums on the CUDA backend (device memory, on `stream`).
+template <class T, class Payoff>
+void custom_partials_cuda(const MonteCarloArgs<T>& a, const void* erased, std::int64_t count, double* partials,
+                          StreamHandle stream) {
+  const Payoff& payoff = *static_cast<const Payoff*>(erased);
+  const bool mrg = a.mrg_tables != nullptr;
+  if (a.full) {
+    mrg ? launch_custom_paths<T, true, true>(a, payoff, count, partials, stream)
+        : launch_custom_paths<T, true, false>(a, payoff, count, partials, stream);
+  } else {
+    mrg ? launch_custom_paths<T, false, true>(a, payoff, count, partials, stream)
+        : launch_custom_paths<T, false, false>(a, payoff, count, partials, stream);
   }
 }
 
@@ -73,41 +102,9 @@ void custom_partials_cuda(const MonteCarloArgs<T>& a, const Payoff& payoff, std:
 template <class T, class Payoff>
 void price_with_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch, const Payoff& payoff,
                        MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) {
-  constexpr const char* kRoutine = "cunum::price_with_payoff";
-  const MonteCarloSettings& settings = pricer.settings();
-  const auto refuse = [&](const char* problem) {
-    throw Error(ErrorCode::invalid_argument, std::string(kRoutine) + ": argument 'pricer' " + problem);
-  };
-  if (settings.payoff != MonteCarloPayoff::custom) refuse("must have settings.payoff = custom");
-  if (settings.source == MonteCarloSource::sobol_bridge) refuse("must draw philox4x32_10 or mrg32k3a");
-  if (settings.devices.size() > 1) refuse("must have one device");
-  detail::MonteCarloAccess::check(pricer, batch, results, kRoutine);
-  if (batch.size() == 0) return;
-  const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(pricer, batch, results);
-  const std::int64_t count = args.options * args.chunks.chunks;
-  const auto size = static_cast<std::size_t>(count * detail::sum_count(args));
-  const bool mrg = args.mrg_tables != nullptr;
-  if (settings.backend == Backend::cpu) {
-    std::vector<double> partials(size);
-    if (args.full) {
-      mrg ? detail::sum_chunks_cpu<T, true, true>(args, payoff, 0, count, partials.data())
-          : detail::sum_chunks_cpu<T, true, false>(args, payoff, 0, count, partials.data());
-    } else {
-      mrg ? detail::sum_chunks_cpu<T, false, true>(args, payoff, 0, count, partials.data())
-          : detail::sum_chunks_cpu<T, false, false>(args, payoff, 0, count, partials.data());
-    }
-    detail::monte_carlo_finish_cpu(args, partials.data());
-    return;
-  }
-  DeviceBuffer<double> partials(size, stream);
-  if (args.full) {
-    mrg ? detail::custom_partials_cuda<T, true, true>(args, payoff, count, partials.data(), stream)
-        : detail::custom_partials_cuda<T, true, false>(args, payoff, count, partials.data(), stream);
-  } else {
-    mrg ? detail::custom_partials_cuda<T, false, true>(args, payoff, count, partials.data(), stream)
-        : detail::custom_partials_cuda<T, false, false>(args, payoff, count, partials.data(), stream);
-  }
-  detail::monte_carlo_finish_cuda(args, partials.data(), args.chunks.chunks, stream);
+  const detail::CustomPayoffSums<T> sums{&payoff, &detail::custom_partials_cpu<T, Payoff>,
+                                         &detail::custom_partials_cuda<T, Payoff>};
+  detail::price_custom_payoff(pricer, batch, sums, results, stream);
 }
 
 }  // namespace cunum

@@ -1,8 +1,10 @@
 #pragma once
 // Part of cunum's device API for callers' own Monte Carlo payoffs
 // (cunum/device/monte_carlo_payoff.cuh); not a stable interface of its own. The
-// arguments of a pricing call, the chunk walkers both backends run, and the library's
-// entry points (defined in libcunum): sums of any chunk range, and the estimates from them.
+// arguments of a pricing call, the chunk walker both backends run (a chunk's groups,
+// their normals, a payoff on each), and the one library entry point a caller's payoff
+// goes through (price_custom_payoff, defined in libcunum). The library's own payoffs
+// plug into the same walker from src/monte_carlo/monte_carlo_path.hpp.
 
 #include <cstdint>
 #include <type_traits>
@@ -54,30 +56,6 @@ CUNUM_HOST_DEVICE inline const OptionSetup<T>* option_setup_of(const MonteCarloA
   return a.setups + option * a.shape.assets;
 }
 
-// Writes the estimate of option `option` (and each of its assets' Greeks when they
-// are asked for) from its summed statistics: both backends' last step.
-template <class T>
-CUNUM_HOST_DEVICE inline void write_estimates(const MonteCarloArgs<T>& a, std::int64_t option, const double* totals) {
-  const double discount = option_setup_of(a, option)->discount;
-  a.results[option] = estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples,
-                                            a.shape.paths, discount);
-  if (a.asset_greeks != nullptr) {
-    asset_greeks_from_sums(totals, a.shape.assets, a.chunks.samples, discount, a.asset_greeks + option * a.shape.assets);
-  }
-}
-
-// Sums group `group` of option `option` with its normals `draws`: the one-asset walk
-// on a copy of its constants (`setup`, in registers on the GPU), or the multi-asset one.
-template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
-CUNUM_HOST_DEVICE inline void sum_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
-                                        std::uint64_t group, Draws& draws, Sums& sums) {
-  if constexpr (is_multi_asset(P)) {
-    simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, draws, sums);
-  } else {
-    simulate_group<T, P, kFull>(setup, a.shape, group, draws, sums);
-  }
-}
-
 // Visits the groups [first, end) of option `option` that are 2^stride_log2 apart with
 // each group's normals, visit(group, draws), from the pricer's source: Philox (kMrg
 // false: random access by counter), or MRG32k3a (the first group's substream reached
@@ -105,19 +83,9 @@ CUNUM_HOST_DEVICE inline void walk_groups(const MonteCarloArgs<T>& a, std::int64
   }
 }
 
-// The library's payoff P, as the payoff argument of the chunk code (a caller's
-// functor takes its place for MonteCarloPayoff::custom); kAssetGreeks: a multi-asset
-// payoff whose chunks also sum each asset's Greeks.
-template <MonteCarloPayoff P, bool kAssetGreeks = false>
-struct LibraryPayoff {};
-
-// One group with the library's payoff P, or with a caller's functor.
-template <class T, bool kFull, MonteCarloPayoff P, bool kAssetGreeks, class Draws, class Sums>
-CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
-                                               std::int64_t option, LibraryPayoff<P, kAssetGreeks>, std::uint64_t group,
-                                               Draws& draws, Sums& sums) {
-  sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
-}
+// One group with a caller's functor (the library's payoffs overload this for
+// LibraryPayoff, in src/monte_carlo/monte_carlo_path.hpp; the call below finds that
+// overload by argument-dependent lookup where the library instantiates it).
 template <class T, bool kFull, class Payoff, class Draws, class Sums>
 CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
                                                std::int64_t option, const Payoff& payoff, std::uint64_t group,
@@ -140,12 +108,10 @@ struct GroupSummer {
   }
 };
 
-// The sums a chunk of `Payoff` keeps at most: the plain two, the full set, or the
-// full set and every asset's Greeks.
+// The sums a chunk of `Payoff` keeps at most: the plain two or the full set (the
+// library's multi-asset payoffs specialise it for every asset's Greeks).
 template <class Payoff, bool kFull>
 constexpr int kSumCapacity = kFull ? kSumCount : kPlainSumCount;
-template <MonteCarloPayoff P, bool kFull>
-constexpr int kSumCapacity<LibraryPayoff<P, true>, kFull> = kFull ? kMaxSumCount : kPlainSumCount;
 
 // A thread's sums: in T for a plain chunk; in double with a control variate or
 // Greeks, since the control's variance is a difference of nearly equal sums.
@@ -172,113 +138,50 @@ CUNUM_HOST_DEVICE inline void sum_chunk(const MonteCarloArgs<T>& a, const Payoff
                        GroupSummer<T, kFull, Payoff, Sums>{a, setup, option, payoff, sums});
 }
 
-// Runs `work` (a chunk of the CPU backend) compiled for the host's FMA instructions
-// where it has them. The double path code writes its multiply-adds as fma()
-// (double_normal_math.hpp), which x86-64's baseline makes a library call: 2.6 times
-// libm's functions for a pair of normals and two exp2s, against 0.9 times with the
-// instruction. fma() is exact either way, so the results are the same bits where the
-// translation unit does not contract other products and sums (the library's CPU loop
-// is built with -ffp-contract=off). Host compilers only: an nvcc translation unit
-// (a caller's payoff) runs the portable code.
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDACC__)
-template <class Work>
-__attribute__((target("fma"), flatten)) inline void run_with_fma(const Work& work) {
-  work();
-}
-
-template <class Work>
-inline void run_on_host(const Work& work) {
-  static const bool has_fma = (__builtin_cpu_init(), __builtin_cpu_supports("fma"));
-  has_fma ? run_with_fma(work) : work();
-}
-#else
-template <class Work>
-inline void run_on_host(const Work& work) {
-  work();
-}
-#endif
+// Runs a chunk's work as it is (the library's own CPU loop passes a runner that
+// picks code compiled for the host's FMA instructions).
+struct RunDirectly {
+  template <class Work>
+  void operator()(const Work& work) const {
+    work();
+  }
+};
 
 // The CPU backend's chunks [first, first + count), each summed in double by one
 // thread into its place in `partials` (the slice from chunk `first`). OpenMP where the
 // translation unit is built with it.
-template <class T, bool kFull, bool kMrg, class Payoff>
+template <class T, bool kFull, bool kMrg, class Payoff, class Run = RunDirectly>
 void sum_chunks_cpu(const MonteCarloArgs<T>& a, const Payoff& payoff, std::int64_t first, std::int64_t count,
-                    double* partials) {
+                    double* partials, const Run& run = Run{}) {
   const int sums_kept = sum_count(a);
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
   for (std::int64_t item = 0; item < count; ++item) {
     ChunkSums<double, kSumCapacity<Payoff, kFull>> sums{};
-    run_on_host([&] { sum_chunk<T, kFull, kMrg>(a, payoff, first + item, 0, 0, sums); });
+    run([&] { sum_chunk<T, kFull, kMrg>(a, payoff, first + item, 0, 0, sums); });
     for (int s = 0; s < sums_kept; ++s) partials[item * sums_kept + s] = sums.s[s];
   }
 }
 
-// Chunk sums are stored chunk-major: chunk c of option i keeps sum s at
-// partials[(i * chunks + c) * sum_count + s], so that any range of the flattened
-// chunk index (i * chunks + c) is one contiguous slice, whichever device or rank
-// computed it.
+// A caller's payoff, type-erased for the library: its chunk sums on either backend,
+// compiled in the caller's translation unit (cunum/device/monte_carlo_payoff.cuh).
+// Both write the chunk-major sums of chunks [0, count) (count x sum_count values):
+// `cpu` into host memory, synchronously; `cuda` into device memory, on `stream`.
 template <class T>
-std::int64_t partial_count(const MonteCarloArgs<T>& args) {
-  return args.options * args.chunks.chunks * sum_count(args);
-}
-
-// The chunks [first, first + count) of the flattened index, each summed alone into
-// its place in `partials`, which holds that slice only (count x sum_count values).
-// OpenMP: host pointers, synchronous.
-template <class T>
-void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
-                              double* partials);
-// Every option's chunks added in chunk order, and the estimates written.
-template <class T>
-void monte_carlo_finish_cpu(const MonteCarloArgs<T>& args, const double* partials);
-
-// Quasi-random (sobol_bridge): a batch of `batch_paths` bridge paths `w` (records
-// path-fastest: W of record r, path p at w[r * batch_paths + p]) that are the paths of
-// chunks [first_chunk, first_chunk + batch_chunks) of every option; each chunk's sums
-// go to their place in the whole chunk-major `partials`.
-template <class T>
-void monte_carlo_quasi_partials_cpu(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
-                                    std::int64_t first_chunk, std::int64_t batch_chunks, double* partials);
-template <class T>
-void monte_carlo_quasi_partials_cuda(const MonteCarloArgs<T>& args, const T* w, std::int64_t batch_paths,
-                                     std::int64_t first_chunk, std::int64_t batch_chunks, double* partials,
-                                     StreamHandle stream);
-
-// CUDA: device pointers, asynchronous on `stream`. The path kernel: one warp a chunk.
-template <class T>
-void monte_carlo_partials_cuda(const MonteCarloArgs<T>& args, std::int64_t first, std::int64_t count,
-                               double* partials, StreamHandle stream);
-// Combining kernels fold each option's `count` sums (its chunks, or a level already
-// folded) fan_in at a time in a fixed tree until one warp can finish them; a finishing
-// kernel (one warp an option) writes the estimates.
-template <class T>
-void monte_carlo_finish_cuda(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count,
-                             StreamHandle stream);
-// One folding step over some units of a level: each unit is fan_in consecutive sums of
-// one option (of `count` an option), units [first_unit, first_unit + units) of the
-// option-major list, read from `chunk_sums`, which starts at the first unit's first
-// chunk; out gets units x sums values. The whole level (first_unit 0) is the first
-// step of monte_carlo_finish_cuda, so a rank that folds its own units gets its bits.
-void monte_carlo_fold_units_cuda(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
-                                 const double* chunk_sums, double* out, StreamHandle stream);
-
-// The library's own view of a pricer and a batch (defined in libcunum): the arguments
-// of a call, so that other layers (the MPI one, callers' payoff kernels) can sum any
-// range of chunks and finish the estimates exactly as MonteCarloPricer::price() does.
-struct MonteCarloAccess {
-  // Throws what price() throws for this batch and results (naming 'batch', 'results').
-  template <class T>
-  static void check(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
-                    const MonteCarloEstimate<T>* results, const char* routine);
-  // The arguments of pricing `batch` with `pricer` into `results` (and each asset's
-  // Greeks into `asset_greeks`, if not null); the batch's constants as its home
-  // device, or the CPU, reads them. Validates nothing.
-  template <class T>
-  static MonteCarloArgs<T> args(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
-                                MonteCarloEstimate<T>* results, MonteCarloAssetGreeks<T>* asset_greeks = nullptr);
+struct CustomPayoffSums {
+  const void* payoff;
+  void (*cpu)(const MonteCarloArgs<T>& args, const void* payoff, std::int64_t count, double* partials);
+  void (*cuda)(const MonteCarloArgs<T>& args, const void* payoff, std::int64_t count, double* partials,
+               StreamHandle stream);
 };
+
+// Defined in libcunum: cunum::price_with_payoff's checks (naming 'pricer', 'batch',
+// 'results'), then the chunk sums from `sums` and the estimates, as
+// MonteCarloPricer::price() forms them.
+template <class T>
+void price_custom_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
+                         const CustomPayoffSums<T>& sums, MonteCarloEstimate<T>* results, StreamHandle stream);
 
 }  // namespace detail
 }  // namespace cunum

@@ -1,27 +1,38 @@
 #pragma once
 // Part of cunum's device API for callers' own Monte Carlo payoffs (not a stable
 // interface of its own): the path kernel, one template for the library's payoffs
-// (instantiated in libcunum) and callers' functors (instantiated in their code).
+// (instantiated in libcunum, kernels/monte_carlo/monte_carlo.cu) and callers' functors
+// (instantiated in their code by cunum/device/monte_carlo_payoff.cuh). It stays
+// installed because a caller's translation unit compiles it for its functor.
 
 #include <cstdint>
 
 #include "cunum/device/detail/block_reduce.cuh"
 #include "cunum/device/detail/monte_carlo_args.hpp"
-#include "cunum/device/detail/monte_carlo_policy.hpp"
 
 namespace cunum::detail {
+
+// The launch shape of callers' payoff kernels (cunum/device/monte_carlo_payoff.cuh):
+// a warp a chunk, 4 warps a block. It is compiled into the caller's code, so it is
+// fixed here; it equals the library's own sm_90 path launch
+// (src/monte_carlo/monte_carlo_policy.hpp, checked in kernels/monte_carlo/monte_carlo.cu).
+// The block size only lays chunks over blocks: results do not depend on it.
+struct CustomPayoffPathPolicy {
+  static constexpr int block_threads = 128;
+};
 
 // Warp w of the launch sums chunk first + w of the flattened (option, chunk) index with
 // `payoff` (LibraryPayoff<P> or a caller's functor): every thread draws its groups'
 // normals in registers, walks the paths and sums the statistics; the warp adds its
 // threads' sums in double, and lane 0 stores them in place w of `partials`, the
-// chunk-major slice that starts at chunk `first`.
-template <class T, bool kFull, bool kMrg, class Payoff>
-__global__ void __launch_bounds__(PathPolicy::block_threads)
+// chunk-major slice that starts at chunk `first`. Policy: the launch shape
+// (Policy::block_threads threads, a warp a chunk).
+template <class Policy, class T, bool kFull, bool kMrg, class Payoff>
+__global__ void __launch_bounds__(Policy::block_threads)
     monte_carlo_paths_kernel(MonteCarloArgs<T> a, Payoff payoff, std::int64_t first, std::int64_t count,
                              double* __restrict__ partials) {
   using Sums = ThreadSums<T, kFull, Payoff>;
-  constexpr int kWarps = PathPolicy::block_threads / kWarpThreads;
+  constexpr int kWarps = Policy::block_threads / kWarpThreads;
   constexpr int kWarpThreadsLog2 = 5;
   static_assert(1 << kWarpThreadsLog2 == kWarpThreads, "lanes stride the chunk's groups by the warp size");
   const int lane = threadIdx.x % kWarpThreads;

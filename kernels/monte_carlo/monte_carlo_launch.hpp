@@ -1,0 +1,46 @@
+#pragma once
+// Internal: the thin launchers of the Monte Carlo kernels (kernels/monte_carlo/monte_carlo.cu),
+// which the CUDA backend (src/monte_carlo/monte_carlo_cuda.cpp) calls. Each launches
+// one kernel, asynchronously on `stream`, into device memory it is given; `arch`
+// (compute capability x 100, DeviceBinding::arch) picks the launch shape from the
+// chains of src/monte_carlo/monte_carlo_policy.hpp. Plain C++.
+
+#include <cstdint>
+
+#include "cunum/core/stream.hpp"
+#include "cunum/device/detail/monte_carlo_args.hpp"
+
+namespace cunum::detail {
+
+// The path kernel of the library's payoff (one warp a chunk): chunks
+// [first, first + count) of the flattened (option, chunk) index, each chunk's sums in
+// its place in `partials`, which holds that slice only (count x sum_count values).
+template <class T>
+void launch_monte_carlo_paths(const MonteCarloArgs<T>& args, int arch, std::int64_t first, std::int64_t count,
+                              double* partials, StreamHandle stream);
+
+// Quasi-random (sobol_bridge): a batch of `batch_paths` bridge paths `w` (records
+// path-fastest: W of record r, path p at w[r * batch_paths + p]) that are the paths of
+// chunks [first_chunk, first_chunk + batch_chunks) of every option; each chunk's sums
+// go to their place in the whole chunk-major `partials`.
+template <class T>
+void launch_monte_carlo_quasi(const MonteCarloArgs<T>& args, int arch, const T* w, std::int64_t batch_paths,
+                              std::int64_t first_chunk, std::int64_t batch_chunks, double* partials,
+                              StreamHandle stream);
+
+// One folding step over some units of a level: each unit is fan_in
+// (MonteCarloCombinePolicy) consecutive sums of one option (of `count` an option),
+// units [first_unit, first_unit + units) of the option-major list, read from
+// `chunk_sums`, which starts at the first unit's first chunk; `out` gets units x sums
+// values. A whole level is first_unit 0, so a rank that folds its own units gets the
+// bits of one GPU's fold.
+void launch_monte_carlo_fold(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
+                             const double* chunk_sums, double* out, StreamHandle stream);
+
+// The finishing kernel (one warp an option): each option's `count` sums (at most
+// fan_in) added in a fixed order, and the estimates written to args.results.
+template <class T>
+void launch_monte_carlo_finish(const MonteCarloArgs<T>& args, int arch, const double* sums, std::int64_t count,
+                               StreamHandle stream);
+
+}  // namespace cunum::detail

@@ -1,0 +1,197 @@
+// The CUDA Monte Carlo backend, host orchestration: the pricer's device binding, the
+// streams and events of a multi-device pricer (each device sums a contiguous share
+// of the chunks on its own stream, and the sums are copied home before they are
+// combined in the one fixed order), the quasi-random pricer's bridge batches, the
+// folding levels of the chunk sums, and the MPI layer's share of a batch. Calls the
+// launchers of kernels/monte_carlo/monte_carlo_launch.hpp.
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "cunum/core/device.hpp"
+#include "cunum/core/device_buffer.hpp"
+#include "kernels/monte_carlo/monte_carlo_launch.hpp"
+#include "src/core/check.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/device_queue.hpp"
+#include "src/core/instantiate.hpp"
+#include "src/monte_carlo/monte_carlo_backends.hpp"
+#include "src/monte_carlo/monte_carlo_policy.hpp"
+
+namespace cunum::detail {
+
+namespace {
+
+template <class T>
+class MonteCarloCuda final : public MonteCarloBackend<T> {
+ public:
+  // Binds the first of settings.devices (else the current device); with several
+  // devices, one queue per entry of the list, with peer access to home where the
+  // pair allows it. Leaves the caller's current device as it was.
+  MonteCarloCuda(const MonteCarloSettings& settings, int dates) : devices_(settings.devices) {
+    const CurrentDeviceGuard guard;
+    if (!settings.devices.empty()) CUNUM_CHECK(cudaSetDevice(settings.devices.front()));
+    binding_ = DeviceBinding::current();
+    if (settings.source == MonteCarloSource::sobol_bridge) {
+      bridge_ = std::make_unique<const BrownianBridge>(monte_carlo_unit_bridge(dates, Backend::cuda));
+    }
+    if (settings.devices.size() < 2) return;
+    for (int device : settings.devices) {
+      enable_peer_access(device, binding_.device);
+      queues_.push_back(std::make_unique<DeviceQueue>(device, kEvents));
+      arches_.push_back(architecture(device_properties(device)));
+    }
+  }
+
+  int device() const override { return binding_.device; }
+  void require_current(const char* routine) const override { binding_.require_current(routine); }
+
+  void make_resident(MonteCarloBatchData<T>& data, const char* routine) const override {
+    if (data.size == 0) return;  // an empty batch binds nothing
+    binding_.require_current(routine);
+    const CurrentDeviceGuard guard;
+    const std::vector<int> home{binding_.device};
+    for (int device : devices_.empty() ? home : devices_) {
+      CUNUM_CHECK(cudaSetDevice(device));
+      data.resident.push_back(DeviceBuffer<OptionSetup<T>>::from_host(data.host));
+      if (!data.host_factor.empty()) data.resident_factor.push_back(DeviceBuffer<T>::from_host(data.host_factor));
+      if (!data.host_mrg.empty()) data.resident_mrg.push_back(DeviceBuffer<device::MrgMatrix>::from_host(data.host_mrg));
+    }
+    data.host.clear();
+    data.host_factor.clear();
+    data.host_mrg.clear();
+  }
+
+  void price(const MonteCarloArgs<T>& args, const MonteCarloBatchData<T>& batch, StreamHandle stream) const override {
+    const std::int64_t chunks = args.options * args.chunks.chunks;
+    const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * sum_count(args)); };
+    DeviceBuffer<double> partials(slice(chunks), stream);
+    if (queues_.empty()) {
+      launch_monte_carlo_paths(args, binding_.arch, 0, chunks, partials.data(), stream);
+    } else {
+      // Entry k sums chunks [chunks k / n, chunks (k + 1) / n) on its own stream, after
+      // the caller's stream reaches this call, and copies them into place at home.
+      const std::lock_guard<std::mutex> lock(enqueue_);
+      const CurrentDeviceGuard guard;
+      const auto n = static_cast<std::int64_t>(queues_.size());
+      CUNUM_CHECK(cudaEventRecord(queues_.front()->event(kStart), static_cast<cudaStream_t>(stream)));
+      for (std::int64_t k = 0; k < n; ++k) {
+        const auto entry = static_cast<std::size_t>(k);
+        const DeviceQueue& queue = *queues_[entry];
+        const std::int64_t first = chunks * k / n, count = chunks * (k + 1) / n - first;
+        CUNUM_CHECK(cudaSetDevice(queue.device()));
+        CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), queues_.front()->event(kStart), 0));
+        MonteCarloArgs<T> share = args;
+        share.setups = batch.setups(entry);
+        share.factor = batch.factor(entry);
+        share.mrg_tables = batch.mrg_tables(entry);
+        DeviceBuffer<double> local(slice(count), queue.stream());  // released on its stream, after the copy
+        launch_monte_carlo_paths(share, arches_[entry], first, count, local.data(), queue.stream());
+        CUNUM_CHECK(cudaMemcpyPeerAsync(partials.data() + slice(first), binding_.device, local.data(), queue.device(),
+                                        local.bytes(), queue.stream()));
+        CUNUM_CHECK(cudaEventRecord(queue.event(kDone), queue.stream()));
+      }
+      CUNUM_CHECK(cudaSetDevice(binding_.device));
+      for (const auto& queue : queues_) {
+        CUNUM_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), queue->event(kDone), 0));
+      }
+    }
+    finish(args, partials.data(), args.chunks.chunks, stream);
+  }
+
+  void price_quasi(const MonteCarloArgs<T>& args, std::int64_t paths, StreamHandle stream) const override {
+    const std::int64_t batch = quasi_batch_paths(args, *bridge_, paths);
+    DeviceBuffer<T> w(static_cast<std::size_t>(batch * bridge_->output_records()), stream);
+    DeviceBuffer<double> partials(static_cast<std::size_t>(args.options * args.chunks.chunks * sum_count(args)),
+                                  stream);
+    walk_quasi_batches(args, *bridge_, paths, batch, w.data(), stream,
+                       [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk, std::int64_t batch_chunks) {
+                         launch_monte_carlo_quasi(args, binding_.arch, batch_w, count, first_chunk, batch_chunks,
+                                                  partials.data(), stream);
+                       });
+    finish(args, partials.data(), args.chunks.chunks, stream);
+  }
+
+  void price_custom(const MonteCarloArgs<T>& args, const CustomPayoffSums<T>& sums,
+                    StreamHandle stream) const override {
+    const std::int64_t count = args.options * args.chunks.chunks;
+    DeviceBuffer<double> partials(static_cast<std::size_t>(count * sum_count(args)), stream);
+    sums.cuda(args, sums.payoff, count, partials.data(), stream);
+    finish(args, partials.data(), args.chunks.chunks, stream);
+  }
+
+  // With more than fan_in chunks an option, a rank folds whole units of its own chunks
+  // as one GPU would (fan_in times fewer values to exchange); else the chunks' sums.
+  int exchange_fan_in(std::int64_t chunks) const override {
+    return chunks > MonteCarloCombinePolicy::fan_in ? MonteCarloCombinePolicy::fan_in : 1;
+  }
+
+  void exchange_sums(const MonteCarloArgs<T>& args, std::int64_t chunk_begin, std::int64_t chunk_count,
+                     std::int64_t first_unit, std::int64_t units, int fan_in, double* host_out) const override {
+    const int sums = sum_count(args);
+    const auto size = static_cast<std::size_t>(units * sums);
+    DeviceBuffer<double> partials(static_cast<std::size_t>(chunk_count * sums));
+    launch_monte_carlo_paths(args, binding_.arch, chunk_begin, chunk_count, partials.data(), partials.stream());
+    if (fan_in > 1) {
+      DeviceBuffer<double> folded(size, partials.stream());
+      launch_monte_carlo_fold(args.chunks.chunks, first_unit, units, sums, partials.data(), folded.data(),
+                              partials.stream());
+      folded.copy_to_host(host_out, size);
+    } else {
+      partials.copy_to_host(host_out, size);
+    }
+  }
+
+  void finish_exchanged(const MonteCarloArgs<T>& args, const std::vector<double>& host_sums,
+                        std::int64_t per_option) const override {
+    const auto partials = DeviceBuffer<double>::from_host(host_sums);
+    finish(args, partials.data(), per_option, partials.stream());
+  }
+
+ private:
+  enum Event { kDone, kStart, kEvents };
+
+  // Folds each option's `count` sums fan_in at a time, level after level, until one
+  // warp can finish them, then writes the estimates.
+  void finish(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count, StreamHandle stream) const {
+    constexpr int kFanIn = MonteCarloCombinePolicy::fan_in;
+    const int sums = sum_count(args);
+    const double* level = partials;
+    DeviceBuffer<double> folded;
+    while (count > kFanIn) {
+      const std::int64_t out_count = (count + kFanIn - 1) / kFanIn;
+      DeviceBuffer<double> next(static_cast<std::size_t>(args.options * out_count * sums), stream);
+      launch_monte_carlo_fold(count, 0, args.options * out_count, sums, level, next.data(), stream);
+      folded = std::move(next);
+      level = folded.data();
+      count = out_count;
+    }
+    launch_monte_carlo_finish(args, binding_.arch, level, count, stream);
+  }
+
+  std::vector<int> devices_;  // settings.devices
+  DeviceBinding binding_;     // the home device
+  std::unique_ptr<const BrownianBridge> bridge_;  // sobol_bridge: the unit bridge on the dates
+  // Several devices: one queue per entry of the list (its start event, on the home
+  // entry, orders the others after the caller's stream) and each entry's architecture.
+  // The mutex keeps the record/wait pairs of concurrent calls from interleaving.
+  std::vector<std::unique_ptr<DeviceQueue>> queues_;
+  std::vector<int> arches_;
+  mutable std::mutex enqueue_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings& settings, int dates) {
+  return std::make_unique<MonteCarloCuda<T>>(settings, dates);
+}
+
+#define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA_BACKEND(T) \
+  template std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings&, int);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CUDA_BACKEND, CUNUM_REAL_TYPES)
+
+}  // namespace cunum::detail

@@ -1,0 +1,427 @@
+#pragma once
+// Internal: the library's own payoffs on one group of paths, the same code for the
+// OpenMP loop and the CUDA kernels: the walk of each path in log2 space (PathWalk),
+// the payoff, the control and the Greeks, the multi-asset and quasi-random paths, and
+// the estimates from a chunk's sums. The normals, the per-option constants and the
+// sums come from cunum/device/detail/monte_carlo_path.hpp, which callers' payoff
+// kernels share; the glue between these payoffs and the chunk walkers
+// (LibraryPayoff) is at the end.
+
+#include <cmath>
+#include <cstdint>
+
+#include "cunum/device/detail/monte_carlo_args.hpp"
+#include "cunum/device/detail/monte_carlo_path.hpp"
+#include "cunum/monte_carlo.hpp"
+
+namespace cunum::detail {
+
+// max(gain, 0), +0 for any gain <= 0. In double on the device, the sign bit as a mask:
+// two integer instructions where the comparison and select compile to a NaN-aware
+// maximum of six (a gain is never NaN here). The host's select gives the same bits.
+CUNUM_HOST_DEVICE inline float positive_part(float gain) { return gain > 0.0f ? gain : 0.0f; }
+CUNUM_HOST_DEVICE inline double positive_part(double gain) {
+#if defined(__CUDA_ARCH__)
+  const long long bits = __double_as_longlong(gain);
+  return __longlong_as_double(bits & ~(bits >> 63));
+#else
+  return gain > 0.0 ? gain : 0.0;
+#endif
+}
+
+// The payoffs that jump (digital, barriers) take likelihood-ratio Greeks: the payoff
+// times the score of the path's density, d ln p / dS0 = W_{t_1} / (S0 sigma dt) (only
+// the first date's density depends on S0) and d ln p / dsigma = sum_k (z_k^2 - 1) /
+// sigma - W_T; the others take pathwise Greeks.
+CUNUM_HOST_DEVICE constexpr bool has_likelihood_ratio_greeks(MonteCarloPayoff payoff) {
+  return payoff == MonteCarloPayoff::digital || payoff == MonteCarloPayoff::up_and_out ||
+         payoff == MonteCarloPayoff::down_and_out;
+}
+
+// The state of one path along its dates, in log2(S / S0) units. kFull: also the
+// control and the Greeks (a plain walk keeps only what the payoff needs).
+template <class T, MonteCarloPayoff P, bool kFull>
+struct PathWalk {
+  static constexpr bool kLikelihoodRatio = kFull && has_likelihood_ratio_greeks(P);
+  T log2_s = -0.0;    // log2(S_t / S0); -0 + x is x exactly, so the first step folds to one FMA
+  T sum = 0;          // arithmetic Asian: sum S_t / S0; geometric: sum log2(S_t / S0)
+  T log_sum = 0;      // arithmetic Asian with a control: sum log2(S_t / S0)
+  T extreme = 0;      // lookback: min (call) or max (put) of log2(S_t / S0), S0 included
+  T drift_w = 0;      // W_t - sigma t
+  T vega_sum = 0;     // arithmetic Asian: sum S_t/S0 (W_t - sigma t); geometric: sum (W_t - sigma t)
+  T extreme_w = 0;    // lookback: W_t - sigma t at the extremum
+  T first_w = 0;          // likelihood ratio: W at the first date
+  T normal_squares = 0;   // likelihood ratio: sum z_k^2
+  bool alive = true;      // barriers: not knocked out
+  bool at_start = true;   // likelihood ratio: no date walked yet
+
+  CUNUM_HOST_DEVICE void step(T z, const OptionSetup<T>& o, bool is_call) {
+    log2_s += o.log2_drift + o.log2_diffusion * z;
+    if constexpr (kLikelihoodRatio) {
+      if (at_start) first_w = o.sqrt_dt * z;
+      at_start = false;
+      normal_squares += z * z;
+    }
+    if constexpr (kFull) drift_w += o.sqrt_dt * z - o.sigma_dt;
+    if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
+      const T relative = fast_exp2(log2_s);
+      sum += relative;
+      if constexpr (kFull) {
+        log_sum += log2_s;
+        vega_sum += relative * drift_w;
+      }
+    } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
+      sum += log2_s;
+      if constexpr (kFull) vega_sum += drift_w;
+    } else if constexpr (P == MonteCarloPayoff::up_and_out) {
+      alive = alive && log2_s < o.log2_barrier;
+    } else if constexpr (P == MonteCarloPayoff::down_and_out) {
+      alive = alive && log2_s > o.log2_barrier;
+    } else if constexpr (P == MonteCarloPayoff::lookback) {
+      const bool beyond = is_call ? log2_s < extreme : log2_s > extreme;
+      if (beyond) {
+        extreme = log2_s;
+        if constexpr (kFull) extreme_w = drift_w;
+      }
+    }
+  }
+
+  // The payoff, and with kFull the control, delta and vega samples, after `dates` steps.
+  CUNUM_HOST_DEVICE PathSample<T> finish(const OptionSetup<T>& o, bool is_call, int dates) const {
+    PathSample<T> out{0, 0, 0, 0};
+    const T s_t = o.spot * fast_exp2(log2_s);
+    T underlying = s_t;  // what the strike is compared with
+    if constexpr (P == MonteCarloPayoff::asian_arithmetic) underlying = o.spot * sum / T(dates);
+    if constexpr (P == MonteCarloPayoff::asian_geometric) underlying = o.spot * fast_exp2(sum / T(dates));
+    if constexpr (P == MonteCarloPayoff::lookback) {
+      const T extremum = o.spot * fast_exp2(extreme);
+      out.payoff = is_call ? s_t - extremum : extremum - s_t;
+      if constexpr (kFull) {
+        out.control = s_t;
+        out.delta = out.payoff * o.greek_scale;
+        const T vega = s_t * drift_w - extremum * extreme_w;
+        out.vega = is_call ? vega : -vega;
+      }
+      return out;
+    }
+    const T gain = is_call ? underlying - o.strike : o.strike - underlying;
+    const bool in_the_money = gain > T(0);
+    if constexpr (P == MonteCarloPayoff::digital) {
+      out.payoff = in_the_money ? T(1) : T(0);
+    } else {
+      out.payoff = positive_part(gain);
+    }
+    if constexpr (P == MonteCarloPayoff::up_and_out || P == MonteCarloPayoff::down_and_out) {
+      if (!alive) out.payoff = T(0);
+    }
+    if constexpr (kFull) {
+      out.control = s_t;
+      const T sign = is_call ? T(1) : T(-1);
+      if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
+        const T geometric = o.spot * fast_exp2(log_sum / T(dates));
+        const T geometric_gain = is_call ? geometric - o.strike : o.strike - geometric;
+        out.control = positive_part(geometric_gain);
+        out.delta = in_the_money ? sign * underlying * o.greek_scale : T(0);
+        out.vega = in_the_money ? sign * o.spot * vega_sum / T(dates) : T(0);
+      } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
+        out.delta = in_the_money ? sign * underlying * o.greek_scale : T(0);
+        out.vega = in_the_money ? sign * underlying * vega_sum / T(dates) : T(0);
+      } else if constexpr (P == MonteCarloPayoff::european) {
+        out.delta = in_the_money ? sign * s_t * o.greek_scale : T(0);
+        out.vega = in_the_money ? sign * s_t * drift_w : T(0);
+      } else if constexpr (kLikelihoodRatio) {
+        const T w_t = drift_w + T(dates) * o.sigma_dt;
+        out.delta = out.payoff * first_w * o.greek_scale;
+        out.vega = out.payoff * ((normal_squares - T(dates)) / static_cast<T>(o.volatility) - w_t);
+      }
+    }
+    return out;
+  }
+};
+
+// Simulates group `group` of option `o` with the group's normals `draws` (one draw a
+// date) and adds its samples to `sums`: the kPathLanes<T> paths (pairs with
+// antithetic variates) from path group x G, where G = lanes (x 2 antithetic); paths at
+// or beyond shape.paths are not simulated.
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
+CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const GroupShape& shape, std::uint64_t group,
+                                             Draws& draws, Sums& sums) {
+  constexpr int lanes = kPathLanes<T>;
+  // Lanes whose path exists: all of them but in the last group of an option.
+  const int active = group + 1 < shape.groups ? lanes : shape.last_group_lanes;
+  PathWalk<T, P, kFull> walks[lanes];
+  PathWalk<T, P, kFull> mirrored[lanes];
+  // European and digital payoffs are one step: a constant lets the compiler drop the loop.
+  const int dates = P == MonteCarloPayoff::european || P == MonteCarloPayoff::digital ? 1 : shape.dates;
+  for (int date = 0; date < dates; ++date) {
+    T z[lanes];
+    draws(date, z);
+CUNUM_UNROLL
+    for (int lane = 0; lane < lanes; ++lane) {
+      walks[lane].step(z[lane], o, shape.is_call);
+      if (shape.antithetic) mirrored[lane].step(-z[lane], o, shape.is_call);
+    }
+  }
+  const T control_mean = static_cast<T>(o.control_mean);
+CUNUM_UNROLL
+  for (int lane = 0; lane < lanes; ++lane) {
+    if (lane >= active) break;
+    PathSample<T> sample = walks[lane].finish(o, shape.is_call, dates);
+    if (shape.antithetic) {
+      const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
+      sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
+                T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
+    }
+    add_sample<kFull>(sums, sample, control_mean);
+  }
+}
+
+// One quasi-random path of option `o` and its sample added to `sums`. `w` holds the
+// path's standard Brownian motion on [0, 1] at the bridge's records, `stride` apart:
+// W(k / dates), k = 1..dates, or for one date W(1/2), W(1) (a bridge has an interior point). A step's normal
+// is its increment over sqrt of its length, so the walk is the pseudo-random one.
+template <class T, MonteCarloPayoff P, bool kFull, class Sums>
+CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const GroupShape& shape, const T* w,
+                                                  std::int64_t stride, T step_scale, Sums& sums) {
+  PathWalk<T, P, kFull> walk;
+  if (shape.dates == 1) {
+    walk.step(w[stride], o, shape.is_call);  // W(1) is standard normal
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), static_cast<T>(o.control_mean));
+  } else {
+    T previous = 0;
+    for (int date = 0; date < shape.dates; ++date) {
+      const T current = w[date * stride];
+      walk.step((current - previous) * step_scale, o, shape.is_call);
+      previous = current;
+    }
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), static_cast<T>(o.control_mean));
+  }
+}
+
+CUNUM_HOST_DEVICE constexpr bool is_multi_asset(MonteCarloPayoff payoff) {
+  return payoff == MonteCarloPayoff::basket || payoff == MonteCarloPayoff::best_of ||
+         payoff == MonteCarloPayoff::worst_of;
+}
+
+// One multi-asset path (and its mirror with antithetic variates) of the option whose
+// assets' constants start at `o`, correlated by the lower-triangular `factor`
+// (assets x assets, row-major); its sample added to `sums`. Group g is path g (the
+// pair 2g, 2g + 1 with antithetic variates); its normals are the group's draws
+// b = 0, 1, ... (Philox blocks (b, g, stream), or its MRG32k3a substream).
+// Pathwise Greeks: S_T^j = S0^j exp((r - q_j - sigma_j^2 / 2) T + sigma_j W_j), so
+// dS_T^j / dS0^j = S_T^j / S0^j and dS_T^j / dsigma_j = S_T^j (W_j - sigma_j T); the
+// payoff passes them on through the basket's weights, or through the chosen asset of
+// best_of and worst_of, where it is in the money. The parallel Greeks are running
+// sums; each asset's (kAssetGreeks: `sums` has room for them) are formed once the
+// payoff is known: best_of and worst_of from the chosen asset's, a basket by walking
+// its assets again (recomputing beats keeping the terminal values in local memory).
+template <class T>
+struct AssetTerminal {
+  T s_t;  // S_T^j
+  T w;    // W_j - sigma_j T
+};
+
+template <class T>
+CUNUM_HOST_DEVICE inline AssetTerminal<T> asset_terminal(const OptionSetup<T>& o, const T* factor, const T* z,
+                                                         int assets, int j, T sign) {
+  T correlated = 0;
+  for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
+  correlated *= sign;
+  return {o.spot * fast_exp2(o.log2_drift + o.log2_diffusion * correlated), o.sqrt_dt * correlated - o.sigma_dt};
+}
+
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
+CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, const GroupShape& shape,
+                                                    const T* factor, Draws& draws, Sums& sums) {
+  constexpr bool kAssetGreeks = kFull && Sums::capacity >= kMaxSumCount;
+  constexpr int kKept = kAssetGreeks ? kMaxAssets : 1;  // per-asset arrays, only where used
+  constexpr int lanes = kPathLanes<T>;
+  const int assets = shape.assets;
+  T z[kMaxAssets + lanes];
+  for (int block = 0; block * lanes < assets; ++block) {
+    T drawn[lanes];
+    draws(block, drawn);
+    for (int lane = 0; lane < lanes; ++lane) z[block * lanes + lane] = drawn[lane];
+  }
+  PathSample<T> sample{0, 0, 0, 0};
+  T asset_delta[kKept] = {};  // each asset's Greeks, summed over the mirrors
+  T asset_vega[kKept] = {};
+  const T direction = shape.is_call ? T(1) : T(-1);
+  const int mirrors = shape.antithetic ? 2 : 1;
+  for (int mirror = 0; mirror < mirrors; ++mirror) {
+    const T sign = mirror == 0 ? T(1) : T(-1);
+    T combined = P == MonteCarloPayoff::worst_of ? T(INFINITY) : T(0);  // sum, max or min
+    T control = 0;
+    T delta = 0, vega = 0;  // d combined / dh for the parallel moves
+    int chosen = 0;         // best_of, worst_of: the asset that is `combined`
+    for (int j = 0; j < assets; ++j) {
+      const AssetTerminal<T> terminal = asset_terminal(o[j], factor, z, assets, j, sign);
+      const T s_t = terminal.s_t, w_j = terminal.w;
+      if constexpr (kFull) control += o[j].weight * s_t;
+      if constexpr (P == MonteCarloPayoff::basket) {
+        combined += o[j].weight * s_t;
+        if constexpr (kFull) {
+          delta += o[j].weight * s_t * o[j].greek_scale;
+          vega += o[j].weight * s_t * w_j;
+        }
+      } else {
+        const bool beyond = P == MonteCarloPayoff::best_of ? s_t > combined : s_t < combined;
+        if (beyond) {
+          combined = s_t;
+          chosen = j;
+          if constexpr (kFull) {
+            delta = s_t * o[j].greek_scale;
+            vega = s_t * w_j;
+          }
+        }
+      }
+    }
+    const T gain = direction * (combined - o[0].strike);
+    const bool in_the_money = gain > T(0);
+    sample.payoff += positive_part(gain);
+    if constexpr (kFull) {
+      sample.control += control;
+      if (in_the_money) {
+        sample.delta += direction * delta;
+        sample.vega += direction * vega;
+      }
+    }
+    if constexpr (kAssetGreeks) {
+      if (in_the_money && P == MonteCarloPayoff::basket) {
+        for (int j = 0; j < assets; ++j) {
+          const AssetTerminal<T> terminal = asset_terminal(o[j], factor, z, assets, j, sign);
+          const T exposure = direction * o[j].weight;
+          asset_delta[j] += exposure * terminal.s_t * o[j].greek_scale;
+          asset_vega[j] += exposure * terminal.s_t * terminal.w;
+        }
+      } else if (in_the_money) {
+        asset_delta[chosen] += direction * delta;
+        asset_vega[chosen] += direction * vega;
+      }
+    }
+  }
+  const T mean = shape.antithetic ? T(0.5) : T(1);
+  sample = {mean * sample.payoff, mean * sample.control, mean * sample.delta, mean * sample.vega};
+  add_sample<kFull>(sums, sample, static_cast<T>(o[0].control_mean));
+  if constexpr (kAssetGreeks) {
+    using A = typename Sums::value_type;
+    for (int j = 0; j < assets; ++j) {
+      const A d = mean * asset_delta[j], v = mean * asset_vega[j];
+      sums.asset_sum(j, kAssetSumD) += d;
+      sums.asset_sum(j, kAssetSumDD) += d * d;
+      sums.asset_sum(j, kAssetSumV) += v;
+      sums.asset_sum(j, kAssetSumVV) += v * v;
+    }
+  }
+}
+
+// A Greek's discounted mean and standard error from its sum and sum of squares over
+// n samples.
+CUNUM_HOST_DEVICE inline void greek_from_sums(double sum, double squares, double n, double discount, double& value,
+                                              double& error) {
+  const double mean = sum / n;
+  const double variance = (squares - n * mean * mean) / (n - 1);
+  value = discount * mean;
+  error = discount * sqrt((variance > 0 ? variance : 0.0) / n);
+}
+
+// The estimate of one option from its summed statistics (double), with `samples`
+// independent samples (paths, or pairs with antithetic variates).
+template <class T>
+CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* s, bool full, bool control,
+                                                                   bool greeks, std::int64_t samples,
+                                                                   std::int64_t paths, double discount) {
+  const double nan = NAN;
+  const double n = static_cast<double>(samples);
+  const double mean_y = s[kSumY] / n;
+  const double syy = s[kSumYY] - n * mean_y * mean_y;
+  double price = mean_y, variance = syy / (n - 1), beta = nan;
+  if (full && control) {
+    const double mean_x = s[kSumX] / n;
+    const double sxx = s[kSumXX] - n * mean_x * mean_x;
+    const double sxy = s[kSumXY] - n * mean_x * mean_y;
+    beta = sxx > 0 ? sxy / sxx : 0.0;  // a constant control (sxx == 0) removes no variance
+    price = mean_y - beta * mean_x;    // x is centred: its expectation is 0
+    variance = (syy - beta * sxy) / (n - 2);
+  }
+  variance = variance > 0 ? variance : 0.0;
+  const double error = discount * sqrt(variance / n);
+  MonteCarloEstimate<T> e;
+  e.price = static_cast<T>(discount * price);
+  e.standard_error = static_cast<T>(error);
+  e.confidence_low = static_cast<T>(discount * price - 1.959963984540054 * error);
+  e.confidence_high = static_cast<T>(discount * price + 1.959963984540054 * error);
+  e.delta = e.delta_standard_error = e.vega = e.vega_standard_error = static_cast<T>(nan);
+  if (full && greeks) {
+    double value, value_error;
+    greek_from_sums(s[kSumD], s[kSumDD], n, discount, value, value_error);
+    e.delta = static_cast<T>(value);
+    e.delta_standard_error = static_cast<T>(value_error);
+    greek_from_sums(s[kSumV], s[kSumVV], n, discount, value, value_error);
+    e.vega = static_cast<T>(value);
+    e.vega_standard_error = static_cast<T>(value_error);
+  }
+  e.control_coefficient = static_cast<T>(beta);
+  e.paths = paths;
+  return e;
+}
+
+// Each asset's Greeks of one multi-asset option from its summed statistics, into
+// out[0 .. assets).
+template <class T>
+CUNUM_HOST_DEVICE inline void asset_greeks_from_sums(const double* s, int assets, std::int64_t samples,
+                                                     double discount, MonteCarloAssetGreeks<T>* out) {
+  const double n = static_cast<double>(samples);
+  for (int j = 0; j < assets; ++j) {
+    const double* asset_sums = s + kSumCount + j * kAssetSumCount;
+    double delta, delta_error, vega, vega_error;
+    greek_from_sums(asset_sums[kAssetSumD], asset_sums[kAssetSumDD], n, discount, delta, delta_error);
+    greek_from_sums(asset_sums[kAssetSumV], asset_sums[kAssetSumVV], n, discount, vega, vega_error);
+    out[j] = {static_cast<T>(delta), static_cast<T>(delta_error), static_cast<T>(vega), static_cast<T>(vega_error)};
+  }
+}
+
+// Writes the estimate of option `option` (and each of its assets' Greeks when they
+// are asked for) from its summed statistics: both backends' last step.
+template <class T>
+CUNUM_HOST_DEVICE inline void write_estimates(const MonteCarloArgs<T>& a, std::int64_t option, const double* totals) {
+  const double discount = option_setup_of(a, option)->discount;
+  a.results[option] = estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples,
+                                            a.shape.paths, discount);
+  if (a.asset_greeks != nullptr) {
+    asset_greeks_from_sums(totals, a.shape.assets, a.chunks.samples, discount, a.asset_greeks + option * a.shape.assets);
+  }
+}
+
+// Sums group `group` of option `option` with its normals `draws`: the one-asset walk
+// on a copy of its constants (`setup`, in registers on the GPU), or the multi-asset one.
+template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
+CUNUM_HOST_DEVICE inline void sum_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup, std::int64_t option,
+                                        std::uint64_t group, Draws& draws, Sums& sums) {
+  if constexpr (is_multi_asset(P)) {
+    simulate_basket_group<T, P, kFull>(option_setup_of(a, option), a.shape, a.factor, draws, sums);
+  } else {
+    simulate_group<T, P, kFull>(setup, a.shape, group, draws, sums);
+  }
+}
+
+// The library's payoff P, as the payoff argument of the chunk code (a caller's
+// functor takes its place for MonteCarloPayoff::custom); kAssetGreeks: a multi-asset
+// payoff whose chunks also sum each asset's Greeks.
+template <MonteCarloPayoff P, bool kAssetGreeks = false>
+struct LibraryPayoff {};
+
+// One group with the library's payoff P: the overload of the chunk walker's
+// sum_payoff_group (cunum/device/detail/monte_carlo_args.hpp) for LibraryPayoff.
+template <class T, bool kFull, MonteCarloPayoff P, bool kAssetGreeks, class Draws, class Sums>
+CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const OptionSetup<T>& setup,
+                                               std::int64_t option, LibraryPayoff<P, kAssetGreeks>, std::uint64_t group,
+                                               Draws& draws, Sums& sums) {
+  sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
+}
+
+// A multi-asset payoff with each asset's Greeks keeps the full set and every asset's.
+template <MonteCarloPayoff P, bool kFull>
+constexpr int kSumCapacity<LibraryPayoff<P, true>, kFull> = kFull ? kMaxSumCount : kPlainSumCount;
+
+}  // namespace cunum::detail
