@@ -102,6 +102,15 @@ class RandomGenerator {
   /// A Sobol kind starts in 1 dimension.
   explicit RandomGenerator(RandomGeneratorKind kind = RandomGeneratorKind::philox4x32_10, std::uint64_t seed = 0,
                            Backend backend = Backend::automatic);
+  /// A copy continues the same stream from the same offset, independently of the
+  /// original (the Sobol tables are shared, read-only).
+  RandomGenerator(const RandomGenerator& other);
+  RandomGenerator& operator=(const RandomGenerator& other);
+  /// A moved-from generator is left empty: any member but assignment and the
+  /// destructor then throws Error ErrorCode::invalid_argument naming `this`.
+  RandomGenerator(RandomGenerator&& other) noexcept;
+  RandomGenerator& operator=(RandomGenerator&& other) noexcept;
+  ~RandomGenerator();
 
   /// Restarts the stream of `seed` at offset 0 (Sobol kinds: only the offset moves).
   void set_seed(std::uint64_t seed);
@@ -116,15 +125,15 @@ class RandomGenerator {
   ///         the kind is not a Sobol kind; the generator is unchanged on error
   void set_dimensions(int dimensions);
   /// @return the seed
-  std::uint64_t seed() const { return seed_; }
+  std::uint64_t seed() const;
   /// @return the next position of the stream a fill will consume (see set_offset)
-  std::uint64_t offset() const { return offset_; }
+  std::uint64_t offset() const;
   /// @return the Sobol dimensions (1 for the pseudo-random kinds)
-  int dimensions() const { return dimensions_; }
+  int dimensions() const;
   /// @return the resolved backend (cpu or cuda)
-  Backend backend() const { return backend_; }
+  Backend backend() const;
   /// @return the generator
-  RandomGeneratorKind kind() const { return kind_; }
+  RandomGeneratorKind kind() const;
 
   /// Fills `out` with `n` uniform values in (0, 1].
   /// @param n       number of values, >= 0
@@ -158,26 +167,10 @@ class RandomGenerator {
   std::vector<T> normal(std::int64_t n, T mean, T stddev);
 
  private:
-  template <class T>
-  void fill(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream, const char* routine);
-
-  template <class T>
-  void fill_mrg(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
-  template <class T>
-  void fill_sobol(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
-
-  // The direction vectors and scrambling constants of the Sobol kinds' dimensions,
-  // on the host and, for the CUDA backend, on the device (src/random/random.cpp).
-  struct SobolTables;
-
-  RandomGeneratorKind kind_;
-  std::uint64_t seed_;
-  std::uint64_t offset_ = 0;
-  int dimensions_ = 1;
-  std::shared_ptr<const SobolTables> sobol_;
-  Backend backend_;
-  int device_ = -1;
-  int multiprocessor_count_ = 0;
+  // The validated state (kind, seed, offset, dimensions) and the backend object made
+  // at construction (src/random/random.cpp); null once moved from.
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace cunum

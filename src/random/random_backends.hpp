@@ -1,366 +1,72 @@
 #pragma once
-// Internal: one fill of cunum::RandomGenerator, and the per-unit function of each
-// generator that both backends call (the CPU over OpenMP, the GPU one thread each):
-// PhiloxFill::fill_block (one Philox block), fill_mrg_lane (one MRG32k3a subsequence),
-// fill_sobol_points (one dimension's points, strided). Arguments are validated
-// already.
+// Internal: the one backend interface of cunum::RandomGenerator. The front end
+// (random.cpp) validates a call, works out the fill's place in the stream (the
+// arguments of src/random/random_fill.hpp) and moves the offset on; the backend made
+// at construction runs the fill: the OpenMP one (random_cpu.cpp) or the CUDA one
+// (random_cuda.cpp), which keeps the device binding and the Sobol tables on the
+// device.
 
 #include <cstdint>
-#include <type_traits>
+#include <functional>
+#include <memory>
+#include <vector>
 
 #include "cunum/core/stream.hpp"
-#include "cunum/device/mrg32k3a.hpp"
-#include "cunum/device/philox.hpp"
-#include "cunum/device/sobol.hpp"
-#include "cunum/device/detail/host_device.hpp"
+#include "cunum/random.hpp"
+#include "src/random/random_fill.hpp"
 
 namespace cunum::detail {
 
-// A fill is a run of `units`: a unit is the words that make one uniform, or one pair
-// of normals. Unit u reads words first_word + u * words_per_unit onwards.
+// A Sobol fill but for the tables, which are the backend's (set_sobol_dimensions):
+// n = points x dimensions values from point first_point, in SobolFillArgs' layout.
 template <class T>
-struct RandomFillArgs {
-  std::uint64_t seed;
-  std::uint64_t first_word;
-  std::int64_t n;  // values written
-  T* out;
-  bool normal;
-  T mean;
-  T stddev;
-
-  CUNUM_HOST_DEVICE constexpr int words_per_unit() const {
-    return (sizeof(T) == sizeof(float) ? 1 : 2) * (normal ? 2 : 1);
-  }
-  CUNUM_HOST_DEVICE constexpr int values_per_unit() const { return normal ? 2 : 1; }
-  CUNUM_HOST_DEVICE std::int64_t units() const { return (n + values_per_unit() - 1) / values_per_unit(); }
-  CUNUM_HOST_DEVICE std::uint64_t words() const {
-    return static_cast<std::uint64_t>(units()) * static_cast<std::uint64_t>(words_per_unit());
-  }
-};
-
-// The shape of a fill's unit, fixed at compile time so that the index arithmetic of
-// a block is shifts: 1 word (uniform float), 2 (uniform double, normal float) or 4
-// (normal double); 1 value, or 2 for a Box-Muller pair.
-template <class T, bool Normal>
-struct PhiloxUnit {
-  static constexpr int words = (sizeof(T) == sizeof(float) ? 1 : 2) * (Normal ? 2 : 1);
-  static constexpr int word_shift = words == 1 ? 0 : (words == 2 ? 1 : 2);
-  static constexpr int values = Normal ? 2 : 1;
-  static constexpr int value_shift = Normal ? 1 : 0;
-  // A Philox block's 4 words make 16 bytes of values when its units are its own.
-  static constexpr int block_units = 4 / words;
-  static constexpr int block_values = block_units * values;
-};
-
-// The values of one unit from its words.
-template <class T, bool Normal>
-CUNUM_HOST_DEVICE void unit_values(const RandomFillArgs<T>& args, const std::uint32_t* words, T* values) {
-  if constexpr (!Normal) {
-    if constexpr (sizeof(T) == sizeof(float)) {
-      values[0] = device::uniform_float(words[0]);
-    } else {
-      values[0] = device::uniform_double(words[0], words[1]);
-    }
-  } else {
-    T pair[2];
-    if constexpr (sizeof(T) == sizeof(float)) {
-      device::box_muller(device::uniform_float(words[0]), device::uniform_float(words[1]), pair);
-    } else {
-      device::box_muller(device::uniform_double(words[0], words[1]), device::uniform_double(words[2], words[3]),
-                         pair);
-    }
-    values[0] = args.mean + args.stddev * pair[0];
-    values[1] = args.mean + args.stddev * pair[1];
-  }
-}
-
-// The 16 bytes of a block's values with the widest stores `out`'s alignment allows.
-// Every whole block of a fill has the same alignment, so a warp takes one branch.
-template <class T, int Count>
-CUNUM_HOST_DEVICE void store_block_values(T* out, const T (&values)[Count]) {
-  static_assert(Count * sizeof(T) == 16, "a block's values are 16 bytes");
-#if defined(__CUDA_ARCH__)
-  const auto address = reinterpret_cast<std::uintptr_t>(out);
-  if constexpr (sizeof(T) == sizeof(float)) {
-    if (address % 16 == 0) {
-      *reinterpret_cast<float4*>(out) = make_float4(values[0], values[1], values[2], values[3]);
-      return;
-    }
-    if (address % 8 == 0) {
-      reinterpret_cast<float2*>(out)[0] = make_float2(values[0], values[1]);
-      reinterpret_cast<float2*>(out)[1] = make_float2(values[2], values[3]);
-      return;
-    }
-  } else if (address % 16 == 0) {
-    *reinterpret_cast<double2*>(out) = make_double2(values[0], values[1]);
-    return;
-  }
-#endif
-  for (int k = 0; k < Count; ++k) out[k] = values[k];
-}
-
-// One Philox fill with its unit shape fixed. Block i of the fill (i < blocks(), the
-// Philox block first_word / 4 + i) writes the units whose first word lies in it.
-// When the offset is a multiple of the unit's words, a block's units are its own,
-// and a whole block (all but the fill's first and last, at most) writes its 16 bytes
-// of values at once; otherwise units straddle blocks and fill_units takes them.
-template <class T, bool Normal>
-class PhiloxFill {
- public:
-  using Unit = PhiloxUnit<T, Normal>;
-
-  CUNUM_HOST_DEVICE explicit PhiloxFill(const RandomFillArgs<T>& args)
-      : args_(args),
-        first_block_(args.first_word / 4),
-        units_((static_cast<std::uint64_t>(args.n) + Unit::values - 1) >> Unit::value_shift),
-        // From first_word's block, not from word 0: a fill may end at the stream's last
-        // word, where first_word + words + 3 would wrap.
-        blocks_(((args.first_word % 4) + (units_ << Unit::word_shift) + 3) / 4),
-        units_on_block_words_(args.first_word % Unit::words == 0),
-        lead_values_(static_cast<std::int64_t>((args.first_word % 4) >> Unit::word_shift) * Unit::values) {}
-
-  CUNUM_HOST_DEVICE std::uint64_t blocks() const { return blocks_; }
-
-  CUNUM_HOST_DEVICE void fill_block(std::uint64_t index) const {
-    const std::int64_t first_value = static_cast<std::int64_t>(index) * Unit::block_values - lead_values_;
-    if (!units_on_block_words_ || first_value < 0 || first_value + Unit::block_values > args_.n) {
-      fill_units(first_block_ + index);
-      return;
-    }
-    const device::PhiloxWords words = device::generator_block(args_.seed, first_block_ + index);
-    T values[Unit::block_values];
-    for (int unit = 0; unit < Unit::block_units; ++unit) {
-      unit_values<T, Normal>(args_, words.w + unit * Unit::words, values + unit * Unit::values);
-    }
-    store_block_values(args_.out + first_value, values);
-  }
-
- private:
-  // The units whose first word lies in Philox block `block`, one by one; the next
-  // block is generated too when the last of them straddles the boundary.
-  CUNUM_HOST_DEVICE void fill_units(std::uint64_t block) const {
-    const std::uint64_t block_begin = 4 * block, block_end = block_begin + 4;
-    const std::uint64_t relative_begin = block_begin > args_.first_word ? block_begin - args_.first_word : 0;
-    const std::uint64_t unit_begin = (relative_begin + Unit::words - 1) >> Unit::word_shift;
-    std::uint64_t unit_end = (block_end - args_.first_word + Unit::words - 1) >> Unit::word_shift;
-    if (unit_end > units_) unit_end = units_;
-    if (unit_begin >= unit_end) return;
-    std::uint32_t words[8];
-    const device::PhiloxWords current = device::generator_block(args_.seed, block);
-    for (int k = 0; k < 4; ++k) words[k] = current.w[k];
-    const std::uint64_t last_word = args_.first_word + (unit_end << Unit::word_shift) - 1;
-    if (last_word >= block_end) {
-      const device::PhiloxWords next = device::generator_block(args_.seed, block + 1);
-      for (int k = 0; k < 4; ++k) words[4 + k] = next.w[k];
-    }
-    for (std::uint64_t unit = unit_begin; unit < unit_end; ++unit) {
-      T values[Unit::values];
-      unit_values<T, Normal>(args_, words + (args_.first_word + (unit << Unit::word_shift) - block_begin), values);
-      const auto first = static_cast<std::int64_t>(unit << Unit::value_shift);
-      args_.out[first] = values[0];
-      if (Normal && first + 1 < args_.n) args_.out[first + 1] = values[1];
-    }
-  }
-
-  RandomFillArgs<T> args_;
-  std::uint64_t first_block_;
-  std::uint64_t units_;
-  std::uint64_t blocks_;
-  bool units_on_block_words_;
-  std::int64_t lead_values_;  // values of the first block's units before first_word
-};
-
-// Calls run(std::true_type{}) for a normal fill, run(std::false_type{}) for a uniform
-// one: how each backend picks the fill templated on it.
-template <class Run>
-void dispatch_normal(bool normal, Run&& run) {
-  if (normal) {
-    run(std::true_type{});
-  } else {
-    run(std::false_type{});
-  }
-}
-
-// OpenMP: host pointers, synchronous; PhiloxFill::fill_block over the fill's blocks
-// (the values do not depend on the split).
-template <class T>
-void random_fill_cpu(const RandomFillArgs<T>& args);
-
-// CUDA: device-accessible pointers, asynchronous on `stream`; one thread per Philox
-// block of the fill in a grid-stride loop sized from the multiprocessor count.
-template <class T>
-void random_fill_cuda(const RandomFillArgs<T>& args, int multiprocessor_count, StreamHandle stream);
-
-// MRG32k3a in cuRAND's host-API order: raw output k (counted from the seed's start)
-// is output k / kMrgLanes of subsequence (lane) k mod kMrgLanes, lanes 2^76 apart. A
-// fill starting at raw output `first` runs one lane per thread t < kMrgLanes: lane
-// (first + t) mod kMrgLanes from its output (first + t) / kMrgLanes on, drawing
-// consecutively; its m-th unit is unit t + m kMrgLanes of the fill (one value, or
-// one Box-Muller pair on two consecutive draws).
-constexpr std::uint64_t kMrgLanes = 81920;
-// Substream tables enough for any lane below kMrgLanes < 2^17.
-constexpr int kMrgLaneTables = 17;
-
-template <class T>
-struct MrgFillArgs {
-  device::Mrg32k3aState seeded;  // lane 0, output 0
-  device::MrgMatrix lane_tables1[kMrgLaneTables];  // A1^(2^(76 + k))
-  device::MrgMatrix lane_tables2[kMrgLaneTables];  // A2^(2^(76 + k))
-  device::Mrg32k3aJump start_jump[2];  // outputs first / kMrgLanes and one more
-  std::uint64_t first_lane;            // first mod kMrgLanes
+struct SobolFillRequest {
+  std::uint64_t first_point;
+  std::int64_t points;  // per dimension
   std::int64_t n;
   T* out;
   bool normal;
   T mean;
   T stddev;
-
-  // Values or Box-Muller pairs (a division by a constant, not by a run-time unit size).
-  CUNUM_HOST_DEVICE std::int64_t units() const { return normal ? (n + 1) / 2 : n; }
-  // The threads (lanes) that have work: min(units, kMrgLanes).
-  CUNUM_HOST_DEVICE std::int64_t lanes() const {
-    return units() < static_cast<std::int64_t>(kMrgLanes) ? units() : static_cast<std::int64_t>(kMrgLanes);
-  }
 };
 
-// The raw outputs a fill of `units` units of `draws_per_unit` draws moves the stream
-// position on (cuRAND's: whole rounds of kMrgLanes units, then the partial round's
-// lanes one output each).
-constexpr std::uint64_t mrg_advance(std::uint64_t units, std::uint64_t draws_per_unit) {
-  return draws_per_unit * kMrgLanes * (units / kMrgLanes) + units % kMrgLanes;
-}
-
-// The state thread `thread` (< args.lanes()) starts from: its lane's substreams on
-// from the seed's start, then the jump to its first output.
+// Fills `count` values at `out` (memory the backend can write) on `stream`.
 template <class T>
-CUNUM_HOST_DEVICE device::Mrg32k3aState mrg_lane_start(const MrgFillArgs<T>& args, std::int64_t thread) {
-  std::uint64_t lane = args.first_lane + static_cast<std::uint64_t>(thread);
-  const bool next_output = lane >= kMrgLanes;
-  if (next_output) lane -= kMrgLanes;
-  device::Mrg32k3aState state = args.seeded;
-  device::mrg32k3a_skip_substreams(state, lane, args.lane_tables1, args.lane_tables2);
-  device::mrg32k3a_apply(args.start_jump[next_output ? 1 : 0], state);
-  return state;
-}
+using FillInto = std::function<void(T* out, StreamHandle stream)>;
 
-// Moves thread `thread`'s start state to thread + 1's: one substream on (the jumps
-// are powers of one matrix, so their order does not matter), or from scratch where
-// the next lane wraps to lane 0 of the next output.
-template <class T>
-CUNUM_HOST_DEVICE void mrg_next_lane_start(const MrgFillArgs<T>& args, std::int64_t thread,
-                                           device::Mrg32k3aState& state) {
-  if (args.first_lane + static_cast<std::uint64_t>(thread) + 1 == kMrgLanes) {
-    state = mrg_lane_start(args, thread + 1);
-    return;
-  }
-  device::mrg32k3a_skip_substreams(state, 1, args.lane_tables1, args.lane_tables2);
-}
+// One per generator. Every fill has n > 0 and validated arguments; `routine` names
+// the call for errors (the CUDA backend refuses a call while another device is
+// current). A fill on the CPU is synchronous; on the GPU asynchronous on `stream`.
+class RandomBackend {
+ public:
+  virtual ~RandomBackend() = default;
+  // A copy sharing the Sobol tables (RandomGenerator's copy).
+  virtual std::unique_ptr<RandomBackend> clone() const = 0;
 
-// Writes the units of thread `thread` (< args.lanes()), drawing from `state`, its
-// start.
-template <bool Normal, class T>
-CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t thread, device::Mrg32k3aState state) {
-  const std::int64_t units = args.units();
-  for (std::int64_t unit = thread; unit < units; unit += static_cast<std::int64_t>(kMrgLanes)) {
-    if constexpr (!Normal) {
-      const std::uint64_t output = device::mrg32k3a_next(state);
-      if constexpr (sizeof(T) == sizeof(float)) {
-        args.out[unit] = device::mrg32k3a_curand_uniform_float(output);
-      } else {
-        args.out[unit] = device::mrg32k3a_curand_uniform_double(output);
-      }
-    } else {
-      T pair[2];
-      if constexpr (sizeof(T) == sizeof(float)) {
-        const float u1 = device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state));
-        device::box_muller(u1, device::mrg32k3a_curand_uniform_float(device::mrg32k3a_next(state)), pair);
-      } else {
-        const double u1 = device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state));
-        device::box_muller(u1, device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state)), pair);
-      }
-      const std::int64_t first = 2 * unit;
-      args.out[first] = args.mean + args.stddev * pair[0];
-      if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
-    }
-  }
-}
+  virtual void philox_fill(const RandomFillArgs<float>& args, StreamHandle stream, const char* routine) = 0;
+  virtual void philox_fill(const RandomFillArgs<double>& args, StreamHandle stream, const char* routine) = 0;
+  virtual void mrg_fill(const MrgFillArgs<float>& args, StreamHandle stream, const char* routine) = 0;
+  virtual void mrg_fill(const MrgFillArgs<double>& args, StreamHandle stream, const char* routine) = 0;
 
-// Sobol in cuRAND's host-API layout: a fill of n values in d dimensions is n / d
-// points from point `first_point`, dimension k's points contiguous at
-// [k n / d, (k + 1) n / d). `tables` holds each dimension's bits direction vectors
-// followed by its scrambling constant (bits + 1 words a dimension).
-template <class T, class Word>
-struct SobolFillArgs {
-  const Word* tables;
-  std::uint64_t first_point;
-  std::int64_t points;  // per dimension
-  std::int64_t n;       // points x dimensions
-  T* out;
-  bool normal;
-  T mean;
-  T stddev;
+  // Replaces the Sobol tables with those of `dimensions` dimensions of `sequence`,
+  // built completely first, so an error leaves the old ones.
+  virtual void set_sobol_dimensions(SobolSequence sequence, int dimensions) = 0;
+  virtual void sobol_fill(const SobolFillRequest<float>& request, StreamHandle stream, const char* routine) = 0;
+  virtual void sobol_fill(const SobolFillRequest<double>& request, StreamHandle stream, const char* routine) = 0;
+
+  // Runs `fill` on `count` values of memory the backend writes and copies them to
+  // `host` (the CUDA backend through a device buffer; the CPU one in place).
+  virtual void fill_host(std::int64_t count, float* host, const FillInto<float>& fill) = 0;
+  virtual void fill_host(std::int64_t count, double* host, const FillInto<double>& fill) = 0;
 };
 
-// The fill's value of a point's word: cuRAND's uniform, or mean + stddev z with z its
-// inverse-normal-CDF normal.
-template <bool Normal, class T, class Word>
-CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, Word word) {
-  if constexpr (!Normal) {
-    if constexpr (sizeof(T) == sizeof(float)) {
-      return device::sobol_uniform_float(word);
-    } else {
-      return device::sobol_uniform_double(word);
-    }
-  } else {
-    // A 64-bit word gives a float its high 32 bits, a double its high 53.
-    const auto high_word = static_cast<std::uint32_t>(static_cast<std::uint64_t>(word) >> (sizeof(Word) * 8 - 32));
-    T z;
-    if constexpr (sizeof(T) == sizeof(float)) {
-      z = device::sobol_normal_float(high_word);
-    } else if constexpr (sizeof(Word) == sizeof(std::uint64_t)) {
-      z = device::sobol_normal_double(word);
-    } else {
-      z = device::sobol_normal(high_word);
-    }
-    return args.mean + args.stddev * z;
-  }
-}
+std::unique_ptr<RandomBackend> make_random_cpu();
+// Binds the generator to the current device. @throws Error(no_device) without one.
+std::unique_ptr<RandomBackend> make_random_cuda();
 
-// Writes the points first, first + 2^stride_log2, ... below `end` of dimension
-// `dimension`, whose table (bits + 1 words) the caller passes from wherever it keeps
-// it: the first point's word by random access, each next one by a Gray-code stride
-// step (device::SobolStride), so a point costs two XORs and a table load.
-template <bool Normal, class T, class Word>
-CUNUM_HOST_DEVICE void fill_sobol_points(const SobolFillArgs<T, Word>& args, const Word* directions,
-                                         std::int64_t dimension, std::int64_t first, std::int64_t end,
-                                         int stride_log2) {
-  constexpr int bits = sizeof(Word) * 8;
-  // Below 2^32 for the 32-bit sequences, so Word holds every point index.
-  const std::uint64_t first_index = args.first_point + static_cast<std::uint64_t>(first);
-  Word index = static_cast<Word>(first_index);
-  Word word = device::sobol_word(directions, directions[bits], first_index);
-  const device::SobolStride<Word> stride(directions, stride_log2);
-  const std::int64_t step = std::int64_t{1} << stride_log2;
-  T* out = args.out + dimension * args.points + first;
-  *out = sobol_value<Normal>(args, word);
-  for (std::int64_t further = (end - first - 1) >> stride_log2; further > 0; --further) {
-    word ^= stride.step(directions, index);
-    index += static_cast<Word>(step);
-    out += step;
-    *out = sobol_value<Normal>(args, word);
-  }
-}
-
-// OpenMP: runs of consecutive lanes, each lane's start one substream on from the
-// last (mrg_next_lane_start). CUDA: one thread per lane from its own start.
-template <class T>
-void mrg_fill_cpu(const MrgFillArgs<T>& args);
-template <class T>
-void mrg_fill_cuda(const MrgFillArgs<T>& args, StreamHandle stream);
-// OpenMP: runs of consecutive points (stride 1) of each dimension. CUDA: a 2-D grid,
-// y the dimension, each thread one point in 2^k (the grid's width, a power of two).
-template <class T, class Word>
-void sobol_fill_cpu(const SobolFillArgs<T, Word>& args);
-template <class T, class Word>
-void sobol_fill_cuda(const SobolFillArgs<T, Word>& args, int multiprocessor_count, StreamHandle stream);
+// Each dimension's direction vectors then its scrambling constant (bits + 1 words a
+// dimension, SobolFillArgs::tables), for dimensions [0, dimensions) of `sequence`.
+template <class Word>
+std::vector<Word> interleaved_sobol_tables(SobolSequence sequence, int dimensions);
 
 }  // namespace cunum::detail

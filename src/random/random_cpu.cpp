@@ -1,7 +1,13 @@
 // The OpenMP backend of cunum::RandomGenerator: each generator's per-unit function
-// (src/random/random_backends.hpp) over the threads.
+// (src/random/random_fill.hpp) over the threads, behind the backend interface
+// (src/random/random_backends.hpp).
+
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "src/random/random_backends.hpp"
+#include "src/random/sobol_tables.hpp"
 
 namespace cunum::detail {
 
@@ -15,17 +21,10 @@ void philox_fill_cpu(const RandomFillArgs<T>& args) {
   for (std::int64_t block = 0; block < blocks; ++block) fill.fill_block(static_cast<std::uint64_t>(block));
 }
 
-}  // namespace
-
 template <class T>
-void random_fill_cpu(const RandomFillArgs<T>& args) {
+void philox_fill_cpu(const RandomFillArgs<T>& args) {
   dispatch_normal(args.normal, [&](auto normal) { philox_fill_cpu<T, decltype(normal)::value>(args); });
 }
-
-template void random_fill_cpu<float>(const RandomFillArgs<float>&);
-template void random_fill_cpu<double>(const RandomFillArgs<double>&);
-
-namespace {
 
 template <bool Normal, class T>
 void mrg_fill_cpu(const MrgFillArgs<T>& args) {
@@ -43,17 +42,10 @@ void mrg_fill_cpu(const MrgFillArgs<T>& args) {
   }
 }
 
-}  // namespace
-
 template <class T>
 void mrg_fill_cpu(const MrgFillArgs<T>& args) {
   dispatch_normal(args.normal, [&](auto normal) { mrg_fill_cpu<decltype(normal)::value>(args); });
 }
-
-template void mrg_fill_cpu<float>(const MrgFillArgs<float>&);
-template void mrg_fill_cpu<double>(const MrgFillArgs<double>&);
-
-namespace {
 
 template <bool Normal, class T, class Word>
 void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
@@ -69,16 +61,68 @@ void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
   }
 }
 
-}  // namespace
-
 template <class T, class Word>
 void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
   dispatch_normal(args.normal, [&](auto normal) { sobol_fill_cpu<decltype(normal)::value>(args); });
 }
 
-template void sobol_fill_cpu<float, std::uint32_t>(const SobolFillArgs<float, std::uint32_t>&);
-template void sobol_fill_cpu<double, std::uint32_t>(const SobolFillArgs<double, std::uint32_t>&);
-template void sobol_fill_cpu<float, std::uint64_t>(const SobolFillArgs<float, std::uint64_t>&);
-template void sobol_fill_cpu<double, std::uint64_t>(const SobolFillArgs<double, std::uint64_t>&);
+// The host tables of one Sobol kind's dimensions: only the vector of the kind's word
+// size is filled.
+struct HostSobolTables {
+  std::vector<std::uint32_t> words32;
+  std::vector<std::uint64_t> words64;
+};
+
+class RandomCpu final : public RandomBackend {
+ public:
+  std::unique_ptr<RandomBackend> clone() const override { return std::make_unique<RandomCpu>(*this); }
+
+  void philox_fill(const RandomFillArgs<float>& args, StreamHandle, const char*) override { philox_fill_cpu(args); }
+  void philox_fill(const RandomFillArgs<double>& args, StreamHandle, const char*) override { philox_fill_cpu(args); }
+  void mrg_fill(const MrgFillArgs<float>& args, StreamHandle, const char*) override { mrg_fill_cpu(args); }
+  void mrg_fill(const MrgFillArgs<double>& args, StreamHandle, const char*) override { mrg_fill_cpu(args); }
+
+  void set_sobol_dimensions(SobolSequence sequence, int dimensions) override {
+    auto tables = std::make_shared<HostSobolTables>();
+    if (is_64_bit(sequence)) {
+      tables->words64 = interleaved_sobol_tables<std::uint64_t>(sequence, dimensions);
+    } else {
+      tables->words32 = interleaved_sobol_tables<std::uint32_t>(sequence, dimensions);
+    }
+    wide_ = is_64_bit(sequence);
+    sobol_ = std::move(tables);
+  }
+  void sobol_fill(const SobolFillRequest<float>& request, StreamHandle, const char*) override {
+    sobol_fill_host(request);
+  }
+  void sobol_fill(const SobolFillRequest<double>& request, StreamHandle, const char*) override {
+    sobol_fill_host(request);
+  }
+
+  void fill_host(std::int64_t, float* host, const FillInto<float>& fill) override { fill(host, nullptr); }
+  void fill_host(std::int64_t, double* host, const FillInto<double>& fill) override { fill(host, nullptr); }
+
+ private:
+  template <class T>
+  void sobol_fill_host(const SobolFillRequest<T>& r) const {
+    const auto run = [&](const auto* tables) {
+      using Word = std::remove_cv_t<std::remove_pointer_t<decltype(tables)>>;
+      sobol_fill_cpu(SobolFillArgs<T, Word>{tables, r.first_point, r.points, r.n, r.out, r.normal, r.mean, r.stddev});
+    };
+    if (wide_) {
+      run(sobol_->words64.data());
+    } else {
+      run(sobol_->words32.data());
+    }
+  }
+
+  // Shared by copies (RandomGenerator's copy), read-only once made.
+  std::shared_ptr<const HostSobolTables> sobol_;
+  bool wide_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomBackend> make_random_cpu() { return std::make_unique<RandomCpu>(); }
 
 }  // namespace cunum::detail

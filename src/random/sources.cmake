@@ -1,4 +1,5 @@
 target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/random.cpp
   ${CMAKE_CURRENT_LIST_DIR}/random_cpu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/random_cuda.cpp
   ${PROJECT_SOURCE_DIR}/kernels/random/random.cu)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/value_types.hpp"
@@ -271,6 +272,46 @@ TEST(RandomGeneratorTest, ValidationNamesTheArgumentAndLeavesTheOffset) {
   generator.uniform<float>(0, nullptr);
   EXPECT_EQ(generator.offset(), 0u);
   EXPECT_EQ(cunum::to_string(RandomGeneratorKind::philox4x32_10), std::string("philox4x32_10"));
+}
+
+TEST(RandomGeneratorTest, MovedFromGeneratorIsInvalidArgument) {
+  RandomGenerator generator(RandomGeneratorKind::sobol32, 0, Backend::cpu);
+  generator.set_dimensions(2);
+  const RandomGenerator moved_to = std::move(generator);
+  EXPECT_EQ(moved_to.dimensions(), 2);
+  constexpr const char* moved = "is a moved-from RandomGenerator";
+  float value[2] = {};
+  EXPECT_CUNUM_ERROR(generator.uniform<float>(2, value), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.normal<double>(2, 0.0, 1.0), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.set_dimensions(3), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.set_seed(1), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.set_offset(1), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.offset(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.seed(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.dimensions(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.backend(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.kind(), ErrorCode::invalid_argument, moved);
+  EXPECT_EQ(value[0], 0.0f);
+  // Assigned to again, it is a generator like any other.
+  generator = RandomGenerator(RandomGeneratorKind::philox4x32_10, 7, Backend::cpu);
+  EXPECT_EQ(generator.uniform<float>(3).size(), 3u);
+}
+
+TEST(RandomGeneratorTest, CopyContinuesTheStreamIndependently) {
+  for (const RandomGeneratorKind kind : {RandomGeneratorKind::philox4x32_10, RandomGeneratorKind::mrg32k3a,
+                                         RandomGeneratorKind::scrambled_sobol64}) {
+    RandomGenerator original(kind, 11, Backend::cpu);
+    if (cunum::is_quasi_random(kind)) original.set_dimensions(3);
+    original.uniform<double>(6);
+    RandomGenerator copy = original;
+    EXPECT_EQ(copy.offset(), original.offset());
+    const std::vector<double> from_copy = copy.normal<double>(12, 0.0, 1.0);
+    EXPECT_TRUE(same_bits(original.normal<double>(12, 0.0, 1.0), from_copy)) << cunum::to_string(kind);
+    RandomGenerator assigned(RandomGeneratorKind::philox4x32_10, 1, Backend::cpu);
+    assigned = copy;
+    EXPECT_EQ(assigned.kind(), kind);
+    EXPECT_TRUE(same_bits(assigned.uniform<double>(9), copy.uniform<double>(9))) << cunum::to_string(kind);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,50 @@
+#pragma once
+// Internal: the kernels of cunum::RandomGenerator's CUDA fills, each templated on its
+// policy (src/random/random_policy.hpp): one thread per Philox block or MRG32k3a
+// lane, and per strided run of a Sobol dimension's points, calling the same per-unit
+// functions as the CPU backend (src/random/random_fill.hpp).
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "src/random/random_fill.hpp"
+
+namespace cunum::detail {
+
+// Consecutive threads take consecutive Philox blocks: a warp's whole blocks are 512
+// contiguous bytes, one 16-byte store a thread when `out` is aligned.
+template <class Policy, class T, bool Normal>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks(sizeof(T) == sizeof(float) && !Normal))
+    random_fill_kernel(RandomFillArgs<T> args) {
+  const PhiloxFill<T, Normal> fill(args);
+  const std::uint64_t blocks = fill.blocks();
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t block = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; block < blocks; block += stride) {
+    fill.fill_block(block);
+  }
+}
+
+// One thread per lane: consecutive threads write consecutive units (coalesced).
+template <class Policy, bool Normal, class T>
+__global__ void __launch_bounds__(Policy::block_threads) mrg_fill_kernel(MrgFillArgs<T> args) {
+  const std::int64_t thread = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (thread < args.lanes()) fill_mrg_lane<Normal>(args, thread, mrg_lane_start(args, thread));
+}
+
+// Blocks (x) of one dimension (y): the dimension's table in shared memory, each
+// thread the points t, t + 2^k, ... of it, 2^k the grid's width, so consecutive
+// threads write consecutive points.
+template <class Policy, bool Normal, class T, class Word>
+__global__ void __launch_bounds__(Policy::block_threads)
+    sobol_fill_kernel(SobolFillArgs<T, Word> args, int stride_log2) {
+  constexpr int table_words = sizeof(Word) * 8 + 1;
+  __shared__ Word directions[table_words];
+  const std::int64_t dimension = blockIdx.y;
+  for (int k = threadIdx.x; k < table_words; k += blockDim.x) directions[k] = args.tables[dimension * table_words + k];
+  __syncthreads();
+  const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (first < args.points) fill_sobol_points<Normal>(args, directions, dimension, first, args.points, stride_log2);
+}
+
+}  // namespace cunum::detail
