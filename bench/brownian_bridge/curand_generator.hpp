@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cunum/core.hpp"
-#include "src/random/curand_generator.hpp"
+#include "src/random/random_internal.hpp"
 
 namespace cunum::bench {
 

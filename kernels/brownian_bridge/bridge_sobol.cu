@@ -2,7 +2,7 @@
 // Sobol word size (bridge_sobol_kernel.cuh holds the kernel).
 
 #include "kernels/brownian_bridge/bridge_sobol_kernel.cuh"
-#include "src/random/sobol_tables.hpp"
+#include "src/random/random_internal.hpp"
 
 namespace cunum::detail {
 namespace {

@@ -19,7 +19,7 @@
 #include "src/core/routine.hpp"
 #include "src/core/setup_stream.hpp"
 #include "src/core/validate.hpp"
-#include "src/random/sobol_tables.hpp"
+#include "src/random/random_internal.hpp"
 
 namespace cunum::detail {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "src/brownian_bridge/bridge_backends.hpp"
-#include "src/random/curand_generator.hpp"
+#include "src/random/random_internal.hpp"
 
 namespace cunum::detail {
 namespace {

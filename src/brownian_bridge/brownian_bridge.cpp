@@ -22,7 +22,7 @@
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
-#include "src/random/sobol_tables.hpp"
+#include "src/random/random_internal.hpp"
 
 namespace cunum {
 

@@ -1,4 +1,4 @@
-#include "src/random/curand_generator.hpp"
+#include "src/random/random_internal.hpp"
 
 #include <utility>
 

@@ -1,15 +1,42 @@
 #pragma once
-// Internal: one RAII cuRAND generator, every call checked (cunum::Error on failure),
-// for the library's host routes and the benches and tests that use cuRAND as a peer.
+// Internal interface of the random module to the other modules: exactly what they may
+// use of random's internals, and nothing else of src/random/ is theirs to include
+// (issue 28's rule: a module reaches another through its public header or through an
+// internal interface the other module owns and names as such). Today the Brownian
+// bridge's fused Sobol route and its CPU route use it, as do the benches and tests
+// that take cuRAND as a peer:
+// - cuRAND's Sobol direction vectors and scrambling constants (sobol_tables) and the
+//   word size of a sequence (is_64_bit);
+// - CurandGenerator, one RAII cuRAND generator, every call checked (cunum::Error on
+//   failure), and sobol_generator, one set up for a SobolSequence.
+// Defined in src/random/sobol_tables.cpp and src/random/curand_generator.cpp.
 
 #include <curand.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "cunum/core/stream.hpp"
 #include "cunum/random.hpp"
 
 namespace cunum::detail {
+
+// 64-bit words (sobol64, scrambled_sobol64) rather than 32-bit ones.
+bool is_64_bit(SobolSequence sequence) noexcept;
+
+// Direction vectors of dimensions [0, dimensions), `Word`-bit (32 or 64) each,
+// dimension-major (dimension k's vectors at [k * bits, (k + 1) * bits)), and the
+// scrambling constant of each dimension (zeros when the sequence is not scrambled):
+// cuRAND's description of the sequence (Joe and Kuo).
+template <class Word>
+struct SobolTables {
+  std::vector<Word> direction_vectors;
+  std::vector<Word> scramble;
+};
+
+template <class Word>
+SobolTables<Word> sobol_tables(SobolSequence sequence, std::int64_t dimensions);
 
 // Owns one cuRAND generator. Movable, not copyable.
 class CurandGenerator {
