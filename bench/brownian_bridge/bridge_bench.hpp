@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bench_harness.hpp"
-#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "cunum/brownian_bridge.hpp"
 
 namespace cunum::bench::bridge {

@@ -1,18 +1,19 @@
-// GPU strategies 1-3 (seed sections 3-5): the strategy in constant memory (8-bit
-// stack slots, 16-bit Z and output indices), the stack in local memory. A block
-// holds `groups` paths (or groups x V paths for strategy 2); thread (g, j) builds
-// dimension j of its paths, and C Z is formed cooperatively through shared memory
-// with two barriers per step. Strategy 2 moves V paths per thread with vector
-// loads and stores; strategy 3 keeps P normals in flight in registers. Increments
-// are written by the steps that complete them, in the same pass. Every bridge of a
-// device copies its image into the one symbol; ConstantImageTurn orders those copies
-// and the kernels across streams.
+// GPU strategies 1-3 (sections 3-5 of du Toit's paper, the reference work): the
+// strategy in constant memory (8-bit stack slots, 16-bit Z and output indices), the
+// stack in local memory. A block holds `groups` paths (or groups x V paths for
+// strategy 2); thread (g, j) builds dimension j of its paths, and C Z is formed
+// cooperatively through shared memory with two barriers per step. Strategy 2 moves V
+// paths per thread with vector loads and stores; strategy 3 keeps P normals in flight
+// in registers. Increments are written by the steps that complete them, in the same
+// pass. Every bridge of a device copies its image into the one symbol
+// (copy_bridge_constant_image); the CUDA backend orders those copies and the kernels
+// across streams (ConstantImageTurn, src/brownian_bridge/bridge_cuda.cpp).
 
 #include <cstring>
 
 #include "kernels/common/launch.cuh"
 #include "src/brownian_bridge/bridge_device.hpp"
-#include "src/brownian_bridge/constant_image_order.hpp"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -233,36 +234,25 @@ template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                             BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe) {
   const TypedDeviceStrategy<T>& typed = strategy.typed<T>();
-  const auto launch_strategy = [&] {
-    switch (which) {
-      case BridgeStrategy::vectorized: {
-        constexpr int V = vector_paths<T>(1);
-        return launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
-      }
-      case BridgeStrategy::prefetch:
-        return launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
-      default:
-        return launch<T, 1, 0>(args, typed.constant_layout, false, stream, describe);
+  switch (which) {
+    case BridgeStrategy::vectorized: {
+      constexpr int V = vector_paths<T>(1);
+      return launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
     }
-  };
-  if (describe != nullptr) return launch_strategy();
-  // The symbol is shared by every bridge of the device: the turn orders this copy
-  // and kernel after the device's previous constant-strategy kernel, on any stream
-  // (src/brownian_bridge/constant_image_order.hpp). The image lives as long as the
-  // bridge, so the driver may stage the pageable copy whenever it likes.
-  ConstantImageTurn turn(stream, typed.constant_image_id);
-  if (turn.copy_needed()) {
-    CUNUM_CHECK(cudaMemcpyToSymbolAsync(c_bridge, typed.constant_image.data(), typed.constant_image.size(), 0,
-                                        cudaMemcpyHostToDevice, stream));
-    turn.copied();
+    case BridgeStrategy::prefetch:
+      return launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
+    default:
+      return launch<T, 1, 0>(args, typed.constant_layout, false, stream, describe);
   }
-  launch_strategy();
-  turn.finish();
 }
 
-template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<float>&,
-                                     BridgeStrategy, StreamHandle, BridgeKernelReport*);
-template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<double>&,
-                                     BridgeStrategy, StreamHandle, BridgeKernelReport*);
+void copy_bridge_constant_image(const unsigned char* image, std::size_t bytes, StreamHandle stream) {
+  CUNUM_CHECK(cudaMemcpyToSymbolAsync(c_bridge, image, bytes, 0, cudaMemcpyHostToDevice, stream));
+}
+
+#define CUNUM_INSTANTIATE_BRIDGE_CONSTANT(T)                                                                \
+  template void launch_bridge_constant(const BridgeDeviceStrategy&, const BridgeArgs<T>&, BridgeStrategy, \
+                                       StreamHandle, BridgeKernelReport*);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_CONSTANT, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

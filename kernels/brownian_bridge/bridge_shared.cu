@@ -2,6 +2,7 @@
 // (bridge_shared_kernel.cuh holds the kernel).
 
 #include "kernels/brownian_bridge/bridge_shared_kernel.cuh"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -55,11 +56,10 @@ void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs
   }
 }
 
-template std::size_t bridge_shared_bytes<float>(std::uint32_t, int, int, int);
-template std::size_t bridge_shared_bytes<double>(std::uint32_t, int, int, int);
-template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<float>&, BridgeStrategy,
-                                   StreamHandle, BridgeKernelReport*);
-template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<double>&, BridgeStrategy,
-                                   StreamHandle, BridgeKernelReport*);
+#define CUNUM_INSTANTIATE_BRIDGE_SHARED(T)                                                                \
+  template std::size_t bridge_shared_bytes<T>(std::uint32_t, int, int, int);                             \
+  template void launch_bridge_shared(const BridgeDeviceStrategy&, const BridgeArgs<T>&, BridgeStrategy, \
+                                     StreamHandle, BridgeKernelReport*);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_SHARED, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -3,6 +3,7 @@
 
 #include "kernels/brownian_bridge/bridge_sobol_kernel.cuh"
 #include "src/random/random_internal.hpp"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -55,11 +56,10 @@ void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<
   launch_for_word<T, unsigned int>(strategy, args, offset, tables, stream, describe);
 }
 
-template std::size_t sobol_minimum_shared_bytes<float>(const BrownianBridge&, bool);
-template std::size_t sobol_minimum_shared_bytes<double>(const BrownianBridge&, bool);
-template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<float>&, SobolSequence,
-                                  std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelReport*);
-template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<double>&, SobolSequence,
-                                  std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelReport*);
+#define CUNUM_INSTANTIATE_BRIDGE_SOBOL(T)                                                                  \
+  template std::size_t sobol_minimum_shared_bytes<T>(const BrownianBridge&, bool);                        \
+  template void launch_bridge_sobol(const BridgeDeviceStrategy&, const BridgeArgs<T>&, SobolSequence,    \
+                                    std::uint64_t, const DeviceSobolTables&, StreamHandle, BridgeKernelReport*);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_SOBOL, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

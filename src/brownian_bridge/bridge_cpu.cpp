@@ -21,8 +21,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -322,9 +323,8 @@ void bridge_generate_cpu(const BrownianBridge& bridge, bool increments, std::int
   }
 }
 
-template void bridge_generate_cpu(const BrownianBridge&, bool, std::int64_t, HostPaths<const float>,
-                                  HostPaths<float>);
-template void bridge_generate_cpu(const BrownianBridge&, bool, std::int64_t, HostPaths<const double>,
-                                  HostPaths<double>);
+#define CUNUM_INSTANTIATE_BRIDGE_CPU(T) \
+  template void bridge_generate_cpu(const BrownianBridge&, bool, std::int64_t, HostPaths<const T>, HostPaths<T>);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_CPU, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cunum/core/device.hpp"
-#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_device.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_routines.hpp"
@@ -20,6 +20,7 @@
 #include "src/core/setup_stream.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/random_internal.hpp"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -297,7 +298,19 @@ void bridge_generate_cuda(const BrownianBridge& bridge, const BridgeDeviceStrate
   const BridgeArgs<T> args =
       bridge_args(bridge, increments, paths, z, output, options.z_layout, options.output_layout);
   if (is_constant_family(which)) {
+    if (describe != nullptr) return launch_bridge_constant(strategy, args, which, options.stream, describe);
+    // The symbol is shared by every bridge of the device: the turn orders this copy
+    // and kernel after the device's previous constant-strategy kernel, on any stream
+    // (src/brownian_bridge/constant_image_order.hpp). The image lives as long as the
+    // bridge, so the driver may stage the pageable copy whenever it likes.
+    const TypedDeviceStrategy<T>& typed = strategy.typed<T>();
+    ConstantImageTurn turn(options.stream, typed.constant_image_id);
+    if (turn.copy_needed()) {
+      copy_bridge_constant_image(typed.constant_image.data(), typed.constant_image.size(), options.stream);
+      turn.copied();
+    }
     launch_bridge_constant(strategy, args, which, options.stream, describe);
+    turn.finish();
   } else {
     launch_bridge_shared(strategy, args, which, options.stream, describe);
   }
@@ -350,7 +363,6 @@ BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bo
   template BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge&, bool, std::int64_t, T*,      \
                                                          const SobolBridgeOptions&);
 
-CUNUM_INSTANTIATE_BRIDGE_CUDA(float)
-CUNUM_INSTANTIATE_BRIDGE_CUDA(double)
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_CUDA, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_layout.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/device_buffer.hpp"
@@ -172,6 +172,10 @@ class BridgeDeviceStrategy {
 template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                             BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
+// Copies a constant-family image into the constant-memory symbol of
+// kernels/brownian_bridge/bridge_constant.cu, enqueued on `stream` (the caller orders
+// it with ConstantImageTurn).
+void copy_bridge_constant_image(const unsigned char* image, std::size_t bytes, StreamHandle stream);
 template <class T>
 void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                           BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);

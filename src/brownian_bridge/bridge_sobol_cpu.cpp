@@ -9,8 +9,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/random/random_internal.hpp"
+#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -36,9 +37,8 @@ void bridge_generate_sobol_cpu(const BrownianBridge& bridge, bool increments, st
   }
 }
 
-template void bridge_generate_sobol_cpu(const BrownianBridge&, bool, std::int64_t, float*,
-                                        const SobolBridgeOptions&);
-template void bridge_generate_sobol_cpu(const BrownianBridge&, bool, std::int64_t, double*,
-                                        const SobolBridgeOptions&);
+#define CUNUM_INSTANTIATE_BRIDGE_SOBOL_CPU(T) \
+  template void bridge_generate_sobol_cpu(const BrownianBridge&, bool, std::int64_t, T*, const SobolBridgeOptions&);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_SOBOL_CPU, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -11,7 +11,7 @@
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
-#include "src/brownian_bridge/bridge_backends.hpp"
+#include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_compiler.hpp"
 #include "src/brownian_bridge/bridge_device.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"

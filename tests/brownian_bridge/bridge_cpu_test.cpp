@@ -49,8 +49,8 @@ BrownianBridge make_bridge(const BridgeSetup& s, CovarianceForm form = Covarianc
 }
 
 // ---------------------------------------------------------------------------
-TEST(BridgeOrder, BisectionMatchesSeedExample) {
-  // Seed (3): T t6 t3 t9 t1 t4 t7 t11 t2 t5 t8 t10 t12.
+TEST(BridgeOrder, BisectionMatchesPublishedExample) {
+  // du Toit's example (3), the reference work: T t6 t3 t9 t1 t4 t7 t11 t2 t5 t8 t10 t12.
   const auto order = cunum::make_bridge_order(unit_grid(12), BridgeOrder::bisection);
   EXPECT_EQ(order, (std::vector<double>{6, 3, 9, 1, 4, 7, 11, 2, 5, 8, 10, 12}));
 }
