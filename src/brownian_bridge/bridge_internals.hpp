@@ -14,7 +14,7 @@ namespace cunum::detail {
 class BridgeDeviceStrategy;
 
 struct BridgeInternals {
-  // Error(invalid_argument) naming `routine` for a moved-from bridge.
+  // Error(invalid_argument) naming `routine` for a moved-from bridge (detail::require_plan).
   static void require_live(const BrownianBridge& bridge, const char* routine);
   // The compiled strategy; the bridge must be live (require_live).
   static const CompiledBridge& compiled(const BrownianBridge& bridge) noexcept;

@@ -42,7 +42,7 @@ struct BrownianBridge::Impl {
 namespace detail {
 
 void BridgeInternals::require_live(const BrownianBridge& bridge, const char* routine) {
-  require(bridge.impl_ != nullptr, routine, "this", "is a moved-from BrownianBridge");
+  require_plan(bridge.impl_, routine, "BrownianBridge");
 }
 
 const CompiledBridge& BridgeInternals::compiled(const BrownianBridge& bridge) noexcept {
