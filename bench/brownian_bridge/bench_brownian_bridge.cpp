@@ -1,12 +1,12 @@
-// cunum-bench-brownian-bridge: the Brownian bridge on the seed paper's problem
+// cunum-bench-brownian-bridge: the Brownian bridge on the reference work's problem (du Toit)
 // (du Toit, "Brownian bridge on GPUs": 1,439,744 paths of 64 steps on t_i = i / 64,
 // bisection order, d = 1, free bridge, Z and output path-fastest).
 //   GPU, when a CUDA device exists: (Table 1) every strategy, sample paths and scaled
-//   increments, float and double, beside the seed's C2050 figures, with each kernel's
+//   increments, float and double, beside the published C2050 figures, with each kernel's
 //   registers, stack frame and occupancy; the same for d = 3 with a full covariance
 //   and for a random construction order; the fused Sobol bridge against cuRAND's
 //   Sobol generator followed by the bridge.
-//   CPU: (Table 2) the OpenMP backend at 1..16 threads beside the seed's Xeon figures,
+//   CPU: (Table 2) the OpenMP backend at 1..16 threads beside the published Xeon figures,
 //   and at one thread against QuantLib::BrownianBridge::transform when QuantLib is
 //   built in.
 // Z is drawn by cuRAND's Philox with a fixed seed. GPU times are medians of
@@ -55,14 +55,15 @@ void run(const BenchOptions& options, Verifier& verifier) {
   const bool on_gpu = environment.backend == Backend::cuda;
   std::optional<cunum::Stream> stream;
   if (on_gpu) stream.emplace();
-  const std::int64_t paths = options.quick ? kQuickPaths : kSeedPaths;
+  const std::int64_t paths = options.quick ? kQuickPaths : kPublishedPaths;
   BenchContext context{options, environment, verifier, paths, on_gpu ? &*stream : nullptr};
   GpuBestTimes gpu_best;
 
-  const std::vector<BridgeProblem> problems = {seed_problem(paths), full_covariance_problem(paths),
+  const std::vector<BridgeProblem> problems = {published_problem(paths), full_covariance_problem(paths),
                                                random_order_problem(paths)};
-  const std::string sobol_title = "Fused Sobol bridge vs cuRAND + bridge (seed problem, " + problem_size(paths) + ")";
-  const std::string tuning_title = "Tuning: kernel variants (seed problem and d = 3, " + problem_size(paths) + ")";
+  const std::string sobol_title =
+      "Fused Sobol bridge vs cuRAND + bridge (published problem, " + problem_size(paths) + ")";
+  const std::string tuning_title = "Tuning: kernel variants (published problem and d = 3, " + problem_size(paths) + ")";
   if (on_gpu) {
     for (const BridgeProblem& problem : problems) {
       sections.run(options, problem.title,
@@ -74,9 +75,9 @@ void run(const BenchOptions& options, Verifier& verifier) {
   }
 
   const BenchOptions cpu_options = cpu_run_options(options);
-  sections.run(cpu_options, "Table 2: OpenMP CPU backend (seed problem, " + problem_size(paths) + ")",
+  sections.run(cpu_options, "Table 2: OpenMP CPU backend (published problem, " + problem_size(paths) + ")",
                [&](BenchReport& report) { bench_cpu_section(context, report, cpu_options, gpu_best); });
-  const std::string quantlib_title = "CPU backend vs QuantLib (seed problem, " + problem_size(paths) +
+  const std::string quantlib_title = "CPU backend vs QuantLib (published problem, " + problem_size(paths) +
                                      ", double, 1 thread, path-contiguous)";
 #ifdef CUNUM_BENCH_HAVE_QUANTLIB
   sections.run(cpu_options, quantlib_title,
@@ -101,7 +102,7 @@ int main(int argc, char** argv) {
   cunum::bench::bridge::Verifier verifier;
   return cunum::bench::bench_main(
       argc, argv, cunum::bench::bridge::kProgram,
-      "cunum-bench-brownian-bridge: the seed's Brownian bridge problem on every GPU strategy, the fused "
+      "cunum-bench-brownian-bridge: the reference work's Brownian bridge problem on every GPU strategy, the fused "
       "Sobol bridge against cuRAND + bridge, kernel tuning variants, the OpenMP backend and QuantLib (CPU "
       "sections only without a GPU)",
       verifier, [&](const cunum::bench::BenchOptions& options) { cunum::bench::bridge::run(options, verifier); });

@@ -22,9 +22,9 @@ std::string grouped(std::int64_t n) {
 }
 
 // The interior times t_i = i / 64, i = 1..63.
-std::vector<double> seed_grid() {
+std::vector<double> published_grid() {
   std::vector<double> grid;
-  for (int i = 1; i < kSeedSteps; ++i) grid.push_back(static_cast<double>(i) / kSeedSteps);
+  for (int i = 1; i < kPublishedSteps; ++i) grid.push_back(static_cast<double>(i) / kPublishedSteps);
   return grid;
 }
 
@@ -33,18 +33,18 @@ std::vector<double> seed_grid() {
 const char* kind_name(OutputKind kind) { return kind == OutputKind::paths ? "paths" : "increments"; }
 
 std::string problem_size(std::int64_t paths) {
-  return grouped(paths) + " paths x " + std::to_string(kSeedSteps) + " steps";
+  return grouped(paths) + " paths x " + std::to_string(kPublishedSteps) + " steps";
 }
 
-BridgeProblem seed_problem(std::int64_t paths) {
+BridgeProblem published_problem(std::int64_t paths) {
   BridgeProblem problem;
-  problem.title = "Table 1: GPU strategies, seed problem (" + problem_size(paths) + ", bisection, d = 1)";
-  problem.name = "seed problem";
+  problem.title = "Table 1: GPU strategies, published problem (" + problem_size(paths) + ", bisection, d = 1)";
+  problem.name = "published problem";
   problem.covariance = {1.0};
-  problem.order = cunum::make_bridge_order(seed_grid(), cunum::BridgeOrder::bisection);
+  problem.order = cunum::make_bridge_order(published_grid(), cunum::BridgeOrder::bisection);
   problem.kinds = {OutputKind::paths, OutputKind::increments};
   problem.best_target_percent = kBestTargetPercentD1;
-  problem.is_seed = true;
+  problem.is_published = true;
   return problem;
 }
 
@@ -56,7 +56,7 @@ BridgeProblem full_covariance_problem(std::int64_t paths) {
   problem.dimension = 3;
   problem.covariance = {1.0, 0.5, 0.3, 0.5, 1.0, 0.4, 0.3, 0.4, 1.0};
   problem.form = CovarianceForm::covariance;
-  problem.order = cunum::make_bridge_order(seed_grid(), cunum::BridgeOrder::bisection);
+  problem.order = cunum::make_bridge_order(published_grid(), cunum::BridgeOrder::bisection);
   problem.kinds = {OutputKind::paths};
   problem.best_target_percent = kBestTargetPercentD3;
   return problem;
@@ -67,7 +67,7 @@ BridgeProblem random_order_problem(std::int64_t paths) {
   problem.title = "random construction order (" + problem_size(paths) + ", fixed-seed shuffle, d = 1)";
   problem.name = "random order";
   problem.covariance = {1.0};
-  problem.order = seed_grid();
+  problem.order = published_grid();
   std::shuffle(problem.order.begin(), problem.order.end(), std::mt19937(kShuffleSeed));
   problem.kinds = {OutputKind::paths};
   problem.best_target_percent = kBestTargetPercentD1;

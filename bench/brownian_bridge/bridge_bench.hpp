@@ -21,9 +21,9 @@ namespace cunum::bench::bridge {
 
 constexpr const char* kProgram = "cunum-bench-brownian-bridge";
 constexpr const char* kModule = "brownian_bridge";
-constexpr std::int64_t kSeedPaths = 1439744;
+constexpr std::int64_t kPublishedPaths = 1439744;
 constexpr std::int64_t kQuickPaths = std::int64_t{1} << 14;
-constexpr int kSeedSteps = 64;  // t_i = i / 64: N = 63 interior times, then T
+constexpr int kPublishedSteps = 64;  // t_i = i / 64: N = 63 interior times, then T
 constexpr double kStartTime = 0.0;
 constexpr double kEndTime = 1.0;
 constexpr unsigned long long kNormalSeed = 20100601ull;  // Philox: every run draws the same Z
@@ -62,13 +62,13 @@ struct BridgeProblem {
   std::vector<double> order;
   std::vector<OutputKind> kinds;
   double best_target_percent = 0.0;  // of the copy bandwidth, for the fastest strategy
-  bool is_seed = false;              // the seed's figures apply (at its size)
+  bool is_published = false;         // the published figures apply (at its size)
 };
 
 // "1,439,744 paths x 64 steps".
 std::string problem_size(std::int64_t paths);
 
-BridgeProblem seed_problem(std::int64_t paths);
+BridgeProblem published_problem(std::int64_t paths);
 BridgeProblem full_covariance_problem(std::int64_t paths);
 BridgeProblem random_order_problem(std::int64_t paths);
 
@@ -178,7 +178,7 @@ struct BenchContext {
   Stream* stream;  // null without a CUDA device
 };
 
-// The GPU's best explicit strategy per (precision, output kind) on the seed problem,
+// The GPU's best explicit strategy per (precision, output kind) on the published problem,
 // for the CPU table's speed-ups.
 struct GpuBest {
   std::string strategy;
@@ -190,22 +190,22 @@ using GpuBestTimes = std::map<std::pair<std::string, OutputKind>, GpuBest>;
 // The sections, each adding its rows to `report`.
 
 // Every GPU strategy on `problem`, float and double, with its summary lines (Table 1
-// for the seed problem); records the seed problem's best times in `gpu_best`.
+// for the published problem); records the published problem's best times in `gpu_best`.
 void bench_strategies_section(BenchContext& context, BenchReport& report, const BridgeProblem& problem,
                               GpuBestTimes& gpu_best);
 
 // The fused Sobol bridge against cuRAND's Sobol generator followed by the bridge.
 void bench_sobol_section(BenchContext& context, BenchReport& report);
 
-// Kernel variants of strategies 4/5 on `seed` and `full_covariance`, strategy 4 at
+// Kernel variants of strategies 4/5 on `published` and `full_covariance`, strategy 4 at
 // 1x and 4x the paths, and fused Sobol variants.
-void bench_tuning_section(BenchContext& context, BenchReport& report, const BridgeProblem& seed,
+void bench_tuning_section(BenchContext& context, BenchReport& report, const BridgeProblem& published,
                           const BridgeProblem& full_covariance);
 
 // The CPU sections' runs: fewer than the GPU's, their runs take far longer.
 BenchOptions cpu_run_options(const BenchOptions& options);
 
-// Table 2: the OpenMP backend at several thread counts beside the seed's Xeon figures.
+// Table 2: the OpenMP backend at several thread counts beside the published Xeon figures.
 void bench_cpu_section(BenchContext& context, BenchReport& report, const BenchOptions& cpu_options,
                        const GpuBestTimes& gpu_best);
 

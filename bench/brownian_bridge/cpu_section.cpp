@@ -1,4 +1,4 @@
-// CPU: the OpenMP backend beside the seed's Xeon figures (Table 2), and at one thread
+// CPU: the OpenMP backend beside the published Xeon figures (Table 2), and at one thread
 // against QuantLib::BrownianBridge::transform when QuantLib is built in.
 
 #include <omp.h>
@@ -57,20 +57,22 @@ std::string cpu_case_name(OutputKind kind, int threads) {
          (threads == 1 ? " thread" : " threads");
 }
 
-// The seed's Table 2, best systems: Xeon X5680 (12 cores) at 1 and 16 threads,
+// The reference work's Table 2, best systems: Xeon X5680 (12 cores) at 1 and 16 threads,
 // Core i7 860 at 1 and 8 threads (float paths only).
-const SeedFigures& seed_cpu_figures() {
+const SeedFigures& published_cpu_figures() {
   static const SeedFigures figures{
-      {cpu_case_name(OutputKind::paths, 1), "float32", kSeedPaths,
-       "Xeon X5680 (seed): 1392.1 ms; Core i7 860 (seed): 1212.5 ms"},
-      {cpu_case_name(OutputKind::paths, 8), "float32", kSeedPaths, "Core i7 860 (seed): 720.3 ms"},
-      {cpu_case_name(OutputKind::paths, 16), "float32", kSeedPaths, "Xeon X5680 12 cores (seed): 171.2 ms"},
-      {cpu_case_name(OutputKind::paths, 1), "float64", kSeedPaths, "Xeon X5680 (seed): 1463.8 ms"},
-      {cpu_case_name(OutputKind::paths, 16), "float64", kSeedPaths, "Xeon X5680 12 cores (seed): 193.6 ms"},
-      {cpu_case_name(OutputKind::increments, 1), "float32", kSeedPaths, "Xeon X5680 (seed): 1207.4 ms"},
-      {cpu_case_name(OutputKind::increments, 16), "float32", kSeedPaths, "Xeon X5680 12 cores (seed): 146.0 ms"},
-      {cpu_case_name(OutputKind::increments, 1), "float64", kSeedPaths, "Xeon X5680 (seed): 1308.1 ms"},
-      {cpu_case_name(OutputKind::increments, 16), "float64", kSeedPaths, "Xeon X5680 12 cores (seed): 166.2 ms"},
+      {cpu_case_name(OutputKind::paths, 1), "float32", kPublishedPaths,
+       "Xeon X5680 (published): 1392.1 ms; Core i7 860 (published): 1212.5 ms"},
+      {cpu_case_name(OutputKind::paths, 8), "float32", kPublishedPaths, "Core i7 860 (published): 720.3 ms"},
+      {cpu_case_name(OutputKind::paths, 16), "float32", kPublishedPaths, "Xeon X5680 12 cores (published): 171.2 ms"},
+      {cpu_case_name(OutputKind::paths, 1), "float64", kPublishedPaths, "Xeon X5680 (published): 1463.8 ms"},
+      {cpu_case_name(OutputKind::paths, 16), "float64", kPublishedPaths, "Xeon X5680 12 cores (published): 193.6 ms"},
+      {cpu_case_name(OutputKind::increments, 1), "float32", kPublishedPaths, "Xeon X5680 (published): 1207.4 ms"},
+      {cpu_case_name(OutputKind::increments, 16), "float32", kPublishedPaths,
+       "Xeon X5680 12 cores (published): 146.0 ms"},
+      {cpu_case_name(OutputKind::increments, 1), "float64", kPublishedPaths, "Xeon X5680 (published): 1308.1 ms"},
+      {cpu_case_name(OutputKind::increments, 16), "float64", kPublishedPaths,
+       "Xeon X5680 12 cores (published): 166.2 ms"},
   };
   return figures;
 }
@@ -85,7 +87,7 @@ template <class T>
 void bench_cpu_backend(BenchContext& context, BenchReport& report, const BenchOptions& cpu_options,
                        const GpuBestTimes& gpu_best) {
   const std::int64_t paths = context.paths;
-  const BrownianBridge bridge = make_bridge(seed_problem(paths), Backend::cpu);
+  const BrownianBridge bridge = make_bridge(published_problem(paths), Backend::cpu);
   const std::vector<T> z = cunum::bench::philox_normals<T>(z_count(bridge, paths), kNormalSeed, context.stream);
   std::vector<T> output(output_count(bridge, paths));
   const OmpThreadCount thread_count;
@@ -104,7 +106,7 @@ void bench_cpu_backend(BenchContext& context, BenchReport& report, const BenchOp
                       gpu->second.median_ms, row.median_ms / gpu->second.median_ms);
         row.note += text;
       }
-      seed_cpu_figures().annotate(row);
+      published_cpu_figures().annotate(row);
       report.add(row);
     }
   }
@@ -126,18 +128,18 @@ void bench_cpu_section(BenchContext& context, BenchReport& report, const BenchOp
 }
 
 #ifdef CUNUM_BENCH_HAVE_QUANTLIB
-// QuantLib::BrownianBridge on the seed's 64 times, path by path, single thread, in
+// QuantLib::BrownianBridge on the reference work's 64 times, path by path, single thread, in
 // double on path-contiguous normals, against cunum's CPU backend at one thread on
-// the same normals and layout. QuantLib's default order on 64 times is the seed's
+// the same normals and layout. QuantLib's default order on 64 times is the reference work's
 // bisection, so both do the same arithmetic; its output, (X_i - X_{i-1}) / sqrt(dt),
 // is checked against cunum's increments.
 void bench_quantlib_section(BenchContext& context, BenchReport& report, const BenchOptions& cpu_options) {
   const std::int64_t paths = context.paths;
-  const BrownianBridge bridge = make_bridge(seed_problem(paths), Backend::cpu);
+  const BrownianBridge bridge = make_bridge(published_problem(paths), Backend::cpu);
   const std::vector<double> z =
       cunum::bench::philox_normals<double>(z_count(bridge, paths), kNormalSeed, context.stream);
   std::vector<double> quantlib_times;
-  for (int i = 1; i <= kSeedSteps; ++i) quantlib_times.push_back(static_cast<double>(i) / kSeedSteps);
+  for (int i = 1; i <= kPublishedSteps; ++i) quantlib_times.push_back(static_cast<double>(i) / kPublishedSteps);
   const QuantLib::BrownianBridge quantlib(quantlib_times);
   const auto steps = static_cast<std::int64_t>(quantlib.size());  // = z_records() = output_records()
 

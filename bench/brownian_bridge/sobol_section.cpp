@@ -1,5 +1,5 @@
 // The fused Sobol bridge against cuRAND's Sobol generator followed by the bridge
-// (the two-step route), on the seed problem.
+// (the two-step route), on the published problem.
 
 #include <string>
 #include <vector>
@@ -27,7 +27,7 @@ template <class T>
 std::vector<std::string> bench_sobol(BenchContext& context, BenchReport& report, SobolSequence sequence) {
   const std::int64_t paths = context.paths;
   const StreamHandle stream = *context.stream;
-  const BrownianBridge bridge = make_bridge(seed_problem(paths), Backend::cuda);
+  const BrownianBridge bridge = make_bridge(published_problem(paths), Backend::cuda);
   const auto dimensions = static_cast<unsigned>(bridge.z_records() * bridge.dimension());
   const std::size_t z_elements = z_count(bridge, paths);
   DeviceBuffer<T> fused(output_count(bridge, paths), stream);

@@ -1,4 +1,4 @@
-// GPU strategies: Table 1 on the seed problem, beside the seed's C2050 figures, and
+// GPU strategies: Table 1 on the published problem, beside the published C2050 figures, and
 // the same for d = 3 with a full covariance and for a random construction order.
 
 #include <optional>
@@ -18,7 +18,7 @@ constexpr double kAutomaticSlackPercent = 5.0;  // automatic within this of the 
 
 struct StrategyEntry {
   BridgeStrategy strategy;
-  const char* label;  // the seed's number
+  const char* label;  // the reference work's number
 };
 constexpr StrategyEntry kStrategies[] = {
     {BridgeStrategy::constant_memory, "1"},
@@ -44,30 +44,34 @@ std::string strategy_case_name(OutputKind kind, BridgeStrategy strategy) {
                      std::string("no strategy entry for ") + cunum::to_string(strategy));
 }
 
-// The seed's C2050 figures: Table 1 (float sample paths, ECC on, 120 GB/s peak) and,
+// The published C2050 figures: Table 1 (float sample paths, ECC on, 120 GB/s peak) and,
 // for 5 with prefetch, its summary of the four precision/output cases.
-const SeedFigures& seed_c2050_figures() {
-  // Every figure is of a run at the seed's size.
+const SeedFigures& published_c2050_figures() {
+  // Every figure is of a run at the reference work's size.
   const auto figure = [](OutputKind kind, BridgeStrategy strategy, const char* precision, const char* note) {
-    return SeedFigure{strategy_case_name(kind, strategy), precision, kSeedPaths, note};
+    return SeedFigure{strategy_case_name(kind, strategy), precision, kPublishedPaths, note};
   };
   constexpr OutputKind paths = OutputKind::paths;
   constexpr OutputKind increments = OutputKind::increments;
   static const SeedFigures figures{
       figure(paths, BridgeStrategy::constant_memory, "float32",
-             "C2050 (seed): 20 regs, 100% occupancy, 29 GB/s (24.1% of 120)"),
-      figure(paths, BridgeStrategy::vectorized, "float32", "C2050 (seed): 20-34 regs, 100%-54% occupancy, < 29 GB/s"),
+             "C2050 (published): 20 regs, 100% occupancy, 29 GB/s (24.1% of 120)"),
+      figure(paths, BridgeStrategy::vectorized, "float32",
+             "C2050 (published): 20-34 regs, 100%-54% occupancy, < 29 GB/s"),
       figure(paths, BridgeStrategy::prefetch, "float32",
-             "C2050 (seed, P = 8): 34 regs, 58% occupancy, 58 GB/s (48.3%)"),
-      figure(paths, BridgeStrategy::shared_memory, "float32", "C2050 (seed): 42 regs, 45% occupancy, 85 GB/s (70.8%)"),
+             "C2050 (published, P = 8): 34 regs, 58% occupancy, 58 GB/s (48.3%)"),
+      figure(paths, BridgeStrategy::shared_memory, "float32",
+             "C2050 (published): 42 regs, 45% occupancy, 85 GB/s (70.8%)"),
       figure(paths, BridgeStrategy::shared_memory_reuse, "float32",
-             "C2050 (seed, 5 without prefetch): 24 regs, 43% occupancy, 79 GB/s (65.8%)"),
+             "C2050 (published, 5 without prefetch): 24 regs, 43% occupancy, 79 GB/s (65.8%)"),
       figure(paths, BridgeStrategy::shared_memory_reuse_prefetch, "float32",
-             "C2050 (seed, 5 with prefetch): 33 regs, 58% occupancy, 102 GB/s (85%), 10.01 ms"),
+             "C2050 (published, 5 with prefetch): 33 regs, 58% occupancy, 102 GB/s (85%), 10.01 ms"),
       figure(paths, BridgeStrategy::shared_memory_reuse_prefetch, "float64",
-             "C2050 (seed): 38 regs, 33% occupancy, 115.66 GB/s, 17.12 ms"),
-      figure(increments, BridgeStrategy::shared_memory_reuse_prefetch, "float32", "C2050 (seed): 9.09 ms, 109 GB/s"),
-      figure(increments, BridgeStrategy::shared_memory_reuse_prefetch, "float64", "C2050 (seed): 17.01 ms, 116.3 GB/s"),
+             "C2050 (published): 38 regs, 33% occupancy, 115.66 GB/s, 17.12 ms"),
+      figure(increments, BridgeStrategy::shared_memory_reuse_prefetch, "float32",
+             "C2050 (published): 9.09 ms, 109 GB/s"),
+      figure(increments, BridgeStrategy::shared_memory_reuse_prefetch, "float64",
+             "C2050 (published): 17.01 ms, 116.3 GB/s"),
   };
   return figures;
 }
@@ -133,7 +137,7 @@ StrategyResult bench_strategy(BenchContext& context, BenchReport& report, const 
     row.note = "automatic = " + result.resolved + "; ";
   }
   row.note += kernel_note(kernel);
-  if (gpu_case.problem.is_seed) seed_c2050_figures().annotate(row);
+  if (gpu_case.problem.is_published) published_c2050_figures().annotate(row);
   report.add(row);
   return result;
 }
@@ -179,7 +183,7 @@ std::string summarize_strategies(const BridgeProblem& problem, OutputKind kind, 
 }
 
 // Every strategy on one problem in one precision: returns the summary lines and
-// records the seed problem's best times.
+// records the published problem's best times.
 template <class T>
 std::vector<std::string> bench_strategies(BenchContext& context, BenchReport& report, const BridgeProblem& problem,
                                           GpuBestTimes& gpu_best) {
@@ -210,7 +214,7 @@ std::vector<std::string> bench_strategies(BenchContext& context, BenchReport& re
     summaries.push_back(summarize_strategies(problem, kind, precision_name<T>(), bridge_bytes<T>(bridge, paths),
                                              context.environment, results));
     const StrategyResult* fastest = fastest_strategy(results);
-    if (problem.is_seed && fastest != nullptr) {
+    if (problem.is_published && fastest != nullptr) {
       gpu_best[{precision_name<T>(), kind}] = GpuBest{cunum::to_string(fastest->strategy), *fastest->median_ms};
     }
   }

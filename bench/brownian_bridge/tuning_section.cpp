@@ -44,12 +44,12 @@ void bench_shared_variants(BenchContext& context, BenchReport& report, const Bri
   }
 }
 
-// Strategy 4 on the seed problem with `multiple` times the paths.
+// Strategy 4 on the published problem with `multiple` times the paths.
 template <class T>
 void bench_paths_scaling(BenchContext& context, BenchReport& report, int multiple) {
   const std::int64_t paths = context.paths * multiple;
   const StreamHandle stream = *context.stream;
-  const BridgeProblem problem = seed_problem(paths);
+  const BridgeProblem problem = published_problem(paths);
   const BrownianBridge bridge = make_bridge(problem, Backend::cuda);
   const std::vector<T> z_host = cunum::bench::philox_normals<T>(z_count(bridge, paths), kNormalSeed, context.stream);
   const auto z = DeviceBuffer<T>::from_host(z_host, stream);
@@ -58,7 +58,7 @@ void bench_paths_scaling(BenchContext& context, BenchReport& report, int multipl
   BridgeGenerateOptions options;
   options.strategy = BridgeStrategy::shared_memory;
   options.stream = stream;
-  BenchRow row = new_row("tuning paths 4 shared_memory, " + std::to_string(multiple) + "x seed paths",
+  BenchRow row = new_row("tuning paths 4 shared_memory, " + std::to_string(multiple) + "x published paths",
                          precision_name<T>(), paths);
   row.bytes_moved = bridge_bytes<T>(bridge, paths);
   output.fill_bytes_async(0xFF);
@@ -76,7 +76,7 @@ template <class T>
 void bench_sobol_variants(BenchContext& context, BenchReport& report) {
   const std::int64_t paths = context.paths;
   const StreamHandle stream = *context.stream;
-  const BrownianBridge bridge = make_bridge(seed_problem(paths), Backend::cuda);
+  const BrownianBridge bridge = make_bridge(published_problem(paths), Backend::cuda);
   DeviceBuffer<T> output(output_count(bridge, paths), stream);
   SobolBridgeOptions sobol_options;
   sobol_options.sequence = SobolSequence::scrambled_sobol32;
@@ -105,10 +105,10 @@ void bench_sobol_variants(BenchContext& context, BenchReport& report) {
 
 }  // namespace
 
-void bench_tuning_section(BenchContext& context, BenchReport& report, const BridgeProblem& seed,
+void bench_tuning_section(BenchContext& context, BenchReport& report, const BridgeProblem& published,
                           const BridgeProblem& full_covariance) {
-  bench_shared_variants<float>(context, report, seed);
-  bench_shared_variants<double>(context, report, seed);
+  bench_shared_variants<float>(context, report, published);
+  bench_shared_variants<double>(context, report, published);
   bench_shared_variants<float>(context, report, full_covariance);
   bench_shared_variants<double>(context, report, full_covariance);
   for (const int multiple : {1, 4}) {
