@@ -18,11 +18,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
@@ -326,5 +329,74 @@ void bridge_generate_cpu(const BrownianBridge& bridge, bool increments, std::int
 #define CUNUM_INSTANTIATE_BRIDGE_CPU(T) \
   template void bridge_generate_cpu(const BrownianBridge&, bool, std::int64_t, HostPaths<const T>, HostPaths<T>);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_CPU, CUNUM_REAL_TYPES)
+
+namespace {
+
+// The OpenMP backend: holds nothing between calls.
+class BridgeCpu final : public BridgeBackend {
+ public:
+  void require_current(const char*) const override {}
+
+  void generate(const BrownianBridge& bridge, bool increments, std::int64_t paths, const float* z, float* output,
+                const BridgeGenerateOptions& options) override {
+    run(bridge, increments, paths, z, output, options);
+  }
+  void generate(const BrownianBridge& bridge, bool increments, std::int64_t paths, const double* z, double* output,
+                const BridgeGenerateOptions& options) override {
+    run(bridge, increments, paths, z, output, options);
+  }
+  void generate_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, float* output,
+                      const SobolBridgeOptions& options) override {
+    run_sobol(bridge, increments, paths, output, options);
+  }
+  void generate_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, double* output,
+                      const SobolBridgeOptions& options) override {
+    run_sobol(bridge, increments, paths, output, options);
+  }
+
+  std::vector<float> generate_host(const std::vector<float>& z, std::size_t output_size, StreamHandle,
+                                   const std::function<void(const float*, float*)>& generate) override {
+    return in_place(z, output_size, generate);
+  }
+  std::vector<double> generate_host(const std::vector<double>& z, std::size_t output_size, StreamHandle,
+                                    const std::function<void(const double*, double*)>& generate) override {
+    return in_place(z, output_size, generate);
+  }
+
+  const BridgeDeviceStrategy* device_strategy() const noexcept override { return nullptr; }
+
+ private:
+  template <class T>
+  static void run(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z, T* output,
+                  const BridgeGenerateOptions& options) {
+    if (paths == 0) return;
+    bridge_generate_cpu<T>(bridge, increments, paths, {z, options.z_layout, paths, 0},
+                           {output, options.output_layout, paths, 0});
+  }
+
+  template <class T>
+  static void run_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, T* output,
+                        const SobolBridgeOptions& options) {
+    if (options.offset >= (std::uint64_t{1} << 32)) {
+      bridge_routines::throw_not_supported(
+          "options.offset >= 2^32 on the CPU backend: cuRAND's host generator keeps only the low 32 bits of an "
+          "offset (the CUDA backend has no such limit)");
+    }
+    if (paths == 0) return;
+    bridge_generate_sobol_cpu(bridge, increments, paths, output, options);
+  }
+
+  template <class T>
+  static std::vector<T> in_place(const std::vector<T>& z, std::size_t output_size,
+                                 const std::function<void(const T*, T*)>& generate) {
+    std::vector<T> output(output_size);
+    generate(z.data(), output.data());
+    return output;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BridgeBackend> make_brownian_bridge_cpu() { return std::make_unique<BridgeCpu>(); }
 
 }  // namespace cunum::detail

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,12 +16,14 @@
 #include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/brownian_bridge/constant_image_order.hpp"
+#include "cunum/core/device_buffer.hpp"
 #include "src/core/check.hpp"
+#include "src/core/device_binding.hpp"
+#include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/setup_stream.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/random_internal.hpp"
-#include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -364,5 +367,63 @@ BridgeKernelReport describe_sobol_bridge_kernel(const BrownianBridge& bridge, bo
                                                          const SobolBridgeOptions&);
 
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_CUDA, CUNUM_REAL_TYPES)
+
+namespace {
+
+// The CUDA backend: the device the bridge was made on and its strategy uploaded there.
+class BridgeCuda final : public BridgeBackend {
+ public:
+  explicit BridgeCuda(const BrownianBridge& bridge)
+      : device_(DeviceBinding::current()), strategy_(bridge_upload_strategy(bridge)) {}
+
+  void require_current(const char* routine) const override { device_.require_current(routine); }
+
+  void generate(const BrownianBridge& bridge, bool increments, std::int64_t paths, const float* z, float* output,
+                const BridgeGenerateOptions& options) override {
+    bridge_generate_cuda(bridge, *strategy_, increments, paths, z, output, options);
+  }
+  void generate(const BrownianBridge& bridge, bool increments, std::int64_t paths, const double* z, double* output,
+                const BridgeGenerateOptions& options) override {
+    bridge_generate_cuda(bridge, *strategy_, increments, paths, z, output, options);
+  }
+  void generate_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, float* output,
+                      const SobolBridgeOptions& options) override {
+    bridge_generate_sobol_cuda(bridge, *strategy_, increments, paths, output, options);
+  }
+  void generate_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, double* output,
+                      const SobolBridgeOptions& options) override {
+    bridge_generate_sobol_cuda(bridge, *strategy_, increments, paths, output, options);
+  }
+
+  std::vector<float> generate_host(const std::vector<float>& z, std::size_t output_size, StreamHandle stream,
+                                   const std::function<void(const float*, float*)>& generate) override {
+    return through_device(z, output_size, stream, generate);
+  }
+  std::vector<double> generate_host(const std::vector<double>& z, std::size_t output_size, StreamHandle stream,
+                                    const std::function<void(const double*, double*)>& generate) override {
+    return through_device(z, output_size, stream, generate);
+  }
+
+  const BridgeDeviceStrategy* device_strategy() const noexcept override { return strategy_.get(); }
+
+ private:
+  template <class T>
+  static std::vector<T> through_device(const std::vector<T>& z, std::size_t output_size, StreamHandle stream,
+                                       const std::function<void(const T*, T*)>& generate) {
+    const auto device_z = DeviceBuffer<T>::from_host(z, stream);
+    DeviceBuffer<T> device_output(output_size, stream);
+    generate(device_z.data(), device_output.data());
+    return device_output.to_host();
+  }
+
+  DeviceBinding device_;
+  std::unique_ptr<BridgeDeviceStrategy> strategy_;
+};
+
+}  // namespace
+
+std::unique_ptr<BridgeBackend> make_brownian_bridge_cuda(const BrownianBridge& bridge) {
+  return std::make_unique<BridgeCuda>(bridge);
+}
 
 }  // namespace cunum::detail

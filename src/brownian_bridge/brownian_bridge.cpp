@@ -1,6 +1,7 @@
 // Brownian bridge front end: validation at the API boundary, the order helper,
-// the covariance factor, the compiled strategy and dispatch to the CPU or CUDA
-// backend. Every public routine opens a RoutineScope with its name
+// the covariance factor, the compiled strategy and the backend object made once at
+// construction (brownian_bridge_backends.hpp), which every generate call goes
+// through. Every public routine opens a RoutineScope with its name
 // (bridge_routines.hpp).
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <string>
 #include <utility>
 
-#include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 #include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_compiler.hpp"
@@ -17,7 +17,6 @@
 #include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/core/cholesky.hpp"
-#include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
@@ -31,12 +30,12 @@ CUNUM_DEFINE_ENUM_FUNCTIONS(CovarianceForm, CUNUM_COVARIANCE_FORMS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeLayout, CUNUM_BRIDGE_LAYOUTS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeStrategy, CUNUM_BRIDGE_STRATEGIES)
 
-// The compiled strategy and, for the CUDA backend, the device the bridge was made
-// on and the strategy uploaded there.
+// The compiled strategy and the backend object made once at construction (for the
+// CUDA backend it holds the device the bridge was made on and the strategy uploaded
+// there).
 struct BrownianBridge::Impl {
   detail::CompiledBridge compiled;
-  detail::DeviceBinding device;
-  std::unique_ptr<detail::BridgeDeviceStrategy> device_strategy;
+  std::unique_ptr<detail::BridgeBackend> backend;
 };
 
 namespace detail {
@@ -49,10 +48,11 @@ const CompiledBridge& BridgeInternals::compiled(const BrownianBridge& bridge) no
   return bridge.impl_->compiled;
 }
 
-const DeviceBinding& BridgeInternals::device(const BrownianBridge& bridge) noexcept { return bridge.impl_->device; }
+BridgeBackend& BridgeInternals::backend(const BrownianBridge& bridge) noexcept { return *bridge.impl_->backend; }
 
 const BridgeDeviceStrategy* BridgeInternals::device_strategy(const BrownianBridge& bridge) noexcept {
-  return bridge.impl_ != nullptr ? bridge.impl_->device_strategy.get() : nullptr;
+  return bridge.impl_ != nullptr && bridge.impl_->backend != nullptr ? bridge.impl_->backend->device_strategy()
+                                                                     : nullptr;
 }
 
 }  // namespace detail
@@ -127,7 +127,7 @@ void require_paths(const char* routine, std::int64_t paths, std::int64_t per_pat
 
 // A CUDA bridge is called on the device it was made on.
 void require_device_current(const BrownianBridge& bridge, const char* routine) {
-  if (bridge.backend() == Backend::cuda) detail::BridgeInternals::device(bridge).require_current(routine);
+  detail::BridgeInternals::backend(bridge).require_current(routine);
 }
 
 // What every generate call checks, in this order, before anything is written.
@@ -149,14 +149,7 @@ template <class T>
 void generate(const BrownianBridge& bridge, const char* routine, bool increments, std::int64_t paths, const T* z,
               T* output, const BridgeGenerateOptions& options) {
   validate_generate(bridge, routine, paths, z, output, options);
-  if (bridge.backend() == Backend::cpu) {
-    if (paths == 0) return;
-    detail::bridge_generate_cpu<T>(bridge, increments, paths, {z, options.z_layout, paths, 0},
-                                   {output, options.output_layout, paths, 0});
-    return;
-  }
-  detail::bridge_generate_cuda(bridge, *detail::BridgeInternals::device_strategy(bridge), increments, paths, z,
-                               output, options);
+  detail::BridgeInternals::backend(bridge).generate(bridge, increments, paths, z, output, options);
 }
 
 template <class T>
@@ -184,18 +177,7 @@ void generate_sobol(const BrownianBridge& bridge, const char* routine, bool incr
                                   " Sobol dimensions (z_records() * dimension()); cuRAND's direction vectors "
                                   "cover 20000");
   }
-  if (bridge.backend() == Backend::cpu) {
-    if (options.offset >= (std::uint64_t{1} << 32)) {
-      routines::throw_not_supported(
-          "options.offset >= 2^32 on the CPU backend: cuRAND's host generator keeps only the low 32 bits of an "
-          "offset (the CUDA backend has no such limit)");
-    }
-    if (paths == 0) return;
-    detail::bridge_generate_sobol_cpu(bridge, increments, paths, output, options);
-    return;
-  }
-  detail::bridge_generate_sobol_cuda(bridge, *detail::BridgeInternals::device_strategy(bridge), increments, paths,
-                                     output, options);
+  detail::BridgeInternals::backend(bridge).generate_sobol(bridge, increments, paths, output, options);
 }
 
 template <class T>
@@ -206,16 +188,11 @@ std::vector<T> generate_host(const BrownianBridge& bridge, const char* routine, 
   detail::require(static_cast<std::int64_t>(z.size()) == paths * bridge.z_records() * bridge.dimension(), routine,
                   "z", "must hold paths * z_records() * dimension() values");
   const auto out_size = static_cast<std::size_t>(paths * bridge.output_records() * bridge.dimension());
-  if (bridge.backend() == Backend::cpu) {
-    std::vector<T> output(out_size);
-    generate(bridge, routine, increments, paths, z.data(), output.data(), options);
-    return output;
-  }
   require_device_current(bridge, routine);
-  const auto device_z = DeviceBuffer<T>::from_host(z, options.stream);
-  DeviceBuffer<T> device_output(out_size, options.stream);
-  generate(bridge, routine, increments, paths, device_z.data(), device_output.data(), options);
-  return device_output.to_host();
+  return detail::BridgeInternals::backend(bridge).generate_host(
+      z, out_size, options.stream, [&](const T* backend_z, T* backend_output) {
+        generate(bridge, routine, increments, paths, backend_z, backend_output, options);
+      });
 }
 
 }  // namespace
@@ -310,10 +287,8 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
   backend_ = resolve_backend(backend);
   impl_ = std::make_unique<Impl>();
   impl_->compiled = detail::compile_bridge(times_, order, fixed_end_.has_value());
-  if (backend_ == Backend::cuda) {
-    impl_->device = detail::DeviceBinding::current();
-    impl_->device_strategy = detail::bridge_upload_strategy(*this);
-  }
+  impl_->backend =
+      backend_ == Backend::cuda ? detail::make_brownian_bridge_cuda(*this) : detail::make_brownian_bridge_cpu();
 }
 
 BrownianBridge::~BrownianBridge() = default;

@@ -1,8 +1,13 @@
 #pragma once
-// Internal: what each backend provides; brownian_bridge.cpp validates and dispatches.
+// Internal: the one backend interface of cunum::BrownianBridge (BridgeBackend, made
+// once at construction: make_brownian_bridge_cpu in bridge_cpu.cpp,
+// make_brownian_bridge_cuda in bridge_cuda.cpp), and the entry points those backends
+// run. brownian_bridge.cpp validates and calls through the interface.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include "cunum/brownian_bridge.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
@@ -19,6 +24,49 @@ struct HostPaths {
   std::int64_t paths;
   std::int64_t first;
 };
+
+class BridgeDeviceStrategy;
+
+// One per bridge. Arguments are validated; `paths` may be 0. The CPU backend runs
+// synchronously on host memory, the CUDA one asynchronously on the options' stream
+// on memory the device can address.
+class BridgeBackend {
+ public:
+  virtual ~BridgeBackend() = default;
+
+  // Refuses (invalid_argument naming `routine`) a call while another device is
+  // current than the one a CUDA bridge was made on; the CPU backend has none.
+  virtual void require_current(const char* routine) const = 0;
+
+  virtual void generate(const BrownianBridge& bridge, bool increments, std::int64_t paths, const float* z,
+                        float* output, const BridgeGenerateOptions& options) = 0;
+  virtual void generate(const BrownianBridge& bridge, bool increments, std::int64_t paths, const double* z,
+                        double* output, const BridgeGenerateOptions& options) = 0;
+  // The options' offset and the bridge's Sobol dimensions are validated; a backend
+  // raises not_supported for what only it cannot do.
+  virtual void generate_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, float* output,
+                              const SobolBridgeOptions& options) = 0;
+  virtual void generate_sobol(const BrownianBridge& bridge, bool increments, std::int64_t paths, double* output,
+                              const SobolBridgeOptions& options) = 0;
+
+  // Host vectors in, a host vector out: `generate` runs on `z` and `output_size`
+  // values the backend can address (the CUDA backend copies through device buffers
+  // on `stream`; the CPU one works in place).
+  virtual std::vector<float> generate_host(
+      const std::vector<float>& z, std::size_t output_size, StreamHandle stream,
+      const std::function<void(const float* z, float* output)>& generate) = 0;
+  virtual std::vector<double> generate_host(
+      const std::vector<double>& z, std::size_t output_size, StreamHandle stream,
+      const std::function<void(const double* z, double* output)>& generate) = 0;
+
+  // The strategy uploaded by the CUDA backend; nullptr for the CPU one.
+  virtual const BridgeDeviceStrategy* device_strategy() const noexcept = 0;
+};
+
+std::unique_ptr<BridgeBackend> make_brownian_bridge_cpu();
+// Binds the bridge to the current device and uploads its compiled strategy there
+// (BridgeInternals::compiled must be in place). @throws Error(no_device) without one.
+std::unique_ptr<BridgeBackend> make_brownian_bridge_cuda(const BrownianBridge& bridge);
 
 // OpenMP over paths; host pointers; synchronous. Path p < count reads Z path
 // z.first + p and writes output path output.first + p.
