@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "cunum/core/error.hpp"
+
 namespace cunum {
 
 /// F(D, m, n): the probability that D threads, each picking one of m segments uniformly

@@ -48,6 +48,7 @@
 
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
+#include "cunum/core/error.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/finance.hpp"
 

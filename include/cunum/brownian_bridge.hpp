@@ -42,6 +42,7 @@
 
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
+#include "cunum/core/error.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/random.hpp"
 

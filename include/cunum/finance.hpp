@@ -4,6 +4,7 @@
 /// plain C++17, no CUDA header.
 
 #include "cunum/core/enum.hpp"
+#include "cunum/core/error.hpp"
 
 namespace cunum {
 

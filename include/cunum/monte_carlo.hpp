@@ -37,6 +37,7 @@
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
+#include "cunum/core/error.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/finance.hpp"
 

@@ -13,6 +13,7 @@
 
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
+#include "cunum/core/error.hpp"
 #include "cunum/core/stream.hpp"
 
 namespace cunum {
