@@ -54,9 +54,9 @@ class Scratch {
       : host_(backend == cunum::Backend::cpu ? count : 0),
         device_(backend == cunum::Backend::cuda ? count : 0, stream) {
     if (backend == cunum::Backend::cuda) {
-      device_.fill_bytes_async(0, stream);
+      device_.fill_bytes_async(0x3F);  // 0x3F3F3F3F: about 0.75 in every element
     } else {
-      std::fill(host_.begin(), host_.end(), 1.0f);
+      std::fill(host_.begin(), host_.end(), 0.75f);
     }
   }
   float* data() { return host_.empty() ? device_.data() : host_.data(); }
