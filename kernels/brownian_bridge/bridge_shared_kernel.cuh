@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the kernel of GPU strategies 4 and 5 (sections 6-7 of du Toit's paper,
 // the reference work) and its launcher, as templates: the library instantiates the
-// variants its policy names (bridge_shared.cu), the bench's tuning sweep others.
+// variants its policy names (brownian_bridge_shared.cu), the bench's tuning sweep others.
 //
 // One thread per path (or per V consecutive paths moved as 16-byte vectors)
 // computes all d dimensions with C in registers, so the step loop has no barriers.

@@ -1,6 +1,6 @@
 #pragma once
 // Internal: the fused quasi-random bridge kernel and its launcher, as templates
-// (the library instantiates its policy's variants in bridge_sobol.cu, the bench's
+// (the library instantiates its policy's variants in brownian_bridge_sobol.cu, the bench's
 // tuning sweep others). Each thread draws its paths' normals from a Sobol sequence
 // and bridges them at once (strategy 5 with the stack in shared memory), so Z never
 // touches device memory.

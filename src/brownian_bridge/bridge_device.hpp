@@ -1,7 +1,7 @@
 #pragma once
 // Internal, host-visible: the device form of a compiled bridge strategy, the
 // tuning policy and the launch arguments shared by the host code that uploads and
-// selects (bridge_cuda.cpp) and the constant-memory (1-3), shared-memory (4-5) and
+// selects (brownian_bridge_cuda.cpp) and the constant-memory (1-3), shared-memory (4-5) and
 // fused Sobol kernels (kernels/brownian_bridge/), whose launchers are declared here.
 
 #include <cstdint>
@@ -173,7 +173,7 @@ template <class T>
 void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                             BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
 // Copies a constant-family image into the constant-memory symbol of
-// kernels/brownian_bridge/bridge_constant.cu, enqueued on `stream` (the caller orders
+// kernels/brownian_bridge/brownian_bridge_constant.cu, enqueued on `stream` (the caller orders
 // it with ConstantImageTurn).
 void copy_bridge_constant_image(const unsigned char* image, std::size_t bytes, StreamHandle stream);
 template <class T>

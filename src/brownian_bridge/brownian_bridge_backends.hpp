@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the one backend interface of cunum::BrownianBridge (BridgeBackend, made
-// once at construction: make_brownian_bridge_cpu in bridge_cpu.cpp,
-// make_brownian_bridge_cuda in bridge_cuda.cpp), and the entry points those backends
+// once at construction: make_brownian_bridge_cpu in brownian_bridge_cpu.cpp,
+// make_brownian_bridge_cuda in brownian_bridge_cuda.cpp), and the entry points those backends
 // run. brownian_bridge.cpp validates and calls through the interface.
 
 #include <cstdint>

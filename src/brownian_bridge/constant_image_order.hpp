@@ -2,7 +2,7 @@
 // Internal: the ordering guard of the constant-memory strategies' image.
 //
 // Strategies 1-3 read their strategy from one __constant__ symbol per device
-// (c_bridge, kernels/brownian_bridge/bridge_constant.cu): at up to 56 KiB the image
+// (c_bridge, kernels/brownian_bridge/brownian_bridge_constant.cu): at up to 56 KiB the image
 // is too large for a kernel parameter (32 KiB at most), so each call copies its
 // bridge's image into the symbol before it launches. Unguarded, a copy enqueued on
 // one stream could overwrite the symbol while a kernel on another stream still reads

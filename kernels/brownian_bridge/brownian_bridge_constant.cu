@@ -7,7 +7,7 @@
 // in registers. Increments are written by the steps that complete them, in the same
 // pass. Every bridge of a device copies its image into the one symbol
 // (copy_bridge_constant_image); the CUDA backend orders those copies and the kernels
-// across streams (ConstantImageTurn, src/brownian_bridge/bridge_cuda.cpp).
+// across streams (ConstantImageTurn, src/brownian_bridge/brownian_bridge_cuda.cpp).
 
 #include <cstring>
 
