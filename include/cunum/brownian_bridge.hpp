@@ -222,8 +222,9 @@ class BrownianBridge {
   /// w for a fixed-end bridge, else empty.
   const std::optional<std::vector<double>>& end_value() const noexcept { return fixed_end_; }
   /// Slots of the compiled strategy's stack (x0 and X_T included): the least any
-  /// order equivalent to the caller's needs. 0 for a moved-from bridge.
-  std::uint32_t stack_size() const noexcept;
+  /// order equivalent to the caller's needs.
+  /// @throws Error ErrorCode::invalid_argument for a moved-from bridge.
+  std::uint32_t stack_size() const;
   /// The compiled strategy, step by step in the order the backends run it: every
   /// interior point once, each with the neighbours and Z record the caller's order
   /// gives it (so the numbers are the caller's order's).

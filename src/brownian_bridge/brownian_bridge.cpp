@@ -295,8 +295,11 @@ BrownianBridge::~BrownianBridge() = default;
 BrownianBridge::BrownianBridge(BrownianBridge&&) noexcept = default;
 BrownianBridge& BrownianBridge::operator=(BrownianBridge&&) noexcept = default;
 
-std::uint32_t BrownianBridge::stack_size() const noexcept {
-  return impl_ != nullptr ? impl_->compiled.stack_size : 0;
+std::uint32_t BrownianBridge::stack_size() const {
+  constexpr const char* routine = routines::stack_size;
+  const detail::RoutineScope scope(routine);
+  detail::BridgeInternals::require_live(*this, routine);
+  return impl_->compiled.stack_size;
 }
 
 std::vector<BridgeConstructionStep> BrownianBridge::construction_steps() const {

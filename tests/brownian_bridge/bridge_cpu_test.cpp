@@ -552,7 +552,7 @@ TEST(BridgeValidation, MovedFromBridgeIsInvalidArgument) {
   EXPECT_CUNUM_ERROR(bridge.generate_paths(4, z), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(bridge.generate_sobol_paths(4, out.data()), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(bridge.construction_steps(), ErrorCode::invalid_argument, moved);
-  EXPECT_EQ(bridge.stack_size(), 0u);
+  EXPECT_CUNUM_ERROR(bridge.stack_size(), ErrorCode::invalid_argument, "argument 'this' is a moved-from BrownianBridge");
   // Assigned to again, it is a bridge like any other.
   bridge = make_bridge(s);
   EXPECT_EQ(bridge.generate_paths(4, z), moved_to.generate_paths(4, z));
