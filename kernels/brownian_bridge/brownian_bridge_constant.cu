@@ -11,6 +11,7 @@
 
 #include <cstring>
 
+#include "kernels/brownian_bridge/brownian_bridge_launch.hpp"
 #include "kernels/common/launch.cuh"
 #include "src/brownian_bridge/bridge_device.hpp"
 #include "src/core/instantiate.hpp"

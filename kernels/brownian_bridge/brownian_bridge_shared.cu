@@ -2,6 +2,7 @@
 // (bridge_shared_kernel.cuh holds the kernel).
 
 #include "kernels/brownian_bridge/bridge_shared_kernel.cuh"
+#include "kernels/brownian_bridge/brownian_bridge_launch.hpp"
 #include "src/core/instantiate.hpp"
 
 namespace cunum::detail {

@@ -2,6 +2,7 @@
 // Sobol word size (bridge_sobol_kernel.cuh holds the kernel).
 
 #include "kernels/brownian_bridge/bridge_sobol_kernel.cuh"
+#include "kernels/brownian_bridge/brownian_bridge_launch.hpp"
 #include "src/random/random_internal.hpp"
 #include "src/core/instantiate.hpp"
 

@@ -2,7 +2,8 @@
 // Internal, host-visible: the device form of a compiled bridge strategy, the
 // tuning policy and the launch arguments shared by the host code that uploads and
 // selects (brownian_bridge_cuda.cpp) and the constant-memory (1-3), shared-memory (4-5) and
-// fused Sobol kernels (kernels/brownian_bridge/), whose launchers are declared here.
+// fused Sobol kernels (kernels/brownian_bridge/), whose launchers are declared in
+// kernels/brownian_bridge/brownian_bridge_launch.hpp.
 
 #include <cstdint>
 #include <memory>
@@ -166,35 +167,9 @@ class BridgeDeviceStrategy {
   mutable std::unique_ptr<DeviceSobolTables> sobol_[4];
 };
 
-// Launchers (kernels/brownian_bridge/*.cu), through kernels/common/launch.cuh's
-// launch_kernel. With `describe` set they launch nothing and describe the kernel
-// they would launch.
-template <class T>
-void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                            BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
-// Copies a constant-family image into the constant-memory symbol of
-// kernels/brownian_bridge/brownian_bridge_constant.cu, enqueued on `stream` (the caller orders
-// it with ConstantImageTurn).
-void copy_bridge_constant_image(const unsigned char* image, std::size_t bytes, StreamHandle stream);
-template <class T>
-void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                          BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe);
-template <class T>
-void launch_bridge_sobol(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
-                         SobolSequence sequence, std::uint64_t offset, const DeviceSobolTables& tables,
-                         StreamHandle stream, BridgeKernelReport* describe);
-
-// Dynamic shared memory the shared-memory kernels need for `threads` per block.
-template <class T>
-std::size_t bridge_shared_bytes(std::uint32_t stack_size, int dimension, int threads,
-                                int paths_per_thread);
 // The launch arguments of a generate call.
 template <class T>
 BridgeArgs<T> bridge_args(const BrownianBridge& bridge, bool increments, std::int64_t paths, const T* z, T* output,
                           BridgeLayout z_layout, BridgeLayout output_layout);
-// Dynamic shared memory of the fused Sobol kernel's smallest variant (one path per
-// thread) for `bridge`: beyond the device's limit, no variant serves.
-template <class T>
-std::size_t sobol_minimum_shared_bytes(const BrownianBridge& bridge, bool wide_words);
 
 }  // namespace cunum::detail

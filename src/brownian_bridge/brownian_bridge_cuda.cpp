@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cunum/core/device.hpp"
+#include "kernels/brownian_bridge/brownian_bridge_launch.hpp"
 #include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_device.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
