@@ -26,6 +26,18 @@ SobolKernelVariant<T> sobol_variant() {
   return {name, &launch_bridge_sobol_variant<T, 1, V, unsigned int, Threads, MinBlocks>};
 }
 
+// The first variant of each list is the library's policy
+// (src/brownian_bridge/brownian_bridge_policy.hpp): P 2 with vector I/O, 128 threads,
+// no minimum of resident blocks; V 4 paths per thread for Sobol.
+using SharedPolicy = detail::BridgeSharedPolicies::newest;
+using SobolPolicy = detail::BridgeSobolPolicies::newest;
+static_assert(SharedPolicy::block_threads == 128 && SharedPolicy::blocks_per_multiprocessor == 1 &&
+                  SharedPolicy::vector_prefetch_depth == 2,
+              "the first shared variant of each list below must be the library's policy");
+static_assert(SobolPolicy::block_threads == 128 && SobolPolicy::blocks_per_multiprocessor == 1 &&
+                  SobolPolicy::paths_per_thread == 4,
+              "the first Sobol variant of each list below must be the library's policy");
+
 }  // namespace
 
 // The first variant of each list is the library's policy; the others vary one knob.

@@ -127,7 +127,7 @@ __device__ __forceinline__ void write_record(T* output, const PathGroup<V, S>& g
 // Shared-memory staging of the strategy: indices of steps [begin, begin + chunk + 2)
 // (two extra, since threads read indices two steps ahead) and weights of
 // [begin, begin + chunk).
-constexpr int kStagedIndices = BridgePolicy::shared_chunk_steps + 2;
+constexpr int kStagedIndices = BridgeLimits::shared_chunk_steps + 2;
 
 template <class T>
 struct StagedSteps {
@@ -138,7 +138,7 @@ struct StagedSteps {
 
   static constexpr std::size_t bytes() {
     return sizeof(StepIndices) * kStagedIndices +
-           (sizeof(StepWeights<T>) * BridgePolicy::shared_chunk_steps + 15) / 16 * 16;
+           (sizeof(StepWeights<T>) * BridgeLimits::shared_chunk_steps + 15) / 16 * 16;
   }
   __device__ explicit StagedSteps(unsigned char* shared)
       : indices(reinterpret_cast<StepIndices*>(shared)),
@@ -150,7 +150,7 @@ struct StagedSteps {
     if (begin == k) return;
     const std::uint32_t index_count = min(total - k, static_cast<std::uint32_t>(kStagedIndices));
     const std::uint32_t weight_count =
-        min(total - k, static_cast<std::uint32_t>(BridgePolicy::shared_chunk_steps));
+        min(total - k, static_cast<std::uint32_t>(BridgeLimits::shared_chunk_steps));
     constexpr std::uint32_t words_per_weight = sizeof(StepWeights<T>) / sizeof(std::uint32_t);
     const auto* weight_words = reinterpret_cast<const std::uint32_t*>(steps.weights + k);
     auto* staged_weight_words = reinterpret_cast<std::uint32_t*>(weights);
@@ -179,7 +179,7 @@ class PathBuilder {
 #pragma unroll
     for (int i = 0; i < D; ++i) {
 #pragma unroll
-      for (int j = 0; j < D; ++j) c_[i][j] = steps.factor[i * BridgePolicy::max_register_dimension + j];
+      for (int j = 0; j < D; ++j) c_[i][j] = steps.factor[i * BridgeLimits::max_register_dimension + j];
       x0_[i] = i < d_ ? steps.start[i] : T(0);
       w_[i] = i < d_ ? steps.end[i] : T(0);
     }

@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
 
   StepIndices current{}, next{};
   for (std::uint32_t k0 = 0; k0 < a.steps; k0 += P) {
-    if (k0 % BridgePolicy::shared_chunk_steps == 0) {
+    if (k0 % BridgeLimits::shared_chunk_steps == 0) {
       staged.stage(steps, k0, a.steps);  // uniform across the block
       current = staged.index(k0);
       if (k0 + 1 < a.steps) next = staged.index(k0 + 1);
@@ -102,7 +102,7 @@ void launch_bridge_shared_variant(const BridgeDeviceStrategy& strategy, const Br
                                   StreamHandle stream, BridgeKernelReport* describe) {
   const auto& properties = device_properties();
   int threads = BlockThreads;
-  while (threads > BridgePolicy::min_shared_block_threads &&
+  while (threads > BridgeLimits::min_shared_block_threads &&
          bridge_shared_bytes<T>(strategy.stack_size, args.dimension, threads, V) >
              properties.shared_memory_per_block_optin_bytes) {
     threads /= 2;

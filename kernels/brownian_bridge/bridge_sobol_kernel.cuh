@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(BlockThreads, MinBlocks)
     }
     StepIndices current{}, next{};
     for (std::uint32_t k = 0; k < a.steps; ++k) {
-      if (k % BridgePolicy::shared_chunk_steps == 0) {
+      if (k % BridgeLimits::shared_chunk_steps == 0) {
         staged.stage(steps, k, a.steps);  // uniform across the block; a no-op when staged
         current = staged.index(k);
         if (k + 1 < a.steps) next = staged.index(k + 1);

@@ -19,7 +19,12 @@
 namespace cunum::detail {
 namespace {
 
-__constant__ alignas(16) unsigned char c_bridge[BridgePolicy::constant_bytes];
+// The constant-family kernel is one kernel, not a template on its policy (that would
+// rename its symbol): it is built for the chain's newest policy, which, with the one
+// sm_90 entry, is the policy of every device.
+using ConstantPolicy = BridgeConstantPolicies::newest;
+
+__constant__ alignas(16) unsigned char c_bridge[BridgeLimits::constant_bytes];
 
 template <class T>
 __device__ __forceinline__ const T* constant_array(std::uint32_t offset) {
@@ -94,7 +99,7 @@ __device__ __forceinline__ void correlate(const ConstantLayout& layout, int d, i
 #pragma unroll
   for (int v = 0; v < V; ++v) cz[v] = T(0);
   for (int i = 0; i <= j; ++i) {
-    const T c = factor[j * BridgePolicy::max_constant_dimension + i];
+    const T c = factor[j * BridgeLimits::max_constant_dimension + i];
 #pragma unroll
     for (int v = 0; v < V; ++v) cz[v] += c * shared_z[(i * groups + group) * V + v];
   }
@@ -102,7 +107,7 @@ __device__ __forceinline__ void correlate(const ConstantLayout& layout, int d, i
 
 // V: paths per thread (strategy 2: 2 or 4); P: normals prefetched (strategy 3), 0 = none.
 template <class T, int V, int P>
-__global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
+__global__ void __launch_bounds__(ConstantPolicy::block_threads)
     bridge_constant_kernel(BridgeArgs<T> a, ConstantLayout layout, bool vector_io) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* shared_z = reinterpret_cast<T*>(shared_bytes);
@@ -124,7 +129,7 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
   const std::uint8_t* right = constant_array<std::uint8_t>(layout.right);
   const std::uint8_t* store = constant_array<std::uint8_t>(layout.store);
 
-  T stack[BridgePolicy::max_local_stack][V];
+  T stack[BridgeLimits::max_local_stack][V];
   T z[V] = {}, cz[V] = {};  // idle threads feed zeros to the shared exchange
   const T x0 = constant_array<T>(layout.start)[jj];
   if (a.fixed_end) {
@@ -166,7 +171,7 @@ __global__ void __launch_bounds__(BridgePolicy::constant_block_threads)
     } else if (active) {
       store_lanes<T, V>(a, vector_io, first_path, output_index[k] - 1, jj, x);
     }
-    if (s != BridgePolicy::constant_no_store) {
+    if (s != BridgeLimits::constant_no_store) {
 #pragma unroll
       for (int v = 0; v < V; ++v) stack[s][v] = x[v];
     }
@@ -210,7 +215,7 @@ void launch(const BridgeArgs<T>& args, const ConstantLayout& layout, bool vector
             StreamHandle stream, BridgeKernelReport* describe) {
   constexpr const char* name = "bridge_constant_kernel";
   const int d = args.dimension;
-  const int groups = BridgePolicy::constant_block_threads / d;
+  const int groups = ConstantPolicy::block_threads / d;
   const std::int64_t paths_per_block = static_cast<std::int64_t>(groups) * V;
   const std::size_t shared = d > 1 ? sizeof(T) * groups * d * V : 0;
   const LaunchConfig config{grid_1d((args.paths + paths_per_block - 1) / paths_per_block, name),
@@ -241,7 +246,7 @@ void launch_bridge_constant(const BridgeDeviceStrategy& strategy, const BridgeAr
       return launch<T, V, 0>(args, typed.constant_layout, vector_io_allowed<T, V>(args), stream, describe);
     }
     case BridgeStrategy::prefetch:
-      return launch<T, 1, BridgePolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
+      return launch<T, 1, ConstantPolicy::prefetch_normals>(args, typed.constant_layout, false, stream, describe);
     default:
       return launch<T, 1, 0>(args, typed.constant_layout, false, stream, describe);
   }

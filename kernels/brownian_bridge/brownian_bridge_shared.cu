@@ -3,6 +3,7 @@
 
 #include "kernels/brownian_bridge/bridge_shared_kernel.cuh"
 #include "kernels/brownian_bridge/brownian_bridge_launch.hpp"
+#include "src/core/device_binding.hpp"
 #include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
@@ -11,35 +12,42 @@ namespace {
 template <class T, int D>
 void launch_for_dimension(const BridgeDeviceStrategy& strategy, const BridgeArgs<T>& args,
                           BridgeStrategy which, StreamHandle stream, BridgeKernelReport* describe) {
-  constexpr int threads = BridgePolicy::shared_block_threads;
-  constexpr int P = shared_prefetch_depth<D>();
-  constexpr int V = vector_paths<T>(D);
-  if constexpr (V > 1) {
-    // V consecutive paths per thread in one vector access, where the arrays allow.
-    constexpr int PV = BridgePolicy::vector_prefetch_depth;
-    const bool vector = bridge_vector_io_allowed<T, V>(args) &&
-                        bridge_shared_bytes<T>(strategy.stack_size, args.dimension,
-                                               BridgePolicy::min_shared_block_threads, V) <=
-                            device_properties().shared_memory_per_block_optin_bytes;
-    if (vector) {
-      switch (which) {
-        case BridgeStrategy::shared_memory_reuse:
-          return launch_bridge_shared_variant<T, D, V, true, 1, threads, 1>(strategy, args, stream, describe);
-        case BridgeStrategy::shared_memory_reuse_prefetch:
-          return launch_bridge_shared_variant<T, D, V, true, PV, threads, 1>(strategy, args, stream, describe);
-        default:
-          return launch_bridge_shared_variant<T, D, V, false, PV, threads, 1>(strategy, args, stream, describe);
+  BridgeSharedPolicies::dispatch(architecture(device_properties()), [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    constexpr int threads = Policy::block_threads;
+    constexpr int min_blocks = Policy::blocks_per_multiprocessor;
+    constexpr int P = shared_prefetch_depth<D>();
+    constexpr int V = vector_paths<T>(D);
+    if constexpr (V > 1) {
+      // V consecutive paths per thread in one vector access, where the arrays allow.
+      constexpr int PV = Policy::vector_prefetch_depth;
+      const bool vector = bridge_vector_io_allowed<T, V>(args) &&
+                          bridge_shared_bytes<T>(strategy.stack_size, args.dimension,
+                                                 BridgeLimits::min_shared_block_threads, V) <=
+                              device_properties().shared_memory_per_block_optin_bytes;
+      if (vector) {
+        switch (which) {
+          case BridgeStrategy::shared_memory_reuse:
+            return launch_bridge_shared_variant<T, D, V, true, 1, threads, min_blocks>(strategy, args, stream,
+                                                                                       describe);
+          case BridgeStrategy::shared_memory_reuse_prefetch:
+            return launch_bridge_shared_variant<T, D, V, true, PV, threads, min_blocks>(strategy, args, stream,
+                                                                                        describe);
+          default:
+            return launch_bridge_shared_variant<T, D, V, false, PV, threads, min_blocks>(strategy, args, stream,
+                                                                                         describe);
+        }
       }
     }
-  }
-  switch (which) {
-    case BridgeStrategy::shared_memory_reuse:
-      return launch_bridge_shared_variant<T, D, 1, true, 1, threads, 1>(strategy, args, stream, describe);
-    case BridgeStrategy::shared_memory_reuse_prefetch:
-      return launch_bridge_shared_variant<T, D, 1, true, P, threads, 1>(strategy, args, stream, describe);
-    default:
-      return launch_bridge_shared_variant<T, D, 1, false, P, threads, 1>(strategy, args, stream, describe);
-  }
+    switch (which) {
+      case BridgeStrategy::shared_memory_reuse:
+        return launch_bridge_shared_variant<T, D, 1, true, 1, threads, min_blocks>(strategy, args, stream, describe);
+      case BridgeStrategy::shared_memory_reuse_prefetch:
+        return launch_bridge_shared_variant<T, D, 1, true, P, threads, min_blocks>(strategy, args, stream, describe);
+      default:
+        return launch_bridge_shared_variant<T, D, 1, false, P, threads, min_blocks>(strategy, args, stream, describe);
+    }
+  });
 }
 
 }  // namespace
@@ -53,7 +61,7 @@ void launch_bridge_shared(const BridgeDeviceStrategy& strategy, const BridgeArgs
     case 3: return launch_for_dimension<T, 3>(strategy, args, which, stream, describe);
     case 4: return launch_for_dimension<T, 4>(strategy, args, which, stream, describe);
     default:
-      return launch_for_dimension<T, BridgePolicy::max_register_dimension>(strategy, args, which, stream, describe);
+      return launch_for_dimension<T, BridgeLimits::max_register_dimension>(strategy, args, which, stream, describe);
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Internal, host-visible: the device form of a compiled bridge strategy, the
-// tuning policy and the launch arguments shared by the host code that uploads and
+// Internal, host-visible: the device form of a compiled bridge strategy and the
+// launch arguments shared by the host code that uploads and
 // selects (brownian_bridge_cuda.cpp) and the constant-memory (1-3), shared-memory (4-5) and
 // fused Sobol kernels (kernels/brownian_bridge/), whose launchers are declared in
 // kernels/brownian_bridge/brownian_bridge_launch.hpp.
@@ -12,37 +12,16 @@
 
 #include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_layout.hpp"
+#include "src/brownian_bridge/brownian_bridge_policy.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/device_buffer.hpp"
 
 namespace cunum::detail {
 
-struct BridgePolicy {
-  // Strategies 1-3: one thread per (path, dimension); C, x0, w and the strategy in
-  // constant memory; stack in local memory (8-bit slots, 255 marks "no store").
-  static constexpr int constant_block_threads = 256;
-  static constexpr int max_constant_dimension = 16;
-  static constexpr int max_local_stack = 64;
-  static constexpr std::uint8_t constant_no_store = 255;
-  static constexpr std::size_t constant_bytes = 56 * 1024;
-  static constexpr int prefetch_normals = 8;  // P of strategy 3
-  // Strategies 4-5 and the fused Sobol kernel: one thread per path (or per V
-  // paths), all d dimensions; C in registers (d exact up to 4, else padded to 8);
-  // stack and a chunk of the strategy in shared memory.
-  static constexpr int shared_block_threads = 128;
-  static constexpr int min_shared_block_threads = 32;
-  static constexpr int shared_chunk_steps = 128;  // a multiple of every prefetch depth
-  static constexpr int max_register_dimension = 8;
-  static constexpr int vector_bytes = 16;          // the widest Z load and output store
-  // Z vectors in flight per thread with vector I/O: fewer registers, more resident
-  // blocks (the sweep behind 2 is in docs/brownian_bridge.md).
-  static constexpr int vector_prefetch_depth = 2;
-  static constexpr int sobol_block_threads = 128;
-  static constexpr int sobol_paths = 4;  // per thread, warp-strided (d <= 4), when shared memory allows
-};
-
-// Paths per thread of the fused Sobol kernel: V values per dimension in registers.
-constexpr int sobol_paths_per_thread(int d) { return d <= 4 ? BridgePolicy::sobol_paths : 1; }
+// Paths per thread of the fused Sobol kernel under `Policy` (BridgeSobolPolicies): V
+// values per dimension in registers.
+template <class Policy>
+constexpr int sobol_paths_per_thread(int d) { return d <= 4 ? Policy::paths_per_thread : 1; }
 
 // Normals prefetched per dimension by strategies 4 and 5-with-prefetch when each
 // thread takes one path: the registers spent (P x D) stay near 8-16.
@@ -52,14 +31,14 @@ constexpr int shared_prefetch_depth() {
 }
 
 // The kernels' dimension template for d: exact up to 4, else padded to 8.
-constexpr int padded_dimension(int d) { return d <= 4 ? d : BridgePolicy::max_register_dimension; }
+constexpr int padded_dimension(int d) { return d <= 4 ? d : BridgeLimits::max_register_dimension; }
 
 // Paths per thread when Z and output move as vectors of consecutive paths: a
 // 16-byte vector for d = 1, two paths for d = 2 or 3 (measured against one path in
 // docs/brownian_bridge.md), none beyond (the registers of V x D values).
 template <class T>
 constexpr int vector_paths(int d) {
-  return d == 1 ? BridgePolicy::vector_bytes / static_cast<int>(sizeof(T)) : (d <= 3 ? 2 : 1);
+  return d == 1 ? BridgeLimits::vector_bytes / static_cast<int>(sizeof(T)) : (d <= 3 ? 2 : 1);
 }
 
 // The integer part of one step (strategies 4-5, fused Sobol): 16 bytes, staged

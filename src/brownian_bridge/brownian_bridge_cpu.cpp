@@ -25,24 +25,12 @@
 
 #include "src/brownian_bridge/brownian_bridge_backends.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
+#include "src/brownian_bridge/brownian_bridge_policy.hpp"
 #include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/core/instantiate.hpp"
 
 namespace cunum::detail {
 namespace {
-
-struct CpuBridgePolicy {
-  // Bytes of each row per block when every array is path-fastest: long unit-stride
-  // runs per row for the hardware prefetchers, and few blocks to pay the per-step
-  // overheads (measured on 64-step paths: 8 KiB beat 1, 2 and 4 KiB; 16 was level).
-  static constexpr std::int64_t fastest_row_bytes = 8 * 1024;
-  // Bytes of Z and output per block when an array is path-contiguous: they stay in
-  // L1 (measured on 64-step paths: 32 KiB beat 8, 16 and 64 KiB).
-  static constexpr std::int64_t contiguous_block_bytes = 32 * 1024;
-  // Fewest paths per block, so that each step still has a few vectors of work.
-  static constexpr std::int64_t min_block_paths = 8;
-  static constexpr std::int64_t cache_line_bytes = 64;
-};
 
 // Calls f with std::true_type or std::false_type, so that a loop can be compiled
 // once per value of a loop-invariant flag with its stores unconditional.

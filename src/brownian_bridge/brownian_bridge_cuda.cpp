@@ -50,8 +50,8 @@ std::uint8_t increment_flags(const BridgeStep& s) {
 }
 
 bool constant_strategy_possible(const BrownianBridge& bridge) {
-  return bridge.dimension() <= BridgePolicy::max_constant_dimension &&
-         bridge.stack_size() <= static_cast<std::uint32_t>(BridgePolicy::max_local_stack) &&
+  return bridge.dimension() <= BridgeLimits::max_constant_dimension &&
+         bridge.stack_size() <= static_cast<std::uint32_t>(BridgeLimits::max_local_stack) &&
          bridge.output_records() <= kMaxConstantIndex;
 }
 
@@ -59,7 +59,7 @@ template <class T>
 void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& typed) {
   if (!constant_strategy_possible(bridge)) return;
   const int d = bridge.dimension();
-  constexpr int m = BridgePolicy::max_constant_dimension;
+  constexpr int m = BridgeLimits::max_constant_dimension;
   std::vector<T> factor(m * m, T(0));
   for (int i = 0; i < d; ++i) {
     for (int j = 0; j < d; ++j) factor[i * m + j] = static_cast<T>(bridge.factor()[i * d + j]);
@@ -78,7 +78,7 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
     output_index.push_back(static_cast<std::uint16_t>(s.output_index));
     left.push_back(static_cast<std::uint8_t>(s.left_slot));
     right.push_back(static_cast<std::uint8_t>(s.right_slot));
-    store.push_back(s.store_slot == BridgeStep::no_store ? BridgePolicy::constant_no_store
+    store.push_back(s.store_slot == BridgeStep::no_store ? BridgeLimits::constant_no_store
                                                          : static_cast<std::uint8_t>(s.store_slot));
     increments.push_back(increment_flags(s));
   }
@@ -95,7 +95,7 @@ void build_constant_image(const BrownianBridge& bridge, TypedDeviceStrategy<T>& 
   append(image, layout.store, store.data(), store.size());
   append(image, layout.increments, increments.data(), increments.size());
   layout.bytes = static_cast<std::uint32_t>(image.size());
-  if (image.size() <= BridgePolicy::constant_bytes) {
+  if (image.size() <= BridgeLimits::constant_bytes) {
     typed.constant_image = std::move(image);
     typed.constant_image_id = new_constant_image_id();
   }
@@ -121,8 +121,8 @@ void upload_typed(const BrownianBridge& bridge, SetupUpload& upload, TypedDevice
                        static_cast<T>(s.inverse_right_gap)});
   }
   typed.weights = upload.copy(std::move(weights));
-  if (d <= BridgePolicy::max_register_dimension) {
-    constexpr int m = BridgePolicy::max_register_dimension;
+  if (d <= BridgeLimits::max_register_dimension) {
+    constexpr int m = BridgeLimits::max_register_dimension;
     std::vector<T> factor(m * m, T(0));
     for (int i = 0; i < d; ++i) {
       for (int j = 0; j < d; ++j) factor[i * m + j] = static_cast<T>(bridge.factor()[i * d + j]);
@@ -161,8 +161,8 @@ bool is_constant_family(BridgeStrategy s) {
 }
 
 std::string register_family_limits(const BrownianBridge& bridge, std::size_t shared_bytes_needed) {
-  if (bridge.dimension() > BridgePolicy::max_register_dimension) {
-    return "dimension > " + std::to_string(BridgePolicy::max_register_dimension) + " (C held in registers)";
+  if (bridge.dimension() > BridgeLimits::max_register_dimension) {
+    return "dimension > " + std::to_string(BridgeLimits::max_register_dimension) + " (C held in registers)";
   }
   if (bridge.stack_size() >= kMaxSharedSlots) return "stack size >= 65535 (16-bit slots)";
   const std::size_t available = device_properties().shared_memory_per_block_optin_bytes;
@@ -176,24 +176,24 @@ std::string register_family_limits(const BrownianBridge& bridge, std::size_t sha
 // Why `which` cannot serve, or an empty string when it can.
 std::string unsupported_reason(const BrownianBridge& bridge, BridgeStrategy which, bool double_precision) {
   if (is_constant_family(which)) {
-    if (bridge.dimension() > BridgePolicy::max_constant_dimension) {
-      return "dimension > " + std::to_string(BridgePolicy::max_constant_dimension);
+    if (bridge.dimension() > BridgeLimits::max_constant_dimension) {
+      return "dimension > " + std::to_string(BridgeLimits::max_constant_dimension);
     }
-    if (bridge.stack_size() > static_cast<std::uint32_t>(BridgePolicy::max_local_stack)) {
+    if (bridge.stack_size() > static_cast<std::uint32_t>(BridgeLimits::max_local_stack)) {
       return "stack size " + std::to_string(bridge.stack_size()) + " > local stack limit " +
-             std::to_string(BridgePolicy::max_local_stack);
+             std::to_string(BridgeLimits::max_local_stack);
     }
     if (bridge.output_records() > kMaxConstantIndex) return "N + 1 > 65535 (16-bit indices)";
     const BridgeDeviceStrategy& strategy = cuda_strategy(bridge);
     const std::size_t bytes = double_precision ? strategy.typed<double>().constant_layout.bytes
                                                : strategy.typed<float>().constant_layout.bytes;
-    if (bytes > BridgePolicy::constant_bytes) {
+    if (bytes > BridgeLimits::constant_bytes) {
       return "strategy needs " + std::to_string(bytes) + " bytes of constant memory > " +
-             std::to_string(BridgePolicy::constant_bytes);
+             std::to_string(BridgeLimits::constant_bytes);
     }
     return {};
   }
-  const int threads = BridgePolicy::min_shared_block_threads;
+  const int threads = BridgeLimits::min_shared_block_threads;
   return register_family_limits(
       bridge, double_precision ? bridge_shared_bytes<double>(bridge.stack_size(), bridge.dimension(), threads, 1)
                                : bridge_shared_bytes<float>(bridge.stack_size(), bridge.dimension(), threads, 1));

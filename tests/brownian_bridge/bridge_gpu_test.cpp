@@ -135,7 +135,7 @@ void expect_gpu_matches_cpu(const BridgeSetup& s, std::int64_t paths, LayoutPair
 // Interior point counts of the sweep: tiny ones, both sides of a multiple of every
 // prefetch depth, and one past a staged chunk of steps (shared_chunk_steps = 128).
 constexpr std::size_t kSweepN[] = {1, 2, 3, 63, 64, 65, 131};
-static_assert(cunum::detail::BridgePolicy::shared_chunk_steps < 131, "N = 131 must span two staged chunks");
+static_assert(cunum::detail::BridgeLimits::shared_chunk_steps < 131, "N = 131 must span two staged chunks");
 
 // Every kernel variant the library launches: each strategy x precision (the two
 // tests) x d in {1, 2, 3, 5} x layout pair x free and fixed end x paths and
@@ -147,10 +147,10 @@ static_assert(cunum::detail::BridgePolicy::shared_chunk_steps < 131, "N = 131 mu
 // enough to run under racecheck.
 template <class T>
 void sweep(std::uint64_t salt) {
-  using cunum::detail::BridgePolicy;
+  using ConstantPolicy = cunum::detail::BridgeConstantPolicies::newest;
   std::uint64_t case_id = salt;
   for (int d : {1, 2, 3, 5}) {
-    const std::int64_t widest_block = cunum::detail::vector_paths<float>(1) * (BridgePolicy::constant_block_threads / d);
+    const std::int64_t widest_block = cunum::detail::vector_paths<float>(1) * (ConstantPolicy::block_threads / d);
     for (bool fixed : {false, true}) {
       for (const LayoutPair& layouts : kLayouts) {
         const bool path_fastest = layouts.z == BridgeLayout::path_fastest && layouts.output == BridgeLayout::path_fastest;
