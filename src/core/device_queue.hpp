@@ -4,6 +4,9 @@
 // device, peer access where a pair allows it, and a guard that restores the
 // caller's current device.
 
+#include <mutex>
+#include <set>
+#include <utility>
 #include <cuda_runtime.h>
 
 #include <vector>
@@ -45,19 +48,29 @@ class DeviceQueue {
 };
 
 // Lets `from` read `to`'s memory directly where the pair allows it (copies work either
-// way; peer access makes them direct). Leaves `from` current.
+// way; peer access makes them direct). Leaves `from` current. Each pair is enabled once
+// a process: enabling it again is an API error (cudaErrorPeerAccessAlreadyEnabled) that
+// compute-sanitizer reports, so the pairs done are remembered.
 inline void enable_peer_access(int from, int to) {
   if (from == to) return;
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> enabled;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (enabled.count({from, to}) != 0) {
+    CUNUM_CHECK(cudaSetDevice(from));
+    return;
+  }
   int possible = 0;
   CUNUM_CHECK(cudaDeviceCanAccessPeer(&possible, from, to));
   if (!possible) return;
   CUNUM_CHECK(cudaSetDevice(from));
   const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
   if (status == cudaErrorPeerAccessAlreadyEnabled) {
-    cudaGetLastError();  // clear it: enabled before is what we want
-    return;
+    cudaGetLastError();  // clear it: the application enabled it, which is what we want
+  } else {
+    CUNUM_CHECK(status);
   }
-  CUNUM_CHECK(status);
+  enabled.insert({from, to});
 }
 
 // Restores the device current at construction when it goes out of scope.
