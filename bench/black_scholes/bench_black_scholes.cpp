@@ -1,6 +1,6 @@
 // cunum-bench-black-scholes: the Black-Scholes pricer against the copy bandwidth and
-// the seed's kernel (NVIDIA CUDA technical training, vol. II, 2008: the SDK
-// BlackScholes sample), the options/s curve, implied volatility, the seed's transfer
+// the reference kernel (NVIDIA CUDA technical training, vol. II, 2008: the SDK
+// BlackScholes sample), the options/s curve, implied volatility, the reference transfer
 // measurement, and the CPU backend beside QuantLib. Every case is checked against
 // the CPU backend (or QuantLib) outside the timed runs; a mismatch fails the bench.
 
@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   using namespace cunum::bench;
   FailureLog failures;
   return bench_main(argc, argv, "cunum-bench-black-scholes",
-                    "Black-Scholes prices, Greeks and implied volatility: % of copy bandwidth, vs the seed's kernel "
+                    "Black-Scholes prices, Greeks and implied volatility: % of copy bandwidth, vs the reference kernel "
                     "and QuantLib",
                     failures, [&](const BenchOptions& options) {
                       const BenchEnvironment environment = measure_environment(options);
@@ -21,9 +21,9 @@ int main(int argc, char** argv) {
                         run(context);
                       };
                       if (environment.backend == cunum::Backend::cuda) {
-                        section("Pricing: the seed's case, every Greek, a per-option market",
+                        section("Pricing: the reference case, every Greek, a per-option market",
                                 black_scholes::pricing_section);
-                        section("Options/s from 2^10 to 2^26 options (seed case)", black_scholes::curve_section);
+                        section("Options/s from 2^10 to 2^26 options (reference case)", black_scholes::curve_section);
                         section("Implied volatility", black_scholes::implied_volatility_section);
                         section("Transfers: host-resident options, end to end", black_scholes::transfer_section);
                       }

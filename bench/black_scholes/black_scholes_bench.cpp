@@ -11,7 +11,7 @@
 namespace cunum::bench::black_scholes {
 
 template <class T>
-Book<T> seed_book(std::int64_t n) {
+Book<T> reference_book(std::int64_t n) {
   std::mt19937_64 engine(20081118);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   Book<T> book;
@@ -108,7 +108,7 @@ BenchOptions cpu_options(const BenchOptions& options) {
 }
 
 #define CUNUM_INSTANTIATE_BENCH_BOOKS(T)                                                             \
-  template Book<T> seed_book<T>(std::int64_t);                                                       \
+  template Book<T> reference_book<T>(std::int64_t);                                                  \
   template ImpliedVolBook<T> implied_vol_book<T>(std::int64_t);                                      \
   template void check_close<T>(FailureLog&, const std::string&, const std::vector<T>&,              \
                                const std::vector<T>&, double);                                       \

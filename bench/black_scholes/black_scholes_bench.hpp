@@ -19,15 +19,15 @@ constexpr std::int64_t pow2(int exponent) { return std::int64_t{1} << exponent; 
 template <class T>
 struct Book {
   std::vector<T> spot, strike, expiry, rate, dividend, volatility;
-  T scalar_rate = 0, scalar_volatility = 0;  // the seed's one rate and volatility, no dividend
+  T scalar_rate = 0, scalar_volatility = 0;  // the reference work's one rate and volatility, no dividend
   std::int64_t size() const { return static_cast<std::int64_t>(spot.size()); }
 };
 
-// The seed's book: S in [5, 30], K in [1, 100], T in [0.25, 10] years, r = 0.02,
+// The reference work's book: S in [5, 30], K in [1, 100], T in [0.25, 10] years, r = 0.02,
 // sigma = 0.30; the per-option market draws r in [0, 0.05], q in [0, 0.03] and sigma in
 // [0.10, 0.50]. Fixed seed.
 template <class T>
-Book<T> seed_book(std::int64_t n);
+Book<T> reference_book(std::int64_t n);
 
 // A book for implied volatility: S in [50, 150], T in [1/52, 5], sigma in [0.05, 1],
 // r = 0.02, q = 0.01, strikes within 3 standard deviations of the forward

@@ -1,4 +1,4 @@
-// On the CPU, all threads: the OpenMP backend pricing the seed's 1,000,000 options
+// On the CPU, all threads: the OpenMP backend pricing the reference work's 1,000,000 options
 // beside QuantLib's blackFormula, and inverting implied volatilities beside QuantLib's
 // blackFormulaImpliedStdDev, when QuantLib is built in.
 
@@ -13,7 +13,7 @@
 #endif
 
 #include "black_scholes_bench.hpp"
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 
 namespace cunum::bench::black_scholes {
 
@@ -23,9 +23,9 @@ std::string threads_note() { return std::to_string(omp_get_max_threads()) + " Op
 
 template <class T>
 void bench_cpu_prices(Context& context, std::int64_t n) {
-  static const SeedFigures figures{
-      {"cpu: call+put, scalar r and sigma (seed case)", "float64", 1000000, "seed's CPU: 454.7 ms"}};
-  const Book<T> book = seed_book<T>(n);
+  static const PublishedFigures figures{
+      {"cpu: call+put, scalar r and sigma (reference case)", "float64", 1000000, "published CPU: 454.7 ms"}};
+  const Book<T> book = reference_book<T>(n);
   const BlackScholesPricer<T> pricer({BlackScholesOutput::call, BlackScholesOutput::put}, Backend::cpu);
   BlackScholesMarket<T> market;
   market.rates.rate = book.scalar_rate;
@@ -35,7 +35,7 @@ void bench_cpu_prices(Context& context, std::int64_t n) {
   results.call = call.data();
   results.put = put.data();
   const BenchOptions options = cpu_options(context.options);
-  BenchRow row = bench_row(kModule, "cpu: call+put, scalar r and sigma (seed case)", precision_name<T>(), n);
+  BenchRow row = bench_row(kModule, "cpu: call+put, scalar r and sigma (reference case)", precision_name<T>(), n);
   row.bytes_moved = static_cast<double>(n) * sizeof(T) * 5;
   const auto ours = [&] {
     pricer.price(n, book.spot.data(), book.strike.data(), book.expiry.data(), market, results);

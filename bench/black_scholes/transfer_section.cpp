@@ -1,4 +1,4 @@
-// The seed's transfer measurement redone: 1,000,000 options copied host -> device,
+// The reference work's transfer measurement redone: 1,000,000 options copied host -> device,
 // priced (call and put), and copied back, from pageable and from pinned host memory,
 // and the same cut into chunks whose copies overlap the kernel on several streams.
 // The end-to-end rows are what a caller whose options live in host memory gets.
@@ -10,24 +10,25 @@
 #include <vector>
 
 #include "black_scholes_bench.hpp"
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 #include "src/core/check.hpp"
 
 namespace cunum::bench::black_scholes {
 
 namespace {
 
-constexpr std::int64_t kSeedOptions = 1000000;
+constexpr std::int64_t kReferenceOptions = 1000000;
 constexpr int kOverlapChunks = 16;
 constexpr int kOverlapStreams = 4;
 
-// The seed's G80 transfer times for its 1,000,000 float options.
-const SeedFigures& seed_figures() {
-  static const SeedFigures figures{
-      {"host -> device, S K T, pageable", "float32", kSeedOptions, "G80 (seed): 10.496 ms"},
-      {"device -> host, call put, pageable", "float32", kSeedOptions, "G80 (seed): 15.471 ms"},
-      {"host -> device, S K T, pinned", "float32", kSeedOptions, "G80 (seed): 3.714 ms"},
-      {"device -> host, call put, pinned", "float32", kSeedOptions, "G80 (seed): 2.607 ms"},
+// The published G80 transfer times for the reference work's 1,000,000 float
+// options.
+const PublishedFigures& published_figures() {
+  static const PublishedFigures figures{
+      {"host -> device, S K T, pageable", "float32", kReferenceOptions, "G80 (published): 10.496 ms"},
+      {"device -> host, call put, pageable", "float32", kReferenceOptions, "G80 (published): 15.471 ms"},
+      {"host -> device, S K T, pinned", "float32", kReferenceOptions, "G80 (published): 3.714 ms"},
+      {"device -> host, call put, pinned", "float32", kReferenceOptions, "G80 (published): 2.607 ms"},
   };
   return figures;
 }
@@ -105,7 +106,7 @@ void bench_transfers(Context& context, const char* memory, const HostSide<T>& ho
     row.median_ms = ms;
     row.bytes_moved = static_cast<double>(n) * sizeof(T) * arrays;
     row.note = options_per_second(book.size(), ms) + " end to end; bytes cross PCIe (the % column is of the device copy)";
-    seed_figures().annotate(row);
+    published_figures().annotate(row);
     context.report.add(row);
   };
   std::fill(host.call, host.call + n, T(-1));
@@ -154,7 +155,7 @@ void bench_transfers(Context& context, const char* memory, const HostSide<T>& ho
 
 template <class T>
 void bench_transfers(Context& context) {
-  const Book<T> book = seed_book<T>(kSeedOptions);
+  const Book<T> book = reference_book<T>(kReferenceOptions);
   const std::size_t n = static_cast<std::size_t>(book.size());
   const BlackScholesPricer<T> cpu({BlackScholesOutput::call}, Backend::cpu);
   BlackScholesMarket<T> market;

@@ -12,7 +12,7 @@
 
 #include "bridge_bench.hpp"
 #include "curand_generator.hpp"
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 
 namespace cunum::bench::bridge {
 
@@ -59,8 +59,8 @@ std::string cpu_case_name(OutputKind kind, int threads) {
 
 // The reference work's Table 2, best systems: Xeon X5680 (12 cores) at 1 and 16 threads,
 // Core i7 860 at 1 and 8 threads (float paths only).
-const SeedFigures& published_cpu_figures() {
-  static const SeedFigures figures{
+const PublishedFigures& published_cpu_figures() {
+  static const PublishedFigures figures{
       {cpu_case_name(OutputKind::paths, 1), "float32", kPublishedPaths,
        "Xeon X5680 (published): 1392.1 ms; Core i7 860 (published): 1212.5 ms"},
       {cpu_case_name(OutputKind::paths, 8), "float32", kPublishedPaths, "Core i7 860 (published): 720.3 ms"},

@@ -8,7 +8,7 @@
 
 #include "bridge_bench.hpp"
 #include "curand_generator.hpp"
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 
 namespace cunum::bench::bridge {
 
@@ -46,14 +46,14 @@ std::string strategy_case_name(OutputKind kind, BridgeStrategy strategy) {
 
 // The published C2050 figures: Table 1 (float sample paths, ECC on, 120 GB/s peak) and,
 // for 5 with prefetch, its summary of the four precision/output cases.
-const SeedFigures& published_c2050_figures() {
+const PublishedFigures& published_c2050_figures() {
   // Every figure is of a run at the reference work's size.
   const auto figure = [](OutputKind kind, BridgeStrategy strategy, const char* precision, const char* note) {
-    return SeedFigure{strategy_case_name(kind, strategy), precision, kPublishedPaths, note};
+    return PublishedFigure{strategy_case_name(kind, strategy), precision, kPublishedPaths, note};
   };
   constexpr OutputKind paths = OutputKind::paths;
   constexpr OutputKind increments = OutputKind::increments;
-  static const SeedFigures figures{
+  static const PublishedFigures figures{
       figure(paths, BridgeStrategy::constant_memory, "float32",
              "C2050 (published): 20 regs, 100% occupancy, 29 GB/s (24.1% of 120)"),
       figure(paths, BridgeStrategy::vectorized, "float32",

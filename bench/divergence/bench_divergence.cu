@@ -42,7 +42,7 @@
 #include "cunum/core.hpp"
 #include "cunum/device/divergence.cuh"
 #include "cunum/monte_carlo.hpp"
-#include "seed_workloads.cuh"
+#include "paper_workloads.cuh"
 
 namespace {
 
@@ -53,13 +53,13 @@ using cunum::bench::BenchOptions;
 using cunum::bench::BenchReport;
 using cunum::bench::BenchRow;
 using cunum::bench::FailureLog;
-using cunum::bench::divergence::seed_branch_reference;
-using cunum::bench::divergence::seed_loop_reference;
-using cunum::bench::divergence::SeedBranchTask;
-using cunum::bench::divergence::SeedLoopTask;
+using cunum::bench::divergence::paper_branch_reference;
+using cunum::bench::divergence::paper_loop_reference;
+using cunum::bench::divergence::PaperBranchTask;
+using cunum::bench::divergence::PaperLoopTask;
 using cunum::device::BranchScheme;
 using cunum::device::DivergencePolicy;
-using cunum::device::SeedDivergencePolicy;
+using cunum::device::PaperDivergencePolicy;
 using cunum::device::WorkAssignment;
 
 constexpr const char* kModule = "divergence";
@@ -73,29 +73,29 @@ void check(cudaError_t status, const char* what) {
 // ----------------------------------------------------------------------------------
 // The paper's figures (GTX 560 Ti, CUDA 4.1), seconds.
 
-struct SeedLoopFigure {
+struct PublishedLoopFigure {
   int loop_num;
   double before, after;
 };
-constexpr SeedLoopFigure kSeedTable1[] = {
+constexpr PublishedLoopFigure kPublishedTable1[] = {
     {1, 0.003578, 0.006199},   {2, 0.004829, 0.006539},   {4, 0.005982, 0.007417},   {8, 0.010972, 0.011640},
     {16, 0.021037, 0.020873},  {32, 0.044515, 0.044844},  {64, 0.085638, 0.081224},  {128, 0.172095, 0.153413},
     {256, 0.327804, 0.301698}, {512, 0.655889, 0.593056}, {8192, 11.329095, 9.348179}};
-constexpr SeedLoopFigure kSeedSkewed = {128, 0.169481, 0.065186};
+constexpr PublishedLoopFigure kPublishedSkewed = {128, 0.169481, 0.065186};
 
-constexpr int kSeedLoops[] = {1, 10, 100, 1000, 10000};
-constexpr int kSeedItemsPerThread[] = {1, 4, 16, 64};
-constexpr double kSeedTable2[5][4] = {{0.000041, 0.000052, 0.000174, 0.001356},
-                                      {0.000043, 0.000055, 0.000172, 0.001353},
-                                      {0.000058, 0.000087, 0.000240, 0.001449},
-                                      {0.000144, 0.000404, 0.001364, 0.004465},
-                                      {0.001015, 0.004047, 0.013259, 0.043370}};
-constexpr double kSeedTable3[5][4] = {{0.000038, 0.000040, 0.000043, 0.000059},
-                                      {0.000035, 0.000042, 0.000049, 0.000078},
-                                      {0.000041, 0.000054, 0.000105, 0.000303},
-                                      {0.000142, 0.000384, 0.001338, 0.005165},
-                                      {0.001119, 0.003426, 0.012963, 0.051003}};
-constexpr double kSeedTable4[4] = {50.0, 51.8, 66.6, 79.5};  // after, by DATA_PER_THREAD; before: 50.0
+constexpr int kPublishedLoops[] = {1, 10, 100, 1000, 10000};
+constexpr int kPublishedItemsPerThread[] = {1, 4, 16, 64};
+constexpr double kPublishedTable2[5][4] = {{0.000041, 0.000052, 0.000174, 0.001356},
+                                           {0.000043, 0.000055, 0.000172, 0.001353},
+                                           {0.000058, 0.000087, 0.000240, 0.001449},
+                                           {0.000144, 0.000404, 0.001364, 0.004465},
+                                           {0.001015, 0.004047, 0.013259, 0.043370}};
+constexpr double kPublishedTable3[5][4] = {{0.000038, 0.000040, 0.000043, 0.000059},
+                                           {0.000035, 0.000042, 0.000049, 0.000078},
+                                           {0.000041, 0.000054, 0.000105, 0.000303},
+                                           {0.000142, 0.000384, 0.001338, 0.005165},
+                                           {0.001119, 0.003426, 0.012963, 0.051003}};
+constexpr double kPublishedTable4[4] = {50.0, 51.8, 66.6, 79.5};  // after, by DATA_PER_THREAD; before: 50.0
 
 template <std::size_t N>
 int index_of(const int (&values)[N], int value) {
@@ -155,17 +155,17 @@ std::vector<std::uint32_t> trip_counts(std::int64_t n, CountDistribution distrib
 // The sort-by-trip-count peer's task: item i of the sorted order runs sorted_counts[i]
 // and settles the original item order[i].
 struct SortedLoopTask {
-  SeedLoopTask seed;
+  PaperLoopTask loop;
   const std::uint32_t* sorted_counts;
   const std::uint32_t* order;
-  using State = SeedLoopTask::State;
+  using State = PaperLoopTask::State;
   __device__ State start(std::int64_t i) const {
     const std::uint32_t count = sorted_counts[i];
     return {count, count > 0 ? count : 1u};
   }
-  __device__ bool proceed(const State& state) const { return seed.proceed(state); }
-  __device__ void step(State& state) const { seed.step(state); }
-  __device__ void finish(std::int64_t i, const State& state) const { seed.out[order[i]] = state.num; }
+  __device__ bool proceed(const State& state) const { return loop.proceed(state); }
+  __device__ void step(State& state) const { loop.step(state); }
+  __device__ void finish(std::int64_t i, const State& state) const { loop.out[order[i]] = state.num; }
 };
 
 // The loop experiment's device data and the ways to run it.
@@ -189,7 +189,7 @@ class LoopExperiment {
   }
 
   void run(WorkAssignment assignment, int loop_num) {
-    cunum::device::launch_for_each<SeedDivergencePolicy>(assignment, task(loop_num), n_, stream_);
+    cunum::device::launch_for_each<PaperDivergencePolicy>(assignment, task(loop_num), n_, stream_);
   }
   // The peer: trip counts sorted (14 bits hold 8192), then one item per thread.
   void run_sorted(int loop_num) {
@@ -197,13 +197,13 @@ class LoopExperiment {
                                           identity_.data(), order_.data(), static_cast<int>(n_), 0, 14, stream_),
           "cub::DeviceRadixSort::SortPairs");
     const SortedLoopTask sorted{task(loop_num), sorted_counts_.data(), order_.data()};
-    cunum::device::launch_for_each<SeedDivergencePolicy>(WorkAssignment::static_per_thread, sorted, n_, stream_);
+    cunum::device::launch_for_each<PaperDivergencePolicy>(WorkAssignment::static_per_thread, sorted, n_, stream_);
   }
   std::vector<std::uint32_t> result() const { return out_.to_host(); }
   void poison() { out_.fill_bytes_async(0xDE); }
 
  private:
-  SeedLoopTask task(int loop_num) { return {counts_.data(), out_.data(), loop_num}; }
+  PaperLoopTask task(int loop_num) { return {counts_.data(), out_.data(), loop_num}; }
 
   std::int64_t n_;
   StreamHandle stream_;
@@ -218,7 +218,7 @@ class LoopExperiment {
 // every warp slot filled: at 8 blocks per multiprocessor they matched the plain kernel.
 std::int64_t loop_items(const BenchEnvironment& environment, int blocks_per_multiprocessor = 16) {
   return std::int64_t{environment.multiprocessor_count} * blocks_per_multiprocessor *
-         SeedDivergencePolicy::items_per_block;
+         PaperDivergencePolicy::items_per_block;
 }
 
 struct Context {
@@ -244,7 +244,7 @@ void check_loop_sample(const std::vector<std::uint32_t>& plain, const std::vecto
   const std::size_t samples = std::clamp<std::size_t>(static_cast<std::size_t>(2e8 / per_item), 4, 256);
   for (std::size_t s = 0; s < samples; ++s) {
     const std::size_t i = (s * 7919u * 7919u) % plain.size();
-    if (plain[i] != seed_loop_reference(counts[i], loop_num)) {
+    if (plain[i] != paper_loop_reference(counts[i], loop_num)) {
       failures.fail(what + ": item " + std::to_string(i) + " differs from the CPU reference");
       return;
     }
@@ -274,13 +274,13 @@ void loop_rows(const Context& context, BenchReport& report, CountDistribution di
                                 options, context.stream,
                                 [&] { floor.run(WorkAssignment::static_per_thread, loop_num); }) *
                             total_trips / (static_cast<double>(mean_trips) * static_cast<double>(n));
-    const SeedLoopFigure* seed = nullptr;
+    const PublishedLoopFigure* published = nullptr;
     if (uniform) {
-      for (const SeedLoopFigure& figure : kSeedTable1) {
-        if (figure.loop_num == loop_num) seed = &figure;
+      for (const PublishedLoopFigure& figure : kPublishedTable1) {
+        if (figure.loop_num == loop_num) published = &figure;
       }
-    } else if (loop_num == kSeedSkewed.loop_num) {
-      seed = &kSeedSkewed;
+    } else if (loop_num == kPublishedSkewed.loop_num) {
+      published = &kPublishedSkewed;
     }
 
     struct Variant {
@@ -315,11 +315,11 @@ void loop_rows(const Context& context, BenchReport& report, CountDistribution di
       std::snprintf(note, sizeof note, "%.1f%% of the divergence-free floor (plain: %.1f%%)",
                     100.0 * floor_ms / medians.ours_ms, 100.0 * floor_ms / medians.peer_ms);
       row.note = note;
-      if (seed != nullptr && variant.paper) {
-        row.note += "; GTX 560 Ti (paper): before " + seconds_text(seed->before) + ", after " +
-                    seconds_text(seed->after);
+      if (published != nullptr && variant.paper) {
+        row.note += "; GTX 560 Ti (paper): before " + seconds_text(published->before) + ", after " +
+                    seconds_text(published->after);
         char ratio[64];
-        std::snprintf(ratio, sizeof ratio, " (%.2fx)", seed->before / seed->after);
+        std::snprintf(ratio, sizeof ratio, " (%.2fx)", published->before / published->after);
         row.note += ratio;
       }
       report.add(row);
@@ -398,7 +398,7 @@ template <class Policy>
 std::int64_t branch_items(const BenchEnvironment& environment) {
   int resident = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &resident, cunum::device::detail::per_thread_branch_kernel<Policy, SeedBranchTask>, Policy::block_threads,
+            &resident, cunum::device::detail::per_thread_branch_kernel<Policy, PaperBranchTask>, Policy::block_threads,
             0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return std::int64_t{environment.multiprocessor_count} * resident * Policy::items_per_block;
@@ -415,7 +415,7 @@ class BranchExperiment {
         out_(keys_.size(), stream) {}
 
   void run(BranchScheme scheme, int loop) {
-    const SeedBranchTask task{device_keys_.data(), out_.data(), loop};
+    const PaperBranchTask task{device_keys_.data(), out_.data(), loop};
     cunum::device::launch_branches<Policy>(scheme, task, n_, stream_, &workspace_);
   }
   std::vector<std::uint32_t> result() const { return out_.to_host(); }
@@ -459,7 +459,7 @@ void branch_rows(const Context& context, BenchReport& report, const std::vector<
   BranchExperiment<Policy> experiment(context.environment, context.stream);
   const std::int64_t n = experiment.size();
   const ExecutionRates rates = predicted_rates(experiment.keys(), Policy::items_per_thread);
-  const int seed_column = index_of(kSeedItemsPerThread, Policy::items_per_thread);
+  const int published_column = index_of(kPublishedItemsPerThread, Policy::items_per_thread);
   for (const int loop : loops) {
     const auto plain = [&] { experiment.run(BranchScheme::plain, loop); };
     experiment.poison();
@@ -468,12 +468,12 @@ void branch_rows(const Context& context, BenchReport& report, const std::vector<
     const std::vector<std::uint32_t> plain_result = experiment.result();
     for (std::size_t s = 0; s < 256; ++s) {
       const std::size_t i = (s * 104729u) % plain_result.size();
-      if (plain_result[i] != seed_branch_reference(experiment.keys()[i], static_cast<std::int64_t>(i), loop)) {
+      if (plain_result[i] != paper_branch_reference(experiment.keys()[i], static_cast<std::int64_t>(i), loop)) {
         failures.fail("plain branches: item " + std::to_string(i) + " differs from the CPU reference");
         break;
       }
     }
-    const int seed_row = index_of(kSeedLoops, loop);
+    const int published_row = index_of(kPublishedLoops, loop);
     for (const BranchScheme scheme : kUnifyingSchemes) {
       const auto run = [&] { experiment.run(scheme, loop); };
       experiment.poison();
@@ -494,12 +494,14 @@ void branch_rows(const Context& context, BenchReport& report, const std::vector<
       std::snprintf(note, sizeof note, "model execution rate %.1f%% (plain %.1f%%)",
                     100.0 * rate_of(rates, scheme), 100.0 * rates.plain);
       row.note = note;
-      if (scheme == BranchScheme::per_thread && seed_row >= 0 && seed_column >= 0) {
-        const double before = kSeedTable2[seed_row][seed_column], after = kSeedTable3[seed_row][seed_column];
-        char seed[160];
-        std::snprintf(seed, sizeof seed, "; GTX 560 Ti (paper): before %.6f s, after %.6f s (%.2fx), rate %.1f%%",
-                      before, after, before / after, kSeedTable4[seed_column]);
-        row.note += seed;
+      if (scheme == BranchScheme::per_thread && published_row >= 0 && published_column >= 0) {
+        const double before = kPublishedTable2[published_row][published_column];
+        const double after = kPublishedTable3[published_row][published_column];
+        char published[160];
+        std::snprintf(published, sizeof published,
+                      "; GTX 560 Ti (paper): before %.6f s, after %.6f s (%.2fx), rate %.1f%%", before, after,
+                      before / after, kPublishedTable4[published_column]);
+        row.note += published;
       }
       report.add(row);
     }

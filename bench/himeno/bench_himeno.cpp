@@ -19,7 +19,7 @@
 #include "cunum/himeno.hpp"
 #include "himeno_peers.hpp"
 #include "himeno_tuning.hpp"
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 #if CUNUM_BENCH_HIMENO_MPI
 #include "cunum/himeno_mpi.hpp"
 #endif
@@ -52,10 +52,10 @@ constexpr double bytes_per_point() {
   return 14.0 * sizeof(T);
 }
 
-const cunum::bench::SeedFigures& seed_figures() {
-  static const cunum::bench::SeedFigures figures{
-      {"seed tiles 16x16x8, S", "float32", 0, "GeForce 8800 Ultra (seed, Table 4): 30.6 GFLOPS"},
-      {"seed tiles 16x16x8, M", "float32", 0, "GeForce 8800 Ultra (seed, Table 4): 29.4 GFLOPS"},
+const cunum::bench::PublishedFigures& published_figures() {
+  static const cunum::bench::PublishedFigures figures{
+      {"reference tiles 16x16x8, S", "float32", 0, "GeForce 8800 Ultra (published, Table 4): 30.6 GFLOPS"},
+      {"reference tiles 16x16x8, M", "float32", 0, "GeForce 8800 Ultra (published, Table 4): 29.4 GFLOPS"},
   };
   return figures;
 }
@@ -74,7 +74,7 @@ BenchRow sweep_row(const std::string& name, const HimenoGrid& grid, double ms, d
   row.peer = kPeerName;
   row.peer_median_ms = peer_ms;
   row.note = gflops_note(grid, ms) + " (" + std::to_string(kSweepsPerCall) + " sweeps a call)";
-  seed_figures().annotate(row);
+  published_figures().annotate(row);
   return row;
 }
 
@@ -112,10 +112,11 @@ void one_size(const BenchOptions& options, BenchReport& report, HimenoSize size,
                             medians.ours_ms, medians.peer_ms));
   }
 
-  HimenoPeer<T> seed(HimenoPeerDesign::seed_tiles, grid, stream);
+  HimenoPeer<T> reference(HimenoPeerDesign::reference_tiles, grid, stream);
   const auto medians = cunum::bench::compare_device_ms(
-      options, stream, [&] { seed.iterate(kSweepsPerCall, stream); }, [&] { port.iterate(kSweepsPerCall, stream); });
-  report.add(sweep_row<T>("seed tiles 16x16x8, " + size_name, grid, medians.ours_ms, medians.peer_ms));
+      options, stream, [&] { reference.iterate(kSweepsPerCall, stream); },
+      [&] { port.iterate(kSweepsPerCall, stream); });
+  report.add(sweep_row<T>("reference tiles 16x16x8, " + size_name, grid, medians.ours_ms, medians.peer_ms));
 }
 
 // The GPU test leaves M's 100 sweeps to the bench: gosa against the CPU backend.
@@ -218,8 +219,8 @@ int main(int argc, char** argv) {
 #endif
   const int status = cunum::bench::bench_main(
       argc, argv, "cunum-bench-himeno",
-      "Himeno sweeps against the two-kernel port and the seed's tiles; sections: sweeps, tuning, check, cpu, mpi", failures,
-      run);
+      "Himeno sweeps against the two-kernel port and the reference tiles; sections: sweeps, tuning, check, cpu, mpi",
+      failures, run);
 #if CUNUM_BENCH_HIMENO_MPI
   MPI_Finalize();
 #endif

@@ -68,13 +68,14 @@ __global__ void __launch_bounds__(kThreads) port_copy_back(Fields<T> f, const T*
   }
 }
 
-// The seed's tiles: 16 (k) x 16 (j) x 8 (i) points, the pressure with a one-point halo
-// in shared memory; each of the 256 threads computes a column of 8 points.
+// The reference tiles (the paper's design): 16 (k) x 16 (j) x 8 (i) points, the
+// pressure with a one-point halo in shared memory; each of the 256 threads computes a
+// column of 8 points.
 constexpr int kTileK = 16, kTileJ = 16, kTileI = 8;
 
 template <class T>
 __global__ void __launch_bounds__(kThreads)
-    seed_tile(Fields<T> f, const T* p, T* next, double* partials, unsigned int* ticket, double* gosa) {
+    reference_tile(Fields<T> f, const T* p, T* next, double* partials, unsigned int* ticket, double* gosa) {
   __shared__ T tile[kTileI + 2][kTileJ + 2][kTileK + 2];
   const std::int64_t k0 = std::int64_t{blockIdx.x} * kTileK + 1;
   const std::int64_t j0 = std::int64_t{blockIdx.y} * kTileJ + 1;
@@ -145,12 +146,13 @@ struct HimenoPeer<T>::State {
 template <class T>
 HimenoPeer<T>::HimenoPeer(HimenoPeerDesign design, const HimenoGrid& grid, StreamHandle stream) {
   const std::int64_t stride = (grid.points() + 31) / 32 * 32;
-  const dim3 seed_grid((grid.nz - 2 + kTileK - 1) / kTileK, (grid.ny - 2 + kTileJ - 1) / kTileJ,
+  const dim3 reference_grid((grid.nz - 2 + kTileK - 1) / kTileK, (grid.ny - 2 + kTileJ - 1) / kTileJ,
                        (grid.nx - 2 + kTileI - 1) / kTileI);
   state_.reset(new State{design, grid, stride,
                          DeviceBuffer<T>(static_cast<std::size_t>(stride) * (kHimenoCoefficientArrays + 2), stream),
                          DeviceBuffer<double>(1, stream),
-                         DeviceBuffer<double>(std::size_t{seed_grid.x} * seed_grid.y * seed_grid.z, stream),
+                         DeviceBuffer<double>(
+                             std::size_t{reference_grid.x} * reference_grid.y * reference_grid.z, stream),
                          DeviceBuffer<unsigned int>(1, stream), 0});
   state_->ticket.fill_bytes_async(0);
   detail::launch_kernel(fill_benchmark<T>, "fill_benchmark", detail::LaunchConfig{dim3(4096), dim3(kThreads), 0, stream},
@@ -176,8 +178,8 @@ double HimenoPeer<T>::iterate(int sweeps, StreamHandle stream) {
     } else {
       const dim3 grid((s.grid.nz - 2 + kTileK - 1) / kTileK, (s.grid.ny - 2 + kTileJ - 1) / kTileJ,
                       (s.grid.nx - 2 + kTileI - 1) / kTileI);
-      detail::launch_kernel(seed_tile<T>, "seed_tile", detail::LaunchConfig{grid, dim3(kThreads), 0, stream}, f,
-                            s.pressure(s.current), s.pressure(1 - s.current), s.partials.data(), s.ticket.data(),
+      detail::launch_kernel(reference_tile<T>, "reference_tile", detail::LaunchConfig{grid, dim3(kThreads), 0, stream},
+                            f, s.pressure(s.current), s.pressure(1 - s.current), s.partials.data(), s.ticket.data(),
                             s.gosa.data());
       s.current = 1 - s.current;
     }

@@ -15,7 +15,7 @@
 
 namespace cunum::bench {
 
-enum class HimenoPeerDesign { two_kernel_port, seed_tiles };
+enum class HimenoPeerDesign { two_kernel_port, reference_tiles };
 
 template <class T>
 class HimenoPeer {

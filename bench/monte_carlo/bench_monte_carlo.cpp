@@ -1,7 +1,7 @@
 // cunum-bench-monte-carlo: MonteCarloPricer on the GPU. European calls fused
 // (Philox drawn in the kernel) beside the peer lines of monte_carlo_peers.hpp and
-// cuRAND's host normal fill; variance reduction and Greeks; the seed's options x
-// paths curves; the arithmetic Asian's time to a target standard error; the CPU
+// cuRAND's host normal fill; variance reduction and Greeks; the reference work's
+// options x paths curves; the arithmetic Asian's time to a target standard error; the CPU
 // backend. GB/s counts the normals the kernel never stores (paths x sizeof(T)), so
 // "% of copy" compares pricing with merely writing the normals at the copy rate.
 // Every timed case is checked outside the timing: prices against Black-Scholes
@@ -39,7 +39,7 @@ struct Context {
   FailureLog& failures;
 };
 
-// Options spread over strikes 80..120 and expiries 0.5..2 (the seed's spread).
+// Options spread over strikes 80..120 and expiries 0.5..2 (the reference work's spread).
 template <class T>
 std::vector<MonteCarloOption<T>> option_batch(std::int64_t count) {
   std::vector<MonteCarloOption<T>> options(static_cast<std::size_t>(count));
@@ -181,20 +181,20 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
     context.report.add(v);
   }
   if constexpr (sizeof(T) == 4) {
-    SeedRoute seed(option_count, paths, stream);
-    seed.load(peer_options_of(options));
-    BenchRow r = bench_row(kModule, "seed route: cuRAND MT19937 normals + pricing kernel", precision_name<T>(),
+    ReferenceRoute route(option_count, paths, stream);
+    route.load(peer_options_of(options));
+    BenchRow r = bench_row(kModule, "reference route: cuRAND MT19937 normals + pricing kernel", precision_name<T>(),
                            option_count * paths);
-    r.median_ms = median_device_ms(context.options, stream, [&] { seed.price(); });
-    const double generate_ms = median_device_ms(context.options, stream, [&] { seed.generate(); });
+    r.median_ms = median_device_ms(context.options, stream, [&] { route.price(); });
+    const double generate_ms = median_device_ms(context.options, stream, [&] { route.generate(); });
     r.bytes_moved = total * sizeof(T);
     r.note = gpaths(total, r.median_ms) + " (of which MT19937 normals " + std::to_string(generate_ms) + " ms)";
-    check_against_black_scholes(context, seed.results(), truth, r.case_name);
+    check_against_black_scholes(context, route.results(), truth, r.case_name);
     context.report.add(r);
   }
 }
 
-// The seed's curves: options x paths/option, Gpaths/s per shape.
+// The reference work's curves: options x paths/option, Gpaths/s per shape.
 void shapes_section(const Context& context) {
   const std::int64_t option_counts[] = {1, 64, 256, 4096, 65536};
   const std::int64_t max_total = context.options.quick ? (std::int64_t{1} << 24) : (std::int64_t{1} << 32);
@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
   FailureLog failures;
   return bench_main(
       argc, argv, "cunum-bench-monte-carlo",
-      "Monte Carlo pricing: Gpaths/s, vs the sample design, cuRAND normals and the seed's two-kernel route",
+      "Monte Carlo pricing: Gpaths/s, vs the sample design, cuRAND normals and the reference two-kernel route",
       failures, [&](const BenchOptions& options) {
         const BenchEnvironment environment = measure_environment(options);
         if (environment.backend == Backend::cuda) {
@@ -394,7 +394,7 @@ int main(int argc, char** argv) {
             european_case<double>(context, options.quick ? 64 : 8192, big / (options.quick ? 64 : 8192), true);
             european_case<double>(context, 1, big, false);
           }
-          const char* shapes = "Batch shapes (the seed's options x paths curves)";
+          const char* shapes = "Batch shapes (the reference work's options x paths curves)";
           if (section_selected(options, shapes)) {
             BenchReport report(environment, options, shapes);
             shapes_section({options, environment, report, failures});

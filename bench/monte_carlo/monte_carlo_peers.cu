@@ -66,9 +66,9 @@ __global__ void finish_kernel(const PeerOption* options, std::int64_t count, std
   out[option] = {discount * mean, discount * sqrt((squares / n - mean * mean) / (n - 1))};
 }
 
-// The seed's pricing kernel: one block per option reads the option's normals.
+// The reference work's pricing kernel: one block per option reads the option's normals.
 __global__ void __launch_bounds__(kThreads)
-    seed_pricing_kernel(const PeerOption* options, std::int64_t paths, const float* normals, float2* partials) {
+    reference_pricing_kernel(const PeerOption* options, std::int64_t paths, const float* normals, float2* partials) {
   const PeerOption o = options[blockIdx.x];
   const float drift = (o.rate - 0.5f * o.volatility * o.volatility) * o.expiry;
   const float diffusion = o.volatility * sqrtf(o.expiry);
@@ -133,7 +133,7 @@ void SampleDesignPeer::price() {
 
 std::vector<PeerEstimate> SampleDesignPeer::results() const { return state_->estimates.to_host(); }
 
-struct SeedRoute::State {
+struct ReferenceRoute::State {
   std::int64_t options, paths;
   StreamHandle stream;
   curandGenerator_t generator = nullptr;
@@ -143,7 +143,7 @@ struct SeedRoute::State {
   DeviceBuffer<PeerEstimate> estimates;
 };
 
-SeedRoute::SeedRoute(std::int64_t options, std::int64_t paths, StreamHandle stream) {
+ReferenceRoute::ReferenceRoute(std::int64_t options, std::int64_t paths, StreamHandle stream) {
   state_.reset(new State{options, paths, stream, nullptr, {},
                          DeviceBuffer<float>(static_cast<std::size_t>(options * paths), stream),
                          DeviceBuffer<float2>(static_cast<std::size_t>(options), stream),
@@ -153,21 +153,21 @@ SeedRoute::SeedRoute(std::int64_t options, std::int64_t paths, StreamHandle stre
   CUNUM_CHECK(curandSetStream(state_->generator, static_cast<cudaStream_t>(stream)));
 }
 
-SeedRoute::~SeedRoute() { curandDestroyGenerator(state_->generator); }
+ReferenceRoute::~ReferenceRoute() { curandDestroyGenerator(state_->generator); }
 
-void SeedRoute::load(const std::vector<PeerOption>& options) {
+void ReferenceRoute::load(const std::vector<PeerOption>& options) {
   state_->device_options = DeviceBuffer<PeerOption>::from_host(options, state_->stream);
 }
 
-void SeedRoute::generate() {
+void ReferenceRoute::generate() {
   CUNUM_CHECK(curandGenerateNormal(state_->generator, state_->normals.data(), state_->normals.size(), 0.0f, 1.0f));
 }
 
-void SeedRoute::price() {
+void ReferenceRoute::price() {
   State& s = *state_;
   generate();
-  detail::launch_kernel(seed_pricing_kernel, "seed_pricing_kernel",
-                        {detail::grid_1d(s.options, "seed_pricing_kernel"), dim3(kThreads), 0, s.stream},
+  detail::launch_kernel(reference_pricing_kernel, "reference_pricing_kernel",
+                        {detail::grid_1d(s.options, "reference_pricing_kernel"), dim3(kThreads), 0, s.stream},
                         s.device_options.data(), s.paths, s.normals.data(), s.partials.data());
   detail::launch_kernel(finish_kernel, "finish_kernel",
                         {detail::grid_1d((s.options + kThreads - 1) / kThreads, "finish_kernel"), dim3(kThreads), 0,
@@ -175,7 +175,7 @@ void SeedRoute::price() {
                         s.device_options.data(), s.options, s.paths, 1, s.partials.data(), s.estimates.data());
 }
 
-std::vector<PeerEstimate> SeedRoute::results() const { return state_->estimates.to_host(); }
+std::vector<PeerEstimate> ReferenceRoute::results() const { return state_->estimates.to_host(); }
 
 struct CurandNormals::State {
   std::int64_t n;

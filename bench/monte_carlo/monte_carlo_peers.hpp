@@ -6,8 +6,9 @@
 //   kernel, __expf, float partial sums of payoff and payoff^2, one block per option
 //   (several when options are too few to fill the device), a second kernel adding
 //   the blocks' partials.
-// - SeedRoute: the seed's two-kernel route, cuRAND's host MT19937 writing every
-//   normal to memory, then a pricing kernel reading them (one block per option).
+// - ReferenceRoute: the reference work's two-kernel route, cuRAND's host MT19937
+//   writing every normal to memory, then a pricing kernel reading them (one block per
+//   option).
 // Both return the discounted price and standard error per option.
 
 #include <cstdint>
@@ -42,13 +43,13 @@ class SampleDesignPeer {
   std::unique_ptr<State> state_;
 };
 
-class SeedRoute {
+class ReferenceRoute {
  public:
   // The normals buffer holds options x paths floats.
-  SeedRoute(std::int64_t options, std::int64_t paths, StreamHandle stream);
-  ~SeedRoute();
-  SeedRoute(const SeedRoute&) = delete;
-  SeedRoute& operator=(const SeedRoute&) = delete;
+  ReferenceRoute(std::int64_t options, std::int64_t paths, StreamHandle stream);
+  ~ReferenceRoute();
+  ReferenceRoute(const ReferenceRoute&) = delete;
+  ReferenceRoute& operator=(const ReferenceRoute&) = delete;
   void load(const std::vector<PeerOption>& options);
   void generate();  // the MT19937 normals alone
   void price();     // generate() then the pricing kernel

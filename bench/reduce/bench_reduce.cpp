@@ -1,4 +1,4 @@
-// cunum-bench-reduce: (a) the seed's table, the seven classic tutorial kernels on ints
+// cunum-bench-reduce: (a) the published table, the seven classic tutorial kernels on ints
 // beside the G80 figures of M. Harris, "Optimizing Parallel Reduction in CUDA"
 // (NVIDIA, 2007, as taught in NVIDIA's CUDA technical training, 2008), with the production
 // Reducer as "kernel 8"; (b) the production Reducer<T> against cub::DeviceReduce;
@@ -21,7 +21,7 @@
 #include "classic_reducer.hpp"
 #include "cub_peer.hpp"
 #include "reduce_tuning.hpp"
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 #include "cunum/reduce.hpp"
 #include "kernels/reduce/reduce_launch.hpp"
 #include "src/core/device_binding.hpp"
@@ -49,24 +49,26 @@ std::string classic_case_name(ClassicReduceKernel kernel) {
   return "classic " + std::to_string(static_cast<int>(kernel) + 1) + ": " + cunum::bench::to_string(kernel);
 }
 
-// The seed's G80 figures for 2^22 ints (Harris's table for 4M elements)
+// The published G80 figures for 2^22 ints (Harris's table for 4M elements)
 // and kernel 7's at 2^25.
-const cunum::bench::SeedFigures& seed_g80_figures() {
-  static const cunum::bench::SeedFigures figures{
+const cunum::bench::PublishedFigures& published_g80_figures() {
+  static const cunum::bench::PublishedFigures figures{
       {classic_case_name(ClassicReduceKernel::interleaved_divergent), "int32", pow2(22),
-       "G80 (seed): 8.054 ms, 2.083 GB/s"},
+       "G80 (published): 8.054 ms, 2.083 GB/s"},
       {classic_case_name(ClassicReduceKernel::interleaved_strided), "int32", pow2(22),
-       "G80 (seed): 3.456 ms, 4.854 GB/s"},
+       "G80 (published): 3.456 ms, 4.854 GB/s"},
       {classic_case_name(ClassicReduceKernel::sequential_addressing), "int32", pow2(22),
-       "G80 (seed): 1.722 ms, 9.741 GB/s"},
+       "G80 (published): 1.722 ms, 9.741 GB/s"},
       {classic_case_name(ClassicReduceKernel::first_add_during_load), "int32", pow2(22),
-       "G80 (seed): 0.965 ms, 17.377 GB/s"},
+       "G80 (published): 0.965 ms, 17.377 GB/s"},
       {classic_case_name(ClassicReduceKernel::unroll_last_warp), "int32", pow2(22),
-       "G80 (seed): 0.536 ms, 31.289 GB/s"},
-      {classic_case_name(ClassicReduceKernel::complete_unroll), "int32", pow2(22), "G80 (seed): 0.381 ms, 43.996 GB/s"},
+       "G80 (published): 0.536 ms, 31.289 GB/s"},
+      {classic_case_name(ClassicReduceKernel::complete_unroll), "int32", pow2(22),
+       "G80 (published): 0.381 ms, 43.996 GB/s"},
       {classic_case_name(ClassicReduceKernel::multiple_elements_per_thread), "int32", pow2(22),
-       "G80 (seed): 0.268 ms, 62.671 GB/s"},
-      {classic_case_name(ClassicReduceKernel::multiple_elements_per_thread), "int32", pow2(25), "G80 (seed): 72 GB/s"},
+       "G80 (published): 0.268 ms, 62.671 GB/s"},
+      {classic_case_name(ClassicReduceKernel::multiple_elements_per_thread), "int32", pow2(25),
+       "G80 (published): 72 GB/s"},
   };
   return figures;
 }
@@ -217,7 +219,7 @@ void bench_reducer(BenchContext& context, ReduceOp op, const std::vector<T>& hos
   }
 }
 
-// (a) The seed's table at one size: the seven classic kernels, then the production
+// (a) The published table at one size: the seven classic kernels, then the production
 // Reducer as kernel 8, every row beside CUB's int sum timed once on the same input set.
 void bench_classic_table(BenchContext& context, const std::vector<std::int32_t>& host, std::int64_t n) {
   cunum::StreamHandle stream = *context.stream;
@@ -240,7 +242,7 @@ void bench_classic_table(BenchContext& context, const std::vector<std::int32_t>&
     row.bytes_moved = bytes_moved(n, sizeof(std::int32_t), result_bytes);
     row.peer = peer.name(ReduceOp::sum);
     row.peer_median_ms = peer_ms;
-    seed_g80_figures().annotate(row);
+    published_g80_figures().annotate(row);
     context.report.add(row);
   };
 

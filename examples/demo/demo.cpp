@@ -203,7 +203,7 @@ DemoRow demo_monte_carlo(cunum::Backend backend) {
           bytes / (ms * 1e6), agrees};
 }
 
-// A periodic 1024 x 1024 Poisson problem in float: the seed's spectral solve.
+// A periodic 1024 x 1024 Poisson problem in float: the reference work's spectral solve.
 DemoRow demo_poisson_fft(cunum::Backend backend) {
   const std::int64_t n = 1024;
   const cunum::PoissonGrid grid{{n, n}, {1.0, 1.0}, {cunum::PoissonBoundary::periodic, cunum::PoissonBoundary::periodic}};

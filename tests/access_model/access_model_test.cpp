@@ -168,10 +168,10 @@ TEST(CacheFillChain, MatchesASimulationOfTheFill) {
     for (int t = 0; t < k.steps; ++t) mean += chain.hit_rate(t);
     EXPECT_NEAR(chain.mean_hit_rate(k.steps), mean / k.steps, 1e-12);
   }
-  // The seed's example (M = 16, D = 32): from empty, all 16 cached within a few requests.
-  const CacheFillChain seed(32, 16, 16);
-  EXPECT_DOUBLE_EQ(seed.distribution(0)[0], 1.0);
-  EXPECT_GT(seed.distribution(4)[16], 0.99);
+  // The paper's example (M = 16, D = 32): from empty, all 16 cached within a few requests.
+  const CacheFillChain example(32, 16, 16);
+  EXPECT_DOUBLE_EQ(example.distribution(0)[0], 1.0);
+  EXPECT_GT(example.distribution(4)[16], 0.99);
   // Past saturation with C < m the hit rate is C/m.
   EXPECT_NEAR(CacheFillChain(32, 100, 40).hit_rate(1000), 0.4, 1e-12);
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/divergence/seed_workloads.cuh"
+#include "bench/divergence/paper_workloads.cuh"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/device/divergence.cuh"
@@ -20,11 +20,11 @@
 namespace {
 
 using cunum::DeviceBuffer;
-using cunum::bench::divergence::seed_branch_reference;
-using cunum::bench::divergence::seed_function;
-using cunum::bench::divergence::seed_loop_reference;
-using cunum::bench::divergence::SeedBranchTask;
-using cunum::bench::divergence::SeedLoopTask;
+using cunum::bench::divergence::paper_branch_reference;
+using cunum::bench::divergence::paper_function;
+using cunum::bench::divergence::paper_loop_reference;
+using cunum::bench::divergence::PaperBranchTask;
+using cunum::bench::divergence::PaperLoopTask;
 using cunum::device::BranchScheme;
 using cunum::device::DivergencePolicy;
 using cunum::device::WorkAssignment;
@@ -74,13 +74,13 @@ struct FivePathTask {
   __device__ int path(std::int64_t item) const { return static_cast<int>(keys[item] % 5u); }
   template <int Path>
   __device__ void run(std::int64_t item) const {
-    out[item] = seed_function(static_cast<std::uint32_t>(item) + 7u * Path, Path + 1);
+    out[item] = paper_function(static_cast<std::uint32_t>(item) + 7u * Path, Path + 1);
   }
 };
 
 std::uint32_t five_path_reference(std::uint32_t key, std::int64_t item) {
   const int path = static_cast<int>(key % 5u);
-  return seed_function(static_cast<std::uint32_t>(item) + 7u * path, path + 1);
+  return paper_function(static_cast<std::uint32_t>(item) + 7u * path, path + 1);
 }
 
 enum class CountShape { uniform, skewed, all_zero, all_equal, one_long };
@@ -172,8 +172,8 @@ void check_loop_assignment(WorkAssignment assignment, std::int64_t n, CountShape
   out.fill_bytes_async(0xDE);
   calls.fill_bytes_async(0);
   std::vector<std::uint32_t> expected(counts.size());
-  for (std::size_t i = 0; i < counts.size(); ++i) expected[i] = seed_loop_reference(counts[i], loop_num);
-  const CountingLoopTask<SeedLoopTask> task{{device_counts.data(), out.data(), loop_num}, calls.data()};
+  for (std::size_t i = 0; i < counts.size(); ++i) expected[i] = paper_loop_reference(counts[i], loop_num);
+  const CountingLoopTask<PaperLoopTask> task{{device_counts.data(), out.data(), loop_num}, calls.data()};
   cunum::device::launch_for_each<Policy>(assignment, task, n, stream);
   expect_equal(out.to_host(), expected, what);
   expect_each_once(calls.to_host(), 0x10001u, what);
@@ -189,7 +189,7 @@ TEST_F(DivergenceGpu, LoopAssignmentsMatchTheReferenceAtAwkwardSizes) {
   for (const WorkAssignment assignment :
        {WorkAssignment::static_per_thread, WorkAssignment::block_queue, WorkAssignment::warp_queue}) {
     for (const std::int64_t n : kSizes) {
-      check_loop_assignment<cunum::device::SeedDivergencePolicy>(assignment, n, CountShape::uniform, 3, ++stream_id);
+      check_loop_assignment<cunum::device::PaperDivergencePolicy>(assignment, n, CountShape::uniform, 3, ++stream_id);
     }
   }
 }
@@ -201,7 +201,7 @@ TEST_F(DivergenceGpu, LoopAssignmentsHandleAdversarialCounts) {
     for (const CountShape shape :
          {CountShape::skewed, CountShape::all_zero, CountShape::all_equal, CountShape::one_long}) {
       for (const std::int64_t n : {std::int64_t{1}, std::int64_t{33}, std::int64_t{4093}}) {
-        check_loop_assignment<cunum::device::SeedDivergencePolicy>(assignment, n, shape, 2, ++stream_id);
+        check_loop_assignment<cunum::device::PaperDivergencePolicy>(assignment, n, shape, 2, ++stream_id);
       }
     }
   }
@@ -219,8 +219,8 @@ TEST_F(DivergenceGpu, LoopQueuesWorkWithOtherShapes) {
 }
 
 TEST_F(DivergenceGpu, EmptyInputLaunchesNothing) {
-  const SeedLoopTask loop{nullptr, nullptr, 1};
-  const SeedBranchTask branches{nullptr, nullptr, 1};
+  const PaperLoopTask loop{nullptr, nullptr, 1};
+  const PaperBranchTask branches{nullptr, nullptr, 1};
   cunum::device::PartitionWorkspace workspace;
   for (const WorkAssignment assignment :
        {WorkAssignment::static_per_thread, WorkAssignment::block_queue, WorkAssignment::warp_queue}) {
@@ -256,7 +256,7 @@ void check_branch_schemes(std::uint64_t& stream_id) {
   const cunum::Stream stream;
   cunum::device::PartitionWorkspace workspace;
   constexpr int kLoop = 3;
-  const auto two_paths = [](std::uint32_t key, std::int64_t item) { return seed_branch_reference(key, item, kLoop); };
+  const auto two_paths = [](std::uint32_t key, std::int64_t item) { return paper_branch_reference(key, item, kLoop); };
   for (const BranchScheme scheme :
        {BranchScheme::plain, BranchScheme::per_thread, BranchScheme::warp_compaction, BranchScheme::partition_first}) {
     for (const std::int64_t n : kSizes) {
@@ -267,7 +267,7 @@ void check_branch_schemes(std::uint64_t& stream_id) {
                                  std::to_string(n) + " keys " + to_string(shape) + " items/thread " +
                                  std::to_string(Policy::items_per_thread);
         check_branch_scheme<Policy>(scheme, n, branch_keys(n, shape, ++stream_id), two_paths, what, stream,
-                                    workspace, SeedBranchTask{nullptr, nullptr, kLoop});
+                                    workspace, PaperBranchTask{nullptr, nullptr, kLoop});
       }
       const std::string what = std::string("five paths, scheme ") + std::to_string(static_cast<int>(scheme)) +
                                " n=" + std::to_string(n);
@@ -279,7 +279,7 @@ void check_branch_schemes(std::uint64_t& stream_id) {
 
 TEST_F(DivergenceGpu, BranchSchemesMatchTheReference) {
   std::uint64_t stream_id = 300;
-  check_branch_schemes<cunum::device::SeedDivergencePolicy>(stream_id);
+  check_branch_schemes<cunum::device::PaperDivergencePolicy>(stream_id);
   check_branch_schemes<DivergencePolicy<128, 1>>(stream_id);
   check_branch_schemes<DivergencePolicy<64, 64>>(stream_id);
 }
@@ -288,14 +288,14 @@ TEST_F(DivergenceGpu, PartitionWorkspaceIsReusedAcrossSizes) {
   const cunum::Stream stream;
   cunum::device::PartitionWorkspace workspace;
   std::uint64_t stream_id = 400;
-  const auto two_paths = [](std::uint32_t key, std::int64_t item) { return seed_branch_reference(key, item, 2); };
+  const auto two_paths = [](std::uint32_t key, std::int64_t item) { return paper_branch_reference(key, item, 2); };
   // Growing within twice the capacity (the buffers hold two halves: a size between the
   // capacity and twice it must still grow them), shrinking, then growing again.
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{1500}, std::int64_t{1021}, std::int64_t{65537},
                                std::int64_t{262147}}) {
-    check_branch_scheme<cunum::device::SeedDivergencePolicy>(
+    check_branch_scheme<cunum::device::PaperDivergencePolicy>(
         BranchScheme::partition_first, n, branch_keys(n, KeyShape::random, ++stream_id), two_paths,
-        "partition_first n=" + std::to_string(n), stream, workspace, SeedBranchTask{nullptr, nullptr, 2});
+        "partition_first n=" + std::to_string(n), stream, workspace, PaperBranchTask{nullptr, nullptr, 2});
     EXPECT_GE(workspace.capacity(), static_cast<std::size_t>(n));
   }
 }

@@ -5,21 +5,21 @@
 
 #include <cstdint>
 
-#include "bench/divergence/seed_workloads.cuh"
+#include "bench/divergence/paper_workloads.cuh"
 #include "cunum/device/divergence.cuh"
 #include "test_support.hpp"
 
 namespace {
 
 using cunum::ErrorCode;
-using cunum::bench::divergence::SeedBranchTask;
-using cunum::bench::divergence::SeedLoopTask;
+using cunum::bench::divergence::PaperBranchTask;
+using cunum::bench::divergence::PaperLoopTask;
 using cunum::device::BranchScheme;
 using cunum::device::WorkAssignment;
 
 TEST(Divergence, LaunchersRefuseANegativeCount) {
-  const SeedLoopTask loop{nullptr, nullptr, 1};
-  const SeedBranchTask branches{nullptr, nullptr, 1};
+  const PaperLoopTask loop{nullptr, nullptr, 1};
+  const PaperBranchTask branches{nullptr, nullptr, 1};
   EXPECT_CUNUM_ERROR(cunum::device::launch_for_each(WorkAssignment::warp_queue, loop, -1), ErrorCode::invalid_argument,
                      "'count'");
   EXPECT_CUNUM_ERROR(cunum::device::launch_branches(BranchScheme::plain, branches, -5), ErrorCode::invalid_argument,
@@ -29,8 +29,8 @@ TEST(Divergence, LaunchersRefuseANegativeCount) {
 }
 
 TEST(Divergence, LaunchersRefuseValuesOutsideTheirEnums) {
-  const SeedLoopTask loop{nullptr, nullptr, 1};
-  const SeedBranchTask branches{nullptr, nullptr, 1};
+  const PaperLoopTask loop{nullptr, nullptr, 1};
+  const PaperBranchTask branches{nullptr, nullptr, 1};
   EXPECT_CUNUM_ERROR(cunum::device::launch_for_each(static_cast<WorkAssignment>(7), loop, 10),
                      ErrorCode::invalid_argument, "'assignment'");
   EXPECT_CUNUM_ERROR(cunum::device::launch_branches(static_cast<BranchScheme>(9), branches, 10),
@@ -38,13 +38,13 @@ TEST(Divergence, LaunchersRefuseValuesOutsideTheirEnums) {
 }
 
 TEST(Divergence, PartitionFirstNeedsAWorkspace) {
-  const SeedBranchTask branches{nullptr, nullptr, 1};
+  const PaperBranchTask branches{nullptr, nullptr, 1};
   EXPECT_CUNUM_ERROR(cunum::device::launch_branches(BranchScheme::partition_first, branches, 10),
                      ErrorCode::invalid_argument, "'workspace'");
 }
 
 TEST(Divergence, PartitionFirstRefusesMoreItemsThanCubSorts) {
-  const SeedBranchTask branches{nullptr, nullptr, 1};
+  const PaperBranchTask branches{nullptr, nullptr, 1};
   cunum::device::PartitionWorkspace workspace;
   EXPECT_CUNUM_ERROR(cunum::device::run_partitioned(branches, std::int64_t{1} << 31, workspace),
                      ErrorCode::not_supported, "2^31 - 1");
@@ -52,22 +52,22 @@ TEST(Divergence, PartitionFirstRefusesMoreItemsThanCubSorts) {
 
 // The paper's function in its own words (int arithmetic), where nothing overflows:
 // tmp = 0xffff & (tmp * tmp + tmp) with tmp * tmp + tmp < 2^31 needs tmp < 46340.
-TEST(Divergence, SeedFunctionIsThePapersLoop) {
+TEST(Divergence, PaperFunctionIsThePapersLoop) {
   for (std::uint32_t start : {0u, 1u, 2u, 3u, 255u, 4095u, 46339u}) {
     int tmp = static_cast<int>(start);
     int loops = 0;
     while (loops < 1000 && tmp < 46340) {
       tmp = 0xffff & (tmp * tmp + tmp);
       ++loops;
-      EXPECT_EQ(cunum::bench::divergence::seed_function(start, loops), static_cast<std::uint32_t>(tmp))
+      EXPECT_EQ(cunum::bench::divergence::paper_function(start, loops), static_cast<std::uint32_t>(tmp))
           << "start " << start << " after " << loops << " rounds";
       if (loops > 8) break;
     }
   }
   // The loop experiment's reference applies the function count times, at least once.
-  EXPECT_EQ(cunum::bench::divergence::seed_loop_reference(0, 5), cunum::bench::divergence::seed_function(0, 5));
-  EXPECT_EQ(cunum::bench::divergence::seed_loop_reference(2, 3),
-            cunum::bench::divergence::seed_function(cunum::bench::divergence::seed_function(2, 3), 3));
+  EXPECT_EQ(cunum::bench::divergence::paper_loop_reference(0, 5), cunum::bench::divergence::paper_function(0, 5));
+  EXPECT_EQ(cunum::bench::divergence::paper_loop_reference(2, 3),
+            cunum::bench::divergence::paper_function(cunum::bench::divergence::paper_function(2, 3), 3));
 }
 
 }  // namespace

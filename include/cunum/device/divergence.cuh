@@ -97,7 +97,7 @@ struct DivergencePolicy {
   static constexpr int items_per_block = BlockThreads * ItemsPerThread;
 };
 /// The paper's shape: 128 threads, 8 items per thread (1024 items per block).
-using SeedDivergencePolicy = DivergencePolicy<128, 8>;
+using PaperDivergencePolicy = DivergencePolicy<128, 8>;
 
 namespace detail {
 
@@ -413,7 +413,7 @@ inline void require_count(std::int64_t count, const char* routine) {
 /// @throws Error ErrorCode::invalid_argument naming 'count' (negative) or 'assignment'
 ///         (not a WorkAssignment); ErrorCode::not_supported (grid past 2^31 - 1
 ///         blocks); ErrorCode::cuda_failure (the launch failed)
-template <class Policy = SeedDivergencePolicy, class Task>
+template <class Policy = PaperDivergencePolicy, class Task>
 void launch_for_each(WorkAssignment assignment, const Task& task, std::int64_t count, cudaStream_t stream = nullptr) {
   constexpr const char* kRoutine = "cunum::device::launch_for_each";
   detail::require_count(count, kRoutine);
@@ -467,7 +467,7 @@ class PartitionWorkspace {
 /// by path (cub::DeviceRadixSort, stable, only the bits the paths need), then runs one
 /// item per thread over the sorted list. Asynchronous on `stream`.
 /// @throws Error as launch_branches
-template <class Policy = SeedDivergencePolicy, class Task>
+template <class Policy = PaperDivergencePolicy, class Task>
 void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& workspace,
                      cudaStream_t stream = nullptr) {
   constexpr const char* kRoutine = "cunum::device::run_partitioned";
@@ -509,7 +509,7 @@ void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& w
 ///         BranchScheme) or 'workspace' (null for partition_first);
 ///         ErrorCode::not_supported (grid past 2^31 - 1 blocks, or partition_first past
 ///         2^31 - 1 items); ErrorCode::cuda_failure or out_of_memory
-template <class Policy = SeedDivergencePolicy, class Task>
+template <class Policy = PaperDivergencePolicy, class Task>
 void launch_branches(BranchScheme scheme, const Task& task, std::int64_t count, cudaStream_t stream = nullptr,
                      PartitionWorkspace* workspace = nullptr) {
   constexpr const char* kRoutine = "cunum::device::launch_branches";

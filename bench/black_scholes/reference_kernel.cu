@@ -1,4 +1,4 @@
-#include "seed_kernel.hpp"
+#include "reference_kernel.hpp"
 
 #include "kernels/common/launch.cuh"
 #include "src/core/instantiate.hpp"
@@ -7,9 +7,9 @@ namespace cunum::bench {
 
 namespace {
 
-// The seed's fixed launch shape.
-constexpr int kSeedBlocks = 128;
-constexpr int kSeedThreads = 256;
+// The reference work's fixed launch shape.
+constexpr int kReferenceBlocks = 128;
+constexpr int kReferenceThreads = 256;
 
 // Abramowitz and Stegun 26.2.17: |error| < 7.5e-8.
 template <class T>
@@ -22,7 +22,7 @@ __device__ T polynomial_cnd(T d) {
 }
 
 template <class T>
-__global__ void seed_black_scholes_kernel(SeedBlackScholesBatch<T> b) {
+__global__ void reference_black_scholes_kernel(ReferenceBlackScholesBatch<T> b) {
   const int thread = blockDim.x * blockIdx.x + threadIdx.x;
   const int threads = blockDim.x * gridDim.x;
   for (int option = thread; option < b.n; option += threads) {
@@ -40,13 +40,13 @@ __global__ void seed_black_scholes_kernel(SeedBlackScholesBatch<T> b) {
 }  // namespace
 
 template <class T>
-void seed_black_scholes(const SeedBlackScholesBatch<T>& batch, StreamHandle stream) {
-  const detail::LaunchConfig config{dim3(kSeedBlocks), dim3(kSeedThreads), 0, stream};
-  detail::launch_kernel(seed_black_scholes_kernel<T>, "seed_black_scholes_kernel", config, batch);
+void reference_black_scholes(const ReferenceBlackScholesBatch<T>& batch, StreamHandle stream) {
+  const detail::LaunchConfig config{dim3(kReferenceBlocks), dim3(kReferenceThreads), 0, stream};
+  detail::launch_kernel(reference_black_scholes_kernel<T>, "reference_black_scholes_kernel", config, batch);
 }
 
-#define CUNUM_INSTANTIATE_SEED_BLACK_SCHOLES(T) \
-  template void seed_black_scholes(const SeedBlackScholesBatch<T>&, StreamHandle);
-CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_SEED_BLACK_SCHOLES, CUNUM_REAL_TYPES)
+#define CUNUM_INSTANTIATE_REFERENCE_BLACK_SCHOLES(T) \
+  template void reference_black_scholes(const ReferenceBlackScholesBatch<T>&, StreamHandle);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_REFERENCE_BLACK_SCHOLES, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::bench

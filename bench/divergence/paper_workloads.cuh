@@ -11,7 +11,7 @@ namespace cunum::bench::divergence {
 
 // The paper's loop body: `loop` rounds of tmp = 0xffff & (tmp * tmp + tmp), in
 // unsigned arithmetic (the paper's int overflows).
-CUNUM_HOST_DEVICE inline std::uint32_t seed_function(std::uint32_t tmp, int loop) {
+CUNUM_HOST_DEVICE inline std::uint32_t paper_function(std::uint32_t tmp, int loop) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll 8
 #endif
@@ -22,7 +22,7 @@ CUNUM_HOST_DEVICE inline std::uint32_t seed_function(std::uint32_t tmp, int loop
 // The second path of the branch experiment. The paper's two paths are the same code,
 // which a compiler may merge into one unconditional loop; this one subtracts, at the
 // same cost (one multiply-add and one logical operation a round).
-CUNUM_HOST_DEVICE inline std::uint32_t seed_function_b(std::uint32_t tmp, int loop) {
+CUNUM_HOST_DEVICE inline std::uint32_t paper_function_b(std::uint32_t tmp, int loop) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll 8
 #endif
@@ -31,8 +31,8 @@ CUNUM_HOST_DEVICE inline std::uint32_t seed_function_b(std::uint32_t tmp, int lo
 }
 
 // Dynamic work assignment experiment: item i starts at num = counts[i] and applies
-// seed_function(., loop_num) counts[i] times (at least once, as the paper's do-while).
-struct SeedLoopTask {
+// paper_function(., loop_num) counts[i] times (at least once, as the paper's do-while).
+struct PaperLoopTask {
   const std::uint32_t* counts;
   std::uint32_t* out;
   int loop_num;
@@ -47,21 +47,21 @@ struct SeedLoopTask {
   }
   __device__ bool proceed(const State& state) const { return state.left > 0; }
   __device__ void step(State& state) const {
-    state.num = seed_function(state.num, loop_num);
+    state.num = paper_function(state.num, loop_num);
     --state.left;
   }
   __device__ void finish(std::int64_t item, const State& state) const { out[item] = state.num; }
 };
 
-inline std::uint32_t seed_loop_reference(std::uint32_t count, int loop_num) {
+inline std::uint32_t paper_loop_reference(std::uint32_t count, int loop_num) {
   std::uint32_t num = count;
-  for (std::uint32_t i = 0; i < (count > 0 ? count : 1u); ++i) num = seed_function(num, loop_num);
+  for (std::uint32_t i = 0; i < (count > 0 ? count : 1u); ++i) num = paper_function(num, loop_num);
   return num;
 }
 
 // Branch-path unification experiment: item i takes path A when bit 2 of keys[i] is set,
 // else path B, each `loop` rounds on the item's index.
-struct SeedBranchTask {
+struct PaperBranchTask {
   static constexpr int kPaths = 2;
   const std::uint32_t* keys;
   std::uint32_t* out;
@@ -71,13 +71,13 @@ struct SeedBranchTask {
   template <int Path>
   __device__ void run(std::int64_t item) const {
     const auto data = static_cast<std::uint32_t>(item);
-    out[item] = Path == 0 ? seed_function(data, loop) : seed_function_b(data, loop);
+    out[item] = Path == 0 ? paper_function(data, loop) : paper_function_b(data, loop);
   }
 };
 
-inline std::uint32_t seed_branch_reference(std::uint32_t key, std::int64_t item, int loop) {
+inline std::uint32_t paper_branch_reference(std::uint32_t key, std::int64_t item, int loop) {
   const auto data = static_cast<std::uint32_t>(item);
-  return (key & 0x4u) != 0 ? seed_function(data, loop) : seed_function_b(data, loop);
+  return (key & 0x4u) != 0 ? paper_function(data, loop) : paper_function_b(data, loop);
 }
 
 }  // namespace cunum::bench::divergence

@@ -1,5 +1,5 @@
 #pragma once
-// The seed's Black-Scholes kernel, written again as the baseline peer of the bench:
+// The reference work's Black-Scholes kernel, written again as the baseline peer of the bench:
 // NVIDIA's CUDA technical training (vol. II, 2008) / SDK BlackScholes sample design,
 // one thread per option in a grid-stride loop over a fixed <<<128, 256>>> grid, the
 // normal CDF by the 5-term polynomial of Abramowitz and Stegun 26.2.17 (Hull), one
@@ -10,7 +10,7 @@
 namespace cunum::bench {
 
 template <class T>
-struct SeedBlackScholesBatch {
+struct ReferenceBlackScholesBatch {
   T* call;
   T* put;
   const T* spot;
@@ -18,11 +18,11 @@ struct SeedBlackScholesBatch {
   const T* expiry;
   T rate;
   T volatility;
-  int n;  // the seed counts options in an int
+  int n;  // the reference work counts options in an int
 };
 
-// Enqueues the seed kernel on `stream`; checks the launch.
+// Enqueues the reference kernel on `stream`; checks the launch.
 template <class T>
-void seed_black_scholes(const SeedBlackScholesBatch<T>& batch, StreamHandle stream);
+void reference_black_scholes(const ReferenceBlackScholesBatch<T>& batch, StreamHandle stream);
 
 }  // namespace cunum::bench

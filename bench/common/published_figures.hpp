@@ -1,5 +1,5 @@
 #pragma once
-// The published figures of a module's seed (the paper or slides it reproduces),
+// The published figures of the work a module reproduces (a paper, slides or a sample),
 // printed in the note of the row that measures the same case, so that today's
 // numbers stand beside the historical ones. One table type for every bench.
 
@@ -14,24 +14,24 @@ namespace cunum::bench {
 
 // One published figure and the row it stands beside, named as the bench names its
 // rows (BenchRow::case_name, precision, n).
-struct SeedFigure {
+struct PublishedFigure {
   std::string case_name;
   std::string precision;
   std::int64_t n = 0;
-  std::string note;  // e.g. "G80 (seed): 8.054 ms, 2.083 GB/s"
+  std::string note;  // e.g. "G80 (published): 8.054 ms, 2.083 GB/s"
 };
 
-class SeedFigures {
+class PublishedFigures {
  public:
-  SeedFigures(std::initializer_list<SeedFigure> figures) : figures_(figures) {}
+  PublishedFigures(std::initializer_list<PublishedFigure> figures) : figures_(figures) {}
 
-  // The figure for the row's case, precision and n; null where the seed has none.
-  const SeedFigure* find(const BenchRow& row) const;
+  // The figure for the row's case, precision and n; null where the published work has none.
+  const PublishedFigure* find(const BenchRow& row) const;
   // Appends the row's figure, if any, to row.note ("; " after a note already there).
   void annotate(BenchRow& row) const;
 
  private:
-  std::vector<SeedFigure> figures_;
+  std::vector<PublishedFigure> figures_;
 };
 
 }  // namespace cunum::bench

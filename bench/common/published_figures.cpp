@@ -1,9 +1,9 @@
-#include "seed_figures.hpp"
+#include "published_figures.hpp"
 
 namespace cunum::bench {
 
-const SeedFigure* SeedFigures::find(const BenchRow& row) const {
-  for (const SeedFigure& figure : figures_) {
+const PublishedFigure* PublishedFigures::find(const BenchRow& row) const {
+  for (const PublishedFigure& figure : figures_) {
     if (figure.case_name == row.case_name && figure.precision == row.precision && figure.n == row.n) {
       return &figure;
     }
@@ -11,8 +11,8 @@ const SeedFigure* SeedFigures::find(const BenchRow& row) const {
   return nullptr;
 }
 
-void SeedFigures::annotate(BenchRow& row) const {
-  const SeedFigure* figure = find(row);
+void PublishedFigures::annotate(BenchRow& row) const {
+  const PublishedFigure* figure = find(row);
   if (figure == nullptr) return;
   row.note += row.note.empty() ? figure->note : "; " + figure->note;
 }
