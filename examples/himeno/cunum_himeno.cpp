@@ -73,7 +73,8 @@ CLI::Validator integer_in(long long low, long long high) {
   return CLI::Validator(
       [low, high, range](std::string& text) {
         long long value = 0;
-        return parse_integer(text, low, high, value) ? std::string() : "'" + text + "' is not a whole number from " + range;
+        if (parse_integer(text, low, high, value)) return std::string();
+        return "'" + text + "' is not a whole number from " + range;
       },
       "");
 }
