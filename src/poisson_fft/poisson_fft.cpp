@@ -2,6 +2,7 @@
 // share (extension lengths, eigenvalue tables), and dispatch.
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -63,6 +64,14 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
   detail::require(std::isfinite(options.compatibility_tolerance) && options.compatibility_tolerance >= 0,
                   kPlanRoutine, "options.compatibility_tolerance",
                   [&] { return "must be finite and >= 0, got " + std::to_string(options.compatibility_tolerance); });
+}
+
+// A value in messages with three significant digits: std::to_string's fixed six
+// decimals print a tolerance of 1.5e-8 as 0.000000.
+std::string significant(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
 }
 
 // The axis's eigenvalue contribution at each of its n transform modes: mode k of the
@@ -138,15 +147,22 @@ void require_compatible(const PoissonLayout& layout, const double* sums, const c
   for (std::int64_t b = 0; b < layout.batch; ++b) {
     const double sum = sums[2 * b];
     const double absolute_sum = sums[2 * b + 1];
-    if (std::abs(sum) > layout.compatibility_tolerance * absolute_sum) {
-      throw_invalid_argument(routine, "rhs",
-                             "has mean " + std::to_string(sum / static_cast<double>(layout.points)) +
-                                 " in problem " + std::to_string(b) + " (|sum f| / sum |f| = " +
-                                 std::to_string(std::abs(sum) / absolute_sum) + " > tolerance " +
-                                 std::to_string(layout.compatibility_tolerance) +
-                                 "): without a Dirichlet axis or screening a solution needs mean zero "
-                                 "(PoissonCompatibility::project removes the mean)");
-    }
+    // sum |f| is NaN exactly when f holds a NaN, and infinite when f holds an infinity
+    // (or, in double, magnitudes that sum past the largest double). The mean test
+    // below is false for both (inf > inf, NaN > x), so they are refused here first.
+    require(std::isfinite(absolute_sum), routine, "rhs", [&] {
+      return std::string("holds a non-finite value in problem ") + std::to_string(b) +
+             (std::isnan(absolute_sum) ? " (a NaN: sum |f| is NaN)"
+                                       : " (an infinity, or magnitudes whose sum overflows double: sum |f| is inf)") +
+             ": its solution would not be finite (PoissonCompatibility::reject refuses non-finite input)";
+    });
+    require(std::abs(sum) <= layout.compatibility_tolerance * absolute_sum, routine, "rhs", [&] {
+      return "has mean " + significant(sum / static_cast<double>(layout.points)) + " in problem " +
+             std::to_string(b) + " (|sum f| / sum |f| = " + significant(std::abs(sum) / absolute_sum) +
+             " > tolerance " + significant(layout.compatibility_tolerance) +
+             "): without a Dirichlet axis or screening a solution needs mean zero "
+             "(PoissonCompatibility::project removes the mean)";
+    });
   }
 }
 

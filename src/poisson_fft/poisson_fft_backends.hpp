@@ -31,8 +31,10 @@ template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, StreamHandle stream);
 
 // The `reject` rule: `sums` holds sum f and sum |f| of each problem of the batch.
-// @throws Error(invalid_argument) naming 'rhs' for the first problem whose
-// |sum f| exceeds the tolerance times sum |f|.
+// @throws Error(invalid_argument) naming 'rhs' for the first problem whose sum |f| is
+// not finite (f holds a NaN or an infinity) or whose |sum f| exceeds the tolerance
+// times sum |f|. Both backends compute the sums only under this rule, so that no other
+// mode pays for a check of its input.
 void require_compatible(const PoissonLayout& layout, const double* sums, const char* routine);
 
 }  // namespace cunum::detail

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -234,6 +236,197 @@ TEST(PoissonFftCpu, CompatibilityRules) {
   // A Dirichlet axis or screening removes the null space: any mean is solvable.
   const PoissonGrid walled{{6, 10}, {1.0, 1.0}, {kPeriodic, kDirichlet}};
   EXPECT_NO_THROW(PoissonSolver<double>(walled, reject, Backend::cpu).solve(shifted));
+}
+
+// Non-finite right-hand sides. The contract (include/cunum/poisson_fft.hpp): where
+// `reject` applies (a singular problem) a NaN or an infinity anywhere is refused naming
+// 'rhs' and the problem, nothing written; every other mode does no check and the
+// non-finite value spreads through that problem's transforms (NaN in, NaN out),
+// leaving the other problems of the batch as they are.
+
+struct NonFiniteCase {
+  const char* name;
+  PoissonGrid grid;  // batch 3
+  PoissonOptions options;
+};
+
+PoissonOptions options_of(PoissonCompatibility compatibility, PoissonGauge gauge, double screening = 0,
+                          PoissonDiscretization discretization = PoissonDiscretization::spectral) {
+  PoissonOptions options;
+  options.compatibility = compatibility;
+  options.gauge = gauge;
+  options.screening = screening;
+  options.discretization = discretization;
+  return options;
+}
+
+// `reject` on singular problems: every gauge, 2-D and 3-D, both discretizations.
+std::vector<NonFiniteCase> refusing_cases() {
+  return {
+      {"reject 16x16 periodic", {{16, 16}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 3},
+       options_of(PoissonCompatibility::reject, PoissonGauge::zero_mean)},
+      {"reject zero_at_origin 5x6x7 neumann/periodic/neumann", {{5, 6, 7}, {1.0, 2.0, 0.5}, {kNeumann, kPeriodic, kNeumann}, 3},
+       options_of(PoissonCompatibility::reject, PoissonGauge::zero_at_origin, 0,
+                  PoissonDiscretization::finite_difference)},
+      {"reject 9x4 neumann", {{9, 4}, {1.0, 1.0}, {kNeumann, kNeumann}, 3},
+       options_of(PoissonCompatibility::reject, PoissonGauge::zero_mean)},
+  };
+}
+
+// The modes that read no sums: `project` (singular or not, both gauges), and `reject`
+// where it does not apply (a Dirichlet axis, or screening).
+std::vector<NonFiniteCase> propagating_cases() {
+  return {
+      {"project 16x16 periodic", {{16, 16}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 3},
+       options_of(PoissonCompatibility::project, PoissonGauge::zero_mean)},
+      {"project zero_at_origin 5x6x7 neumann/periodic/neumann", {{5, 6, 7}, {1.0, 2.0, 0.5}, {kNeumann, kPeriodic, kNeumann}, 3},
+       options_of(PoissonCompatibility::project, PoissonGauge::zero_at_origin)},
+      {"project finite_difference 6x11 dirichlet/neumann", {{6, 11}, {1.0, 1.0}, {kDirichlet, kNeumann}, 3},
+       options_of(PoissonCompatibility::project, PoissonGauge::zero_mean, 0, PoissonDiscretization::finite_difference)},
+      {"reject with a dirichlet axis 7x12", {{7, 12}, {1.0, 1.5}, {kDirichlet, kPeriodic}, 3},
+       options_of(PoissonCompatibility::reject, PoissonGauge::zero_mean)},
+      {"reject with screening 9x8x3 periodic", {{9, 8, 3}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 3},
+       options_of(PoissonCompatibility::reject, PoissonGauge::zero_at_origin, 0.5)},
+      {"project 1x1 periodic", {{1, 1}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 3},
+       options_of(PoissonCompatibility::project, PoissonGauge::zero_mean)},
+  };
+}
+
+template <class T>
+void check_refused(const NonFiniteCase& c, std::uint64_t stream) {
+  PoissonSolver<T> solver(c.grid, c.options, Backend::cpu);
+  const std::int64_t points = solver.size() / c.grid.batch;
+  const std::vector<T> clean = compatible_rhs<T>(c.grid.batch, points, stream);
+  for (const NonFiniteValue& bad : kNonFiniteValues) {
+    for (const Position where : kPositions) {
+      SCOPED_TRACE(std::string(c.name) + ", " + bad.name + " at element " +
+                   std::to_string(flat_index(where, points)));
+      std::vector<T> f = clean;
+      f[static_cast<std::size_t>(flat_index(where, points))] = static_cast<T>(bad.value);
+      const std::vector<T> f_given = f;
+      const std::vector<T> poison(f.size(), T(123));
+      std::vector<T> solution = poison;
+      const std::string problem = "non-finite value in problem " + std::to_string(where.problem);
+      EXPECT_CUNUM_ERROR(solver.solve(f.data(), solution.data()), ErrorCode::invalid_argument, "'rhs'");
+      EXPECT_CUNUM_ERROR(solver.solve(f.data(), solution.data()), ErrorCode::invalid_argument, problem);
+      EXPECT_TRUE(same_bits(solution, poison)) << "a refused call wrote its output";
+      EXPECT_TRUE(same_bits(f, f_given)) << "a refused call wrote its input";
+      std::vector<T> in_place = f;
+      EXPECT_CUNUM_ERROR(solver.solve_in_place(in_place), ErrorCode::invalid_argument, problem);
+      EXPECT_TRUE(same_bits(in_place, f_given)) << "a refused in-place call wrote its array";
+      EXPECT_CUNUM_ERROR(solver.solve(f), ErrorCode::invalid_argument, problem);
+    }
+  }
+  // The solver is unharmed: the clean input still solves, to finite values.
+  const std::vector<T> u = solver.solve(clean);
+  EXPECT_TRUE(std::all_of(u.begin(), u.end(), [](T v) { return std::isfinite(v); }));
+}
+
+template <class T>
+void check_propagated(const NonFiniteCase& c, std::uint64_t stream) {
+  PoissonSolver<T> solver(c.grid, c.options, Backend::cpu);
+  const std::int64_t points = solver.size() / c.grid.batch;
+  // Any mean: `project` removes it, and the non-singular problems need none.
+  const std::vector<T> clean = cunum::testing::random_vector<T>(static_cast<std::size_t>(solver.size()), stream);
+  const std::vector<T> clean_solution = solver.solve(clean);
+  ASSERT_TRUE(std::all_of(clean_solution.begin(), clean_solution.end(), [](T v) { return std::isfinite(v); }));
+  for (const NonFiniteValue& bad : kNonFiniteValues) {
+    for (const Position where : kPositions) {
+      SCOPED_TRACE(std::string(c.name) + ", " + bad.name + " at element " +
+                   std::to_string(flat_index(where, points)));
+      std::vector<T> f = clean;
+      f[static_cast<std::size_t>(flat_index(where, points))] = static_cast<T>(bad.value);
+      std::vector<T> solution(f.size(), T(123));
+      ASSERT_NO_THROW(solver.solve(f.data(), solution.data()));
+      for (std::int64_t b = 0; b < c.grid.batch; ++b) {
+        const auto first = static_cast<std::size_t>(b * points), last = first + static_cast<std::size_t>(points);
+        if (b == where.problem) {
+          // Every value of that problem is non-finite: the transforms mix every point
+          // into every mode. NaN (inf - inf or 0 x inf on the way), but for an
+          // infinity without a null space, which comes back infinite at its own point.
+          for (std::size_t i = first; i < last; ++i) {
+            EXPECT_FALSE(std::isfinite(solution[i])) << "element " << i << " = " << solution[i];
+            if (i != static_cast<std::size_t>(flat_index(where, points))) {
+              EXPECT_TRUE(std::isnan(solution[i])) << "element " << i << " = " << solution[i];
+            }
+          }
+        } else {
+          // The other problems are solved exactly as without the bad value.
+          EXPECT_EQ(std::memcmp(solution.data() + first, clean_solution.data() + first,
+                                static_cast<std::size_t>(points) * sizeof(T)),
+                    0)
+              << "problem " << b << " changed";
+        }
+      }
+    }
+  }
+}
+
+TEST(PoissonFftCpu, NonFiniteRhsIsRefusedWhereRejectApplies) {
+  std::uint64_t stream = 200;
+  for (const NonFiniteCase& c : refusing_cases()) {
+    check_refused<double>(c, ++stream);
+    check_refused<float>(c, ++stream);
+  }
+}
+
+TEST(PoissonFftCpu, NonFiniteRhsPropagatesInEveryOtherMode) {
+  std::uint64_t stream = 300;
+  for (const NonFiniteCase& c : propagating_cases()) {
+    check_propagated<double>(c, ++stream);
+    check_propagated<float>(c, ++stream);
+  }
+}
+
+// The reproducer of the reliability issue: one NaN in a 16 x 16 solve. Under `project`
+// it is documented NaN in, NaN out; under `reject` it was accepted (a NaN or an
+// infinity passed the mean test) and is now refused.
+TEST(PoissonFftCpu, OneNanIn16x16) {
+  const PoissonGrid grid{{16, 16}, {1.0, 1.0}, {kPeriodic, kPeriodic}};
+  std::vector<double> f = compatible_rhs<double>(1, 256, 400);
+  f[37] = NAN;
+  const std::vector<double> projected = PoissonSolver<double>(grid, {}, Backend::cpu).solve(f);
+  EXPECT_EQ(std::count_if(projected.begin(), projected.end(), [](double v) { return std::isnan(v); }), 256);
+  PoissonSolver<double> rejecting(grid, options_of(PoissonCompatibility::reject, PoissonGauge::zero_mean),
+                                  Backend::cpu);
+  EXPECT_CUNUM_ERROR(rejecting.solve(f), ErrorCode::invalid_argument, "holds a non-finite value in problem 0 (a NaN");
+}
+
+// Under `reject`: +inf and -inf in one problem (sum f is NaN, sum |f| infinite), and
+// finite doubles whose magnitudes sum past the largest double, are refused as well.
+TEST(PoissonFftCpu, RejectRefusesInfinitiesOfBothSignsAndOverflow) {
+  const PoissonGrid grid{{6, 10}, {1.0, 1.0}, {kPeriodic, kNeumann}, 2};
+  PoissonSolver<double> rejecting(grid, options_of(PoissonCompatibility::reject, PoissonGauge::zero_mean),
+                                  Backend::cpu);
+  std::vector<double> f = compatible_rhs<double>(2, 60, 401);
+  std::vector<double> both = f;
+  both[60] = INFINITY;
+  both[119] = -INFINITY;
+  EXPECT_CUNUM_ERROR(rejecting.solve(both), ErrorCode::invalid_argument, "non-finite value in problem 1 (an infinity");
+  std::vector<double> huge = f;
+  huge[3] = 1e308;
+  huge[4] = -1e308;
+  huge[5] = 1e308;
+  huge[6] = -1e308;
+  EXPECT_CUNUM_ERROR(rejecting.solve(huge), ErrorCode::invalid_argument, "overflows double");
+}
+
+// `reject`'s message gives its numbers with three significant digits (the default
+// double tolerance, 1.49e-8, printed as 0.000000 before).
+TEST(PoissonFftCpu, RejectMessageShowsTheTolerance) {
+  const PoissonGrid grid{{6, 10}, {1.0, 1.0}, {kPeriodic, kNeumann}};
+  std::vector<double> f = compatible_rhs<double>(1, 60, 402);
+  for (double& v : f) v += 1e-3;
+  PoissonOptions options = options_of(PoissonCompatibility::reject, PoissonGauge::zero_mean);
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>(grid, options, Backend::cpu).solve(f), ErrorCode::invalid_argument,
+                     "> tolerance 1.49e-08)");
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>(grid, options, Backend::cpu).solve(f), ErrorCode::invalid_argument,
+                     "has mean 0.001 in problem 0");
+  EXPECT_CUNUM_ERROR(PoissonSolver<float>(grid, options, Backend::cpu).solve(std::vector<float>(f.begin(), f.end())),
+                     ErrorCode::invalid_argument, "> tolerance 0.000345)");
+  options.compatibility_tolerance = 2.5e-7;
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>(grid, options, Backend::cpu).solve(f), ErrorCode::invalid_argument,
+                     "> tolerance 2.5e-07)");
 }
 
 TEST(PoissonFftCpu, GaugesDifferByAConstant) {

@@ -1,14 +1,19 @@
 #pragma once
 // Test references for poisson_fft: grid coordinates, the second-order discrete
 // Laplacian with each boundary rule (what a finite-difference code would apply), and
-// separable eigenfunctions of the continuous Laplacian for manufactured solutions.
+// separable eigenfunctions of the continuous Laplacian for manufactured solutions;
+// the non-finite values and positions both suites put into a right-hand side.
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <numeric>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cunum/poisson_fft.hpp"
+#include "test_support.hpp"
 
 namespace cunum::testing::poisson {
 
@@ -122,6 +127,43 @@ inline std::string describe(const std::vector<PoissonBoundary>& boundaries) {
   std::string text;
   for (PoissonBoundary boundary : boundaries) text += std::string(text.empty() ? "" : "/") + to_string(boundary);
   return text;
+}
+
+// Non-finite right-hand sides for the tests of what they get (poisson_fft.hpp, solve).
+struct NonFiniteValue {
+  const char* name;
+  double value;
+};
+inline const NonFiniteValue kNonFiniteValues[] = {{"NaN", NAN}, {"+inf", INFINITY}, {"-inf", -INFINITY}};
+
+// Where the bad value goes in a batch of 3: the first point of all, the first, a
+// middle and the last point of the second problem, the last point of all.
+struct Position {
+  std::int64_t problem;
+  std::int64_t point;  // -1: the middle, -2: the last point
+};
+inline const Position kPositions[] = {{0, 0}, {1, 0}, {1, -1}, {1, -2}, {2, -2}};
+
+inline std::int64_t flat_index(Position where, std::int64_t points) {
+  const std::int64_t point = where.point == -1 ? points / 2 + 1 : where.point == -2 ? points - 1 : where.point;
+  return where.problem * points + std::min(point, points - 1);
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Random f of mean zero in every problem, so that only the bad value can be refused.
+template <class T>
+std::vector<T> compatible_rhs(std::int64_t batch, std::int64_t points, std::uint64_t stream) {
+  std::vector<T> f = cunum::testing::random_vector<T>(static_cast<std::size_t>(batch * points), stream);
+  for (std::int64_t b = 0; b < batch; ++b) {
+    const auto first = f.begin() + b * points, last = first + points;
+    const T mean = std::accumulate(first, last, T(0)) / static_cast<T>(points);
+    for (auto it = first; it != last; ++it) *it -= mean;
+  }
+  return f;
 }
 
 }  // namespace cunum::testing::poisson
