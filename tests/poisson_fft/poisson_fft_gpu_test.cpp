@@ -2,7 +2,8 @@
 // boundary combination, both discretizations, screening, batches, both gauges, at
 // awkward sizes (1 x 1, axes of one point, primes 7 x 11 x 13, 1000 x 1500, 243 x 343),
 // fresh random inputs, poisoned outputs, the right-hand side left unchanged, in place,
-// misaligned arrays, the reject rule and host pointers refused at the boundary.
+// misaligned arrays, the reject rule, non-finite right-hand sides and host pointers
+// refused at the boundary.
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -281,6 +284,76 @@ TYPED_TEST(PoissonGpu, RejectsIncompatibleRhsWithoutWriting) {
   f[120 + 6] = T(-0.5);
   rhs.copy_from_host(f.data(), f.size());
   EXPECT_NO_THROW(solver.solve(rhs.data(), solution.data()));
+}
+
+// Non-finite right-hand sides get what the header says on the CUDA backend too: under
+// `reject` on a singular problem, refused from the sums it already computes, nothing
+// written; in every other mode no check, and the bad problem's solution non-finite
+// while the other problems of the batch come out bit for bit as without it (on the
+// periodic pencil turnaround, the wall pencils and the line passes).
+TYPED_TEST(PoissonGpu, NonFiniteRhs) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  using namespace cunum::testing::poisson;
+  PoissonOptions reject;
+  reject.compatibility = PoissonCompatibility::reject;
+  std::uint64_t stream = 700;
+  for (const PoissonGrid& grid : {PoissonGrid{{16, 16}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 3},
+                                  PoissonGrid{{16, 8}, {1.0, 1.0}, {kNeumann, kNeumann}, 3}}) {
+    PoissonSolver<T> solver(grid, reject, Backend::cuda);
+    const std::int64_t points = solver.size() / grid.batch;
+    const std::vector<T> clean = compatible_rhs<T>(grid.batch, points, ++stream);
+    for (const NonFiniteValue& bad : kNonFiniteValues) {
+      for (const Position where : kPositions) {
+        SCOPED_TRACE(describe(grid.boundaries) + ", " + bad.name + " at element " +
+                     std::to_string(flat_index(where, points)));
+        std::vector<T> f = clean;
+        f[static_cast<std::size_t>(flat_index(where, points))] = static_cast<T>(bad.value);
+        auto rhs = DeviceBuffer<T>::from_host(f);
+        DeviceBuffer<T> solution(f.size());
+        solution.fill_bytes_async(0x7F);
+        const std::vector<T> poisoned = solution.to_host();
+        EXPECT_CUNUM_ERROR(solver.solve(rhs.data(), solution.data()), ErrorCode::invalid_argument,
+                           "non-finite value in problem " + std::to_string(where.problem));
+        EXPECT_TRUE(same_bits(solution.to_host(), poisoned)) << "a refused call wrote its output";
+        EXPECT_CUNUM_ERROR(solver.solve(rhs.data(), rhs.data()), ErrorCode::invalid_argument, "'rhs'");
+        EXPECT_TRUE(same_bits(rhs.to_host(), f)) << "a refused in-place call wrote its array";
+      }
+    }
+  }
+  PoissonOptions origin;
+  origin.gauge = PoissonGauge::zero_at_origin;
+  const std::pair<PoissonGrid, PoissonOptions> propagating[] = {
+      {{{32, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 3}, {}},
+      {{{16, 8}, {1.0, 1.0}, {kNeumann, kNeumann}, 3}, origin},
+      {{{7, 12}, {1.0, 1.0}, {kDirichlet, kPeriodic}, 3}, reject},
+      {{{5, 6, 7}, {1.0, 2.0, 0.5}, {kNeumann, kPeriodic, kNeumann}, 3}, origin},
+  };
+  for (const auto& [grid, options] : propagating) {
+    PoissonSolver<T> solver(grid, options, Backend::cuda);
+    const std::int64_t points = solver.size() / grid.batch;
+    const std::vector<T> clean = cunum::testing::random_vector<T>(static_cast<std::size_t>(solver.size()), ++stream);
+    const std::vector<T> clean_solution = solver.solve(clean);
+    for (const NonFiniteValue& bad : kNonFiniteValues) {
+      for (const Position where : kPositions) {
+        SCOPED_TRACE(describe(grid.boundaries) + ", " + bad.name + " at element " +
+                     std::to_string(flat_index(where, points)));
+        std::vector<T> f = clean;
+        f[static_cast<std::size_t>(flat_index(where, points))] = static_cast<T>(bad.value);
+        std::vector<T> u;
+        ASSERT_NO_THROW(u = solver.solve(f));
+        for (std::int64_t b = 0; b < grid.batch; ++b) {
+          const auto first = static_cast<std::size_t>(b * points), last = first + static_cast<std::size_t>(points);
+          if (b == where.problem) {
+            for (std::size_t i = first; i < last; ++i) EXPECT_FALSE(std::isfinite(u[i])) << "element " << i;
+          } else {
+            EXPECT_TRUE(std::equal(u.begin() + first, u.begin() + last, clean_solution.begin() + first))
+                << "problem " << b << " changed";
+          }
+        }
+      }
+    }
+  }
 }
 
 TYPED_TEST(PoissonGpu, HostPointersRefusedAndHostVectorsCopied) {
