@@ -62,7 +62,8 @@ CUNUM_ENUM(PoissonDiscretization, CUNUM_POISSON_DISCRETIZATIONS)
 /// What a right-hand side of non-zero mean does when the problem has the constants as
 /// null space (cunum::PoissonCompatibility): `project` solves for f - mean(f);
 /// `reject` throws ErrorCode::invalid_argument naming 'rhs' when
-/// |sum f| > compatibility_tolerance * sum |f| for any problem of the batch.
+/// |sum f| > compatibility_tolerance * sum |f| for any problem of the batch, and when
+/// sum |f| is not finite (a NaN or an infinity in f: see PoissonSolver::solve).
 #define CUNUM_POISSON_COMPATIBILITIES(X) \
   X(project, "project")                  \
   X(reject, "reject")
@@ -145,9 +146,29 @@ class PoissonSolver {
   ///                  `reject` compatibility check waits for its sums; CPU: ignored,
   ///                  the call returns when done
   /// @throws Error ErrorCode::invalid_argument naming 'rhs' or 'solution' (null, or
-  ///         memory the backend cannot use), naming 'rhs' for an incompatible mean
-  ///         under `reject` (nothing is written then), or naming 'this' when another
-  ///         CUDA device is current than at construction
+  ///         memory the backend cannot use), naming 'rhs' for an incompatible mean or a
+  ///         non-finite value under `reject` on a singular problem (nothing is written
+  ///         then), or naming 'this' when another CUDA device is current than at
+  ///         construction
+  ///
+  /// Non-finite input (a NaN, +inf or -inf anywhere in `rhs`) gets, by mode:
+  /// - `reject` on a singular problem (no Dirichlet axis, screening 0): Error
+  ///   ErrorCode::invalid_argument naming 'rhs' and the problem of the batch ("holds a
+  ///   non-finite value in problem b"), before anything is written. The test reads the
+  ///   sums the rule computes anyway (on the CUDA backend the same pass and the same
+  ///   wait); a double rhs whose magnitudes sum past the largest double is refused
+  ///   the same way.
+  /// - every other mode (`project`, and `reject` where it does not apply: a Dirichlet
+  ///   axis or screening > 0): no check and no error, so that these modes keep no pass
+  ///   over the input and, on the CUDA backend, no host synchronisation. NaN in, NaN
+  ///   out: every value of that problem's solution comes back non-finite (NaN; an
+  ///   infinity may come back infinite at its own point), and the other problems of
+  ///   the batch come back as without it. A caller who cannot rule such input out
+  ///   checks the input or the output.
+  /// Finite input is not checked for range in any mode: magnitudes whose sum over a
+  /// problem nears the largest T (3.4e38 for float, whose transforms run in float)
+  /// can overflow the transforms, and the solution comes back non-finite the same
+  /// way, unreported.
   void solve(const T* rhs, T* solution, StreamHandle stream = nullptr);
 
   /// Host-vector convenience: copies through the device for the CUDA backend.
