@@ -34,9 +34,10 @@ namespace cunum {
 /// probabilities (never the factorials or m^D), so it neither overflows nor underflows
 /// to garbage: exact to rounding for D up to 1024 and m up to 2^40 and beyond.
 /// @param threads   D, 1..1024
-/// @param segments  m, >= 1 (a real number: m up to 2^53 is exact)
-/// @return F(D, m, n) for n = 0..D (entries with n > m are 0)
-/// @throws Error ErrorCode::invalid_argument naming 'threads' or 'segments'
+/// @param segments  m, a whole number >= 1 (a count, held in a double: exact to 2^53)
+/// @return F(D, m, n) for n = 0..D, summing to 1 (entries with n > m are 0)
+/// @throws Error ErrorCode::invalid_argument naming 'threads' or 'segments' (also when m
+///         is not a whole number: between whole numbers the formula is no distribution)
 std::vector<double> segment_count_distribution(int threads, double segments);
 
 /// The mean and variance of the number of distinct segments touched (the transactions,
@@ -49,6 +50,8 @@ struct SegmentCountMoments {
   double mean = 0;
   double variance = 0;
 };
+/// @param threads   D, 1..1024
+/// @param segments  m, a whole number >= 1, as segment_count_distribution
 /// @throws Error ErrorCode::invalid_argument naming 'threads' or 'segments'
 SegmentCountMoments segment_count_moments(int threads, double segments);
 
@@ -62,7 +65,7 @@ SegmentCountMoments segment_count_moments(int threads, double segments);
 class CacheFillChain {
  public:
   /// @param threads   D, 1..1024
-  /// @param segments  m, >= 1
+  /// @param segments  m, a whole number >= 1, as segment_count_distribution
   /// @param capacity  C in segments, >= 1
   /// @throws Error ErrorCode::invalid_argument naming the argument; 'segments' also when
   ///         min(m, C) exceeds 2^20 states (use the saturated rate C/m there)
@@ -99,6 +102,7 @@ class CacheFillChain {
 /// rate is C/m. Exact for C >= m; for C < m it replaces E[min(i_t, C)] by min(E[i_t], C),
 /// which differs only around the requests where the cache fills. What estimate_gather
 /// uses, at any m; the chain gives the whole distribution where m or C is small.
+/// `segments` is a whole number >= 1, as segment_count_distribution.
 /// @throws Error ErrorCode::invalid_argument naming the argument
 double mean_fill_hit_rate(int threads, double segments, double capacity, double requests);
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "cunum/core/device.hpp"
@@ -19,11 +20,21 @@ namespace {
 constexpr int kMaxThreads = 1024;
 constexpr std::int64_t kMaxChainStates = std::int64_t{1} << 20;
 
+// A double to all its digits, for messages: 1 + 2^-30 must not read "1.000000".
+std::string exact(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+// The process is D picks among m segments: m counts them, so it is a whole number.
+// (For m between whole numbers F(D, m, .) is no distribution: the header's formula has
+// negative entries there, and the recurrence loses probability.)
 void validate_process(int threads, double segments, const char* routine) {
   detail::require(threads >= 1 && threads <= kMaxThreads, routine, "threads",
                   [&] { return "must be 1 to 1024, got " + std::to_string(threads); });
-  detail::require(std::isfinite(segments) && segments >= 1, routine, "segments",
-                  [&] { return "must be finite and >= 1, got " + std::to_string(segments); });
+  detail::require(std::isfinite(segments) && segments >= 1 && std::floor(segments) == segments, routine, "segments",
+                  [&] { return "must be a whole number >= 1 (a count of segments), got " + exact(segments); });
 }
 
 // The distribution of the number of new segments touched by `threads` uniform picks

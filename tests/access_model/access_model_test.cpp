@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cunum/access_model.hpp"
@@ -92,6 +94,96 @@ TEST(SegmentCount, MatchesASimulationOfTheProcess) {
       const double observed = static_cast<double>(counts[n]) / trials;
       const double sigma = std::sqrt(std::max(p * (1 - p), 1.0 / trials) / trials);
       EXPECT_NEAR(observed, p, 5 * sigma) << "D " << d << " m " << m << " n " << n;
+    }
+  }
+}
+
+// Every assignment of D threads to m segments, counted by the segments they touch:
+// F(D, m, n) by enumeration, independent of the recurrence and of the Stirling formula.
+std::vector<double> enumerated_f(int d, int m) {
+  std::vector<long long> counts(static_cast<std::size_t>(d) + 1, 0);
+  std::vector<int> pick(static_cast<std::size_t>(d), 0);
+  long long total = 0;
+  while (true) {
+    std::vector<char> touched(static_cast<std::size_t>(m), 0);
+    int distinct = 0;
+    for (const int segment : pick) {
+      distinct += touched[static_cast<std::size_t>(segment)] == 0;
+      touched[static_cast<std::size_t>(segment)] = 1;
+    }
+    ++counts[static_cast<std::size_t>(distinct)];
+    ++total;
+    int k = 0;  // next assignment, odometer order
+    while (k < d && ++pick[static_cast<std::size_t>(k)] == m) pick[static_cast<std::size_t>(k++)] = 0;
+    if (k == d) break;
+  }
+  std::vector<double> f(counts.size());
+  for (std::size_t n = 0; n < f.size(); ++n) f[n] = static_cast<double>(counts[n]) / static_cast<double>(total);
+  return f;
+}
+
+TEST(SegmentCount, EqualsAnEnumerationOfEveryAssignment) {
+  for (int d = 1; d <= 6; ++d) {
+    for (int m = 1; m <= 6; ++m) {
+      const std::vector<double> f = cunum::segment_count_distribution(d, m);
+      const std::vector<double> expected = enumerated_f(d, m);
+      ASSERT_EQ(f.size(), expected.size());
+      for (std::size_t n = 0; n < f.size(); ++n) {
+        EXPECT_NEAR(f[n], expected[n], 1e-15) << "D " << d << " m " << m << " n " << n;
+      }
+    }
+  }
+}
+
+// Over a grid of arguments, from one thread to 1024 and one segment to 2^53: a
+// distribution (entries in [0, 1] summing to 1) on its support, n = 1..min(D, m).
+TEST(SegmentCount, IsADistributionOnItsSupportForEveryValidArgument) {
+  for (const int d : {1, 2, 3, 4, 5, 7, 16, 31, 32, 33, 100, 1024}) {
+    for (const double m : {1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 16.0, 31.0, 32.0, 33.0, 100.0, 1000.0, 1025.0,
+                           std::ldexp(1.0, 20), std::ldexp(1.0, 40), std::ldexp(1.0, 53)}) {
+      const std::vector<double> f = cunum::segment_count_distribution(d, m);
+      ASSERT_EQ(f.size(), static_cast<std::size_t>(d) + 1);
+      double total = 0;
+      for (int n = 0; n <= d; ++n) {
+        EXPECT_GE(f[n], 0.0) << "D " << d << " m " << m << " n " << n;
+        EXPECT_LE(f[n], 1.0) << "D " << d << " m " << m << " n " << n;
+        if (n == 0 || n > m) EXPECT_EQ(f[n], 0.0) << "outside the support: D " << d << " m " << m << " n " << n;
+        total += f[n];
+      }
+      EXPECT_NEAR(total, 1.0, 1e-12) << "D " << d << " m " << m;
+    }
+  }
+}
+
+// m counts segments: between whole numbers there is no such process (the formula's
+// entries turn negative), so such an m is refused by name, never a wrong answer
+// (segment_count_distribution(4, 2.5) summed to 0.88 with mass at n = 3).
+TEST(SegmentCount, ASegmentCountThatIsNotAWholeNumberIsRefused) {
+  EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(4, 2.5), ErrorCode::invalid_argument,
+                     "cunum::segment_count_distribution: argument 'segments' must be a whole number >= 1");
+  EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(4, 2.5), ErrorCode::invalid_argument, "got 2.5");
+  for (const double m : {1.5, 2.5, 3.7, 31.9, 1000.5, 1.0 + std::ldexp(1.0, -30), std::nextafter(2.0, 3.0),
+                         std::ldexp(1.0, 51) + 0.5}) {
+    for (const int d : {1, 4, 32}) {
+      SCOPED_TRACE(::testing::Message() << "D " << d << " m " << m);
+      EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(d, m), ErrorCode::invalid_argument, "'segments'");
+      EXPECT_CUNUM_ERROR(cunum::segment_count_moments(d, m), ErrorCode::invalid_argument, "'segments'");
+      EXPECT_CUNUM_ERROR(CacheFillChain(d, m, 10), ErrorCode::invalid_argument, "'segments'");
+      EXPECT_CUNUM_ERROR(cunum::mean_fill_hit_rate(d, m, 10, 5), ErrorCode::invalid_argument, "'segments'");
+    }
+  }
+  // The whole numbers beside them are served, and the chain's W(t) are distributions too.
+  for (const double m : {1.0, 2.0, 3.0, 4.0, 31.0, 32.0, 1000.0}) {
+    for (const int d : {1, 4, 32}) {
+      const CacheFillChain chain(d, m, 10);
+      for (int t = 0; t <= 6; ++t) {
+        double total = 0;
+        for (const double p : chain.distribution(t)) {
+          EXPECT_GE(p, 0.0);
+          total += p;
+        }
+        EXPECT_NEAR(total, 1.0, 1e-12) << "D " << d << " m " << m << " t " << t;
+      }
     }
   }
 }
