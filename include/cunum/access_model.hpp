@@ -72,11 +72,14 @@ class CacheFillChain {
   CacheFillChain(int threads, double segments, double capacity);
 
   /// @return W(t): the probability of each state 0..M after t requests, t >= 0
+  /// @throws Error ErrorCode::invalid_argument naming 'steps' (< 0)
   std::vector<double> distribution(std::int64_t steps) const;
   /// @return E[i] after t requests
+  /// @throws Error ErrorCode::invalid_argument naming 'steps' (< 0)
   double expected_cached(std::int64_t steps) const;
   /// @return the expected fraction of the (t+1)-th request's segments found cached:
   ///         E[i_t] / m
+  /// @throws Error ErrorCode::invalid_argument naming 'steps' (< 0)
   double hit_rate(std::int64_t steps) const;
   /// @return the mean hit rate over requests 1..`requests`, each weighted equally (the
   ///         transactions of a request do not depend on the state)
@@ -85,6 +88,8 @@ class CacheFillChain {
   std::int64_t saturation() const noexcept;
 
  private:
+  // W(steps), `steps` checked in the name of `routine`.
+  std::vector<double> state_after(std::int64_t steps, const char* routine) const;
   // W <- W G (next is scratch of W's size); whether any weight left a transient state.
   bool step(std::vector<double>& w, std::vector<double>& next) const;
   static double mean_state(const std::vector<double>& w);
@@ -168,6 +173,8 @@ struct GatherEstimate {
 /// requests x latency over the warps in flight. Little's law gives the warps per SM that keep the memory system busy:
 /// warps = bandwidth x latency / bytes in flight per warp.
 /// @throws Error ErrorCode::invalid_argument naming the field of `query` or `parameters`
+///         (e.g. 'parameters.l2_latency_cycles': every size, rate and latency finite and
+///         > 0; l2_bytes_per_second finite and >= 0)
 GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParameters& parameters);
 
 }  // namespace cunum

@@ -126,9 +126,8 @@ double CacheFillChain::mean_state(const std::vector<double>& w) {
   return mean;
 }
 
-std::vector<double> CacheFillChain::distribution(std::int64_t steps) const {
-  const detail::RoutineScope scope("cunum::CacheFillChain::distribution");
-  detail::require_non_negative(steps, "cunum::CacheFillChain::distribution", "steps");
+std::vector<double> CacheFillChain::state_after(std::int64_t steps, const char* routine) const {
+  detail::require_non_negative(steps, routine, "steps");
   std::vector<double> w(static_cast<std::size_t>(saturation_) + 1, 0.0);
   w[0] = 1.0;
   std::vector<double> next(w.size());
@@ -138,9 +137,23 @@ std::vector<double> CacheFillChain::distribution(std::int64_t steps) const {
   return w;
 }
 
-double CacheFillChain::expected_cached(std::int64_t steps) const { return mean_state(distribution(steps)); }
+std::vector<double> CacheFillChain::distribution(std::int64_t steps) const {
+  const char* routine = "cunum::CacheFillChain::distribution";
+  const detail::RoutineScope scope(routine);
+  return state_after(steps, routine);
+}
 
-double CacheFillChain::hit_rate(std::int64_t steps) const { return expected_cached(steps) / segments_; }
+double CacheFillChain::expected_cached(std::int64_t steps) const {
+  const char* routine = "cunum::CacheFillChain::expected_cached";
+  const detail::RoutineScope scope(routine);
+  return mean_state(state_after(steps, routine));
+}
+
+double CacheFillChain::hit_rate(std::int64_t steps) const {
+  const char* routine = "cunum::CacheFillChain::hit_rate";
+  const detail::RoutineScope scope(routine);
+  return mean_state(state_after(steps, routine)) / segments_;
+}
 
 double CacheFillChain::mean_hit_rate(std::int64_t requests) const {
   const detail::RoutineScope scope("cunum::CacheFillChain::mean_hit_rate");
@@ -213,19 +226,38 @@ GatherEstimate estimate_gather(const GatherQuery& query, const GpuMemoryParamete
   const int s = query.element_bytes;
   detail::require(s == 1 || s == 2 || s == 4 || s == 8 || s == 16, routine, "query.element_bytes",
                   [&] { return "must be 1, 2, 4, 8 or 16, got " + std::to_string(s); });
-  detail::require(std::isfinite(query.gathers) && query.gathers >= 1, routine, "query.gathers", "must be >= 1");
+  detail::require(std::isfinite(query.gathers) && query.gathers >= 1, routine, "query.gathers",
+                  "must be finite and >= 1");
   detail::require(query.active_threads >= 1 && query.active_threads <= 32, routine, "query.active_threads",
                   [&] { return "must be 1 to 32, got " + std::to_string(query.active_threads); });
   const GpuMemoryParameters& p = parameters;
-  detail::require(p.multiprocessors >= 1 && p.max_warps_per_multiprocessor >= 1, routine, "parameters",
-                  "must have >= 1 multiprocessor and >= 1 resident warp");
-  for (const double value : {p.clock_hz, p.sector_bytes, p.line_bytes, p.dram_fetch_bytes, p.l1_bytes,
-                             p.l1_bytes_per_cycle, p.l2_bytes,
-                             p.dram_bytes_per_second,
-                             p.l1_latency_cycles, p.l2_latency_cycles, p.dram_latency_cycles}) {
-    detail::require(std::isfinite(value) && value > 0, routine, "parameters",
-                    "needs every size, rate and latency finite and > 0");
+  detail::require(p.multiprocessors >= 1, routine, "parameters.multiprocessors",
+                  [&] { return "must be >= 1, got " + std::to_string(p.multiprocessors); });
+  detail::require(p.max_warps_per_multiprocessor >= 1, routine, "parameters.max_warps_per_multiprocessor",
+                  [&] { return "must be >= 1, got " + std::to_string(p.max_warps_per_multiprocessor); });
+  const struct {
+    const char* name;
+    double value;
+  } sizes[] = {{"parameters.clock_hz", p.clock_hz},
+               {"parameters.sector_bytes", p.sector_bytes},
+               {"parameters.line_bytes", p.line_bytes},
+               {"parameters.dram_fetch_bytes", p.dram_fetch_bytes},
+               {"parameters.l1_bytes", p.l1_bytes},
+               {"parameters.l1_bytes_per_cycle", p.l1_bytes_per_cycle},
+               {"parameters.l2_bytes", p.l2_bytes},
+               {"parameters.dram_bytes_per_second", p.dram_bytes_per_second},
+               {"parameters.l1_latency_cycles", p.l1_latency_cycles},
+               {"parameters.l2_latency_cycles", p.l2_latency_cycles},
+               {"parameters.dram_latency_cycles", p.dram_latency_cycles}};
+  for (const auto& size : sizes) {
+    detail::require(std::isfinite(size.value) && size.value > 0, routine, size.name,
+                    [&] { return "must be finite and > 0, got " + exact(size.value); });
   }
+  // 0 means the documented default (2.5 x DRAM); a negative or non-finite rate would
+  // give a negative or NaN time.
+  detail::require(std::isfinite(p.l2_bytes_per_second) && p.l2_bytes_per_second >= 0, routine,
+                  "parameters.l2_bytes_per_second",
+                  [&] { return "must be finite and >= 0 (0: the default), got " + exact(p.l2_bytes_per_second); });
   GatherEstimate e;
   e.table_sectors = std::max(1.0, std::ceil(query.table_elements * s / p.sector_bytes));
   const double m = e.table_sectors;

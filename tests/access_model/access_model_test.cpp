@@ -315,15 +315,54 @@ TEST(AccessModel, BadArgumentsAreRefusedByName) {
                      ErrorCode::invalid_argument, "segments");
   EXPECT_CUNUM_ERROR(CacheFillChain(32, 100, 0), ErrorCode::invalid_argument, "capacity");
   EXPECT_CUNUM_ERROR(CacheFillChain(32, 1e9, 1e9), ErrorCode::invalid_argument, "segments");
-  EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).distribution(-1), ErrorCode::invalid_argument, "steps");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).distribution(-1), ErrorCode::invalid_argument,
+                     "cunum::CacheFillChain::distribution: argument 'steps'");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).hit_rate(-1), ErrorCode::invalid_argument,
+                     "cunum::CacheFillChain::hit_rate: argument 'steps'");
+  EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).expected_cached(-1), ErrorCode::invalid_argument,
+                     "cunum::CacheFillChain::expected_cached: argument 'steps'");
   EXPECT_CUNUM_ERROR(CacheFillChain(32, 10, 10).mean_hit_rate(0), ErrorCode::invalid_argument, "requests");
   cunum::GatherQuery query;
   query.table_elements = 100;
   query.gathers = 100;
   cunum::GpuMemoryParameters parameters;
-  parameters.l2_latency_cycles = 0;
-  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "parameters");
+  // Each field of the parameters is named, not just 'parameters'.
+  using Parameters = cunum::GpuMemoryParameters;
+  const std::vector<std::pair<double Parameters::*, const char*>> sizes = {
+      {&Parameters::clock_hz, "parameters.clock_hz"},
+      {&Parameters::sector_bytes, "parameters.sector_bytes"},
+      {&Parameters::line_bytes, "parameters.line_bytes"},
+      {&Parameters::dram_fetch_bytes, "parameters.dram_fetch_bytes"},
+      {&Parameters::l1_bytes, "parameters.l1_bytes"},
+      {&Parameters::l1_bytes_per_cycle, "parameters.l1_bytes_per_cycle"},
+      {&Parameters::l2_bytes, "parameters.l2_bytes"},
+      {&Parameters::dram_bytes_per_second, "parameters.dram_bytes_per_second"},
+      {&Parameters::l1_latency_cycles, "parameters.l1_latency_cycles"},
+      {&Parameters::l2_latency_cycles, "parameters.l2_latency_cycles"},
+      {&Parameters::dram_latency_cycles, "parameters.dram_latency_cycles"}};
+  for (const auto& [field, name] : sizes) {
+    for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+      parameters = {};
+      parameters.*field = bad;
+      EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument,
+                         std::string("cunum::estimate_gather: argument '") + name + "' must be finite and > 0");
+    }
+  }
   parameters = {};
+  parameters.l2_bytes_per_second = -1;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument,
+                     "'parameters.l2_bytes_per_second'");
+  parameters = {};
+  parameters.multiprocessors = 0;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument,
+                     "'parameters.multiprocessors'");
+  parameters = {};
+  parameters.max_warps_per_multiprocessor = 0;
+  EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument,
+                     "'parameters.max_warps_per_multiprocessor'");
+  parameters = {};
+  parameters.l2_bytes_per_second = 0;  // the documented default: accepted
+  EXPECT_NO_THROW(cunum::estimate_gather(query, parameters));
   query.element_bytes = 3;
   EXPECT_CUNUM_ERROR(cunum::estimate_gather(query, parameters), ErrorCode::invalid_argument, "query.element_bytes");
   query.element_bytes = 4;
