@@ -52,7 +52,7 @@ template <class Enum>
 void require_enum(Enum value, const char* routine, const char* argument, const char* enum_name) {
   if (!is_valid(value)) {
     throw_invalid_argument(routine, argument,
-                           std::string("is not a ") + enum_name + " (got " + std::to_string(static_cast<int>(value)) + ")");
+                           std::string("is not one of ") + enum_name + "'s values (got " + std::to_string(static_cast<int>(value)) + ")");
   }
 }
 
@@ -72,7 +72,8 @@ inline void require_element_count(std::int64_t count, std::size_t element_bytes,
 // A pointer may be null only when it addresses no elements.
 inline void require_pointer(const void* pointer, std::int64_t count, const char* routine, const char* argument) {
   if (pointer == nullptr && count != 0) {
-    throw_invalid_argument(routine, argument, "is null but addresses " + std::to_string(count) + " elements");
+    throw_invalid_argument(routine, argument,
+                           "is null but addresses " + std::to_string(count) + (count == 1 ? " element" : " elements"));
   }
 }
 

@@ -517,26 +517,26 @@ TEST(BridgeValidation, RejectsBadGenerateAndWritesNothing) {
 
 TEST(BridgeValidation, RejectsValuesOutsideTheirEnums) {
   EXPECT_CUNUM_ERROR(cunum::make_bridge_order({1, 2}, static_cast<BridgeOrder>(3)), ErrorCode::invalid_argument,
-                     "is not a BridgeOrder");
+                     "is not one of BridgeOrder's values");
   EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, static_cast<CovarianceForm>(2), {0.0}, {}, Backend::cpu),
-                     ErrorCode::invalid_argument, "'form' is not a CovarianceForm");
+                     ErrorCode::invalid_argument, "'form' is not one of CovarianceForm's values");
   EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, CovarianceForm::factor, {0.0}, {}, static_cast<Backend>(-1)),
-                     ErrorCode::invalid_argument, "'backend' is not a Backend");
+                     ErrorCode::invalid_argument, "'backend' is not one of Backend's values");
   const BrownianBridge bridge = make_bridge(BridgeSetup{0, 1, {0.5, 0.25}, 1, {1.0}, {0.0}, {}});
   const auto z = cunum::testing::normals<float>(3 * 4, 1);
   std::vector<float> out(3 * 4);
   cunum::BridgeGenerateOptions options;
   options.output_layout = static_cast<BridgeLayout>(-1);
   EXPECT_CUNUM_ERROR(bridge.generate_paths(4, z.data(), out.data(), options), ErrorCode::invalid_argument,
-                     "'options.output_layout' is not a BridgeLayout");
+                     "'options.output_layout' is not one of BridgeLayout's values");
   options.output_layout = BridgeLayout::path_fastest;
   options.strategy = static_cast<cunum::BridgeStrategy>(7);
   EXPECT_CUNUM_ERROR(bridge.generate_increments(4, z, options), ErrorCode::invalid_argument,
-                     "'options.strategy' is not a BridgeStrategy");
+                     "'options.strategy' is not one of BridgeStrategy's values");
   cunum::SobolBridgeOptions sobol;
   sobol.sequence = static_cast<cunum::SobolSequence>(-3);
   EXPECT_CUNUM_ERROR(bridge.generate_sobol_increments(4, out.data(), sobol), ErrorCode::invalid_argument,
-                     "'options.sequence' is not a SobolSequence");
+                     "'options.sequence' is not one of SobolSequence's values");
 }
 
 TEST(BridgeValidation, MovedFromBridgeIsInvalidArgument) {

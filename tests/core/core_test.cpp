@@ -293,6 +293,26 @@ TEST(Validation, ElementCountsMustFitA64BitByteCount) {
                      ErrorCode::invalid_argument, "'count' must be >= 0");
 }
 
+TEST(Validation, MessagesReadForEveryCountAndEveryEnumName) {
+  const auto message = [](auto&& check) {
+    const auto error = error_from(check);
+    return error ? std::string(error->what()) : std::string("no error");
+  };
+  const std::string one = message([] { cunum::detail::require_pointer(nullptr, 1, "cunum::test", "data"); });
+  EXPECT_NE(one.find("'data' is null but addresses 1 element"), std::string::npos) << one;
+  EXPECT_EQ(one.find("1 elements"), std::string::npos) << one;
+  const std::string two = message([] { cunum::detail::require_pointer(nullptr, 2, "cunum::test", "data"); });
+  EXPECT_NE(two.find("'data' is null but addresses 2 elements"), std::string::npos) << two;
+  // Right whatever the enum's name ("a ErrorCode", "a OptionType" would not be).
+  const std::string code = message([] {
+    cunum::detail::require_enum(static_cast<ErrorCode>(99), "cunum::test", "code", "ErrorCode");
+  });
+  EXPECT_NE(code.find("cunum::test: argument 'code' is not one of ErrorCode's values (got 99)"), std::string::npos)
+      << code;
+  EXPECT_CUNUM_ERROR(cunum::resolve_backend(static_cast<cunum::Backend>(7)), ErrorCode::invalid_argument,
+                     "'backend' is not one of Backend's values (got 7)");
+}
+
 TEST(Validation, ReduceRefusesAnOverflowingCountBeforeTouchingMemory) {
   constexpr std::int64_t huge = std::numeric_limits<std::int64_t>::max() / 2;
   const float value = 1.0f;
