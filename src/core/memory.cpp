@@ -5,6 +5,7 @@
 #include "cunum/core/memory_resource.hpp"
 #include "cunum/core/stream.hpp"
 #include "src/core/check.hpp"
+#include "src/core/routine.hpp"
 
 namespace cunum {
 namespace {
@@ -33,6 +34,15 @@ DeviceMemoryResource* set_current_device_resource(DeviceMemoryResource* resource
   return current_resource.exchange(resource != nullptr ? resource : &async_resource);
 }
 
+namespace detail {
+
+void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream) {
+  const UtilityScope scope("cunum::DeviceBuffer");
+  return resource->allocate(bytes, stream);
+}
+
+}  // namespace detail
+
 namespace memory {
 namespace {
 
@@ -46,26 +56,34 @@ void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, St
 }  // namespace
 
 void copy_host_to_device(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::memory::copy_host_to_device");
   copy(dst, src, bytes, cudaMemcpyHostToDevice, stream, true);
 }
 void copy_host_to_device_async(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::memory::copy_host_to_device_async");
   copy(dst, src, bytes, cudaMemcpyHostToDevice, stream, false);
 }
 void copy_device_to_host(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::memory::copy_device_to_host");
   copy(dst, src, bytes, cudaMemcpyDeviceToHost, stream, true);
 }
 void copy_device_to_device_async(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::memory::copy_device_to_device_async");
   copy(dst, src, bytes, cudaMemcpyDeviceToDevice, stream, false);
 }
 
 void fill_bytes_async(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream) {
   if (bytes == 0) return;
+  const detail::UtilityScope scope("cunum::memory::fill_bytes_async");
   CUNUM_CHECK(cudaMemsetAsync(dst, value, bytes, stream));
 }
 
 }  // namespace memory
 
-Stream::Stream() { CUNUM_CHECK(cudaStreamCreateWithFlags(&handle_, cudaStreamNonBlocking)); }
+Stream::Stream() {
+  const detail::UtilityScope scope("cunum::Stream");
+  CUNUM_CHECK(cudaStreamCreateWithFlags(&handle_, cudaStreamNonBlocking));
+}
 Stream::~Stream() {
   if (handle_ != nullptr) cudaStreamDestroy(handle_);
 }
@@ -78,10 +96,17 @@ Stream& Stream::operator=(Stream&& other) noexcept {
   }
   return *this;
 }
-void Stream::synchronize() const { cunum::synchronize(handle_); }
-void synchronize(StreamHandle stream) { CUNUM_CHECK(cudaStreamSynchronize(stream)); }
+void Stream::synchronize() const {
+  const detail::UtilityScope scope("cunum::Stream::synchronize");
+  cunum::synchronize(handle_);
+}
+void synchronize(StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::synchronize");
+  CUNUM_CHECK(cudaStreamSynchronize(stream));
+}
 
 EventTimer::EventTimer() {
+  const detail::UtilityScope scope("cunum::EventTimer");
   CUNUM_CHECK(cudaEventCreate(&start_));
   CUNUM_CHECK(cudaEventCreate(&stop_));
 }
@@ -89,9 +114,16 @@ EventTimer::~EventTimer() {
   cudaEventDestroy(start_);
   cudaEventDestroy(stop_);
 }
-void EventTimer::start(StreamHandle stream) { CUNUM_CHECK(cudaEventRecord(start_, stream)); }
-void EventTimer::stop(StreamHandle stream) { CUNUM_CHECK(cudaEventRecord(stop_, stream)); }
+void EventTimer::start(StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::EventTimer::start");
+  CUNUM_CHECK(cudaEventRecord(start_, stream));
+}
+void EventTimer::stop(StreamHandle stream) {
+  const detail::UtilityScope scope("cunum::EventTimer::stop");
+  CUNUM_CHECK(cudaEventRecord(stop_, stream));
+}
 float EventTimer::elapsed_ms() const {
+  const detail::UtilityScope scope("cunum::EventTimer::elapsed_ms");
   CUNUM_CHECK(cudaEventSynchronize(stop_));
   float ms = 0.0f;
   CUNUM_CHECK(cudaEventElapsedTime(&ms, start_, stop_));

@@ -223,15 +223,31 @@ class NoDevice : public ::testing::Test {
 };
 
 TEST_F(NoDevice, DeviceObjectsThrowNoDeviceNamingTheRoutine) {
-  expect_no_device("Stream", [] { cunum::Stream stream; }, nullptr, "src/core/memory.cpp");
-  expect_no_device("EventTimer", [] { cunum::EventTimer timer; }, nullptr, "src/core/memory.cpp");
-  expect_no_device("DeviceBuffer<float>(16)", [] { cunum::DeviceBuffer<float> buffer(16); }, nullptr,
+  expect_no_device("Stream", [] { cunum::Stream stream; }, "cunum::Stream", "src/core/memory.cpp");
+  expect_no_device("EventTimer", [] { cunum::EventTimer timer; }, "cunum::EventTimer", "src/core/memory.cpp");
+  expect_no_device("DeviceBuffer<float>(16)", [] { cunum::DeviceBuffer<float> buffer(16); }, "cunum::DeviceBuffer",
                    "src/core/memory.cpp");
+  expect_no_device("synchronize(nullptr)", [] { cunum::synchronize(nullptr); }, "cunum::synchronize",
+                   "src/core/memory.cpp");
+  float host[4] = {};
+  expect_no_device("memory::copy_host_to_device", [&] { cunum::memory::copy_host_to_device(host, host, 16, nullptr); },
+                   "cunum::memory::copy_host_to_device", "src/core/memory.cpp");
   expect_no_device("Reducer<float>(cuda)", [] { cunum::Reducer<float> reducer(cunum::Backend::cuda); },
                    "cunum::Reducer", nullptr);
   expect_no_device("resolve_backend(cuda)", [] { cunum::resolve_backend(cunum::Backend::cuda); },
                    "cunum::resolve_backend", nullptr);
   expect_no_device("current_device()", [] { cunum::current_device(); }, "cunum::current_device", nullptr);
+}
+
+// Inside a library routine, the device objects it makes name that routine, the one the
+// caller called, not themselves.
+TEST_F(NoDevice, DeviceObjectsInsideARoutineNameThatRoutine) {
+  const cunum::detail::RoutineScope routine("cunum::outer");
+  expect_no_device("Stream", [] { cunum::Stream stream; }, "cunum::outer", nullptr);
+  expect_no_device("EventTimer", [] { cunum::EventTimer timer; }, "cunum::outer", nullptr);
+  expect_no_device("DeviceBuffer<float>(16)", [] { cunum::DeviceBuffer<float> buffer(16); }, "cunum::outer", nullptr);
+  expect_no_device("synchronize(nullptr)", [] { cunum::synchronize(nullptr); }, "cunum::outer", nullptr);
+  EXPECT_STREQ(cunum::detail::RoutineScope::current(), "cunum::outer");
 }
 
 TEST_F(NoDevice, EveryPointerIsHostMemory) {

@@ -52,6 +52,12 @@ void copy_device_to_device_async(void* dst, const void* src, std::size_t bytes, 
 void fill_bytes_async(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream);
 }  // namespace memory
 
+namespace detail {
+/// Not a stable interface: DeviceBuffer's allocation from `resource`, whose errors
+/// name cunum::DeviceBuffer (or the cunum routine in progress that made the buffer).
+void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream);
+}  // namespace detail
+
 /// Device memory for `size` values of T, allocated on a stream from a
 /// DeviceMemoryResource and returned to it on that stream when destroyed. Movable,
 /// not copyable. The contents start undefined. Every copy runs on the buffer's
@@ -78,7 +84,7 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t size, StreamHandle stream = nullptr,
                         DeviceMemoryResource* resource = current_device_resource())
       : resource_(resource),
-        data_(static_cast<T*>(resource->allocate(size * sizeof(T), stream))),
+        data_(static_cast<T*>(detail::allocate_device_buffer(resource, size * sizeof(T), stream))),
         size_(size),
         stream_(stream) {}
 
