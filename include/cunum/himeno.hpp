@@ -179,6 +179,7 @@ class HimenoMultiDevice {
   /// @throws Error ErrorCode::invalid_argument naming 'devices' (empty, an ordinal that is
   ///         not a device here, or more entries than the grid's nx - 2 interior planes),
   ///         or 'grid...' / 'options...' as HimenoProblem; ErrorCode::no_device without a GPU
+  ///         (whatever non-negative ordinals `devices` lists)
   HimenoMultiDevice(const HimenoGrid& grid, const std::vector<int>& devices, const HimenoOptions& options = {});
   /// The caller's fields (host memory, the whole grid; copied).
   HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>& fields, const std::vector<int>& devices,

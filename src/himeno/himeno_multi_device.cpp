@@ -125,16 +125,24 @@ HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFiel
   detail::validate_himeno_grid(grid, sizeof(T), kMultiRoutine);
   detail::validate_himeno_options(options, kMultiRoutine);
   detail::require(!devices.empty(), kMultiRoutine, "devices", "must list at least one device");
-  const int available = device_count();
   for (const int device : devices) {
-    detail::require(device >= 0 && device < available, kMultiRoutine, "devices",
-                    [&] { return "lists device " + std::to_string(device) + ", not a device here (" + std::to_string(available) +
-                        " found)"; });
+    detail::require(device >= 0, kMultiRoutine, "devices",
+                    [&] { return "lists device " + std::to_string(device) + ", not a device ordinal (>= 0)"; });
   }
   detail::require(static_cast<std::int64_t>(devices.size()) <= grid.nx - 2, kMultiRoutine, "devices",
                   [&] { return "lists " + std::to_string(devices.size()) + " devices, more than the grid's " +
                       std::to_string(grid.nx - 2) + " interior planes (nx - 2)"; });
   if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kMultiRoutine);
+  // Without a GPU no ordinal is a device here: the header's no_device, not an argument error.
+  const int available = device_count();
+  if (available == 0) {
+    throw Error(ErrorCode::no_device, std::string(kMultiRoutine) + ": no CUDA device (HimenoMultiDevice runs on GPUs only)");
+  }
+  for (const int device : devices) {
+    detail::require(device < available, kMultiRoutine, "devices",
+                    [&] { return "lists device " + std::to_string(device) + ", not a device here (" + std::to_string(available) +
+                        " found)"; });
+  }
   resolve_backend(Backend::cuda);  // no_device without a GPU
   int caller_device = 0;
   CUNUM_CHECK(cudaGetDevice(&caller_device));

@@ -165,12 +165,18 @@ TEST(HimenoMultiDevice, DevicesAreCheckedByName) {
   EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{}), ErrorCode::invalid_argument, "devices");
   EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{-1}), ErrorCode::invalid_argument,
                      "devices");
-  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{cunum::device_count()}),
-                     ErrorCode::invalid_argument, "devices");
-  if (cunum::device_count() > 0) {
-    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0, 0, 0, 0}),
-                       ErrorCode::invalid_argument, "interior planes");
+  if (cunum::device_count() == 0) {
+    // Without a GPU: no_device (as the header documents), not "device 0 is not a device here".
+    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0}), ErrorCode::no_device,
+                       "cunum::HimenoMultiDevice: no CUDA device");
+    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0, 0}), ErrorCode::no_device,
+                       "no CUDA device");
+  } else {
+    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{cunum::device_count()}),
+                       ErrorCode::invalid_argument, "devices");
   }
+  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0, 0, 0, 0}), ErrorCode::invalid_argument,
+                     "interior planes");
 }
 
 TEST(HimenoCpu, CudaWithoutADeviceIsRefused) {
