@@ -87,6 +87,18 @@ bool is_quasi_random(RandomGeneratorKind kind) noexcept;
 /// that uniform (device::sobol_normal_float, device::sobol_normal_double), one normal
 /// per value.
 ///
+/// End of the stream. The offset is a 64-bit count and a fill never wraps to the
+/// stream's start. A 32-bit Sobol kind (sobol32, scrambled_sobol32) has 2^32 points
+/// a dimension, 0 to 2^32 - 1, so its offset runs from 0 to 2^32: set_offset refuses
+/// a larger one (naming `offset`). Every other kind's stream is longer than a 64-bit
+/// offset counts, and ends at the largest offset, 2^64 - 1: a fill reads positions up
+/// to 2^64 - 2 and leaves the offset at 2^64 - 1 at most (the 64-bit Sobol kinds:
+/// points 0 to 2^64 - 2). A fill that would read a position at or past the end is
+/// refused (naming `n`): Philox counts the words above (1 to 4 a value or pair);
+/// MRG32k3a the raw outputs it reads, which for a normal fill whose last round of
+/// 81920 pairs is partial reach 81920 past the offset it leaves; Sobol n / d points.
+/// The offset is then unchanged and nothing is written.
+///
 /// Determinism: the uniforms are bit-identical on the CPU and the GPU, whatever the
 /// thread count or launch shape, and equal cuRAND's host generator of the kind (one
 /// call of n = a + b uniforms gives the numbers of a call of a then a call of b;
@@ -118,6 +130,10 @@ class RandomGenerator {
   /// Moves to position `offset` of the stream, in the kind's units (Philox: words;
   /// MRG32k3a: raw outputs; Sobol: points). Skip-ahead is O(1) for Philox and Sobol
   /// (random access) and O(log offset) matrix products a fill for MRG32k3a.
+  /// @param offset  any value; 0 to 2^32 for sobol32 and scrambled_sobol32 (the end
+  ///                of the stream, above: 2^32 itself admits only empty fills)
+  /// @throws Error ErrorCode::invalid_argument naming `offset` past the end of a
+  ///         32-bit Sobol sequence; the offset is unchanged on error
   void set_offset(std::uint64_t offset);
   /// Sets the number of dimensions of a Sobol kind (cuRAND's
   /// curandSetQuasiRandomGeneratorDimensions); keeps the offset.
@@ -141,9 +157,10 @@ class RandomGenerator {
   /// @param out     `n` values in memory the backend can write (CUDA: device-accessible)
   /// @param stream  CUDA backend: asynchronous on it; CPU backend: ignored
   /// @throws Error ErrorCode::invalid_argument naming `n` (negative, not a multiple
-  ///         of dimensions() for a Sobol kind, or running past the end of the stream
-  ///         from the offset: 2^64 positions, 2^32 points for the 32-bit Sobol kinds)
-  ///         or `out`; nothing is written and the offset is unchanged on error
+  ///         of dimensions() for a Sobol kind, or reading past the end of the stream
+  ///         from the offset: 2^64 - 1 positions, 2^32 points a dimension for the
+  ///         32-bit Sobol kinds; see "End of the stream" above) or `out`; nothing is
+  ///         written and the offset is unchanged on error
   template <class T>
   void uniform(std::int64_t n, T* out, StreamHandle stream = nullptr);
 

@@ -44,6 +44,24 @@ SobolSequence sobol_sequence(RandomGeneratorKind kind) {
   }
 }
 
+// The end of a kind's stream, in its units (Philox: words; MRG32k3a: raw outputs;
+// Sobol: points): the largest offset, which no fill reads at or past. A 32-bit Sobol
+// sequence has 2^32 points a dimension (0 to 2^32 - 1), so its offset runs to 2^32;
+// the other streams are longer than a 64-bit offset counts, so theirs is the
+// largest offset there is, 2^64 - 1 (a fill reads positions up to 2^64 - 2).
+std::uint64_t stream_end(RandomGeneratorKind kind) {
+  if (is_quasi_random(kind) && !detail::is_64_bit(sobol_sequence(kind))) return std::uint64_t{1} << 32;
+  return kLastPosition;
+}
+
+// A fill's use of the stream from the offset, in the kind's units: it reads the
+// `reach` positions from the offset and moves the offset on by `advance` (<= reach:
+// an MRG32k3a normal fill's partial last round reads further than it moves).
+struct StreamUse {
+  std::uint64_t reach;
+  std::uint64_t advance;
+};
+
 // The lane tables of MRG32k3a fills: seed-independent, formed once.
 struct MrgLaneTables {
   device::MrgMatrix component1[detail::kMrgLaneTables];
@@ -116,12 +134,17 @@ struct RandomGenerator::Impl {
     dimensions = count;
   }
 
+  // The checks of a fill but for `out` (n >= 0 with a 64-bit byte count is checked
+  // before): mean and stddev of a normal fill, then the stream: a Sobol fill's n a
+  // multiple of the dimensions, and every position the fill reads before the end of
+  // the stream (one rule for every kind, in overflow-free arithmetic). Returns the
+  // fill's use of the stream; nothing has been written or enqueued.
+  template <class T>
+  StreamUse check_fill(std::int64_t n, bool normal, T mean, T stddev, const char* routine) const;
   template <class T>
   void fill(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream, const char* routine);
   template <class T>
   void fill_mrg(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
-  template <class T>
-  void fill_sobol(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
 };
 
 RandomGenerator::RandomGenerator(RandomGeneratorKind kind, std::uint64_t seed, Backend backend) {
@@ -158,7 +181,15 @@ void RandomGenerator::set_seed(std::uint64_t seed) {
 }
 
 void RandomGenerator::set_offset(std::uint64_t offset) {
-  detail::require_plan(impl_, kOffsetRoutine, kClassName).offset = offset;
+  Impl& impl = detail::require_plan(impl_, kOffsetRoutine, kClassName);
+  // Only the 32-bit Sobol kinds end before the largest offset: refused here, so that
+  // the offset of every generator lies in its stream.
+  const std::uint64_t end = stream_end(impl.kind);
+  detail::require(offset <= end, kOffsetRoutine, "offset", [&] {
+    return "= " + std::to_string(offset) + " is past the end of the " + to_string(impl.kind) + " sequence (" +
+           std::to_string(end) + " points a dimension: offsets 0 to " + std::to_string(end) + ")";
+  });
+  impl.offset = offset;
 }
 
 std::uint64_t RandomGenerator::seed() const {
@@ -182,29 +213,56 @@ RandomGeneratorKind RandomGenerator::kind() const {
 }
 
 template <class T>
-void RandomGenerator::Impl::fill(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream,
-                                 const char* routine) {
-  detail::require_element_count(n, sizeof(T), routine, "n");
-  detail::require_memory(out, n, resolved_backend, routine, "out");
+StreamUse RandomGenerator::Impl::check_fill(std::int64_t n, bool normal, T mean, T stddev,
+                                            const char* routine) const {
   if (normal) {
     detail::require_finite(static_cast<double>(mean), routine, "mean");
     detail::require_finite(static_cast<double>(stddev), routine, "stddev");
     detail::require(stddev >= 0, routine, "stddev", "is negative");
   }
+  StreamUse use{};
   if (kind == RandomGeneratorKind::mrg32k3a) {
-    fill_mrg(n, out, normal, mean, stddev, stream);
-    return;
+    // Values, or Box-Muller pairs of two draws (MrgFillArgs::units).
+    const auto units = static_cast<std::uint64_t>(normal ? n / 2 + n % 2 : n);
+    const std::uint64_t draws = normal ? 2 : 1;
+    use = {detail::mrg_reach(units, draws), detail::mrg_advance(units, draws)};
+  } else if (is_quasi_random(kind)) {
+    detail::require(n % dimensions == 0, routine, "n", "is not a multiple of the dimensions");
+    const auto points = static_cast<std::uint64_t>(n / dimensions);
+    use = {points, points};
+  } else {
+    // At most 4 words per 2 values: below 2^64 for any n >= 0.
+    const std::uint64_t words = detail::RandomFillArgs<T>{seed, offset, n, nullptr, normal, mean, stddev}.words();
+    use = {words, words};
   }
-  if (is_quasi_random(kind)) {
-    fill_sobol(n, out, normal, mean, stddev, stream);
-    return;
-  }
-  const detail::RandomFillArgs<T> args{seed, offset, n, out, normal, mean, stddev};
-  if (n == 0) return;
-  backend->philox_fill(args, stream, routine);
-  offset += args.words();
+  const std::uint64_t end = stream_end(kind);
+  detail::require(offset <= end && use.reach <= end - offset, routine, "n", [&] {
+    return "= " + std::to_string(n) + " reads " + std::to_string(use.reach) + " positions from offset " +
+           std::to_string(offset) + ", past the end of the " + to_string(kind) + " stream at " +
+           std::to_string(end);
+  });
+  return use;
 }
 
+template <class T>
+void RandomGenerator::Impl::fill(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream,
+                                 const char* routine) {
+  detail::require_element_count(n, sizeof(T), routine, "n");
+  detail::require_memory(out, n, resolved_backend, routine, "out");
+  const StreamUse use = check_fill(n, normal, mean, stddev, routine);
+  if (n == 0) return;
+  if (kind == RandomGeneratorKind::mrg32k3a) {
+    fill_mrg(n, out, normal, mean, stddev, stream);
+  } else if (is_quasi_random(kind)) {
+    backend->sobol_fill(detail::SobolFillRequest<T>{offset, n / dimensions, n, out, normal, mean, stddev}, stream,
+                        routine);
+  } else {
+    backend->philox_fill(detail::RandomFillArgs<T>{seed, offset, n, out, normal, mean, stddev}, stream, routine);
+  }
+  offset += use.advance;
+}
+
+// A validated MRG32k3a fill of n > 0 values.
 template <class T>
 void RandomGenerator::Impl::fill_mrg(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream) {
   const char* routine = normal ? kNormalRoutine : kUniformRoutine;
@@ -214,10 +272,6 @@ void RandomGenerator::Impl::fill_mrg(std::int64_t n, T* out, bool normal, T mean
   args.normal = normal;
   args.mean = mean;
   args.stddev = stddev;
-  const auto units = static_cast<std::uint64_t>(args.units());
-  const std::uint64_t advance = detail::mrg_advance(units, normal ? 2 : 1);
-  detail::require(advance <= kLastPosition - offset, routine, "n", "runs past the end of the stream from the offset");
-  if (n == 0) return;
   args.seeded = device::mrg32k3a_curand_seeded_state(seed);
   const MrgLaneTables& tables = mrg_lane_tables();
   for (int k = 0; k < detail::kMrgLaneTables; ++k) {
@@ -229,21 +283,6 @@ void RandomGenerator::Impl::fill_mrg(std::int64_t n, T* out, bool normal, T mean
   args.start_jump[1] = device::mrg32k3a_jump(first_output + 1);
   args.first_lane = offset % detail::kMrgLanes;
   backend->mrg_fill(args, stream, routine);
-  offset += advance;
-}
-
-template <class T>
-void RandomGenerator::Impl::fill_sobol(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream) {
-  const char* routine = normal ? kNormalRoutine : kUniformRoutine;
-  detail::require(n % dimensions == 0, routine, "n", "is not a multiple of the dimensions");
-  const std::int64_t points = n / dimensions;
-  const bool wide = detail::is_64_bit(sobol_sequence(kind));
-  const std::uint64_t end = wide ? kLastPosition : (std::uint64_t{1} << 32);
-  detail::require(static_cast<std::uint64_t>(points) <= end - offset, routine, "n",
-                  "runs past the end of the sequence from the offset");
-  if (n == 0) return;
-  backend->sobol_fill(detail::SobolFillRequest<T>{offset, points, n, out, normal, mean, stddev}, stream, routine);
-  offset += static_cast<std::uint64_t>(points);
 }
 
 template <class T>
@@ -263,6 +302,7 @@ std::vector<T> RandomGenerator::uniform(std::int64_t n) {
   const detail::RoutineScope scope(kUniformRoutine);
   Impl& impl = detail::require_plan(impl_, kUniformRoutine, kClassName);
   detail::require_element_count(n, sizeof(T), kUniformRoutine, "n");
+  impl.check_fill(n, false, T(0), T(1), kUniformRoutine);  // before anything is allocated
   std::vector<T> host(static_cast<std::size_t>(n));
   if (n == 0) {
     uniform(n, host.data());
@@ -277,6 +317,7 @@ std::vector<T> RandomGenerator::normal(std::int64_t n, T mean, T stddev) {
   const detail::RoutineScope scope(kNormalRoutine);
   Impl& impl = detail::require_plan(impl_, kNormalRoutine, kClassName);
   detail::require_element_count(n, sizeof(T), kNormalRoutine, "n");
+  impl.check_fill(n, true, mean, stddev, kNormalRoutine);  // before anything is allocated
   std::vector<T> host(static_cast<std::size_t>(n));
   if (n == 0) {
     normal(n, host.data(), mean, stddev);

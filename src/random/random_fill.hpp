@@ -219,6 +219,16 @@ constexpr std::uint64_t mrg_advance(std::uint64_t units, std::uint64_t draws_per
   return draws_per_unit * kMrgLanes * (units / kMrgLanes) + units % kMrgLanes;
 }
 
+// The raw outputs such a fill reads, counted from its first: one past the last. Lane
+// t draws outputs first + t + kMrgLanes j; the lanes of a partial last round draw
+// once more than the others, so with two draws a unit a fill reads up to kMrgLanes
+// outputs past mrg_advance (with one draw a unit the two are equal).
+constexpr std::uint64_t mrg_reach(std::uint64_t units, std::uint64_t draws_per_unit) {
+  const std::uint64_t rounds = units / kMrgLanes, partial = units % kMrgLanes;
+  if (partial == 0) return draws_per_unit * kMrgLanes * rounds;
+  return partial + kMrgLanes * (draws_per_unit * (rounds + 1) - 1);
+}
+
 // The state thread `thread` (< args.lanes()) starts from: its lane's substreams on
 // from the seed's start, then the jump to its first output.
 template <class T>

@@ -274,6 +274,127 @@ TEST(RandomGeneratorTest, ValidationNamesTheArgumentAndLeavesTheOffset) {
   EXPECT_EQ(cunum::to_string(RandomGeneratorKind::philox4x32_10), std::string("philox4x32_10"));
 }
 
+// The end of the stream (issue: a Philox fill from offset 2^64 - 3 wrapped, wrote
+// words of the stream's start and left the offset at 5). The offset is a 64-bit
+// count, so the pseudo-random streams end at offset 2^64 - 1: a fill whose words
+// would run past it is refused naming 'n', before anything is written, offset kept.
+TEST(RandomGeneratorTest, FillsPastTheEndOfTheStreamAreRefused) {
+  constexpr std::uint64_t last = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t seed = cunum::testing::fresh_seed();
+  std::vector<float> floats(16, -1.0f);
+  std::vector<double> doubles(16, -1.0);
+  const auto untouched = [&] {
+    for (float v : floats) EXPECT_EQ(v, -1.0f);
+    for (double v : doubles) EXPECT_EQ(v, -1.0);
+  };
+  // Refused from `offset`, the offset kept and nothing written.
+  const auto refused = [&](RandomGenerator& generator, std::uint64_t offset, auto&& fill) {
+    generator.set_offset(offset);
+    EXPECT_CUNUM_ERROR(fill(), ErrorCode::invalid_argument, "'n'");
+    EXPECT_EQ(generator.offset(), offset);
+    untouched();
+  };
+
+  RandomGenerator philox(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+  // The issue's reproducer, through the vector and the pointer overloads.
+  refused(philox, last - 2, [&] { philox.uniform<float>(8); });
+  refused(philox, last - 2, [&] { philox.uniform<float>(8, floats.data()); });
+  // Each fill's words: 1 a uniform float, 2 a uniform double, 2 a pair of normal
+  // floats, 4 a pair of normal doubles (an odd n takes a whole last pair).
+  refused(philox, last - 2, [&] { philox.uniform<float>(3, floats.data()); });
+  refused(philox, last - 3, [&] { philox.uniform<double>(2, doubles.data()); });
+  refused(philox, last - 3, [&] { philox.normal<float>(3, floats.data(), 0.0f, 1.0f); });
+  refused(philox, last - 3, [&] { philox.normal<double>(1, doubles.data(), 0.0, 1.0); });
+  refused(philox, last, [&] { philox.uniform<float>(1, floats.data()); });
+  // Counts whose words would wrap a 64-bit sum with the offset.
+  refused(philox, last - (std::uint64_t{1} << 59), [&] { philox.uniform<float>(std::int64_t{1} << 60, floats.data()); });
+  refused(philox, last - 7, [&] { philox.normal<double>(std::int64_t{1} << 59, doubles.data(), 0.0, 1.0); });
+  // Fills that end exactly at the end are the stream's.
+  philox.set_offset(last - 3);
+  EXPECT_TRUE(same_bits(philox.uniform<float>(3), cunum::testing::reference_uniforms<float>(seed, last - 3, 3)));
+  EXPECT_EQ(philox.offset(), last);
+  philox.uniform<double>(0, nullptr);
+  EXPECT_EQ(philox.offset(), last);
+  philox.set_offset(last - 4);
+  philox.normal<double>(1, doubles.data() + 8, 0.0, 1.0);
+  EXPECT_EQ(philox.offset(), last);
+  doubles[8] = -1.0;
+
+  RandomGenerator mrg(RandomGeneratorKind::mrg32k3a, seed, Backend::cpu);
+  constexpr std::uint64_t lanes = 81920;
+  refused(mrg, last - 2, [&] { mrg.uniform<float>(8); });
+  refused(mrg, last - 2, [&] { mrg.uniform<double>(3, doubles.data()); });
+  // A normal fill of a partial round reads a second output one round (81920 raw
+  // outputs) on from its first: refused where it would read past the end even
+  // though the offset would move on by one only.
+  refused(mrg, last - lanes, [&] { mrg.normal<float>(2, floats.data(), 0.0f, 1.0f); });
+  refused(mrg, last - lanes, [&] { mrg.normal<double>(1, doubles.data(), 0.0, 1.0); });
+  refused(mrg, last - (std::uint64_t{1} << 59), [&] { mrg.uniform<float>(std::int64_t{1} << 60, floats.data()); });
+  // Fills ending at the end: the uniforms are the stream's raw outputs there.
+  std::vector<cunum::device::MrgMatrix> tables(2 * cunum::device::kMrgSubstreamTables);
+  cunum::device::mrg32k3a_substream_tables(tables.data());
+  mrg.set_offset(last - 3);
+  const std::vector<double> tail = mrg.uniform<double>(3);
+  EXPECT_EQ(mrg.offset(), last);
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    const std::uint64_t raw = last - 3 + k;
+    cunum::device::Mrg32k3aState state = cunum::device::mrg32k3a_curand_state(seed, raw % lanes, raw / lanes, tables.data());
+    EXPECT_EQ(tail[k], cunum::device::mrg32k3a_curand_uniform_double(cunum::device::mrg32k3a_next(state))) << k;
+  }
+  mrg.set_offset(last - lanes - 1);
+  mrg.normal<float>(2, floats.data() + 8, 0.0f, 1.0f);
+  EXPECT_EQ(mrg.offset(), last - lanes);
+  floats[8] = floats[9] = -1.0f;
+  untouched();
+}
+
+// A 32-bit Sobol sequence has 2^32 points a dimension (issue: set_offset(2^40) then
+// gave the points of offset 0). set_offset refuses an offset past the end naming
+// 'offset', the generator unchanged; a fill past the end is refused naming 'n'.
+TEST(RandomGeneratorTest, SobolOffsetsAndFillsPastTheSequenceAreRefused) {
+  constexpr std::uint64_t last = std::numeric_limits<std::uint64_t>::max();
+  constexpr std::uint64_t points32 = std::uint64_t{1} << 32;
+  for (const RandomGeneratorKind kind : {RandomGeneratorKind::sobol32, RandomGeneratorKind::scrambled_sobol32}) {
+    RandomGenerator sobol(kind, 0, Backend::cpu);
+    const std::vector<float> first = sobol.uniform<float>(4);
+    sobol.set_offset(0);
+    EXPECT_CUNUM_ERROR(sobol.set_offset(std::uint64_t{1} << 40), ErrorCode::invalid_argument, "'offset'");
+    EXPECT_CUNUM_ERROR(sobol.set_offset(points32 + 1), ErrorCode::invalid_argument, "'offset'");
+    EXPECT_CUNUM_ERROR(sobol.set_offset(last), ErrorCode::invalid_argument, "'offset'");
+    EXPECT_EQ(sobol.offset(), 0u) << cunum::to_string(kind);
+    EXPECT_TRUE(same_bits(sobol.uniform<float>(4), first)) << cunum::to_string(kind);
+    // Offset 2^32, the end, is a position: the empty fill only.
+    sobol.set_offset(points32);
+    float value = -1.0f;
+    EXPECT_CUNUM_ERROR(sobol.uniform<float>(1, &value), ErrorCode::invalid_argument, "'n'");
+    EXPECT_CUNUM_ERROR(sobol.normal<double>(1, 0.0, 1.0), ErrorCode::invalid_argument, "'n'");
+    sobol.uniform<float>(0, nullptr);
+    EXPECT_EQ(sobol.offset(), points32);
+    EXPECT_EQ(value, -1.0f);
+    // Dimensions keep the offset, and the end counts points of each dimension.
+    sobol.set_dimensions(5);
+    sobol.set_offset(points32 - 2);
+    std::vector<double> values(15, -1.0);
+    EXPECT_CUNUM_ERROR(sobol.uniform<double>(15, values.data()), ErrorCode::invalid_argument, "'n'");
+    for (double v : values) EXPECT_EQ(v, -1.0);
+    sobol.normal<double>(10, values.data(), 0.0, 1.0);
+    EXPECT_EQ(sobol.offset(), points32);
+  }
+  // The 64-bit kinds count points to the largest offset.
+  for (const RandomGeneratorKind kind : {RandomGeneratorKind::sobol64, RandomGeneratorKind::scrambled_sobol64}) {
+    RandomGenerator sobol(kind, 0, Backend::cpu);
+    sobol.set_offset(std::uint64_t{1} << 40);
+    EXPECT_EQ(sobol.uniform<double>(2).size(), 2u);
+    sobol.set_offset(last - 1);
+    sobol.uniform<double>(1);
+    EXPECT_EQ(sobol.offset(), last);
+    double value = -1.0;
+    EXPECT_CUNUM_ERROR(sobol.uniform<double>(1, &value), ErrorCode::invalid_argument, "'n'");
+    EXPECT_EQ(sobol.offset(), last);
+    EXPECT_EQ(value, -1.0);
+  }
+}
+
 TEST(RandomGeneratorTest, MovedFromGeneratorIsInvalidArgument) {
   RandomGenerator generator(RandomGeneratorKind::sobol32, 0, Backend::cpu);
   generator.set_dimensions(2);
