@@ -22,6 +22,17 @@
 ///   BridgeLayout::path_contiguous: (p * R + r) * d + j
 /// All sizes and indices are 64-bit.
 ///
+/// Aliasing. No routine works in place. generate_paths and generate_increments
+/// write output records while later steps of the construction still read Z records,
+/// which in place lie under them (in any layout, and also for increments: a step
+/// writes the increments it completes before the steps that read the Z below them
+/// have run), so `output` must not share a byte with `z`: any overlap, not only
+/// `output == z`, is refused with Error(invalid_argument) naming `output`, before
+/// anything runs, on both backends. generate_sobol_paths and
+/// generate_sobol_increments read no caller array (their normals come from the
+/// Sobol sequence), so there is nothing for `output` to alias. The host-vector
+/// overloads return a new vector, distinct from `z`.
+///
 /// Streams and lifetime. The CUDA backend enqueues each generate call on the stream
 /// of its options and returns; the arrays and the bridge must stay alive until that
 /// work has completed (the bridge's device memory is released when it is
@@ -235,14 +246,16 @@ class BrownianBridge {
   /// @tparam T      float or double (the arithmetic is done in T)
   /// @param paths   number of paths, >= 0 (0 writes nothing, null pointers allowed)
   /// @param z       paths x z_records() records of d normals, in options.z_layout
-  /// @param output  paths x output_records() records, in options.output_layout
+  /// @param output  paths x output_records() records, in options.output_layout;
+  ///                must not overlap `z` (no routine works in place: "Aliasing" above)
   /// @param options layouts, GPU strategy, stream
   /// @throws Error ErrorCode::invalid_argument, before anything is written: a
   ///         moved-from bridge; paths < 0 or arrays whose byte count overflows 64
   ///         bits; `z` or `output` null while addressing elements, or memory the
   ///         backend cannot access (CUDA: device, managed or mapped page-locked
   ///         memory, pageable host memory only on devices that access it; CPU: host
-  ///         or managed memory); an option that is not a listed value; a CUDA bridge
+  ///         or managed memory); `output` overlapping `z` in any byte (naming
+  ///         `output`); an option that is not a listed value; a CUDA bridge
   ///         called while another device is current. ErrorCode::not_supported: the
   ///         strategy asked for cannot serve this bridge (the message names the
   ///         limit), or none can (automatic), or a grid beyond 2^31 - 1 blocks.
@@ -253,7 +266,8 @@ class BrownianBridge {
   void generate_paths(std::int64_t paths, const T* z, T* output,
                       const BridgeGenerateOptions& options = {}) const;
   /// g05xd: scaled increments (X_{t_i} - X_{t_{i-1}}) / (t_i - t_{i-1}), i = 1..N+1,
-  /// per path. Arguments, errors and stream semantics as generate_paths.
+  /// per path. Arguments, errors and stream semantics as generate_paths: not in
+  /// place either, `output` overlapping `z` is refused naming `output`.
   template <class T>
   void generate_increments(std::int64_t paths, const T* z, T* output,
                            const BridgeGenerateOptions& options = {}) const;
@@ -269,7 +283,8 @@ class BrownianBridge {
   /// caller's stream). CPU: cuRAND's host generator a block of paths at a time, then
   /// the OpenMP bridge.
   /// @param paths   number of paths, >= 0
-  /// @param output  paths x output_records() records, in options.output_layout
+  /// @param output  paths x output_records() records, in options.output_layout (the
+  ///                only array the call touches: no input to alias)
   /// @param options sequence, offset, output layout, stream
   /// @throws Error ErrorCode::invalid_argument, before anything is written: as
   ///         generate_paths for the bridge, `paths` and `output`; a sequence or layout
@@ -289,7 +304,8 @@ class BrownianBridge {
 
   /// Host convenience: `z` and the result in host memory. The CUDA backend copies z
   /// to the device on options.stream, generates there and copies the result back:
-  /// synchronous, it returns when the result is on the host.
+  /// synchronous, it returns when the result is on the host. The result is a new
+  /// vector, so it never aliases `z`.
   /// @throws Error as generate_paths; ErrorCode::invalid_argument naming `z` when it
   ///         does not hold paths * z_records() * dimension() values;
   ///         ErrorCode::out_of_memory when the device arrays cannot be had.

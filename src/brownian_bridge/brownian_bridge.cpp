@@ -140,8 +140,13 @@ void validate_generate(const BrownianBridge& bridge, const char* routine, std::i
   detail::require_enum(options.strategy, routine, "options.strategy", "BridgeStrategy");
   const std::int64_t per_path = bridge.output_records() * bridge.dimension();
   require_paths(routine, paths, per_path, sizeof(T));
-  detail::require_memory(z, paths * bridge.z_records() * bridge.dimension(), bridge.backend(), routine, "z");
+  const std::int64_t z_count = paths * bridge.z_records() * bridge.dimension();
+  detail::require_memory(z, z_count, bridge.backend(), routine, "z");
   detail::require_memory(output, paths * per_path, bridge.backend(), routine, "output");
+  // Neither routine works in place: steps write output records while later steps
+  // still read Z records that may lie under them (brownian_bridge.hpp, "Aliasing").
+  detail::require_disjoint(output, static_cast<std::size_t>(paths * per_path) * sizeof(T), z,
+                           static_cast<std::size_t>(z_count) * sizeof(T), routine, "output", "z");
   require_device_current(bridge, routine);
 }
 

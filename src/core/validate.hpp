@@ -94,6 +94,25 @@ inline void require_memory(const void* pointer, std::int64_t count, Backend back
   if (count != 0) require_accessible(pointer, backend, routine, argument);
 }
 
+// Two arrays that must not share a byte: an output that a routine writes while it
+// still reads `other`. Any overlap is refused, not only equal pointers, naming
+// `argument` (the array at `a`); empty arrays overlap nothing. Addresses are compared
+// as integers, without forming a + a_bytes, so nothing can overflow. Either
+// backend's pointers (one virtual address space with the CUDA driver).
+inline void require_disjoint(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes,
+                             const char* routine, const char* argument, const char* other) {
+  const auto first = reinterpret_cast<std::uintptr_t>(a), second = reinterpret_cast<std::uintptr_t>(b);
+  const bool overlap =
+      a_bytes != 0 && b_bytes != 0 && (first <= second ? second - first < a_bytes : first - second < b_bytes);
+  if (overlap) {
+    throw_invalid_argument(routine, argument,
+                           std::string("overlaps '") + other + "' (" + std::to_string(a_bytes) + " and " +
+                               std::to_string(b_bytes) + " bytes " +
+                               (first == second ? "at the same address" : "that share memory") +
+                               "), which this routine does not allow");
+  }
+}
+
 // A plan class's hidden state (`impl_`), which is null once the object has been moved
 // from: every member that needs it goes through here, so use after move is an error
 // naming the routine, never a crash.

@@ -515,6 +515,93 @@ TEST(BridgeValidation, RejectsBadGenerateAndWritesNothing) {
   bridge.generate_paths<double>(0, nullptr, nullptr);
 }
 
+// No generate routine works in place (issue: generate_paths(n, buf, buf) was wrong by
+// up to 0.42). Any overlap of `output` with `z`, not only equal pointers, is refused
+// naming 'output' before anything is written, for paths and increments, in every
+// layout, free and fixed-end; arrays that only touch are accepted and give the
+// numbers of separate arrays.
+template <class T>
+void expect_overlap_refused(bool fixed, int d) {
+  BridgeSetup s;
+  s.t0 = 0.0;
+  s.T = 1.0;
+  s.order = cunum::make_bridge_order(unit_grid(15), BridgeOrder::bisection);
+  for (double& t : s.order) t /= 16;
+  s.d = d;
+  s.factor = cunum::testing::random_factor(d, fresh_seed());
+  s.start = std::vector<double>(d, 0.25);
+  if (fixed) s.end = std::vector<double>(d, -0.5);
+  const BrownianBridge bridge = make_bridge(s);
+  const std::int64_t paths = 37;
+  const std::int64_t z_count = paths * bridge.z_records() * d, out_count = paths * bridge.output_records() * d;
+  const auto z = cunum::testing::normals<T>(static_cast<std::size_t>(z_count), fresh_seed() ^ 0x5A);
+  // One buffer holding both arrays: z at z_at, output at out_at (element offsets).
+  std::vector<T> buffer(static_cast<std::size_t>(2 * (z_count + out_count)));
+  const auto check = [&](std::int64_t z_at, std::int64_t out_at, const cunum::BridgeGenerateOptions& options,
+                         bool increments) {
+    std::fill(buffer.begin(), buffer.end(), T(-7));
+    std::copy(z.begin(), z.end(), buffer.begin() + z_at);
+    const std::vector<T> before = buffer;
+    const T* z_ptr = buffer.data() + z_at;
+    T* out_ptr = buffer.data() + out_at;
+    if (increments) {
+      EXPECT_CUNUM_ERROR(bridge.generate_increments(paths, z_ptr, out_ptr, options), ErrorCode::invalid_argument,
+                         "'output'");
+    } else {
+      EXPECT_CUNUM_ERROR(bridge.generate_paths(paths, z_ptr, out_ptr, options), ErrorCode::invalid_argument,
+                         "'output'");
+    }
+    EXPECT_EQ(std::memcmp(buffer.data(), before.data(), buffer.size() * sizeof(T)), 0)
+        << "written: z at " << z_at << ", output at " << out_at;
+  };
+  const std::int64_t base = z_count + out_count;  // room on both sides
+  for (const auto z_layout : {BridgeLayout::path_fastest, BridgeLayout::path_contiguous}) {
+    for (const auto out_layout : {BridgeLayout::path_fastest, BridgeLayout::path_contiguous}) {
+      cunum::BridgeGenerateOptions options;
+      options.z_layout = z_layout;
+      options.output_layout = out_layout;
+      for (bool increments : {false, true}) {
+        check(base, base, options, increments);                      // in place: the issue's call
+        check(base, base + 1, options, increments);                  // output one element on
+        check(base, base - 1, options, increments);                  // output one element before
+        check(base, base + z_count - 1, options, increments);        // output over z's last element
+        check(base, base - out_count + 1, options, increments);      // output's last over z's first
+        check(base - 1, base, options, increments);                  // z straddles output's start
+      }
+      // Arrays that touch but do not overlap, on either side, are the arrays' own.
+      for (bool increments : {false, true}) {
+        std::vector<T> want(static_cast<std::size_t>(out_count));
+        if (increments) {
+          bridge.generate_increments(paths, z.data(), want.data(), options);
+        } else {
+          bridge.generate_paths(paths, z.data(), want.data(), options);
+        }
+        for (const auto& [z_at, out_at] : {std::pair<std::int64_t, std::int64_t>{base, base + z_count},
+                                          std::pair<std::int64_t, std::int64_t>{base, base - out_count}}) {
+          std::copy(z.begin(), z.end(), buffer.begin() + z_at);
+          if (increments) {
+            bridge.generate_increments(paths, buffer.data() + z_at, buffer.data() + out_at, options);
+          } else {
+            bridge.generate_paths(paths, buffer.data() + z_at, buffer.data() + out_at, options);
+          }
+          EXPECT_EQ(std::memcmp(buffer.data() + out_at, want.data(), want.size() * sizeof(T)), 0);
+        }
+      }
+    }
+  }
+  // Whatever the count, an array that addresses nothing overlaps nothing.
+  bridge.generate_paths<T>(0, buffer.data(), buffer.data());
+}
+
+TEST(BridgeValidation, OutputOverlappingZIsRefusedBeforeAnythingIsWritten) {
+  for (bool fixed : {false, true}) {
+    for (int d : {1, 2}) {
+      expect_overlap_refused<double>(fixed, d);
+      expect_overlap_refused<float>(fixed, d);
+    }
+  }
+}
+
 TEST(BridgeValidation, RejectsValuesOutsideTheirEnums) {
   EXPECT_CUNUM_ERROR(cunum::make_bridge_order({1, 2}, static_cast<BridgeOrder>(3)), ErrorCode::invalid_argument,
                      "is not one of BridgeOrder's values");

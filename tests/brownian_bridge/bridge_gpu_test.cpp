@@ -444,6 +444,28 @@ TEST(BridgeGpu, PointerKindsMatchTheBackend) {
   }
 }
 
+// The CUDA backend refuses output overlapping z as the CPU one does (the CPU suite
+// tries every kind of overlap), before anything is enqueued: the poisoned output and
+// z are untouched.
+TEST(BridgeGpu, OutputOverlappingZIsRefused) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(31, 2, false, 0, fresh_seed());
+  const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+  const std::int64_t paths = 100;
+  const std::int64_t z_count = paths * gpu.z_records() * s.d, out_count = paths * gpu.output_records() * s.d;
+  cunum::DeviceBuffer<double> buffer(static_cast<std::size_t>(z_count + out_count));
+  buffer.fill_bytes_async(0xFF);
+  for (const std::int64_t out_at : {std::int64_t{0}, std::int64_t{1}, z_count - 1}) {
+    cunum::BridgeGenerateOptions options;
+    options.stream = buffer.stream();
+    EXPECT_CUNUM_ERROR(gpu.generate_paths(paths, buffer.data(), buffer.data() + out_at, options),
+                       ErrorCode::invalid_argument, "'output'");
+    EXPECT_CUNUM_ERROR(gpu.generate_increments(paths, buffer.data(), buffer.data() + out_at, options),
+                       ErrorCode::invalid_argument, "'output'");
+  }
+  for (const double v : buffer.to_host()) ASSERT_TRUE(std::isnan(v));
+}
+
 // A CUDA bridge belongs to the device current at its construction; a call while
 // another device is current is refused, naming both.
 TEST(BridgeGpu, CallsWhileAnotherDeviceIsCurrentAreRefused) {
