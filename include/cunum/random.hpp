@@ -90,9 +90,10 @@ bool is_quasi_random(RandomGeneratorKind kind) noexcept;
 /// End of the stream. The offset is a 64-bit count and a fill never wraps to the
 /// stream's start. A 32-bit Sobol kind (sobol32, scrambled_sobol32) has 2^32 points
 /// a dimension, 0 to 2^32 - 1, so its offset runs from 0 to 2^32: set_offset refuses
-/// a larger one (naming `offset`). Every other kind's stream is longer than a 64-bit
-/// offset counts, and ends at the largest offset, 2^64 - 1: a fill reads positions up
-/// to 2^64 - 2 and leaves the offset at 2^64 - 1 at most (the 64-bit Sobol kinds:
+/// a larger one (naming `offset`). Every other kind's stream has at least the 2^64
+/// positions a 64-bit offset counts (the 64-bit Sobol kinds exactly, Philox and
+/// MRG32k3a more), and ends at the largest offset, 2^64 - 1: a fill reads positions
+/// up to 2^64 - 2 and leaves the offset at 2^64 - 1 at most (the 64-bit Sobol kinds:
 /// points 0 to 2^64 - 2). A fill that would read a position at or past the end is
 /// refused (naming `n`): Philox counts the words above (1 to 4 a value or pair);
 /// MRG32k3a the raw outputs it reads, which for a normal fill whose last round of

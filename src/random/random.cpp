@@ -47,8 +47,8 @@ SobolSequence sobol_sequence(RandomGeneratorKind kind) {
 // The end of a kind's stream, in its units (Philox: words; MRG32k3a: raw outputs;
 // Sobol: points): the largest offset, which no fill reads at or past. A 32-bit Sobol
 // sequence has 2^32 points a dimension (0 to 2^32 - 1), so its offset runs to 2^32;
-// the other streams are longer than a 64-bit offset counts, so theirs is the
-// largest offset there is, 2^64 - 1 (a fill reads positions up to 2^64 - 2).
+// the other streams have at least the 2^64 positions a 64-bit offset counts, so
+// theirs is the largest offset there is, 2^64 - 1 (a fill reads up to 2^64 - 2).
 std::uint64_t stream_end(RandomGeneratorKind kind) {
   if (is_quasi_random(kind) && !detail::is_64_bit(sobol_sequence(kind))) return std::uint64_t{1} << 32;
   return kLastPosition;
