@@ -128,7 +128,10 @@ class PoissonSolver {
   ///         'grid.lengths', 'grid.boundaries', 'grid.batch', 'options.screening', ...)
   ///         for a value out of range or lists of different sizes;
   ///         ErrorCode::no_device for Backend::cuda without a device;
-  ///         ErrorCode::out_of_memory or ErrorCode::cuda_failure from the plans
+  ///         ErrorCode::out_of_memory "needs N bytes", before anything is allocated, when
+  ///         the work arrays (grid, spectrum, eigenvalue tables) exceed the machine's
+  ///         physical memory (CPU) or the device's total memory (CUDA), and from the plans;
+  ///         ErrorCode::cuda_failure from the plans
   explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {},
                          Backend backend = Backend::automatic, StreamHandle stream = nullptr);
   ~PoissonSolver();

@@ -10,6 +10,7 @@
 #include "cunum/core/error.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/memory_need.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/poisson_fft/poisson_fft_backends.hpp"
@@ -168,6 +169,34 @@ void require_compatible(const PoissonLayout& layout, const double* sums, const c
 
 }  // namespace detail
 
+namespace {
+
+// The memory a solver of `grid` needs whatever its backend, counted before anything is
+// allocated (the eigenvalue table included): the grid-sized real work array, the
+// spectrum when an axis is a real DFT (the last such axis halved), and the eigenvalue
+// contributions of each axis. The backends' FFT plans and scratch come on top.
+template <class T>
+detail::MemoryNeed poisson_memory_need(const PoissonGrid& grid) {
+  detail::MemoryNeed need;
+  std::int64_t points = grid.batch, modes = grid.batch, axis_values = 0;
+  int last_fourier = -1;
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    if (grid.boundaries[a] == PoissonBoundary::periodic && grid.shape[a] > 1) last_fourier = static_cast<int>(a);
+    axis_values += grid.shape[a];
+  }
+  // validate() has held batch * prod 2 (n + 1) * 2 sizeof(T) below 2^63: no product overflows.
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    points *= grid.shape[a];
+    modes *= static_cast<int>(a) == last_fourier ? grid.shape[a] / 2 + 1 : grid.shape[a];
+  }
+  need.add(points, sizeof(T));
+  if (last_fourier >= 0) need.add(modes, 2 * sizeof(T));
+  need.add(axis_values, sizeof(double));
+  return need;
+}
+
+}  // namespace
+
 // The solver's hidden state: the resolved backend, the values per call, and the backend
 // object made once here (it owns the FFT plans and work areas).
 template <class T>
@@ -183,6 +212,8 @@ PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& o
   const detail::RoutineScope scope(kPlanRoutine);
   validate<T>(grid, options);
   const Backend resolved = resolve_backend(backend);
+  detail::require_memory_need(poisson_memory_need<T>(grid), resolved, kPlanRoutine,
+                              "for its work arrays (the grid, its spectrum and the eigenvalue tables)");
   const detail::PoissonLayout layout = detail::make_poisson_layout<T>(grid, options);
   auto impl = std::make_unique<Impl>();
   impl->resolved = resolved;

@@ -6,9 +6,13 @@
 // move.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -558,3 +562,30 @@ TEST(PoissonFftCpu, MovedFromSolverThrowsNamingThis) {
 }
 
 }  // namespace
+
+// Sizes no machine could serve are refused at construction with out_of_memory and
+// the bytes they need (the grid, its half spectrum, the eigenvalue tables), before
+// anything is allocated: the test completing at once is the evidence.
+TEST(PoissonFftCpu, SizesPastMemoryAreRefusedBeforeAllocating) {
+  const auto started = std::chrono::steady_clock::now();
+  // 100000^3 floats: 4e15 bytes of grid, 100000 x 100000 x 50001 complex modes, 3e5 eigenvalues.
+  const PoissonGrid cube{{100000, 100000, 100000}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}};
+  EXPECT_CUNUM_ERROR(cunum::PoissonSolver<float>(cube, {}, Backend::cpu), ErrorCode::out_of_memory,
+                     "cunum::PoissonSolver: needs 8000080002400000 bytes");
+  // 70000^2 floats need 39201680000 bytes: refused where that is more than physical memory.
+  const std::uint64_t square_bytes = 39201680000ULL;
+  const PoissonGrid square{{70000, 70000}, {1.0, 1.0}, {kPeriodic, kPeriodic}};
+  const std::uint64_t physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                 static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+  if (physical < square_bytes) {
+    EXPECT_CUNUM_ERROR(cunum::PoissonSolver<float>(square, {}, Backend::cpu), ErrorCode::out_of_memory,
+                       "cunum::PoissonSolver: needs 39201680000 bytes");
+  } else {
+    std::printf("[ cunum    ] 70000^2 not tried: this machine's %llu bytes would hold it\n",
+                static_cast<unsigned long long>(physical));
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1.0);
+  // A size within memory still constructs.
+  const cunum::PoissonSolver<float> small(PoissonGrid{{64, 64}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}, Backend::cpu);
+  EXPECT_EQ(small.size(), 64 * 64);
+}
