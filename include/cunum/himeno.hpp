@@ -118,7 +118,9 @@ class HimenoProblem {
   /// @throws Error ErrorCode::invalid_argument naming 'grid' (an axis < 3, a (j, k)
   ///         plane of 2^31 points or more, or fields that overflow 64-bit byte counts) or 'options' (omega not finite,
   ///         sweeps_per_pass outside 0..4); ErrorCode::no_device for Backend::cuda without
-  ///         a device; ErrorCode::out_of_memory when the fields do not fit
+  ///         a device; ErrorCode::out_of_memory when the fields do not fit: "needs N
+  ///         bytes", before anything is allocated, when the 14 field arrays exceed the
+  ///         machine's physical memory (CPU) or the device's total memory (CUDA)
   explicit HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options = {},
                          Backend backend = Backend::automatic, StreamHandle stream = nullptr);
 

@@ -10,6 +10,7 @@
 #include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/memory_need.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
@@ -147,6 +148,13 @@ HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* f
   detail::validate_himeno_grid(grid, sizeof(T), kProblemRoutine);
   detail::validate_himeno_options(options, kProblemRoutine);
   if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kProblemRoutine);
+  constexpr int arrays = detail::kHimenoCoefficientArrays + 2;  // the coefficients and two pressures
+  detail::require_memory_need(detail::MemoryNeed{}.add(grid.points(), arrays * sizeof(T)), resolved, kProblemRoutine,
+                              [&] {
+                                return "for its " + std::to_string(arrays) + " field arrays of " +
+                                       std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
+                                       std::to_string(grid.nz) + " points";
+                              });
   auto impl = std::make_unique<Impl>();
   impl->grid = grid;
   impl->options = options;

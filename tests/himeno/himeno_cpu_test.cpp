@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -185,3 +187,21 @@ TEST(HimenoCpu, CudaWithoutADeviceIsRefused) {
 }
 
 }  // namespace
+
+// Grids whose 14 field arrays no machine holds are refused at construction with
+// out_of_memory and the bytes, before anything is allocated (the test completing at
+// once is the evidence); a small grid still constructs.
+TEST(HimenoCpu, GridsPastMemoryAreRefusedBeforeAllocating) {
+  const auto started = std::chrono::steady_clock::now();
+  // 2^40 x 4 x 4 floats: 2^44 points x 14 arrays x 4 bytes.
+  EXPECT_CUNUM_ERROR(HimenoProblem<float>(HimenoGrid{std::int64_t{1} << 40, 4, 4}, {}, Backend::cpu),
+                     ErrorCode::out_of_memory, "cunum::HimenoProblem: needs 985162418487296 bytes");
+  // 4096^3 floats: 2^36 points x 56 bytes.
+  EXPECT_CUNUM_ERROR(HimenoProblem<float>(HimenoGrid{4096, 4096, 4096}, {}, Backend::cpu), ErrorCode::out_of_memory,
+                     "cunum::HimenoProblem: needs 3848290697216 bytes");
+  EXPECT_CUNUM_ERROR(HimenoProblem<double>(HimenoGrid{4096, 4096, 4096}, {}, Backend::cpu), ErrorCode::out_of_memory,
+                     "needs 7696581394432 bytes");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1.0);
+  const HimenoProblem<float> small(HimenoGrid{9, 9, 17}, {}, Backend::cpu);
+  EXPECT_EQ(small.grid().nz, 17);
+}
