@@ -268,7 +268,10 @@ class MonteCarloPricer {
   ///         'settings.antithetic' (with sobol_bridge), 'settings.assets' (not 1 for
   ///         a one-asset payoff, outside 1..16) or 'settings.correlation' (wrong size,
   ///         not symmetric, not unit diagonal, not positive definite);
-  ///         ErrorCode::no_device for cuda without a device.
+  ///         ErrorCode::no_device for cuda without a device;
+  ///         ErrorCode::not_supported naming 'settings.time_steps' when sobol_bridge
+  ///         would need more than 20000 dates (one Sobol dimension each; cuRAND's
+  ///         direction vectors cover 20000), before the bridge is built.
   explicit MonteCarloPricer(const MonteCarloSettings& settings);
   ~MonteCarloPricer();
   /// Takes `other`'s state; every member of the moved-from pricer then throws

@@ -64,9 +64,6 @@ namespace routines = detail::bridge_routines;
 // Largest N: step indices are 32-bit and the increment pass indexes N + 1 records.
 constexpr std::int64_t kMaxInteriorPoints = (std::int64_t{1} << 31) - 2;
 
-// cuRAND's direction-vector tables hold this many dimensions.
-constexpr std::int64_t kMaxSobolDimensions = 20000;
-
 bool all_finite(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
@@ -177,7 +174,7 @@ void generate_sobol(const BrownianBridge& bridge, const char* routine, bool incr
   }
   require_device_current(bridge, routine);
   const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
-  if (dimensions > kMaxSobolDimensions) {
+  if (dimensions > detail::kMaxSobolDimensions) {
     routines::throw_not_supported("the bridge needs " + std::to_string(dimensions) +
                                   " Sobol dimensions (z_records() * dimension()); cuRAND's direction vectors "
                                   "cover 20000");

@@ -19,6 +19,7 @@
 #include "src/monte_carlo/monte_carlo_backends.hpp"
 #include "src/monte_carlo/monte_carlo_path.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
+#include "src/random/random_internal.hpp"
 
 namespace cunum {
 
@@ -408,6 +409,15 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : impl
                     "sobol_bridge runs on one device");
     detail::require(paths <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
                     [&] { return "must be <= 2^32 with sobol_bridge (the points of Sobol32), got " + std::to_string(paths); });
+    // The bridge draws one Sobol dimension a date: refused here, before the bridge and
+    // its buffers are built, rather than by the bridge at price().
+    const std::int64_t dates = dates_of(settings);
+    if (dates > detail::kMaxSobolDimensions) {
+      throw Error(ErrorCode::not_supported,
+                  std::string(kPricerRoutine) + ": argument 'settings.time_steps' = " + std::to_string(dates) +
+                      " needs " + std::to_string(dates) + " Sobol dimensions with sobol_bridge (one a date); " +
+                      "cuRAND's direction vectors cover " + std::to_string(detail::kMaxSobolDimensions));
+    }
   }
   MonteCarloSettings& resolved = impl_->settings;
   resolved = settings;

@@ -22,6 +22,9 @@
 
 namespace cunum::detail {
 
+// cuRAND's direction-vector tables hold this many Sobol dimensions.
+constexpr std::int64_t kMaxSobolDimensions = 20000;
+
 // 64-bit words (sobol64, scrambled_sobol64) rather than 32-bit ones.
 bool is_64_bit(SobolSequence sequence) noexcept;
 

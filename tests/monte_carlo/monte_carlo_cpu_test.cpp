@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -696,3 +697,22 @@ TEST(MonteCarloCpuValidation, GeometricAsianClosedFormChecksItsInputs) {
 }
 
 }  // namespace
+
+// sobol_bridge draws one Sobol dimension a date, and cuRAND's direction vectors cover
+// 20000: more dates are refused when the pricer is made, naming its routine and
+// 'settings.time_steps', before the bridge and its buffers are built (1 << 30 dates
+// once grew past 10 GB before std::bad_alloc). 20000 dates still construct and price.
+TEST(MonteCarloCpuSobolBridge, DatesPastTheSobolDimensionsAreRefusedAtConstruction) {
+  const auto started = std::chrono::steady_clock::now();
+  for (const int steps : {1 << 30, 30000, 20001}) {
+    MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_arithmetic, OptionType::call, 1024, steps);
+    s.source = cunum::MonteCarloSource::sobol_bridge;
+    EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{s}, ErrorCode::not_supported,
+                       "cunum::MonteCarloPricer: argument 'settings.time_steps'");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1.0);
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_arithmetic, OptionType::call, 2, 20000);
+  s.source = cunum::MonteCarloSource::sobol_bridge;
+  const auto estimates = MonteCarloPricer<float>(s).price(cast_grid<float>(option_grid<double>()));
+  EXPECT_FALSE(estimates.empty());
+}
