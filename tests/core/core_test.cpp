@@ -16,6 +16,7 @@
 #include "cunum/random.hpp"
 #include "cunum/reduce.hpp"
 #include "src/core/check_libraries.hpp"
+#include "src/core/memory_need.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "test_support.hpp"
@@ -341,6 +342,30 @@ TEST(Validation, ReduceRefusesAnOverflowingCountBeforeTouchingMemory) {
   EXPECT_EQ(result, 0.0);
   EXPECT_CUNUM_ERROR(cunum::reduce(cunum::ReduceOp::sum, static_cast<const float*>(nullptr), 5, cunum::Backend::cpu),
                      ErrorCode::invalid_argument, "'data'");
+}
+
+// The shared memory rule: a byte count that overflows, or exceeds the machine, is
+// out_of_memory naming the routine and the bytes; one within it passes and builds no message.
+TEST(MemoryNeed, RefusesOverflowAndSizesPastTheMachine) {
+  using cunum::detail::MemoryNeed;
+  using cunum::detail::require_memory_need;
+  constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  EXPECT_TRUE(MemoryNeed{}.add(big, 4).overflowed());
+  EXPECT_FALSE(MemoryNeed{}.add(big / 2, 1).add(big / 2, 1).add(big / 2, 1).add(big / 2, 1).overflowed());
+  EXPECT_TRUE(MemoryNeed{}.add(big, 1).add(big, 1).add(big, 1).overflowed());
+  EXPECT_TRUE(MemoryNeed{}.add(-1, 1).overflowed());
+  EXPECT_EQ(MemoryNeed{}.add(3, 8).add(2, 4).bytes(), 32u);
+  EXPECT_CUNUM_ERROR(require_memory_need(MemoryNeed{}.add(big, 4), cunum::Backend::cpu, "cunum::thing", "for its arrays"),
+                     ErrorCode::out_of_memory, "cunum::thing: needs more than 2^64 - 1 bytes for its arrays");
+  EXPECT_CUNUM_ERROR(require_memory_need(MemoryNeed{}.add(big, 1), cunum::Backend::cpu, "cunum::thing", "for its arrays"),
+                     ErrorCode::out_of_memory,
+                     "cunum::thing: needs 9223372036854775807 bytes for its arrays, more than the ");
+  bool built = false;
+  require_memory_need(MemoryNeed{}.add(1024, 8), cunum::Backend::cpu, "cunum::thing", [&] {
+    built = true;
+    return std::string("for its arrays");
+  });
+  EXPECT_FALSE(built);
 }
 
 }  // namespace
