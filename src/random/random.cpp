@@ -12,6 +12,7 @@
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/random_backends.hpp"
+#include "src/random/random_internal.hpp"
 #include "src/random/sobol_tables.hpp"
 
 namespace cunum {
@@ -32,7 +33,6 @@ constexpr const char* kDimensionsRoutine = "cunum::RandomGenerator::set_dimensio
 constexpr const char* kUniformRoutine = "cunum::RandomGenerator::uniform";
 constexpr const char* kNormalRoutine = "cunum::RandomGenerator::normal";
 constexpr const char* kClassName = "RandomGenerator";
-constexpr int kMaxSobolDimensions = 20000;
 constexpr std::uint64_t kLastPosition = std::numeric_limits<std::uint64_t>::max();
 
 SobolSequence sobol_sequence(RandomGeneratorKind kind) {
@@ -128,7 +128,7 @@ struct RandomGenerator::Impl {
 
   void set_dimensions(int count) {
     detail::require(is_quasi_random(kind), kDimensionsRoutine, "dimensions", "applies to the Sobol kinds only");
-    detail::require(count >= 1 && count <= kMaxSobolDimensions, kDimensionsRoutine, "dimensions",
+    detail::require(count >= 1 && count <= detail::kMaxSobolDimensions, kDimensionsRoutine, "dimensions",
                     "is outside 1..20000");
     backend->set_sobol_dimensions(sobol_sequence(kind), count);
     dimensions = count;
