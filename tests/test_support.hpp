@@ -120,6 +120,24 @@ class CountingResource final : public cunum::DeviceMemoryResource {
   cunum::DeviceMemoryResource* upstream_;
 };
 
+// Page-locked host memory from pinned_memory_resource(), counted.
+class CountingPinnedResource final : public cunum::HostMemoryResource {
+ public:
+  std::atomic<int> allocations{0};
+  std::atomic<int> deallocations{0};
+
+ private:
+  void* do_allocate(std::size_t bytes) override {
+    void* pointer = cunum::pinned_memory_resource()->allocate(bytes);
+    ++allocations;
+    return pointer;
+  }
+  void do_deallocate(void* pointer, std::size_t bytes) noexcept override {
+    ++deallocations;
+    cunum::pinned_memory_resource()->deallocate(pointer, bytes);
+  }
+};
+
 // Makes a resource current for a scope and restores the previous one after it,
 // whatever the test does in between (an assertion that returns early included).
 class ScopedDeviceResource {

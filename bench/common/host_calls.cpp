@@ -78,7 +78,7 @@ void run(cunum::Backend backend, int calls) {
   Scratch scratch(backend, 64, stream);
   float* x = scratch.data();
 
-  cunum::Reducer<float> reducer(backend, stream);
+  cunum::Reducer<float> reducer({backend, stream});
   std::printf("| reduce sum, n = 16 | %s | %.0f |\n", name,
               host_ns_per_call(calls, [&] { reducer.reduce(cunum::ReduceOp::sum, x, 16, x + 32, stream); }, wait));
 

@@ -296,7 +296,7 @@ void bench_boundary_cost(BenchContext& context, cunum::bench::RotatingDeviceInpu
   const int arch = cunum::detail::DeviceBinding::current().arch;
   const cunum::bench::BareReduceWorkspace workspace(cunum::detail::reduce_tuning(arch).blocks_per_multiprocessor, stream);
   const cunum::detail::ReduceScratch& scratch = workspace.scratch;
-  cunum::Reducer<float> reducer(cunum::Backend::cuda, stream);
+  cunum::Reducer<float> reducer({cunum::Backend::cuda, stream});
   cunum::DeviceBuffer<float> checked_result(1, stream);
   cunum::DeviceBuffer<float> bare_result(1, stream);
   const auto checked = [&] { reducer.reduce(ReduceOp::sum, input.next(), n, checked_result.data(), stream); };

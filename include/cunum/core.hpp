@@ -16,6 +16,7 @@
 #include "cunum/core/error.hpp"
 #include "cunum/core/event_timer.hpp"
 #include "cunum/core/memory_resource.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/core/value_types.hpp"
 #include "cunum/version.hpp"

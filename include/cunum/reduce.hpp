@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cunum/core/backend.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
 #include "cunum/core/stream.hpp"
@@ -59,13 +60,13 @@ using reduce_result_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std:
 ///
 /// - Device: a CUDA plan is bound to the device current at construction; a call made
 ///   while another device is current throws ErrorCode::invalid_argument.
-/// - Streams: the workspace is set up (allocated from current_device_resource() and
-///   zeroed) on the constructor's stream without waiting, and freed on that stream by
-///   the destructor. Calls may come on any stream: the first ones wait, on the
+/// - Streams: the workspace is set up (allocated from the placement's device_memory
+///   and zeroed) on the placement's stream without waiting, and freed on that stream
+///   by the destructor. Calls may come on any stream: the first ones wait, on the
 ///   device, for the setup. The workspace is shared by all calls, so calls on
 ///   different streams must not overlap (one Reducer per stream for concurrent work).
 /// - Lifetime: the Reducer must outlive the work it enqueued: destroy it only once
-///   that work has completed, or once the constructor's stream, where the destructor
+///   that work has completed, or once the placement's stream, where the destructor
 ///   frees the workspace, is ordered after it.
 /// - Threads: not thread-safe; one caller at a time.
 /// - Determinism: bit-identical results run to run for a given device (or, on the
@@ -78,15 +79,15 @@ using reduce_result_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std:
 template <class T>
 class Reducer {
  public:
-  /// Makes the plan; with the CUDA backend, enqueues its setup on `stream` and
-  /// returns without waiting.
-  /// @param backend `automatic` (CUDA when a device is present), `cpu` or `cuda`
-  /// @param stream  CUDA: the stream the workspace is set up and freed on; ignored
-  ///                by the CPU backend
-  /// @throws Error ErrorCode::invalid_argument for a backend off the list;
-  ///         ErrorCode::no_device for `cuda` without a device ("no CUDA device");
-  ///         ErrorCode::out_of_memory; ErrorCode::cuda_failure.
-  explicit Reducer(Backend backend = Backend::automatic, StreamHandle stream = nullptr);
+  /// Makes the plan; with the CUDA backend, enqueues its setup on placement.stream
+  /// and returns without waiting.
+  /// @param placement where it runs (cunum/core/placement.hpp): the backend, one
+  ///                  device at most, the stream the workspace is set up and freed
+  ///                  on, and the resource it comes from
+  /// @throws Error ErrorCode::invalid_argument naming 'placement.backend' or
+  ///         'placement.devices'; ErrorCode::no_device for CUDA without a device
+  ///         ("no CUDA device"); ErrorCode::out_of_memory; ErrorCode::cuda_failure.
+  explicit Reducer(const Placement& placement = {});
   /// Frees the workspace on the constructor's stream; does not wait.
   ~Reducer();
   /// Takes another Reducer's plan; reduce() and backend() on the moved-from Reducer
@@ -99,6 +100,9 @@ class Reducer {
   /// @return the resolved backend: Backend::cpu or Backend::cuda
   /// @throws Error ErrorCode::invalid_argument for a moved-from Reducer
   Backend backend() const;
+  /// @return the resolved placement (see Placement)
+  /// @throws Error ErrorCode::invalid_argument for a moved-from Reducer
+  const Placement& placement() const;
 
   /// Reduces data[0, n) into *result.
   /// - CUDA backend: enqueued on `stream`, returns at once; `data` and `result` in
@@ -124,28 +128,26 @@ class Reducer {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Synchronous convenience: makes a Reducer (on `stream`), reduces, and returns the
-/// result when it is ready (CUDA: waits for `stream`).
-/// @param op      the reduction
-/// @param data    n elements in memory the resolved backend can reach, as for Reducer::reduce
-/// @param n       element count, >= 0 (>= 1 for min and max)
-/// @param backend `automatic`, `cpu` or `cuda`
-/// @param stream  CUDA: the stream the work runs on
+/// Synchronous convenience: makes a Reducer with `placement`, reduces on its stream,
+/// and returns the result when it is ready (CUDA: waits for placement.stream).
+/// @param op        the reduction
+/// @param data      n elements in memory the resolved backend can reach, as for Reducer::reduce
+/// @param n         element count, >= 0 (>= 1 for min and max)
+/// @param placement where it runs; CUDA: placement.stream is the stream the work runs on
 /// @return the reduction of data[0, n)
 /// @throws Error as Reducer's constructor and Reducer::reduce
 template <class T>
-reduce_result_t<T> reduce(ReduceOp op, const T* data, std::int64_t n,
-                          Backend backend = Backend::automatic, StreamHandle stream = nullptr);
+reduce_result_t<T> reduce(ReduceOp op, const T* data, std::int64_t n, const Placement& placement = {});
 
 /// Synchronous convenience on host data: the CUDA backend copies it to the device
-/// first (on the default stream) and waits for the result.
-/// @param op      the reduction
-/// @param data    the elements (at least one for min and max)
-/// @param backend `automatic`, `cpu` or `cuda`
+/// first (on placement.stream, into memory from placement.device_memory) and waits
+/// for the result.
+/// @param op        the reduction
+/// @param data      the elements (at least one for min and max)
+/// @param placement where it runs
 /// @return the reduction of `data`
 /// @throws Error as Reducer's constructor and Reducer::reduce
 template <class T>
-reduce_result_t<T> reduce(ReduceOp op, const std::vector<T>& data,
-                          Backend backend = Backend::automatic);
+reduce_result_t<T> reduce(ReduceOp op, const std::vector<T>& data, const Placement& placement = {});
 
 }  // namespace cunum

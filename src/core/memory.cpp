@@ -21,12 +21,24 @@ class AsyncMemoryResource final : public DeviceMemoryResource {
   }
 };
 
+class PinnedMemoryResource final : public HostMemoryResource {
+  void* do_allocate(std::size_t bytes) override {
+    void* pointer = nullptr;
+    CUNUM_CHECK(cudaMallocHost(&pointer, bytes));
+    return pointer;
+  }
+  void do_deallocate(void* pointer, std::size_t) noexcept override { cudaFreeHost(pointer); }
+};
+
 AsyncMemoryResource async_resource;
+PinnedMemoryResource pinned_resource;
 std::atomic<DeviceMemoryResource*> current_resource{&async_resource};
 
 }  // namespace
 
 DeviceMemoryResource* async_memory_resource() noexcept { return &async_resource; }
+
+HostMemoryResource* pinned_memory_resource() noexcept { return &pinned_resource; }
 
 DeviceMemoryResource* current_device_resource() noexcept { return current_resource.load(); }
 

@@ -9,6 +9,7 @@
 #include "cunum/core/error.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/reduce/reduce_backends.hpp"
@@ -22,6 +23,7 @@ namespace {
 constexpr const char* kClassName = "Reducer";
 constexpr const char* kReducerRoutine = "cunum::Reducer";
 constexpr const char* kBackendRoutine = "cunum::Reducer::backend";
+constexpr const char* kPlacementRoutine = "cunum::Reducer::placement";
 constexpr const char* kReduceRoutine = "cunum::reduce";
 
 template <class T>
@@ -38,19 +40,21 @@ void validate(Backend backend, ReduceOp op, const T* data, std::int64_t n, const
 
 }  // namespace
 
-// The resolved backend and the backend object, made once.
+// The resolved placement and the backend object, made once.
 template <class T>
 struct Reducer<T>::Impl {
-  Backend resolved;
+  Placement placement;
   std::unique_ptr<detail::ReducerBackend<T>> backend;
 };
 
 template <class T>
-Reducer<T>::Reducer(Backend backend, StreamHandle stream) {
+Reducer<T>::Reducer(const Placement& placement) {
   const detail::RoutineScope scope(kReducerRoutine);
   auto impl = std::make_unique<Impl>();
-  impl->resolved = resolve_backend(backend);
-  impl->backend = impl->resolved == Backend::cuda ? detail::make_reduce_cuda<T>(stream) : detail::make_reduce_cpu<T>();
+  impl->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kReducerRoutine);
+  const detail::PlacementDeviceScope on_device(impl->placement);
+  impl->backend = impl->placement.backend == Backend::cuda ? detail::make_reduce_cuda<T>(impl->placement)
+                                                           : detail::make_reduce_cpu<T>();
   impl_ = std::move(impl);
 }
 
@@ -63,7 +67,12 @@ Reducer<T>& Reducer<T>::operator=(Reducer&&) noexcept = default;
 
 template <class T>
 Backend Reducer<T>::backend() const {
-  return detail::require_plan(impl_, kBackendRoutine, kClassName).resolved;
+  return detail::require_plan(impl_, kBackendRoutine, kClassName).placement.backend;
+}
+
+template <class T>
+const Placement& Reducer<T>::placement() const {
+  return detail::require_plan(impl_, kPlacementRoutine, kClassName).placement;
 }
 
 template <class T>
@@ -71,40 +80,43 @@ void Reducer<T>::reduce(ReduceOp op, const T* data, std::int64_t n, reduce_resul
                         StreamHandle stream) {
   const detail::RoutineScope scope(kReduceRoutine);
   Impl& impl = detail::require_plan(impl_, kReduceRoutine, kClassName);
-  validate(impl.resolved, op, data, n, result);
+  validate(impl.placement.backend, op, data, n, result);
   impl.backend->reduce(op, data, n, result, stream);
 }
 
 template <class T>
-reduce_result_t<T> reduce(ReduceOp op, const T* data, std::int64_t n, Backend backend, StreamHandle stream) {
-  Reducer<T> reducer(backend, stream);
-  if (reducer.backend() == Backend::cpu) {
+reduce_result_t<T> reduce(ReduceOp op, const T* data, std::int64_t n, const Placement& placement) {
+  Reducer<T> reducer(placement);
+  const Placement& resolved = reducer.placement();
+  if (resolved.backend == Backend::cpu) {
     reduce_result_t<T> result{};
     reducer.reduce(op, data, n, &result);
     return result;
   }
-  DeviceBuffer<reduce_result_t<T>> device_result(1, stream);
-  reducer.reduce(op, data, n, device_result.data(), stream);
+  const detail::PlacementDeviceScope on_device(resolved);
+  DeviceBuffer<reduce_result_t<T>> device_result(1, resolved.stream, resolved.device_memory);
+  reducer.reduce(op, data, n, device_result.data(), resolved.stream);
   reduce_result_t<T> result{};
   device_result.copy_to_host(&result, 1);
   return result;
 }
 
 template <class T>
-reduce_result_t<T> reduce(ReduceOp op, const std::vector<T>& data, Backend backend) {
+reduce_result_t<T> reduce(ReduceOp op, const std::vector<T>& data, const Placement& placement) {
   const detail::RoutineScope scope(kReduceRoutine);
-  const Backend resolved = resolve_backend(backend);
-  if (resolved == Backend::cpu) {
+  const Placement resolved = detail::resolve_placement(placement, detail::DeviceCount::one, kReduceRoutine);
+  if (resolved.backend == Backend::cpu) {
     return reduce(op, data.data(), static_cast<std::int64_t>(data.size()), resolved);
   }
-  const auto device_data = DeviceBuffer<T>::from_host(data);
+  const detail::PlacementDeviceScope on_device(resolved);
+  const auto device_data = DeviceBuffer<T>::from_host(data, resolved.stream, resolved.device_memory);
   return reduce(op, device_data.data(), static_cast<std::int64_t>(data.size()), resolved);
 }
 
 #define CUNUM_INSTANTIATE_REDUCE(T)                                                            \
   template class Reducer<T>;                                                                   \
-  template reduce_result_t<T> reduce(ReduceOp, const T*, std::int64_t, Backend, StreamHandle); \
-  template reduce_result_t<T> reduce(ReduceOp, const std::vector<T>&, Backend);
+  template reduce_result_t<T> reduce(ReduceOp, const T*, std::int64_t, const Placement&); \
+  template reduce_result_t<T> reduce(ReduceOp, const std::vector<T>&, const Placement&);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_REDUCE, CUNUM_REDUCE_TYPES)
 
 }  // namespace cunum

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/reduce.hpp"
 
@@ -26,9 +27,10 @@ class ReducerBackend {
 template <class T>
 std::unique_ptr<ReducerBackend<T>> make_reduce_cpu();
 
-// CUDA (reduce_cuda.cpp), bound to the current device; its workspace is set up on
-// `stream` without waiting.
+// CUDA (reduce_cuda.cpp), bound to the current device (the placement's); its
+// workspace comes from placement.device_memory, set up on placement.stream without
+// waiting.
 template <class T>
-std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(StreamHandle stream);
+std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(const Placement& placement);
 
 }  // namespace cunum::detail

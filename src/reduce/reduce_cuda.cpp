@@ -22,13 +22,13 @@ namespace {
 template <class T>
 class CudaReducer final : public ReducerBackend<T> {
  public:
-  // Allocates and zeroes the workspace on `stream`, without waiting.
-  explicit CudaReducer(StreamHandle stream) : device_(DeviceBinding::current()) {
+  // Allocates and zeroes the workspace on the placement's stream, without waiting.
+  explicit CudaReducer(const Placement& placement) : device_(DeviceBinding::current()) {
     const int max_blocks = device_.multiprocessor_count * reduce_tuning(device_.arch).blocks_per_multiprocessor;
-    partials_ = DeviceBuffer<double>(static_cast<std::size_t>(max_blocks), stream);
-    blocks_done_ = DeviceBuffer<unsigned int>(1, stream);
+    partials_ = DeviceBuffer<double>(static_cast<std::size_t>(max_blocks), placement.stream, placement.device_memory);
+    blocks_done_ = DeviceBuffer<unsigned int>(1, placement.stream, placement.device_memory);
     blocks_done_.fill_bytes_async(0);
-    zeroed_.record(stream);
+    zeroed_.record(placement.stream);
     scratch_ = {partials_.data(), blocks_done_.data(), device_.multiprocessor_count, device_.arch};
   }
 
@@ -50,12 +50,12 @@ class CudaReducer final : public ReducerBackend<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(StreamHandle stream) {
-  return std::make_unique<CudaReducer<T>>(stream);
+std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(const Placement& placement) {
+  return std::make_unique<CudaReducer<T>>(placement);
 }
 
 #define CUNUM_INSTANTIATE_MAKE_REDUCE_CUDA(T) \
-  template std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(StreamHandle);
+  template std::unique_ptr<ReducerBackend<T>> make_reduce_cuda(const Placement&);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_REDUCE_CUDA, CUNUM_REDUCE_TYPES)
 
 }  // namespace cunum::detail

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cunum/core.hpp"
+#include "cunum/reduce.hpp"
 #include "src/core/validate.hpp"
 #include "test_support.hpp"
 
@@ -108,6 +109,69 @@ TEST(PointerKinds, EachBackendTakesTheMemoryItCanReachAndNamesTheRest) {
       }
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// A CUDA plan takes every device allocation from its placement's resource, on its
+// stream, and resolves the defaults it was not given.
+TEST(Placement, ACudaPlanAllocatesFromItsResourceAndReportsWhatItResolved) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  CountingResource resource;
+  cunum::Placement placement(cunum::Backend::cuda, stream);
+  placement.device_memory = &resource;
+  {
+    const cunum::Reducer<float> reducer(placement);
+    EXPECT_GT(resource.allocations.load(), 0);
+    const cunum::Placement& resolved = reducer.placement();
+    EXPECT_EQ(resolved.backend, cunum::Backend::cuda);
+    EXPECT_EQ(resolved.devices, std::vector<int>{cunum::current_device()});
+    EXPECT_EQ(resolved.stream, stream.get());
+    EXPECT_EQ(resolved.device_memory, &resource);
+    EXPECT_EQ(resolved.pinned_memory, cunum::pinned_memory_resource());
+  }
+  cunum::synchronize(stream);
+  EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
+
+  const cunum::Reducer<float> by_default(cunum::Backend::cuda);
+  EXPECT_EQ(by_default.placement().device_memory, cunum::current_device_resource());
+
+  CountingResource copies;
+  cunum::Placement with_copies(cunum::Backend::cuda, stream);
+  with_copies.device_memory = &copies;
+  EXPECT_EQ(cunum::reduce(cunum::ReduceOp::sum, std::vector<float>{1, 2, 3}, with_copies), 6.0f);
+  EXPECT_GT(copies.allocations.load(), 0);
+}
+
+TEST(Placement, DevicesAreOrdinalsHereAndOnePerSingleDevicePlan) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Placement off_the_machine(cunum::Backend::cuda);
+  off_the_machine.devices = {cunum::device_count()};
+  EXPECT_CUNUM_ERROR(cunum::Reducer<float>{off_the_machine}, cunum::ErrorCode::invalid_argument,
+                     "not a device here");
+  cunum::Placement two(cunum::Backend::cuda);
+  two.devices = {0, 0};
+  EXPECT_CUNUM_ERROR(cunum::Reducer<float>{two}, cunum::ErrorCode::invalid_argument,
+                     "'placement.devices' lists 2 devices, but this plan runs on one");
+  // Devices listed with `automatic` ask for CUDA.
+  cunum::Placement listed;
+  listed.devices = {0};
+  EXPECT_EQ(cunum::Reducer<float>(listed).backend(), cunum::Backend::cuda);
+}
+
+// A plan made for another device than the current one is made on that device, and
+// the caller's device stays current.
+TEST(Placement, APlanIsMadeOnItsDeviceAndTheCallersStaysCurrent) {
+  CUNUM_REQUIRE_GPU();
+  const int last = cunum::device_count() - 1;
+  cunum::Placement placement(cunum::Backend::cuda);
+  placement.devices = {last};
+  const cunum::Reducer<float> reducer(placement);
+  EXPECT_EQ(reducer.placement().devices, std::vector<int>{last});
+  EXPECT_EQ(cunum::current_device(), 0);
 }
 
 }  // namespace

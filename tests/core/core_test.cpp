@@ -235,6 +235,10 @@ TEST_F(NoDevice, DeviceObjectsThrowNoDeviceNamingTheRoutine) {
                    "cunum::memory::copy_host_to_device", "src/core/memory.cpp");
   expect_no_device("Reducer<float>(cuda)", [] { cunum::Reducer<float> reducer(cunum::Backend::cuda); },
                    "cunum::Reducer", nullptr);
+  cunum::Placement on_device_zero;
+  on_device_zero.devices = {0};
+  expect_no_device("Reducer<float>(devices {0})", [&] { cunum::Reducer<float> reducer(on_device_zero); },
+                   "cunum::Reducer", nullptr);
   expect_no_device("resolve_backend(cuda)", [] { cunum::resolve_backend(cunum::Backend::cuda); },
                    "cunum::resolve_backend", nullptr);
   expect_no_device("current_device()", [] { cunum::current_device(); }, "cunum::current_device", nullptr);
@@ -366,6 +370,28 @@ TEST(MemoryNeed, RefusesOverflowAndSizesPastTheMachine) {
     return std::string("for its arrays");
   });
   EXPECT_FALSE(built);
+}
+
+}  // namespace
+
+namespace {
+
+// The one plan-object contract: every plan resolves its Placement by one rule.
+TEST(Placement, TheCpuBackendResolvesToTheHostAndRefusesDevices) {
+  const cunum::Reducer<float> reducer(cunum::Backend::cpu);
+  const cunum::Placement& resolved = reducer.placement();
+  EXPECT_EQ(resolved.backend, cunum::Backend::cpu);
+  EXPECT_TRUE(resolved.devices.empty());
+  EXPECT_EQ(resolved.stream, nullptr);
+  EXPECT_EQ(resolved.device_memory, nullptr);
+  EXPECT_EQ(resolved.pinned_memory, nullptr);
+
+  cunum::Placement cpu_on_a_device(cunum::Backend::cpu);
+  cpu_on_a_device.devices = {0};
+  EXPECT_CUNUM_ERROR(cunum::Reducer<float>{cpu_on_a_device}, cunum::ErrorCode::invalid_argument,
+                     "'placement.devices' lists devices, but the CPU backend");
+  EXPECT_CUNUM_ERROR(cunum::Reducer<float>{static_cast<cunum::Backend>(7)}, cunum::ErrorCode::invalid_argument,
+                     "'placement.backend'");
 }
 
 }  // namespace

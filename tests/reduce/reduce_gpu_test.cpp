@@ -143,7 +143,7 @@ TEST(GpuReduce, ReplaysFromACapturedCudaGraph) {
   cunum::DeviceBuffer<float> results(sizes.size(), stream);
   cunum::DeviceBuffer<float> busy(std::size_t{1} << 25, setup_stream);
   keep_busy(busy, 64, setup_stream);
-  cunum::Reducer<float> reducer(Backend::cuda, setup_stream);
+  cunum::Reducer<float> reducer({Backend::cuda, setup_stream});
   cudaStream_t capture_stream = stream;
   ASSERT_EQ(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -298,7 +298,7 @@ TEST(GpuReduce, SetUpOnOneStreamAndUsedAtOnceOnAnother) {
       cunum::DeviceBuffer<double> decoy(8192, stream_a);  // returned to stream_a's pool poisoned
       decoy.fill_bytes_async(0xFF);
     }
-    cunum::Reducer<float> reducer(Backend::cuda, stream_a);
+    cunum::Reducer<float> reducer({Backend::cuda, stream_a});
     if (round == 0) {
       EXPECT_EQ(cudaStreamQuery(stream_a), cudaErrorNotReady) << "the Reducer constructor waited for its stream";
       if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();  // the query's, not the library's

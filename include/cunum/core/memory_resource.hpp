@@ -2,10 +2,11 @@
 /// @file
 /// Where cunum's device memory comes from: a stream-ordered memory resource an
 /// application may replace with its own pool (after RMM's device_memory_resource).
-/// Every device allocation cunum's own code makes (DeviceBuffer, the workspaces of
-/// Reducer, the convenience reduce()'s copies) goes through
-/// current_device_resource() unless a resource is passed explicitly; CUDA libraries
-/// (cuRAND) allocate their own state.
+/// Every device allocation cunum's own code makes (DeviceBuffer, the plans' work
+/// areas, the conveniences' copies) goes through current_device_resource() unless a
+/// resource is passed explicitly (a plan's Placement::device_memory); CUDA libraries
+/// (cuRAND) allocate their own state. Page-locked host memory comes from a
+/// HostMemoryResource, pinned_memory_resource() unless one is passed.
 
 #include <cstddef>
 
@@ -64,5 +65,36 @@ DeviceMemoryResource* current_device_resource() noexcept;
 ///                 it; nullptr restores async_memory_resource()
 /// @return the previous current resource, to restore later
 DeviceMemoryResource* set_current_device_resource(DeviceMemoryResource* resource) noexcept;
+
+/// Page-locked host memory (after RMM's pinned_host_memory_resource): what plans keep
+/// for asynchronous copies between host and device. Implementations override
+/// do_allocate and do_deallocate; they must be thread-safe, and must outlive every
+/// allocation they made.
+class HostMemoryResource {
+ public:
+  virtual ~HostMemoryResource() = default;
+
+  /// @param bytes size; 0 gives nullptr without calling do_allocate
+  /// @return page-locked host memory, or nullptr for 0 bytes
+  /// @throws Error ErrorCode::out_of_memory when the memory cannot be had;
+  ///         ErrorCode::no_device without a device (the default resource)
+  void* allocate(std::size_t bytes) { return bytes == 0 ? nullptr : do_allocate(bytes); }
+  /// Returns memory from allocate(); the device work that used it must have finished.
+  /// nullptr is ignored (do_deallocate is not called).
+  void deallocate(void* pointer, std::size_t bytes) noexcept {
+    if (pointer != nullptr) do_deallocate(pointer, bytes);
+  }
+
+ private:
+  /// Allocates `bytes` > 0 bytes of page-locked memory; throws Error on failure.
+  virtual void* do_allocate(std::size_t bytes) = 0;
+  /// Frees a non-null `pointer`; must not throw.
+  virtual void do_deallocate(void* pointer, std::size_t bytes) noexcept = 0;
+};
+
+/// cudaMallocHost / cudaFreeHost: the page-locked memory plans use unless told
+/// otherwise. Thread-safe.
+/// @return a resource that lives as long as the process
+HostMemoryResource* pinned_memory_resource() noexcept;
 
 }  // namespace cunum
