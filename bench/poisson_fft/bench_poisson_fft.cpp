@@ -248,7 +248,7 @@ void bench_against_cufft(BenchContext& context, const PoissonGrid& grid) {
   BareCufftPair<T> pair(grid.shape, context.stream);
   const auto bare = [&](const T* input, T* output) { pair.run(input, output); };
   {
-    PoissonSolver<T> solver(grid, {}, Backend::cuda, context.stream);
+    PoissonSolver<T> solver(grid, {}, {Backend::cuda, context.stream});
     bench_solve<T>(context, grid,
                    {"solve " + shape_name(grid), "cuFFT R2C + C2R alone", "the bare pair (target <= 1.10x)",
                     solver.workspace_bytes(), false},
@@ -269,8 +269,8 @@ void bench_against_cufft(BenchContext& context, const PoissonGrid& grid) {
 // Wall boundaries: against the periodic solver of the same grid.
 template <class T>
 void bench_walls(BenchContext& context, const PoissonGrid& walls) {
-  PoissonSolver<T> solver(walls, {}, Backend::cuda, context.stream);
-  PoissonSolver<T> periodic(uniform_grid(walls.shape, PoissonBoundary::periodic), {}, Backend::cuda, context.stream);
+  PoissonSolver<T> solver(walls, {}, {Backend::cuda, context.stream});
+  PoissonSolver<T> periodic(uniform_grid(walls.shape, PoissonBoundary::periodic), {}, {Backend::cuda, context.stream});
   bench_solve<T>(context, walls,
                  {"solve " + shape_name(walls), "PoissonSolver, periodic, same grid", "periodic (target <= 2x)",
                   solver.workspace_bytes(), false},
@@ -287,7 +287,7 @@ void bench_plan_reuse(BenchContext& context, const PoissonGrid& grid, int solves
   cunum::DeviceBuffer<float> output(static_cast<std::size_t>(points), context.stream);
   const auto start = std::chrono::steady_clock::now();
   std::optional<PoissonSolver<float>> solver;
-  solver.emplace(grid, cunum::PoissonOptions{}, Backend::cuda, context.stream);
+  solver.emplace(grid, cunum::PoissonOptions{}, cunum::Placement{Backend::cuda, context.stream});
   cunum::synchronize(context.stream);
   const double plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   BenchRow row = cunum::bench::bench_row(kModule, std::to_string(solves) + " solves, one plan " + shape_name(grid),

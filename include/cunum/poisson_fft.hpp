@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "cunum/core/backend.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
 #include "cunum/core/stream.hpp"
@@ -121,19 +122,21 @@ class PoissonSolver {
   /// Plans the solver.
   /// @param grid     shape, lengths, boundaries and batch
   /// @param options  discretization, screening and the singular-problem rules
-  /// @param backend  where it runs (resolved once, here)
-  /// @param stream   CUDA backend: the stream the one-time setup (tables, work areas) is
-  ///                 enqueued on; solves on other streams are ordered after it. CPU: ignored
+  /// @param placement where it runs (cunum/core/placement.hpp), resolved once here: the
+  ///                 backend, one device at most, the stream the one-time setup (tables,
+  ///                 work areas) is enqueued on (solves on other streams are ordered
+  ///                 after it), and the resource every work area comes from, cuFFT's
+  ///                 included (a misaligned array's staging copy too)
   /// @throws Error ErrorCode::invalid_argument naming the argument ('grid.shape',
   ///         'grid.lengths', 'grid.boundaries', 'grid.batch', 'options.screening', ...)
   ///         for a value out of range or lists of different sizes;
-  ///         ErrorCode::no_device for Backend::cuda without a device;
+  ///         'placement.backend' or 'placement.devices';
+  ///         ErrorCode::no_device for CUDA without a device;
   ///         ErrorCode::out_of_memory "needs N bytes", before anything is allocated, when
   ///         the work arrays (grid, spectrum, eigenvalue tables) exceed the machine's
   ///         physical memory (CPU) or the device's total memory (CUDA), and from the plans;
   ///         ErrorCode::cuda_failure from the plans
-  explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {},
-                         Backend backend = Backend::automatic, StreamHandle stream = nullptr);
+  explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {}, const Placement& placement = {});
   ~PoissonSolver();
   PoissonSolver(PoissonSolver&&) noexcept;
   PoissonSolver& operator=(PoissonSolver&&) noexcept;
@@ -174,7 +177,8 @@ class PoissonSolver {
   /// way, unreported.
   void solve(const T* rhs, T* solution, StreamHandle stream = nullptr);
 
-  /// Host-vector convenience: copies through the device for the CUDA backend.
+  /// Host-vector convenience: copies through the device for the CUDA backend, on the
+  /// placement's stream (into memory from its resource), and waits.
   /// @param rhs size() values
   /// @return the solution, size() values
   /// @throws Error as solve(), and naming 'rhs' when it has not size() values
@@ -193,6 +197,8 @@ class PoissonSolver {
   std::size_t workspace_bytes() const;
   /// @return the backend it runs on (never automatic)
   Backend backend() const;
+  /// @return the resolved placement (see Placement)
+  const Placement& placement() const;
 
  private:
   struct Impl;

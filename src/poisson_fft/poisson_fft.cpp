@@ -10,6 +10,7 @@
 #include "cunum/core/error.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/memory_need.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
@@ -197,29 +198,28 @@ detail::MemoryNeed poisson_memory_need(const PoissonGrid& grid) {
 
 }  // namespace
 
-// The solver's hidden state: the resolved backend, the values per call, and the backend
-// object made once here (it owns the FFT plans and work areas).
+// The solver's hidden state: the resolved placement, the values per call, and the
+// backend object made once here (it owns the FFT plans and work areas).
 template <class T>
 struct PoissonSolver<T>::Impl {
-  Backend resolved;
+  Placement placement;
   std::int64_t size;
   std::unique_ptr<detail::PoissonBackend<T>> backend;
 };
 
 template <class T>
-PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options, Backend backend,
-                                StreamHandle stream) {
+PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options, const Placement& placement) {
   const detail::RoutineScope scope(kPlanRoutine);
   validate<T>(grid, options);
-  const Backend resolved = resolve_backend(backend);
-  detail::require_memory_need(poisson_memory_need<T>(grid), resolved, kPlanRoutine,
+  auto impl = std::make_unique<Impl>();
+  impl->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kPlanRoutine);
+  const detail::PlacementDeviceScope on_device(impl->placement);
+  detail::require_memory_need(poisson_memory_need<T>(grid), impl->placement.backend, kPlanRoutine,
                               "for its work arrays (the grid, its spectrum and the eigenvalue tables)");
   const detail::PoissonLayout layout = detail::make_poisson_layout<T>(grid, options);
-  auto impl = std::make_unique<Impl>();
-  impl->resolved = resolved;
   impl->size = layout.batch * layout.points;
-  if (resolved == Backend::cuda) {
-    impl->backend = detail::make_poisson_cuda<T>(layout, stream);
+  if (impl->placement.backend == Backend::cuda) {
+    impl->backend = detail::make_poisson_cuda<T>(layout, impl->placement);
   } else {
     impl->backend = detail::make_poisson_cpu<T>(layout);
   }
@@ -237,8 +237,8 @@ template <class T>
 void PoissonSolver<T>::solve(const T* rhs, T* solution, StreamHandle stream) {
   const detail::RoutineScope scope(kSolveRoutine);
   Impl& self = detail::require_plan(impl_, kSolveRoutine, kClassName);
-  detail::require_memory(rhs, self.size, self.resolved, kSolveRoutine, "rhs");
-  detail::require_memory(solution, self.size, self.resolved, kSolveRoutine, "solution");
+  detail::require_memory(rhs, self.size, self.placement.backend, kSolveRoutine, "rhs");
+  detail::require_memory(solution, self.size, self.placement.backend, kSolveRoutine, "solution");
   self.backend->solve(rhs, solution, stream);
 }
 
@@ -257,12 +257,12 @@ void PoissonSolver<T>::solve_in_place(std::vector<T>& rhs_and_solution) {
   const std::int64_t expected = self.size;
   detail::require(static_cast<std::int64_t>(rhs_and_solution.size()) == expected, kSolveRoutine, "rhs",
                   [&] { return "has " + std::to_string(rhs_and_solution.size()) + " values, expected " + std::to_string(expected); });
-  if (self.resolved == Backend::cpu) {
+  if (self.placement.backend == Backend::cpu) {
     solve(rhs_and_solution.data(), rhs_and_solution.data());
     return;
   }
-  auto device = DeviceBuffer<T>::from_host(rhs_and_solution);
-  solve(device.data(), device.data(), device.stream());
+  auto device = DeviceBuffer<T>::from_host(rhs_and_solution, self.placement.stream, self.placement.device_memory);
+  solve(device.data(), device.data(), self.placement.stream);
   device.copy_to_host(rhs_and_solution.data(), rhs_and_solution.size());
 }
 
@@ -278,7 +278,12 @@ std::size_t PoissonSolver<T>::workspace_bytes() const {
 
 template <class T>
 Backend PoissonSolver<T>::backend() const {
-  return detail::require_plan(impl_, "cunum::PoissonSolver::backend", kClassName).resolved;
+  return detail::require_plan(impl_, "cunum::PoissonSolver::backend", kClassName).placement.backend;
+}
+
+template <class T>
+const Placement& PoissonSolver<T>::placement() const {
+  return detail::require_plan(impl_, "cunum::PoissonSolver::placement", kClassName).placement;
 }
 
 #define CUNUM_INSTANTIATE_POISSON(T) \

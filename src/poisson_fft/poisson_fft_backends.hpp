@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "src/poisson_fft/poisson_layout.hpp"
 
@@ -25,10 +26,11 @@ template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cpu(const PoissonLayout& layout);
 
 // cuFFT: device-accessible memory, asynchronous on the solve's stream; setup enqueued
-// on `stream`. Bound to the device current at construction (ErrorCode::no_device
+// on placement.stream, every work area (the cuFFT plans' included) from
+// placement.device_memory. Bound to the device current at construction (ErrorCode::no_device
 // without one): solve throws Error(invalid_argument) naming 'this' when another is.
 template <class T>
-std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, StreamHandle stream);
+std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, const Placement& placement);
 
 // The `reject` rule: `sums` holds sum f and sum |f| of each problem of the batch.
 // @throws Error(invalid_argument) naming 'rhs' for the first problem whose sum |f| is

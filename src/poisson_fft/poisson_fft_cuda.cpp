@@ -114,13 +114,15 @@ class PoissonCuda final : public PoissonBackend<T> {
   };
 
  public:
-  PoissonCuda(const PoissonLayout& layout, StreamHandle stream)
+  PoissonCuda(const PoissonLayout& layout, const Placement& placement)
       : layout_(layout),
         binding_(DeviceBinding::current()),
         device_{binding_.arch, binding_.multiprocessor_count},
+        memory_(placement.device_memory),
         host_eigenvalues_(layout.eigenvalues.begin(), layout.eigenvalues.end()),
-        eigenvalues_(host_eigenvalues_.size(), stream),
-        sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, stream) {
+        eigenvalues_(host_eigenvalues_.size(), placement.stream, memory_),
+        sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, placement.stream, memory_) {
+    const StreamHandle stream = placement.stream;
     // The coefficient array's order: wall axes, then periodic axes, each in grid order;
     // its strides, and the grid's own.
     int order[kPoissonAxes], count = 0;
@@ -215,12 +217,12 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     // The plans never run at once: one work area serves them all; likewise one complex
     // array holds the wall passes' half spectra and the periodic spectrum in turn.
-    work_area_ = DeviceBuffer<unsigned char>(work_bytes, stream);
+    work_area_ = DeviceBuffer<unsigned char>(work_bytes, stream, memory_);
     for (CufftPlan* each : plans()) {
       if (work_area_.size() > 0) CUNUM_CHECK(cufftSetWorkArea(each->get(), work_area_.data()));
     }
-    complex_ = DeviceBuffer<Complex>(complex_values, stream);
-    line_real_ = DeviceBuffer<T>(line_reals, stream);
+    complex_ = DeviceBuffer<Complex>(complex_values, stream, memory_);
+    line_real_ = DeviceBuffer<T>(line_reals, stream, memory_);
     // A fully periodic grid transforms the caller's arrays; it needs the coefficient
     // array only for misaligned ones (allocated then) or to shift by u at the origin.
     if (layout.wall_count > 0 || layout.last_fourier < 0 || layout.pin_origin) allocate_coefficients(stream);
@@ -230,10 +232,10 @@ class PoissonCuda final : public PoissonBackend<T> {
       if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(wall.pass.length);
     }
     if (!host_pencil_twiddles_.empty()) {
-      pencil_twiddles_ = DeviceBuffer<PoissonComplex<T>>(host_pencil_twiddles_.size(), stream);
+      pencil_twiddles_ = DeviceBuffer<PoissonComplex<T>>(host_pencil_twiddles_.size(), stream, memory_);
       pencil_twiddles_.copy_from_host_async(host_pencil_twiddles_.data(), host_pencil_twiddles_.size());
     }
-    twiddles_ = DeviceBuffer<T>(host_twiddles_.size(), stream);
+    twiddles_ = DeviceBuffer<T>(host_twiddles_.size(), stream, memory_);
     eigenvalues_.copy_from_host_async(host_eigenvalues_.data(), host_eigenvalues_.size());
     if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
     setup_.record(stream);
@@ -563,7 +565,7 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   void allocate_coefficients(StreamHandle stream) {
     if (coefficients_.size() == 0) {
-      coefficients_ = DeviceBuffer<T>(static_cast<std::size_t>(layout_.batch * layout_.points), stream);
+      coefficients_ = DeviceBuffer<T>(static_cast<std::size_t>(layout_.batch * layout_.points), stream, memory_);
     }
   }
 
@@ -583,6 +585,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   PoissonLayout layout_;
   DeviceBinding binding_;             // the device current at construction
   PoissonDevice device_;              // its architecture and multiprocessors, for the launchers
+  DeviceMemoryResource* memory_;      // the placement's: every work area, at setup and per solve
   std::vector<T> host_eigenvalues_;  // the sources of the setup copies, kept until they are done
   std::vector<T> host_twiddles_;
   std::int64_t twiddle_offsets_[kPoissonAxes] = {};
@@ -611,12 +614,12 @@ class PoissonCuda final : public PoissonBackend<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, StreamHandle stream) {
-  return std::make_unique<PoissonCuda<T>>(layout, stream);
+std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, const Placement& placement) {
+  return std::make_unique<PoissonCuda<T>>(layout, placement);
 }
 
 #define CUNUM_INSTANTIATE_POISSON_CUDA(T) \
-  template std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout&, StreamHandle);
+  template std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout&, const Placement&);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_CUDA, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

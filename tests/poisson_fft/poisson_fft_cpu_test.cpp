@@ -529,7 +529,16 @@ TEST(PoissonFftCpu, SolveArgumentChecks) {
   EXPECT_CUNUM_ERROR(solver.solve(std::vector<double>(15)), ErrorCode::invalid_argument, "'rhs'");
   EXPECT_CUNUM_ERROR(PoissonSolver<double>({{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {},
                                            static_cast<Backend>(7)),
-                     ErrorCode::invalid_argument, "'backend'");
+                     ErrorCode::invalid_argument, "'placement.backend'");
+}
+
+TEST(PoissonFftCpu, TheCpuPlacementTakesNoDevices) {
+  const PoissonGrid grid{{4, 4}, {1.0, 1.0}, {kDirichlet, kPeriodic}};
+  EXPECT_EQ(PoissonSolver<double>(grid, {}, Backend::cpu).placement().backend, Backend::cpu);
+  cunum::Placement on_device(Backend::cpu);
+  on_device.devices = {0};
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>(grid, {}, on_device), ErrorCode::invalid_argument,
+                     "cunum::PoissonSolver: argument 'placement.devices'");
 }
 
 // A moved-from solver holds nothing: every member throws naming 'this' (it crashed on
@@ -548,6 +557,7 @@ TEST(PoissonFftCpu, MovedFromSolverThrowsNamingThis) {
   EXPECT_CUNUM_ERROR(solver.size(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(solver.workspace_bytes(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(solver.backend(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(solver.placement(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(solver.size(), ErrorCode::invalid_argument, "moved-from PoissonSolver");
   EXPECT_EQ(in_place, f);  // nothing written
   EXPECT_EQ(moved_to.size(), 16);

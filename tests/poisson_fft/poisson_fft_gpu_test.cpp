@@ -374,4 +374,30 @@ TYPED_TEST(PoissonGpu, HostPointersRefusedAndHostVectorsCopied) {
   for (std::size_t i = 0; i < 64; ++i) EXPECT_NEAR(actual[i], expected[i], tolerance<T>() * 1.0);
 }
 
+// The plan-object contract: every device allocation (work areas, cuFFT's, the host
+// convenience's copy) comes from the placement's resource and goes back to it.
+TYPED_TEST(PoissonGpu, AllocatesFromThePlacementsResource) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  cunum::Stream stream;
+  cunum::testing::CountingResource resource;
+  cunum::Placement placement(Backend::cuda, stream);
+  placement.device_memory = &resource;
+  const PoissonGrid grid{{16, 12}, {1.0, 1.0}, {kDirichlet, kPeriodic}};
+  {
+    PoissonSolver<T> solver(grid, {}, placement);
+    const int made = resource.allocations.load();
+    EXPECT_GT(made, 0);
+    EXPECT_EQ(solver.placement().device_memory, &resource);
+    EXPECT_EQ(solver.placement().devices, std::vector<int>{cunum::current_device()});
+    const std::vector<T> f = cunum::testing::random_vector<T>(16 * 12, 5);
+    const std::vector<T> expected = PoissonSolver<T>(grid, {}, Backend::cpu).solve(f);
+    const std::vector<T> actual = solver.solve(f);
+    EXPECT_GT(resource.allocations.load(), made);  // the convenience's copy
+    for (std::size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(actual[i], expected[i], tolerance<T>() * 1.0);
+  }
+  cunum::synchronize(stream);
+  EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
+}
+
 }  // namespace

@@ -170,6 +170,7 @@ TEST(CpuReduce, AMovedFromReducerIsANamedError) {
   EXPECT_CUNUM_ERROR(source.reduce(ReduceOp::sum, &value, 1, &result), cunum::ErrorCode::invalid_argument,
                      "'this' is a moved-from Reducer");
   EXPECT_CUNUM_ERROR(static_cast<void>(source.backend()), cunum::ErrorCode::invalid_argument, "moved-from");
+  EXPECT_CUNUM_ERROR(static_cast<void>(source.placement()), cunum::ErrorCode::invalid_argument, "moved-from");
   EXPECT_EQ(result, 0.0f);
   target.reduce(ReduceOp::sum, &value, 1, &result);
   EXPECT_EQ(result, 2.0f);
