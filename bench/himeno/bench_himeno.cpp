@@ -89,7 +89,7 @@ void one_size(const BenchOptions& options, BenchReport& report, HimenoSize size,
   for (int sweeps_per_pass = 1; sweeps_per_pass <= 4; ++sweeps_per_pass) {
     HimenoOptions himeno_options;
     himeno_options.sweeps_per_pass = sweeps_per_pass;
-    HimenoProblem<T> ours(grid, himeno_options, Backend::cuda, stream);
+    HimenoProblem<T> ours(grid, himeno_options, {Backend::cuda, stream});
     const double gosa = ours.iterate(kSweepsPerCall, stream);
     const double difference = std::fabs(gosa - port_gosa) / port_gosa;
     if (difference > 1e-9) {
@@ -123,7 +123,7 @@ void one_size(const BenchOptions& options, BenchReport& report, HimenoSize size,
 template <class T>
 void check_m_against_cpu(cunum::StreamHandle stream) {
   const HimenoGrid grid = cunum::himeno_grid(HimenoSize::m);
-  HimenoProblem<T> gpu(grid, {}, Backend::cuda, stream);
+  HimenoProblem<T> gpu(grid, {}, {Backend::cuda, stream});
   HimenoProblem<T> cpu(grid, {}, Backend::cpu);
   const double gpu_gosa = gpu.iterate(100, stream);
   const double cpu_gosa = cpu.iterate(100);
@@ -156,8 +156,8 @@ void cpu_backend(const BenchOptions& options, BenchReport& report, HimenoSize si
 template <class T>
 void one_rank(const BenchOptions& options, BenchReport& report, HimenoSize size, cunum::StreamHandle stream) {
   const HimenoGrid grid = cunum::himeno_grid(size);
-  HimenoProblem<T> box(grid, {}, Backend::cuda, stream);
-  cunum::HimenoDistributed<T> distributed(MPI_COMM_WORLD, grid, {}, Backend::cuda);
+  HimenoProblem<T> box(grid, {}, {Backend::cuda, stream});
+  cunum::HimenoDistributed<T> distributed(MPI_COMM_WORLD, grid, {}, {}, Backend::cuda);
   const auto medians = cunum::bench::compare_device_ms(
       options, stream, [&] { distributed.iterate(kSweepsPerCall); }, [&] { box.iterate(kSweepsPerCall, stream); });
   BenchRow row = sweep_row<T>(std::string("HimenoDistributed, 1 rank, ") + to_string(size), grid, medians.ours_ms,

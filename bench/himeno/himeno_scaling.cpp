@@ -31,7 +31,7 @@ template <class T>
 double ms_per_sweep(const HimenoGrid& grid, bool overlap, int sweeps, int repeats) {
   cunum::HimenoDistributedOptions distributed;
   distributed.overlap_halo = overlap;
-  cunum::HimenoDistributed<T> problem(MPI_COMM_WORLD, grid, {}, Backend::cuda, distributed);
+  cunum::HimenoDistributed<T> problem(MPI_COMM_WORLD, grid, {}, distributed, Backend::cuda);
   problem.iterate(2);  // warm-up
   std::vector<double> times;
   for (int r = 0; r < repeats; ++r) {
@@ -62,7 +62,7 @@ void report(const char* kind, const char* name, const HimenoGrid& grid, bool qui
 
 template <class T>
 bool check(const HimenoGrid& grid) {
-  cunum::HimenoDistributed<T> problem(MPI_COMM_WORLD, grid, {}, Backend::cuda);
+  cunum::HimenoDistributed<T> problem(MPI_COMM_WORLD, grid, {}, {}, Backend::cuda);
   const double gosa = problem.iterate(10);
   const std::vector<T> p = problem.gather_pressure(0);
   int good = 1;

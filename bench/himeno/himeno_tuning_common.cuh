@@ -25,7 +25,7 @@ void tuning_row(const BenchOptions& options, BenchReport& report, FailureLog& fa
                 HimenoPeer<T>& port, double port_gosa) {
   const HimenoGrid grid = himeno_grid(HimenoSize::l);
   const detail::HimenoBox box{grid.nx, grid.ny, grid.nz, 0, grid.nx};
-  detail::HimenoCuda<T, OnePolicy<Policy>> backend(box, {}, 0.8, stream);
+  detail::HimenoCuda<T, OnePolicy<Policy>> backend(box, {}, 0.8, stream, current_device_resource());
   const auto run = [&] {
     for (int done = 0; done < kTuningSweepsPerCall; done += Policy::sweeps) {
       backend.sweep(Policy::sweeps, 1, grid.nx - 1, 0, stream);

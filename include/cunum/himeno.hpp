@@ -2,7 +2,8 @@
 /// @file
 /// The Himeno benchmark's problem: point-Jacobi sweeps of the 19-point
 /// general-coordinate pressure-Poisson stencil (RIKEN's Himeno benchmark, version 3.0,
-/// C edition, `himenobmtxpa.c`), on one GPU or on the CPU (OpenMP).
+/// C edition, `himenobmtxpa.c`), on the CPU (OpenMP), one GPU, or
+/// several GPUs of this process (slabs along i).
 ///
 /// The grid has nx x ny x nz points, index (i, j, k) with i the slowest and k the
 /// contiguous axis: point (i, j, k) is element (i * ny + j) * nz + k of every field.
@@ -26,6 +27,10 @@
 /// cunum::HimenoProblem<float> problem(cunum::himeno_grid(cunum::HimenoSize::m));
 /// double gosa = problem.iterate(100);
 /// std::vector<float> p = problem.pressure();
+///
+/// cunum::Placement two_gpus(cunum::Backend::cuda);
+/// two_gpus.devices = {0, 1};                   // slabs on devices 0 and 1
+/// cunum::HimenoProblem<float> split(cunum::himeno_grid(cunum::HimenoSize::xl), {}, two_gpus);
 /// @endcode
 
 #include <cstdint>
@@ -35,6 +40,7 @@
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 
 namespace cunum {
@@ -96,40 +102,71 @@ struct HimenoOptions {
   int sweeps_per_pass = 0;
 };
 
-/// A Himeno problem on one backend: the fields live in its memory (device memory for
-/// CUDA) from construction on; iterate() sweeps them. Every member of a moved-from
-/// problem throws Error ErrorCode::invalid_argument naming 'this'.
+/// A Himeno problem: the fields live in its backend's memory from construction on,
+/// and iterate() sweeps them. Where it runs is its Placement (cunum/core/placement.hpp):
+///
+/// - CPU (OpenMP): the whole grid in host memory.
+/// - CUDA, one device (placement.devices empty: the device current at construction, or
+///   one entry): the whole grid in that device's memory. Calls must be made with that
+///   device current (another one current: ErrorCode::invalid_argument naming 'this').
+/// - CUDA, several devices (placement.devices of more entries): the grid's interior
+///   planes i = 1..nx-2 are cut into contiguous slabs along i, one per entry in order
+///   (HimenoDistributed's decomposition; a device may appear more than once, its slabs
+///   then share it), each on its device with a ghost plane on each side. After every
+///   sweep each slab's first and last updated planes are copied into its neighbours'
+///   ghost planes, device to device (peer access enabled where the devices allow it).
+///   The pressure equals the one-device problem's bit for bit; gosa is the slabs' sums
+///   added in slab order. Sweeps run one a pass (no temporal blocking across slabs).
+///   The first device is the problem's home: calls must be made with it current, and
+///   their `stream` is a stream of it.
+///
+/// Memory: every device allocation (the fields, the gosa slots and partial sums) comes
+/// from placement.device_memory, on every device listed. Setup (allocation, filling,
+/// copying the caller's fields) is enqueued on placement.stream with one device, and
+/// with several on a stream the problem keeps on each slab's device, ordered after
+/// placement.stream; either way sweeps wait for it on the device, and the fields are
+/// freed on the stream they were set up on when the problem is destroyed.
+///
+/// Every member of a moved-from problem throws Error ErrorCode::invalid_argument naming
+/// 'this'.
 ///
 /// Deterministic: the pressure depends only on the fields, omega and the number of
-/// sweeps, and the CPU's equals the GPU's bit for bit: neither backend contracts the
-/// update into fused multiply-adds, both evaluate it as the serial C code writes it.
-/// gosa is summed in double in a fixed order: bit-identical run to run on one device
-/// (CUDA) or for any thread count (CPU); the backends' gosa differ only in that order.
+/// sweeps, and the CPU's equals the GPU's bit for bit (on one device or several):
+/// neither backend contracts the update into fused multiply-adds, both evaluate it as
+/// the serial C code writes it. gosa is summed in double in a fixed order:
+/// bit-identical run to run for a given placement (CUDA) or for any thread count
+/// (CPU); the backends' gosa, and those of different numbers of slabs, differ only in
+/// that order.
 template <class T>
 class HimenoProblem {
  public:
   /// The benchmark's problem on `grid`: a = (1, 1, 1, 1/6), b = 0, c = 1, bnd = 1,
   /// wrk1 = 0, p(i, j, k) = i^2 / (nx - 1)^2 (computed in T as the benchmark does).
-  /// @param grid    points per axis, each >= 3 (himeno_grid() gives the standard sizes)
-  /// @param options omega and, for CUDA, the sweeps per pass
-  /// @param backend where it runs (resolved once, here)
-  /// @param stream CUDA backend: the fields are filled on it, and sweeps on other
-  ///               streams are ordered after it. CPU: ignored
+  /// Returns without waiting for the device setup.
+  /// @param grid      points per axis, each >= 3 (himeno_grid() gives the standard sizes)
+  /// @param options   omega and, for CUDA, the sweeps per pass
+  /// @param placement where it runs (resolved once, here): the backend, the device or
+  ///                  devices (several: the slabs above), the setup stream and the
+  ///                  device memory resource (see the class comment)
   /// @throws Error ErrorCode::invalid_argument naming 'grid' (an axis < 3, a (j, k)
-  ///         plane of 2^31 points or more, or fields that overflow 64-bit byte counts) or 'options' (omega not finite,
-  ///         sweeps_per_pass outside 0..4); ErrorCode::no_device for Backend::cuda without
-  ///         a device; ErrorCode::out_of_memory when the fields do not fit: "needs N
-  ///         bytes", before anything is allocated, when the 14 field arrays exceed the
-  ///         machine's physical memory (CPU) or the device's total memory (CUDA)
-  explicit HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options = {},
-                         Backend backend = Backend::automatic, StreamHandle stream = nullptr);
+  ///         plane of 2^31 points or more, or fields that overflow 64-bit byte counts),
+  ///         'options' (omega not finite, sweeps_per_pass outside 0..4),
+  ///         'placement.backend' (not a listed Backend) or 'placement.devices' (given
+  ///         with the CPU backend, an ordinal that is not a device here, or more entries
+  ///         than the grid's nx - 2 interior planes); ErrorCode::no_device for CUDA
+  ///         (Backend::cuda, or devices listed) without a device; ErrorCode::out_of_memory
+  ///         when the fields do not fit: "needs N bytes", before anything is allocated,
+  ///         when the 14 field arrays exceed the machine's physical memory (CPU) or a
+  ///         device's total memory (CUDA: the whole grid on one device, each device's
+  ///         slabs on several)
+  explicit HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options = {}, const Placement& placement = {});
 
   /// A problem with the caller's fields (copied; the pointers need not outlive the call).
   /// @throws Error as above, and ErrorCode::invalid_argument naming the field
   ///         ('fields.a[3]', 'fields.pressure', ...) when it is null or holds a value that
   ///         is not finite
   HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>& fields, const HimenoOptions& options = {},
-                Backend backend = Backend::automatic, StreamHandle stream = nullptr);
+                const Placement& placement = {});
 
   ~HimenoProblem();
   HimenoProblem(HimenoProblem&&) noexcept;
@@ -139,70 +176,40 @@ class HimenoProblem {
 
   /// Runs `sweeps` Jacobi sweeps. Returns when they are done (it waits for gosa).
   /// @param sweeps  >= 1
-  /// @param stream  CUDA backend: the sweeps are enqueued on it; CPU: ignored
+  /// @param stream  CUDA, one device: the sweeps are enqueued on it. Several devices:
+  ///                a stream of the first device; the sweeps, on the problem's own
+  ///                streams, start after the work enqueued on it so far, and are done
+  ///                when the call returns. CPU: ignored
   /// @return gosa of the last sweep
   /// @throws Error ErrorCode::invalid_argument naming 'sweeps' (< 1) or 'this' (another
-  ///         CUDA device current than at construction)
+  ///         CUDA device current than the problem's, the first of several)
   double iterate(std::int64_t sweeps, StreamHandle stream = nullptr);
 
-  /// @param stream CUDA backend: the copy waits for the work enqueued on it; CPU: ignored
+  /// @param stream CUDA: the copy waits for the work enqueued on it (several devices:
+  ///               a stream of the first device; each slab's copy waits for it); CPU:
+  ///               ignored
   /// @return the current pressure, grid().points() values, copied to the host
+  /// @throws Error ErrorCode::invalid_argument naming 'this' (as iterate)
   std::vector<T> pressure(StreamHandle stream = nullptr) const;
 
   const HimenoGrid& grid() const;
   const HimenoOptions& options() const;
   /// @return the backend it runs on (never automatic)
   Backend backend() const;
-  /// @return the sweeps per pass iterate() uses (CUDA), 1 on the CPU backend
+  /// @return the resolved placement: backend cpu or cuda; for CUDA the devices (the
+  ///         slabs' devices, in order, with several) and both resources filled in
+  const Placement& placement() const;
+  /// @return the sweeps per pass iterate() uses: CUDA on one device, the option or the
+  ///         fastest measured; 1 on several devices and on the CPU backend
   int sweeps_per_pass() const;
-  /// @return the bytes of memory the fields occupy, 14 arrays of grid().points() values
+  /// @return the bytes of memory the whole grid's fields occupy, 14 arrays of
+  ///         grid().points() values (slabs on several devices hold two ghost planes
+  ///         more at each cut)
   std::int64_t field_bytes() const;
 
  private:
-  HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* fields, const HimenoOptions& options, Backend backend,
-                StreamHandle stream);
-
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-/// The problem cut into slabs along i across several GPUs driven from this process (no
-/// MPI): one slab per entry of `devices`, in order (HimenoDistributed's decomposition).
-/// After every sweep each slab's first and last updated planes are copied into its
-/// neighbours' ghost planes, device to device (peer access enabled where the devices
-/// allow it; a device may appear more than once, its slabs then share it). The pressure
-/// equals the one-box problem's bit for bit; gosa is the slabs' sums added in slab order.
-/// With one device the slab is the whole grid and temporal blocking applies. Every
-/// member of a moved-from object throws Error ErrorCode::invalid_argument naming 'this'.
-template <class T>
-class HimenoMultiDevice {
- public:
-  /// The benchmark's problem.
-  /// @throws Error ErrorCode::invalid_argument naming 'devices' (empty, an ordinal that is
-  ///         not a device here, or more entries than the grid's nx - 2 interior planes),
-  ///         or 'grid...' / 'options...' as HimenoProblem; ErrorCode::no_device without a GPU
-  ///         (whatever non-negative ordinals `devices` lists)
-  HimenoMultiDevice(const HimenoGrid& grid, const std::vector<int>& devices, const HimenoOptions& options = {});
-  /// The caller's fields (host memory, the whole grid; copied).
-  HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>& fields, const std::vector<int>& devices,
-                    const HimenoOptions& options = {});
-  ~HimenoMultiDevice();
-  HimenoMultiDevice(HimenoMultiDevice&&) noexcept;
-  HimenoMultiDevice& operator=(HimenoMultiDevice&&) noexcept;
-  HimenoMultiDevice(const HimenoMultiDevice&) = delete;
-  HimenoMultiDevice& operator=(const HimenoMultiDevice&) = delete;
-
-  /// Runs `sweeps` sweeps on every device; returns when they are done.
-  /// @return gosa of the last sweep over the whole grid
-  /// @throws Error ErrorCode::invalid_argument naming 'sweeps' (< 1)
-  double iterate(std::int64_t sweeps);
-  /// @return the whole grid's pressure, gathered from the devices to the host
-  std::vector<T> pressure() const;
-  const HimenoGrid& grid() const;
-
- private:
-  HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>* fields, const std::vector<int>& devices,
-                    const HimenoOptions& options);
+  HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* fields, const HimenoOptions& options,
+                const Placement& placement);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -8,13 +8,20 @@
 /// its neighbours (one plane of ny x nz values each way).
 ///
 /// CPU backend: each rank sweeps its slab with OpenMP and exchanges through MPI.
-/// CUDA backend: each rank takes the GPU of its local rank (modulo the devices of the
-/// node; it becomes the calling thread's current device), and exchanges through NCCL
+/// CUDA backend: each rank runs on one GPU, its Placement's: placement.devices' one
+/// entry (the slab is then made on that device, and calls must be made with it
+/// current), or, when empty, the GPU of its local rank (its rank among the ranks of
+/// its node, modulo the devices of the node), which becomes the calling thread's
+/// current device. Every rank gives the same backend and either names its device or
+/// none (choosing by local rank is collective). Ranks exchange through NCCL
 /// point-to-point calls (built when CMake finds NCCL), overlapped with the sweep of the
 /// planes inside the slab: the two edge planes are swept first on one stream and sent
 /// while the interior sweeps on another. Where NCCL cannot serve (ranks sharing a GPU,
 /// which NCCL refuses, or a build without NCCL) the planes go through page-locked host
-/// memory and MPI instead.
+/// memory, from placement.pinned_memory, and MPI instead. The slab's fields come from
+/// placement.device_memory, set up on placement.stream (without waiting; the sweeps
+/// wait for it on the device) and freed there; the sweeps and exchanges run on two
+/// streams of the rank's own. NCCL allocates its communicator's buffers itself.
 ///
 /// The pressure equals the one-box HimenoProblem's bit for bit, for any number of ranks;
 /// gosa is each rank's sum, in a fixed order, added by MPI_Allreduce, so it equals the
@@ -33,6 +40,7 @@
 #include <memory>
 #include <vector>
 
+#include "cunum/core/placement.hpp"
 #include "cunum/himeno.hpp"
 
 namespace cunum {
@@ -51,19 +59,28 @@ class HimenoDistributed {
  public:
   /// The benchmark's problem (as HimenoProblem's), cut across the ranks of `comm`.
   /// Collective over `comm`.
+  /// @param comm        the ranks, one slab each in rank order
+  /// @param grid        the whole grid
+  /// @param options     omega and, for one rank on CUDA, the sweeps per pass
+  /// @param distributed how the exchange runs
+  /// @param placement   where this rank runs (see the file comment): the backend, its
+  ///                    GPU (at most one entry; empty: by local rank), the setup
+  ///                    stream, and the device and page-locked memory resources
   /// @throws Error ErrorCode::invalid_argument naming 'grid...' or 'options...' as
-  ///         HimenoProblem, or 'comm' when it has more ranks than the grid has interior
-  ///         planes (nx - 2); ErrorCode::no_device for Backend::cuda on a rank without a
-  ///         device
+  ///         HimenoProblem, 'comm' when it has more ranks than the grid has interior
+  ///         planes (nx - 2), 'placement.backend' (not a listed Backend) or
+  ///         'placement.devices' (given with the CPU backend, more than one entry, or an
+  ///         ordinal that is not a device here); ErrorCode::no_device for CUDA on a rank
+  ///         without a device
   HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoOptions& options = {},
-                    Backend backend = Backend::automatic, const HimenoDistributedOptions& distributed = {});
+                    const HimenoDistributedOptions& distributed = {}, const Placement& placement = {});
 
   /// The caller's fields: on every rank, each pointer addresses the whole grid's values
   /// (host memory); each rank copies its slab.
   /// @throws Error as above, and naming the field as HimenoProblem does
   HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>& fields,
-                    const HimenoOptions& options = {}, Backend backend = Backend::automatic,
-                    const HimenoDistributedOptions& distributed = {});
+                    const HimenoOptions& options = {}, const HimenoDistributedOptions& distributed = {},
+                    const Placement& placement = {});
 
   ~HimenoDistributed();
   HimenoDistributed(HimenoDistributed&&) noexcept;
@@ -73,10 +90,12 @@ class HimenoDistributed {
 
   /// Runs `sweeps` sweeps. Collective; returns when they are done on every rank.
   /// @return gosa of the last sweep over the whole grid (the same on every rank)
-  /// @throws Error ErrorCode::invalid_argument naming 'sweeps' (< 1)
+  /// @throws Error ErrorCode::invalid_argument naming 'sweeps' (< 1) or 'this' (CUDA:
+  ///         another device current than the rank's)
   double iterate(std::int64_t sweeps);
 
   /// The whole grid's pressure on `root`, empty elsewhere. Collective.
+  /// @throws Error ErrorCode::invalid_argument naming 'this' (as iterate)
   std::vector<T> gather_pressure(int root = 0) const;
 
   /// @return the global i of this rank's first updated plane
@@ -86,10 +105,14 @@ class HimenoDistributed {
   const HimenoGrid& grid() const;
   /// @return the backend it runs on (never automatic)
   Backend backend() const;
+  /// @return the resolved placement: backend cpu or cuda; for CUDA the rank's device
+  ///         and both resources filled in
+  const Placement& placement() const;
 
  private:
   HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>* fields,
-                    const HimenoOptions& options, Backend backend, const HimenoDistributedOptions& distributed);
+                    const HimenoOptions& options, const HimenoDistributedOptions& distributed,
+                    const Placement& placement);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -1,5 +1,6 @@
-// Himeno front end: validation at the API boundary, backend resolution, and
-// iterate() through the one sweep sequence (himeno_sequence.hpp).
+// Himeno front end: validation at the API boundary, the placement resolved once, and
+// the grid's backend object: one box (iterate() through the one sweep sequence,
+// himeno_sequence.hpp) or slabs on several devices (himeno_multi_device.cpp).
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/memory_need.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
@@ -84,16 +86,34 @@ void validate_himeno_fields(const HimenoFields<T>& fields, std::int64_t points, 
   template void validate_himeno_fields(const HimenoFields<T>&, std::int64_t, const char*);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_VALIDATE_HIMENO_FIELDS, CUNUM_REAL_TYPES)
 
+void require_himeno_field_memory(const HimenoBox* boxes, std::size_t count, std::size_t value_bytes,
+                                 Backend backend, const char* routine) {
+  constexpr int arrays = kHimenoCoefficientArrays + 2;  // the coefficients and two pressures
+  MemoryNeed need;
+  std::int64_t planes = 0;
+  for (std::size_t b = 0; b < count; ++b) {
+    need.add(boxes[b].points(), arrays * value_bytes);
+    planes += boxes[b].planes;
+  }
+  require_memory_need(need, backend, routine, [&] {
+    return "for its " + std::to_string(arrays) + " field arrays of " + std::to_string(planes) + " x " +
+           std::to_string(boxes[0].ny) + " x " + std::to_string(boxes[0].nz) + " points" +
+           (count > 1 ? " (" + std::to_string(count) + " slabs there, ghost planes included)" : "");
+  });
+}
+
 template <class T>
-std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const HimenoBox& box,
+std::unique_ptr<HimenoBackend<T>> make_himeno_backend(const Placement& placement, const HimenoBox& box,
                                                       const HimenoFieldSource<T>& source, double omega,
                                                       StreamHandle stream) {
-  if (backend == Backend::cuda) return make_himeno_cuda<T>(box, source, omega, stream);
+  if (placement.backend == Backend::cuda) {
+    return make_himeno_cuda<T>(box, source, omega, stream, placement.device_memory);
+  }
   return make_himeno_cpu<T>(box, source, omega);
 }
 
-#define CUNUM_INSTANTIATE_MAKE_HIMENO_BACKEND(T)                                                              \
-  template std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend, const HimenoBox&,                    \
+#define CUNUM_INSTANTIATE_MAKE_HIMENO_BACKEND(T)                                                                 \
+  template std::unique_ptr<HimenoBackend<T>> make_himeno_backend(const Placement&, const HimenoBox&,              \
                                                                  const HimenoFieldSource<T>&, double, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_HIMENO_BACKEND, CUNUM_REAL_TYPES)
 
@@ -118,52 +138,78 @@ int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>&
   template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<T>&);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_SWEEPS_PER_PASS, CUNUM_REAL_TYPES)
 
+namespace {
+
+// The whole grid in one box, on either backend: the one sweep sequence without halos.
+template <class T>
+class HimenoOneBox final : public HimenoGridBackend<T> {
+ public:
+  HimenoOneBox(std::unique_ptr<HimenoBackend<T>> box, std::int64_t planes, const HimenoOptions& options)
+      : box_(std::move(box)), planes_(planes), sweeps_per_pass_(himeno_sweeps_per_pass(options, *box_)) {}
+
+  double iterate(std::int64_t sweeps, StreamHandle stream) override {
+    HimenoSlabWork<T> whole_grid{box_.get(), planes_, stream};
+    NoHalo halo;
+    return himeno_iterate(&whole_grid, 1, sweeps_per_pass_, sweeps, halo);
+  }
+  void copy_pressure(T* host, StreamHandle stream) override { box_->copy_pressure(host, stream); }
+  int sweeps_per_pass() const noexcept override { return sweeps_per_pass_; }
+
+ private:
+  std::unique_ptr<HimenoBackend<T>> box_;
+  std::int64_t planes_;
+  int sweeps_per_pass_;
+};
+
+}  // namespace
 }  // namespace detail
 
 template <class T>
 struct HimenoProblem<T>::Impl {
   HimenoGrid grid;
   HimenoOptions options;
-  Backend backend = Backend::cpu;
-  detail::DeviceBinding binding;
-  std::unique_ptr<detail::HimenoBackend<T>> sweeper;
-  int sweeps_per_pass = 1;
+  Placement placement;
+  detail::DeviceBinding binding;  // CUDA: the device, the first of several
+  std::unique_ptr<detail::HimenoGridBackend<T>> backend;
 };
 
 template <class T>
-HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options, Backend backend,
-                                StreamHandle stream)
-    : HimenoProblem(grid, nullptr, options, backend, stream) {}
+HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options, const Placement& placement)
+    : HimenoProblem(grid, nullptr, options, placement) {}
 
 template <class T>
 HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>& fields,
-                                const HimenoOptions& options, Backend backend, StreamHandle stream)
-    : HimenoProblem(grid, &fields, options, backend, stream) {}
+                                const HimenoOptions& options, const Placement& placement)
+    : HimenoProblem(grid, &fields, options, placement) {}
 
 template <class T>
 HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* fields,
-                                const HimenoOptions& options, Backend backend, StreamHandle stream) {
+                                const HimenoOptions& options, const Placement& placement) {
   const detail::RoutineScope scope(kProblemRoutine);
-  const Backend resolved = resolve_backend(backend);
   detail::validate_himeno_grid(grid, sizeof(T), kProblemRoutine);
   detail::validate_himeno_options(options, kProblemRoutine);
-  if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kProblemRoutine);
-  constexpr int arrays = detail::kHimenoCoefficientArrays + 2;  // the coefficients and two pressures
-  detail::require_memory_need(detail::MemoryNeed{}.add(grid.points(), arrays * sizeof(T)), resolved, kProblemRoutine,
-                              [&] {
-                                return "for its " + std::to_string(arrays) + " field arrays of " +
-                                       std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
-                                       std::to_string(grid.nz) + " points";
-                              });
+  detail::require(static_cast<std::int64_t>(placement.devices.size()) <= grid.nx - 2, kProblemRoutine,
+                  "placement.devices", [&] {
+                    return "lists " + std::to_string(placement.devices.size()) + " devices, more than the grid's " +
+                           std::to_string(grid.nx - 2) + " interior planes (nx - 2): one slab each";
+                  });
   auto impl = std::make_unique<Impl>();
+  impl->placement = detail::resolve_placement(placement, detail::DeviceCount::several, kProblemRoutine);
+  if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kProblemRoutine);
   impl->grid = grid;
   impl->options = options;
-  impl->backend = resolved;
-  if (resolved == Backend::cuda) impl->binding = detail::DeviceBinding::current();
-  const detail::HimenoBox whole_grid{grid.nx, grid.ny, grid.nz, 0, grid.nx};
-  impl->sweeper =
-      detail::make_himeno_backend<T>(resolved, whole_grid, {fields, 0}, options.omega, stream);
-  impl->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *impl->sweeper);
+  const detail::PlacementDeviceScope on_device(impl->placement);
+  if (impl->placement.backend == Backend::cuda) impl->binding = detail::DeviceBinding::current();
+  if (impl->placement.devices.size() > 1) {
+    impl->backend = detail::make_himeno_multi_device<T>(grid, fields, options, impl->placement);
+  } else {
+    const detail::HimenoBox whole_grid{grid.nx, grid.ny, grid.nz, 0, grid.nx};
+    detail::require_himeno_field_memory(&whole_grid, 1, sizeof(T), impl->placement.backend, kProblemRoutine);
+    impl->backend = std::make_unique<detail::HimenoOneBox<T>>(
+        detail::make_himeno_backend<T>(impl->placement, whole_grid, {fields, 0}, options.omega,
+                                       impl->placement.stream),
+        grid.nx, options);
+  }
   impl_ = std::move(impl);
 }
 
@@ -179,10 +225,8 @@ double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
   const detail::RoutineScope scope(kIterateRoutine);
   Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
-  if (self.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
-  detail::HimenoSlabWork<T> whole_grid{self.sweeper.get(), self.grid.nx, stream};
-  detail::NoHalo halo;
-  return detail::himeno_iterate(&whole_grid, 1, self.sweeps_per_pass, sweeps, halo);
+  if (self.placement.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
+  return self.backend->iterate(sweeps, stream);
 }
 
 template <class T>
@@ -190,8 +234,9 @@ std::vector<T> HimenoProblem<T>::pressure(StreamHandle stream) const {
   constexpr const char* routine = "cunum::HimenoProblem::pressure";
   const detail::RoutineScope scope(routine);
   const Impl& self = detail::require_plan(impl_, routine, kClassName);
+  if (self.placement.backend == Backend::cuda) self.binding.require_current(routine);
   std::vector<T> host(static_cast<std::size_t>(self.grid.points()));
-  self.sweeper->copy_pressure(host.data(), stream);
+  self.backend->copy_pressure(host.data(), stream);
   return host;
 }
 
@@ -205,11 +250,15 @@ const HimenoOptions& HimenoProblem<T>::options() const {
 }
 template <class T>
 Backend HimenoProblem<T>::backend() const {
-  return detail::require_plan(impl_, "cunum::HimenoProblem::backend", kClassName).backend;
+  return detail::require_plan(impl_, "cunum::HimenoProblem::backend", kClassName).placement.backend;
+}
+template <class T>
+const Placement& HimenoProblem<T>::placement() const {
+  return detail::require_plan(impl_, "cunum::HimenoProblem::placement", kClassName).placement;
 }
 template <class T>
 int HimenoProblem<T>::sweeps_per_pass() const {
-  return detail::require_plan(impl_, "cunum::HimenoProblem::sweeps_per_pass", kClassName).sweeps_per_pass;
+  return detail::require_plan(impl_, "cunum::HimenoProblem::sweeps_per_pass", kClassName).backend->sweeps_per_pass();
 }
 template <class T>
 std::int64_t HimenoProblem<T>::field_bytes() const {

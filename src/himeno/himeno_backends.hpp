@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "cunum/core/memory_resource.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/himeno.hpp"
 #include "src/himeno/himeno_stencil.hpp"
@@ -79,8 +81,31 @@ template <class T>
 std::unique_ptr<HimenoBackend<T>> make_himeno_cpu(const HimenoBox& box, const HimenoFieldSource<T>& source,
                                                   double omega);
 
+// Bound to the current device; its memory comes from `memory`, set up on `stream`
+// without waiting, and freed on it.
 template <class T>
 std::unique_ptr<HimenoBackend<T>> make_himeno_cuda(const HimenoBox& box, const HimenoFieldSource<T>& source,
-                                                   double omega, StreamHandle stream);
+                                                   double omega, StreamHandle stream, DeviceMemoryResource* memory);
+
+// The whole grid as HimenoProblem drives it.
+template <class T>
+class HimenoGridBackend {
+ public:
+  virtual ~HimenoGridBackend() = default;
+  // Runs `sweeps` sweeps after the work enqueued on `stream` so far; returns the last
+  // sweep's gosa once they are done.
+  virtual double iterate(std::int64_t sweeps, StreamHandle stream) = 0;
+  // The whole grid's current pressure into host memory, after the work on `stream`.
+  virtual void copy_pressure(T* host, StreamHandle stream) = 0;
+  virtual int sweeps_per_pass() const noexcept = 0;
+};
+
+// Slabs on placement.devices (resolved, CUDA, two entries or more, at most nx - 2),
+// one DeviceQueue each, set up after placement.stream. Validated arguments; refuses
+// with out_of_memory, before allocating, a device whose slabs' fields exceed its memory.
+template <class T>
+std::unique_ptr<HimenoGridBackend<T>> make_himeno_multi_device(const HimenoGrid& grid, const HimenoFields<T>* fields,
+                                                               const HimenoOptions& options,
+                                                               const Placement& placement);
 
 }  // namespace cunum::detail

@@ -8,13 +8,14 @@ namespace cunum::detail {
 
 template <class T>
 std::unique_ptr<HimenoBackend<T>> make_himeno_cuda(const HimenoBox& box, const HimenoFieldSource<T>& source,
-                                                   double omega, StreamHandle stream) {
-  return std::make_unique<HimenoCuda<T, HimenoPolicies<T>>>(box, source, omega, stream);
+                                                   double omega, StreamHandle stream,
+                                                   DeviceMemoryResource* memory) {
+  return std::make_unique<HimenoCuda<T, HimenoPolicies<T>>>(box, source, omega, stream, memory);
 }
 
 #define CUNUM_INSTANTIATE_MAKE_HIMENO_CUDA(T)                                                             \
   template std::unique_ptr<HimenoBackend<T>> make_himeno_cuda(const HimenoBox&, const HimenoFieldSource<T>&, \
-                                                              double, StreamHandle);
+                                                              double, StreamHandle, DeviceMemoryResource*);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_HIMENO_CUDA, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -22,21 +22,24 @@ namespace cunum::detail {
 template <class T, class Policies>
 class HimenoCuda final : public HimenoBackend<T> {
  public:
-  HimenoCuda(const HimenoBox& box, const HimenoFieldSource<T>& source, double omega, StreamHandle stream)
+  // Every allocation from `memory`, on `stream`, which the setup is enqueued on.
+  HimenoCuda(const HimenoBox& box, const HimenoFieldSource<T>& source, double omega, StreamHandle stream,
+             DeviceMemoryResource* memory)
       : box_(box),
         omega_(static_cast<T>(omega)),
         binding_(DeviceBinding::current()),
         stride_(round_up(box.points(), kArrayAlignment)),
-        fields_(static_cast<std::size_t>(stride_) * (kHimenoCoefficientArrays + kHimenoPressureArrays), stream),
-        gosa_(kHimenoGosaSlots, stream) {
+        fields_(static_cast<std::size_t>(stride_) * (kHimenoCoefficientArrays + kHimenoPressureArrays), stream,
+                memory),
+        gosa_(kHimenoGosaSlots, stream, memory) {
     for (int sweeps = 1; sweeps <= kHimenoMaxSweepsPerPass; ++sweeps) {
       resident_[sweeps] =
           himeno_sweep_resident_blocks<Policies, T>(binding_.arch, sweeps, binding_.multiprocessor_count);
     }
     // No launch makes more blocks than one per tile and plane.
     const std::int64_t most_blocks = himeno_most_blocks<Policies>(binding_.arch, box.planes, box.ny, box.nz);
-    partials_ = DeviceBuffer<double>(static_cast<std::size_t>(most_blocks) * kHimenoGosaSlots, stream);
-    tickets_ = DeviceBuffer<unsigned int>(kHimenoGosaSlots, stream);
+    partials_ = DeviceBuffer<double>(static_cast<std::size_t>(most_blocks) * kHimenoGosaSlots, stream, memory);
+    tickets_ = DeviceBuffer<unsigned int>(kHimenoGosaSlots, stream, memory);
     tickets_.fill_bytes_async(0);
     gosa_.fill_bytes_async(0);
     if (source.fields == nullptr) {

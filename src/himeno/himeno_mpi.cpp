@@ -19,8 +19,10 @@
 #include "src/core/check.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/check_mpi.hpp"
+#include "src/core/device_binding.hpp"
 #include "src/core/device_queue.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
 #include "src/himeno/himeno_sequence.hpp"
@@ -73,20 +75,24 @@ class NcclCommunicator {
 };
 #endif
 
-// Page-locked host memory for the staged exchange: two planes out, two in.
+// Page-locked host memory for the staged exchange, from the placement's resource: two
+// planes out, two in.
 template <class T>
 class PinnedPlanes {
  public:
-  explicit PinnedPlanes(std::int64_t count) {
-    CUNUM_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), static_cast<std::size_t>(count) * sizeof(T)));
-  }
-  ~PinnedPlanes() { cudaFreeHost(data_); }
+  PinnedPlanes(std::int64_t count, HostMemoryResource* resource)
+      : resource_(resource),
+        bytes_(static_cast<std::size_t>(count) * sizeof(T)),
+        data_(static_cast<T*>(resource->allocate(bytes_))) {}
+  ~PinnedPlanes() { resource_->deallocate(data_, bytes_); }
   PinnedPlanes(const PinnedPlanes&) = delete;
   PinnedPlanes& operator=(const PinnedPlanes&) = delete;
   T* data() const noexcept { return data_; }
 
  private:
-  T* data_ = nullptr;
+  HostMemoryResource* resource_;
+  std::size_t bytes_;
+  T* data_;
 };
 
 // Whether two ranks of `comm` drive the same GPU (same node, same PCI bus id): NCCL
@@ -129,13 +135,13 @@ struct HimenoDistributed<T>::Impl {
   int ranks = 1;
   HimenoGrid grid;
   HimenoDistributedOptions distributed;
-  Backend backend = Backend::cpu;
+  Placement placement;
+  detail::DeviceBinding binding;  // CUDA: the rank's device
   std::int64_t first = 1;  // global i of the first updated plane
   std::int64_t count = 0;  // updated planes
   detail::HimenoBox box;
   // CUDA: the edge planes' queue (the whole slab's without overlap) and the interior's,
-  // one event each. Declared before the sweeper, so destroyed after it: its memory is
-  // freed on them.
+  // one event each. Declared before the sweeper, so destroyed after it.
   std::unique_ptr<detail::DeviceQueue> edge;
   std::unique_ptr<detail::DeviceQueue> interior;
 #if CUNUM_HAVE_NCCL
@@ -152,7 +158,8 @@ struct HimenoDistributed<T>::Impl {
   bool has_upper() const noexcept { return rank < ranks - 1; }
   cudaStream_t edge_stream() const noexcept { return edge ? edge->stream() : nullptr; }
   // The edge planes are swept first and sent while the interior sweeps.
-  bool overlap() const noexcept { return backend == Backend::cuda && distributed.overlap_halo && ranks > 1; }
+  bool overlap() const noexcept { return cuda() && distributed.overlap_halo && ranks > 1; }
+  bool cuda() const noexcept { return placement.backend == Backend::cuda; }
 
   // The slab as the sweep sequence (himeno_sequence.hpp) sees it: split when overlapped.
   detail::HimenoSlabWork<T> work() {
@@ -181,7 +188,7 @@ struct HimenoDistributed<T>::Impl {
     T* lower_edge = sweeper->pressure_plane(true, 1);
     T* upper_edge = sweeper->pressure_plane(true, box.planes - 2);
     T* upper_ghost = sweeper->pressure_plane(true, box.planes - 1);
-    if (backend == Backend::cpu) {
+    if (!cuda()) {
       exchange_on_host(lower_edge, upper_edge, lower_ghost, upper_ghost);
       return;
     }
@@ -241,19 +248,19 @@ struct HimenoDistributed<T>::Impl {
 
 template <class T>
 HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoOptions& options,
-                                        Backend backend, const HimenoDistributedOptions& distributed)
-    : HimenoDistributed(comm, grid, nullptr, options, backend, distributed) {}
+                                        const HimenoDistributedOptions& distributed, const Placement& placement)
+    : HimenoDistributed(comm, grid, nullptr, options, distributed, placement) {}
 
 template <class T>
 HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>& fields,
-                                        const HimenoOptions& options, Backend backend,
-                                        const HimenoDistributedOptions& distributed)
-    : HimenoDistributed(comm, grid, &fields, options, backend, distributed) {}
+                                        const HimenoOptions& options, const HimenoDistributedOptions& distributed,
+                                        const Placement& placement)
+    : HimenoDistributed(comm, grid, &fields, options, distributed, placement) {}
 
 template <class T>
 HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoFields<T>* fields,
-                                        const HimenoOptions& options, Backend backend,
-                                        const HimenoDistributedOptions& distributed) {
+                                        const HimenoOptions& options, const HimenoDistributedOptions& distributed,
+                                        const Placement& placement) {
   const detail::RoutineScope scope(kDistributedRoutine);
   auto self = std::make_unique<Impl>();
   self->comm = comm;
@@ -266,29 +273,34 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   detail::require(self->ranks <= interior, kDistributedRoutine, "comm",
                   [&] { return "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
                       " interior planes (nx - 2)"; });
-  if (backend != Backend::cpu && device_count() > 0) {
-    CUNUM_CHECK(cudaSetDevice(local_rank(comm) % device_count()));
+  self->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kDistributedRoutine);
+  if (self->cuda() && placement.devices.empty()) {
+    // No device named: the GPU of the node-local rank, left current for the calls.
+    self->placement.devices = {local_rank(comm) % device_count()};
+    CUNUM_CHECK(cudaSetDevice(self->placement.devices.front()));
   }
-  self->backend = resolve_backend(backend);
+  const detail::PlacementDeviceScope on_device(self->placement);
   self->grid = grid;
   self->distributed = distributed;
   const detail::HimenoSlab slab = detail::himeno_slab(grid, self->rank, self->ranks);
   self->count = slab.count;
   self->first = slab.first;
   self->box = slab.box;
-  if (self->backend == Backend::cuda) {
-    const int device = current_device();
-    self->edge = std::make_unique<detail::DeviceQueue>(device, 1);
-    self->interior = std::make_unique<detail::DeviceQueue>(device, 1);
+  if (self->cuda()) {
+    self->binding = detail::DeviceBinding::current();
+    self->edge = std::make_unique<detail::DeviceQueue>(self->binding.device, 1);
+    self->interior = std::make_unique<detail::DeviceQueue>(self->binding.device, 1);
     self->staged = !CUNUM_HAVE_NCCL || ranks_share_a_device(comm);
 #if CUNUM_HAVE_NCCL
     if (!self->staged && self->ranks > 1) self->nccl = std::make_unique<NcclCommunicator>(comm, self->rank, self->ranks);
 #endif
-    if (self->staged) self->staging = std::make_unique<PinnedPlanes<T>>(4 * grid.ny * grid.nz);
+    if (self->staged) {
+      self->staging = std::make_unique<PinnedPlanes<T>>(4 * grid.ny * grid.nz, self->placement.pinned_memory);
+    }
   }
-  const cudaStream_t setup = self->edge_stream();
-  self->sweeper = detail::make_himeno_backend<T>(self->backend, self->box,
-                                                 {fields, (self->first - 1) * grid.ny * grid.nz}, options.omega, setup);
+  self->sweeper = detail::make_himeno_backend<T>(self->placement, self->box,
+                                                 {fields, (self->first - 1) * grid.ny * grid.nz}, options.omega,
+                                                 self->placement.stream);
   if (self->ranks == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweeper);
   impl_ = std::move(self);
 }
@@ -305,6 +317,7 @@ double HimenoDistributed<T>::iterate(std::int64_t sweeps) {
   const detail::RoutineScope scope(kIterateRoutine);
   Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
+  if (self.cuda()) self.binding.require_current(kIterateRoutine);
   detail::HimenoSlabWork<T> slab = self.work();
   return detail::himeno_iterate(&slab, 1, self.sweeps_per_pass, sweeps, self);
 }
@@ -314,6 +327,7 @@ std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
   constexpr const char* routine = "cunum::HimenoDistributed::gather_pressure";
   const detail::RoutineScope scope(routine);
   const Impl& self = detail::require_plan(impl_, routine, kClassName);
+  if (self.cuda()) self.binding.require_current(routine);
   const std::int64_t plane_points = self.grid.ny * self.grid.nz;
   std::vector<T> slab(static_cast<std::size_t>(self.box.points()));
   self.sweeper->copy_pressure(slab.data(), self.edge_stream());
@@ -350,7 +364,11 @@ const HimenoGrid& HimenoDistributed<T>::grid() const {
 }
 template <class T>
 Backend HimenoDistributed<T>::backend() const {
-  return detail::require_plan(impl_, "cunum::HimenoDistributed::backend", kClassName).backend;
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::backend", kClassName).placement.backend;
+}
+template <class T>
+const Placement& HimenoDistributed<T>::placement() const {
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::placement", kClassName).placement;
 }
 
 #define CUNUM_INSTANTIATE_HIMENO_DISTRIBUTED(T) template class HimenoDistributed<T>;

@@ -1,63 +1,53 @@
-// HimenoMultiDevice: slabs of i-planes on several GPUs of this process, swept by the
-// one sweep sequence (himeno_sequence.hpp) with ghost planes refreshed by
-// device-to-device copies after every sweep (PeerCopyHalo).
+// HimenoProblem on several devices of this process (placement.devices): slabs of
+// i-planes, one DeviceQueue each, swept by the one sweep sequence (himeno_sequence.hpp)
+// with ghost planes refreshed by device-to-device copies after every sweep
+// (PeerCopyHalo).
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cstring>
-#include <string>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
-#include "cunum/core/device.hpp"
-#include "cunum/core/error.hpp"
+#include "cunum/core/device_buffer.hpp"
 #include "cunum/himeno.hpp"
 #include "src/core/check.hpp"
 #include "src/core/device_queue.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
-#include "src/core/validate.hpp"
 #include "src/himeno/himeno_backends.hpp"
 #include "src/himeno/himeno_sequence.hpp"
 #include "src/himeno/himeno_setup.hpp"
 
-namespace cunum {
+namespace cunum::detail {
 namespace {
 
-constexpr const char* kMultiRoutine = "cunum::HimenoMultiDevice";
-constexpr const char* kMultiIterateRoutine = "cunum::HimenoMultiDevice::iterate";
-constexpr const char* kClassName = "HimenoMultiDevice";
+// The events of a slab's queue: after its sweep; after its ghost copies; and, on the
+// first slab's (the home device's), the caller's stream, which every queue waits for.
+enum QueueEvent { kSwept, kExchanged, kCallerWork, kQueueEvents };
 
-// The events of a slab's queue.
-enum QueueEvent { kSwept, kExchanged, kQueueEvents };  // after its sweep; after its ghost copies
-
-}  // namespace
-
+// One slab on its device. Its memory is freed on its queue's stream, with its device
+// current (the caller's restored afterwards), also when construction fails half-way.
 template <class T>
-struct HimenoMultiDevice<T>::Impl {
-  HimenoGrid grid;
-  std::vector<detail::HimenoSlab> slabs;
-  // Queues before sweepers: the sweepers free their memory on the queues' streams.
-  std::vector<std::unique_ptr<detail::DeviceQueue>> queues;
-  std::vector<std::unique_ptr<detail::HimenoBackend<T>>> sweepers;
-  int sweeps_per_pass = 1;
+struct DeviceSlab {
+  HimenoSlab cut;
+  std::unique_ptr<DeviceQueue> queue;  // before the sweeper, so destroyed after it
+  std::unique_ptr<HimenoBackend<T>> sweeper;
 
-  // Each slab's memory is released with its own device current.
-  ~Impl() {
-    for (std::size_t s = 0; s < sweepers.size(); ++s) {
-      cudaSetDevice(queues[s]->device());
-      sweepers[s].reset();
-    }
+  DeviceSlab(const HimenoSlab& slab, int device) : cut(slab), queue(std::make_unique<DeviceQueue>(device, kQueueEvents)) {}
+  DeviceSlab(DeviceSlab&&) noexcept = default;
+  DeviceSlab& operator=(DeviceSlab&&) = delete;
+  DeviceSlab(const DeviceSlab&) = delete;
+  DeviceSlab& operator=(const DeviceSlab&) = delete;
+  ~DeviceSlab() {
+    if (sweeper == nullptr) return;
+    int caller = 0;
+    const bool known = cudaGetDevice(&caller) == cudaSuccess;
+    cudaSetDevice(queue->device());
+    sweeper.reset();
+    if (known) cudaSetDevice(caller);
   }
-  Impl() = default;
-  Impl(const Impl&) = delete;
-  Impl& operator=(const Impl&) = delete;
-
-  std::size_t count() const noexcept { return slabs.size(); }
 };
-
-namespace detail {
-namespace {
 
 // The slabs' halos, refreshed by device-to-device copies: after every slab's sweep each
 // copies its neighbours' edge planes into its ghost planes, on its own queue once the
@@ -66,157 +56,147 @@ namespace {
 template <class T>
 class PeerCopyHalo {
  public:
-  PeerCopyHalo(const std::vector<HimenoSlab>& slabs, const std::vector<std::unique_ptr<DeviceQueue>>& queues,
-               const std::vector<std::unique_ptr<HimenoBackend<T>>>& sweepers, const HimenoGrid& grid)
-      : slabs_(slabs), queues_(queues), sweepers_(sweepers), grid_(grid) {}
+  PeerCopyHalo(const std::vector<DeviceSlab<T>>& slabs, const HimenoGrid& grid) : slabs_(slabs), grid_(grid) {}
 
-  void enter(std::size_t s) { CUNUM_CHECK(cudaSetDevice(queues_[s]->device())); }
-  void swept(std::size_t s) { CUNUM_CHECK(cudaEventRecord(queues_[s]->event(kSwept), queues_[s]->stream())); }
+  void enter(std::size_t s) { CUNUM_CHECK(cudaSetDevice(slabs_[s].queue->device())); }
+  void swept(std::size_t s) {
+    CUNUM_CHECK(cudaEventRecord(slabs_[s].queue->event(kSwept), slabs_[s].queue->stream()));
+  }
 
   void exchange() {
     const std::size_t count = slabs_.size();
     const std::size_t plane_bytes = static_cast<std::size_t>(grid_.ny * grid_.nz) * sizeof(T);
     for (std::size_t s = 0; s < count; ++s) {
-      const cudaStream_t stream = queues_[s]->stream();
-      CUNUM_CHECK(cudaSetDevice(queues_[s]->device()));
+      const DeviceQueue& queue = *slabs_[s].queue;
+      CUNUM_CHECK(cudaSetDevice(queue.device()));
       const auto copy_from = [&](std::size_t neighbour, std::int64_t their_plane, std::int64_t my_plane) {
-        CUNUM_CHECK(cudaStreamWaitEvent(stream, queues_[neighbour]->event(kSwept), 0));
-        CUNUM_CHECK(cudaMemcpyPeerAsync(sweepers_[s]->pressure_plane(true, my_plane), queues_[s]->device(),
-                                        sweepers_[neighbour]->pressure_plane(true, their_plane),
-                                        queues_[neighbour]->device(), plane_bytes, stream));
+        const DeviceQueue& theirs = *slabs_[neighbour].queue;
+        CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), theirs.event(kSwept), 0));
+        CUNUM_CHECK(cudaMemcpyPeerAsync(slabs_[s].sweeper->pressure_plane(true, my_plane), queue.device(),
+                                        slabs_[neighbour].sweeper->pressure_plane(true, their_plane),
+                                        theirs.device(), plane_bytes, queue.stream()));
       };
-      if (s > 0) copy_from(s - 1, slabs_[s - 1].box.planes - 2, 0);
-      if (s + 1 < count) copy_from(s + 1, 1, slabs_[s].box.planes - 1);
-      CUNUM_CHECK(cudaEventRecord(queues_[s]->event(kExchanged), stream));
+      if (s > 0) copy_from(s - 1, slabs_[s - 1].cut.box.planes - 2, 0);
+      if (s + 1 < count) copy_from(s + 1, 1, slabs_[s].cut.box.planes - 1);
+      CUNUM_CHECK(cudaEventRecord(queue.event(kExchanged), queue.stream()));
     }
     for (std::size_t s = 0; s < count; ++s) {
-      CUNUM_CHECK(cudaSetDevice(queues_[s]->device()));
-      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queues_[s]->stream(), queues_[s - 1]->event(kExchanged), 0));
-      if (s + 1 < count) CUNUM_CHECK(cudaStreamWaitEvent(queues_[s]->stream(), queues_[s + 1]->event(kExchanged), 0));
+      const DeviceQueue& queue = *slabs_[s].queue;
+      CUNUM_CHECK(cudaSetDevice(queue.device()));
+      if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), slabs_[s - 1].queue->event(kExchanged), 0));
+      if (s + 1 < count) CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), slabs_[s + 1].queue->event(kExchanged), 0));
     }
   }
 
   double total(double gosa) const noexcept { return gosa; }
 
  private:
-  const std::vector<HimenoSlab>& slabs_;
-  const std::vector<std::unique_ptr<DeviceQueue>>& queues_;
-  const std::vector<std::unique_ptr<HimenoBackend<T>>>& sweepers_;
+  const std::vector<DeviceSlab<T>>& slabs_;
   const HimenoGrid& grid_;
 };
 
-}  // namespace
-}  // namespace detail
-
 template <class T>
-HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const std::vector<int>& devices,
-                                        const HimenoOptions& options)
-    : HimenoMultiDevice(grid, nullptr, devices, options) {}
-
-template <class T>
-HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>& fields,
-                                        const std::vector<int>& devices, const HimenoOptions& options)
-    : HimenoMultiDevice(grid, &fields, devices, options) {}
-
-template <class T>
-HimenoMultiDevice<T>::HimenoMultiDevice(const HimenoGrid& grid, const HimenoFields<T>* fields,
-                                        const std::vector<int>& devices, const HimenoOptions& options) {
-  const detail::RoutineScope scope(kMultiRoutine);
-  detail::validate_himeno_grid(grid, sizeof(T), kMultiRoutine);
-  detail::validate_himeno_options(options, kMultiRoutine);
-  detail::require(!devices.empty(), kMultiRoutine, "devices", "must list at least one device");
-  for (const int device : devices) {
-    detail::require(device >= 0, kMultiRoutine, "devices",
-                    [&] { return "lists device " + std::to_string(device) + ", not a device ordinal (>= 0)"; });
-  }
-  detail::require(static_cast<std::int64_t>(devices.size()) <= grid.nx - 2, kMultiRoutine, "devices",
-                  [&] { return "lists " + std::to_string(devices.size()) + " devices, more than the grid's " +
-                      std::to_string(grid.nx - 2) + " interior planes (nx - 2)"; });
-  if (fields != nullptr) detail::validate_himeno_fields(*fields, grid.points(), kMultiRoutine);
-  // Without a GPU no ordinal is a device here: the header's no_device, not an argument error.
-  const int available = device_count();
-  if (available == 0) {
-    throw Error(ErrorCode::no_device, std::string(kMultiRoutine) + ": no CUDA device (HimenoMultiDevice runs on GPUs only)");
-  }
-  for (const int device : devices) {
-    detail::require(device < available, kMultiRoutine, "devices",
-                    [&] { return "lists device " + std::to_string(device) + ", not a device here (" + std::to_string(available) +
-                        " found)"; });
-  }
-  resolve_backend(Backend::cuda);  // no_device without a GPU
-  int caller_device = 0;
-  CUNUM_CHECK(cudaGetDevice(&caller_device));
-  auto self = std::make_unique<Impl>();
-  self->grid = grid;
-  const int slabs = static_cast<int>(devices.size());
-  for (int s = 0; s < slabs; ++s) {
-    self->slabs.push_back(detail::himeno_slab(grid, s, slabs));
-    if (s > 0) {
-      detail::enable_peer_access(devices[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s) - 1]);
-      detail::enable_peer_access(devices[static_cast<std::size_t>(s) - 1], devices[static_cast<std::size_t>(s)]);
+class MultiDeviceGrid final : public HimenoGridBackend<T> {
+ public:
+  // Made with the first device current; leaves it current.
+  MultiDeviceGrid(const HimenoGrid& grid, const HimenoFields<T>* fields, const HimenoOptions& options,
+                    const Placement& placement)
+      : grid_(grid) {
+    const CurrentDeviceGuard home_device;
+    const std::vector<int>& devices = placement.devices;
+    const int count = static_cast<int>(devices.size());
+    std::vector<HimenoSlab> cuts;
+    for (int s = 0; s < count; ++s) cuts.push_back(himeno_slab(grid, s, count));
+    require_memory_per_device(cuts, devices);
+    for (int s = 1; s < count; ++s) {
+      enable_peer_access(devices[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s) - 1]);
+      enable_peer_access(devices[static_cast<std::size_t>(s) - 1], devices[static_cast<std::size_t>(s)]);
+    }
+    slabs_.reserve(cuts.size());
+    for (int s = 0; s < count; ++s) slabs_.emplace_back(cuts[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s)]);
+    after_callers_work(placement.stream);
+    for (DeviceSlab<T>& slab : slabs_) {
+      CUNUM_CHECK(cudaSetDevice(slab.queue->device()));
+      slab.sweeper = make_himeno_backend<T>(placement, slab.cut.box,
+                                            {fields, slab.cut.box.first_plane * grid.ny * grid.nz}, options.omega,
+                                            slab.queue->stream());
     }
   }
-  for (int s = 0; s < slabs; ++s) {
-    self->queues.push_back(std::make_unique<detail::DeviceQueue>(devices[static_cast<std::size_t>(s)], kQueueEvents));
-    const detail::HimenoSlab& slab = self->slabs[static_cast<std::size_t>(s)];
-    self->sweepers.push_back(detail::make_himeno_backend<T>(Backend::cuda, slab.box,
-                                                            {fields, slab.box.first_plane * grid.ny * grid.nz},
-                                                            options.omega, self->queues.back()->stream()));
+
+  double iterate(std::int64_t sweeps, StreamHandle stream) override {
+    const CurrentDeviceGuard caller_device;
+    after_callers_work(stream);
+    std::vector<HimenoSlabWork<T>> work;
+    for (DeviceSlab<T>& slab : slabs_) work.push_back({slab.sweeper.get(), slab.cut.box.planes, slab.queue->stream()});
+    PeerCopyHalo<T> halo(slabs_, grid_);
+    return himeno_iterate(work.data(), work.size(), sweeps_per_pass(), sweeps, halo);
   }
-  if (slabs == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweepers.front());
-  CUNUM_CHECK(cudaSetDevice(caller_device));
-  impl_ = std::move(self);
-}
 
-template <class T>
-HimenoMultiDevice<T>::~HimenoMultiDevice() = default;
-template <class T>
-HimenoMultiDevice<T>::HimenoMultiDevice(HimenoMultiDevice&&) noexcept = default;
-template <class T>
-HimenoMultiDevice<T>& HimenoMultiDevice<T>::operator=(HimenoMultiDevice&&) noexcept = default;
-
-template <class T>
-double HimenoMultiDevice<T>::iterate(std::int64_t sweeps) {
-  const detail::RoutineScope scope(kMultiIterateRoutine);
-  Impl& self = detail::require_plan(impl_, kMultiIterateRoutine, kClassName);
-  detail::require_at_least(sweeps, 1, kMultiIterateRoutine, "sweeps");
-  const detail::CurrentDeviceGuard caller_device;
-  std::vector<detail::HimenoSlabWork<T>> work;
-  for (std::size_t s = 0; s < self.count(); ++s) {
-    work.push_back({self.sweepers[s].get(), self.slabs[s].box.planes, self.queues[s]->stream()});
+  // Each slab's updated planes, and the grid's boundary plane on the ends.
+  void copy_pressure(T* host, StreamHandle stream) override {
+    const CurrentDeviceGuard caller_device;
+    after_callers_work(stream);
+    const std::int64_t plane_points = grid_.ny * grid_.nz;
+    for (std::size_t s = 0; s < slabs_.size(); ++s) {
+      const HimenoBox& box = slabs_[s].cut.box;
+      const std::int64_t from = s == 0 ? 0 : 1;
+      const std::int64_t to = s + 1 == slabs_.size() ? box.planes : box.planes - 1;
+      CUNUM_CHECK(cudaSetDevice(slabs_[s].queue->device()));
+      memory::copy_device_to_host(host + (box.first_plane + from) * plane_points,
+                                  slabs_[s].sweeper->pressure_plane(false, from),
+                                  static_cast<std::size_t>((to - from) * plane_points) * sizeof(T),
+                                  slabs_[s].queue->stream());
+    }
   }
-  detail::PeerCopyHalo<T> halo(self.slabs, self.queues, self.sweepers, self.grid);
-  return detail::himeno_iterate(work.data(), work.size(), self.sweeps_per_pass, sweeps, halo);
-}
 
-template <class T>
-std::vector<T> HimenoMultiDevice<T>::pressure() const {
-  constexpr const char* routine = "cunum::HimenoMultiDevice::pressure";
-  const detail::RoutineScope scope(routine);
-  const Impl& self = detail::require_plan(impl_, routine, kClassName);
-  const detail::CurrentDeviceGuard caller_device;
-  const std::int64_t plane_points = self.grid.ny * self.grid.nz;
-  std::vector<T> whole(static_cast<std::size_t>(self.grid.points()));
-  for (std::size_t s = 0; s < self.count(); ++s) {
-    const detail::HimenoBox& box = self.slabs[s].box;
-    std::vector<T> slab(static_cast<std::size_t>(box.points()));
-    CUNUM_CHECK(cudaSetDevice(self.queues[s]->device()));
-    self.sweepers[s]->copy_pressure(slab.data(), self.queues[s]->stream());
-    // Its updated planes, and the grid's boundary plane on the ends.
-    const std::int64_t from = s == 0 ? 0 : 1;
-    const std::int64_t to = s + 1 == self.count() ? box.planes : box.planes - 1;
-    std::memcpy(whole.data() + (box.first_plane + from) * plane_points, slab.data() + from * plane_points,
-                static_cast<std::size_t>((to - from) * plane_points) * sizeof(T));
+  // A pass keeps its intermediate planes to itself: one sweep a pass across slabs.
+  int sweeps_per_pass() const noexcept override { return 1; }
+
+ private:
+  // Each device holds the fields of its slabs (several where it is listed more than once).
+  static void require_memory_per_device(const std::vector<HimenoSlab>& cuts, const std::vector<int>& devices) {
+    std::vector<bool> checked(devices.size(), false);
+    for (std::size_t s = 0; s < devices.size(); ++s) {
+      if (checked[s]) continue;
+      std::vector<HimenoBox> boxes;
+      for (std::size_t other = s; other < devices.size(); ++other) {
+        if (devices[other] != devices[s]) continue;
+        boxes.push_back(cuts[other].box);
+        checked[other] = true;
+      }
+      CUNUM_CHECK(cudaSetDevice(devices[s]));
+      require_himeno_field_memory(boxes.data(), boxes.size(), sizeof(T), Backend::cuda, RoutineScope::current());
+    }
   }
-  return whole;
-}
+
+  // Every slab's queue waits for the work enqueued on `stream`, a stream of the first
+  // device (the home device), so far. Leaves the home device current.
+  void after_callers_work(StreamHandle stream) {
+    const DeviceQueue& home = *slabs_.front().queue;
+    CUNUM_CHECK(cudaSetDevice(home.device()));
+    CUNUM_CHECK(cudaEventRecord(home.event(kCallerWork), stream));
+    for (const DeviceSlab<T>& slab : slabs_) {
+      CUNUM_CHECK(cudaStreamWaitEvent(slab.queue->stream(), home.event(kCallerWork), 0));
+    }
+  }
+
+  HimenoGrid grid_;
+  std::vector<DeviceSlab<T>> slabs_;
+};
+
+}  // namespace
 
 template <class T>
-const HimenoGrid& HimenoMultiDevice<T>::grid() const {
-  return detail::require_plan(impl_, "cunum::HimenoMultiDevice::grid", kClassName).grid;
+std::unique_ptr<HimenoGridBackend<T>> make_himeno_multi_device(const HimenoGrid& grid, const HimenoFields<T>* fields,
+                                                               const HimenoOptions& options,
+                                                               const Placement& placement) {
+  return std::make_unique<MultiDeviceGrid<T>>(grid, fields, options, placement);
 }
 
-#define CUNUM_INSTANTIATE_HIMENO_MULTI_DEVICE(T) template class HimenoMultiDevice<T>;
-CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_MULTI_DEVICE, CUNUM_REAL_TYPES)
+#define CUNUM_INSTANTIATE_MAKE_HIMENO_MULTI_DEVICE(T)                                                   \
+  template std::unique_ptr<HimenoGridBackend<T>> make_himeno_multi_device(const HimenoGrid&,            \
+                                                                          const HimenoFields<T>*,       \
+                                                                          const HimenoOptions&, const Placement&);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_HIMENO_MULTI_DEVICE, CUNUM_REAL_TYPES)
 
-}  // namespace cunum
+}  // namespace cunum::detail

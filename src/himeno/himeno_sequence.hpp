@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the one sweep sequence of every Himeno plan, on slabs of i-planes: the
-// one-box problem (one slab, the whole grid), HimenoMultiDevice (slabs on devices of
-// this process) and HimenoDistributed (one slab a rank). It is parameterised by how
+// one-box problem (one slab, the whole grid), HimenoProblem on several devices (slabs
+// on devices of this process) and HimenoDistributed (one slab a rank). It is parameterised by how
 // the slabs' ghost planes are refreshed, the Halo:
 //
 //   void enter(std::size_t slab)  before work of slab `slab` is enqueued (makes its

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "cunum/core/placement.hpp"
 #include "cunum/himeno.hpp"
 #include "src/himeno/himeno_backends.hpp"
 
@@ -19,9 +20,16 @@ void validate_himeno_options(const HimenoOptions& options, const char* routine);
 template <class T>
 void validate_himeno_fields(const HimenoFields<T>& fields, std::int64_t points, const char* routine);
 
-// `backend` resolved (cpu or cuda).
+// The 14 field arrays (the coefficients and two pressures) of `count` boxes, in values
+// of `value_bytes`, fit what `backend` (resolved; cuda: the current device) can hold;
+// else Error(out_of_memory) "needs N bytes", before anything is allocated.
+void require_himeno_field_memory(const HimenoBox* boxes, std::size_t count, std::size_t value_bytes,
+                                 Backend backend, const char* routine);
+
+// The backend of `placement` (resolved: cpu or cuda, the device current); CUDA: its
+// memory from placement.device_memory, set up on `stream`.
 template <class T>
-std::unique_ptr<HimenoBackend<T>> make_himeno_backend(Backend backend, const HimenoBox& box,
+std::unique_ptr<HimenoBackend<T>> make_himeno_backend(const Placement& placement, const HimenoBox& box,
                                                       const HimenoFieldSource<T>& source, double omega,
                                                       StreamHandle stream);
 

@@ -151,6 +151,7 @@ TYPED_TEST(HimenoCpu, MovedFromProblemIsRefusedByEveryMember) {
   EXPECT_CUNUM_ERROR(problem.grid(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(problem.options(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(problem.backend(), ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(problem.placement(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(problem.sweeps_per_pass(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(problem.field_bytes(), ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(problem.iterate(1), ErrorCode::invalid_argument, "moved-from HimenoProblem");
@@ -162,23 +163,51 @@ TYPED_TEST(HimenoCpu, MovedFromProblemIsRefusedByEveryMember) {
   EXPECT_GT(problem.iterate(1), 0.0);
 }
 
-TEST(HimenoMultiDevice, DevicesAreCheckedByName) {
+// Several devices are a placement: its devices are checked by resolve_placement, and
+// against the slabs the grid can be cut into, all named 'placement.devices'.
+TEST(HimenoCpu, PlacementDevicesAreCheckedByName) {
   const HimenoGrid grid{5, 5, 5};
-  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{}), ErrorCode::invalid_argument, "devices");
-  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{-1}), ErrorCode::invalid_argument,
-                     "devices");
+  cunum::Placement four;
+  four.devices = {0, 0, 0, 0};
+  EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, four), ErrorCode::invalid_argument,
+                     "'placement.devices' lists 4 devices, more than the grid's 3 interior planes (nx - 2)");
+  cunum::Placement on_the_host(Backend::cpu);
+  on_the_host.devices = {0, 0};
+  EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, on_the_host), ErrorCode::invalid_argument,
+                     "'placement.devices' lists devices, but the CPU backend runs on the host");
+  EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, static_cast<Backend>(7)), ErrorCode::invalid_argument,
+                     "'placement.backend'");
+  cunum::Placement two;
+  two.devices = {0, 0};
+  cunum::Placement negative(Backend::cuda);
+  negative.devices = {0, -1};
   if (cunum::device_count() == 0) {
-    // Without a GPU: no_device (as the header documents), not "device 0 is not a device here".
-    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0}), ErrorCode::no_device,
-                       "cunum::HimenoMultiDevice: no CUDA device");
-    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0, 0}), ErrorCode::no_device,
-                       "no CUDA device");
+    // Without a GPU: no_device, whatever ordinals are listed.
+    EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, two), ErrorCode::no_device,
+                       "cunum::HimenoProblem: 'placement.devices' lists devices but there is no CUDA device");
+    EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, negative), ErrorCode::no_device, "no CUDA device");
   } else {
-    EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{cunum::device_count()}),
-                       ErrorCode::invalid_argument, "devices");
+    EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, negative), ErrorCode::invalid_argument,
+                       "'placement.devices' lists device -1, not a device here");
+    cunum::Placement off_the_machine;
+    off_the_machine.devices = {0, cunum::device_count()};
+    EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, off_the_machine), ErrorCode::invalid_argument,
+                       "'placement.devices' lists device");
   }
-  EXPECT_CUNUM_ERROR(cunum::HimenoMultiDevice<float>(grid, std::vector<int>{0, 0, 0, 0}), ErrorCode::invalid_argument,
-                     "interior planes");
+}
+
+// A CPU problem resolves to the host: no devices, stream or resources.
+TYPED_TEST(HimenoCpu, PlacementOfACpuProblemIsTheHost) {
+  using T = TypeParam;
+  const HimenoProblem<T> problem(HimenoGrid{5, 6, 7}, {}, Backend::cpu);
+  const cunum::Placement& resolved = problem.placement();
+  EXPECT_EQ(resolved.backend, Backend::cpu);
+  EXPECT_TRUE(resolved.devices.empty());
+  EXPECT_EQ(resolved.stream, nullptr);
+  EXPECT_EQ(resolved.device_memory, nullptr);
+  EXPECT_EQ(resolved.pinned_memory, nullptr);
+  EXPECT_EQ(problem.backend(), Backend::cpu);
+  EXPECT_EQ(problem.sweeps_per_pass(), 1);
 }
 
 TEST(HimenoCpu, CudaWithoutADeviceIsRefused) {

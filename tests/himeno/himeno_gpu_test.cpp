@@ -3,12 +3,15 @@
 // sweeps per pass giving the same pressure bit for bit, and gosa bit-identical run to run.
 
 #include <gtest/gtest.h>
+#include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "cunum/core.hpp"
 #include "cunum/core/value_types.hpp"
 #include "cunum/himeno.hpp"
 #include "himeno_reference.hpp"
@@ -20,6 +23,7 @@ using cunum::Backend;
 using cunum::HimenoGrid;
 using cunum::HimenoOptions;
 using cunum::HimenoProblem;
+using cunum::testing::CountingResource;
 using cunum::testing::himeno_random_arrays;
 using cunum::testing::max_relative_difference;
 
@@ -110,8 +114,15 @@ TYPED_TEST(HimenoGpu, EverySweepsPerPassGivesTheSamePressureBitForBit) {
   }
 }
 
+cunum::Placement on_devices(std::vector<int> devices, cunum::StreamHandle stream = nullptr) {
+  cunum::Placement placement(Backend::cuda, stream);
+  placement.devices = std::move(devices);
+  return placement;
+}
+
 // Slabs on several devices of this process, or on one device several times: the
-// one-box pressure bit for bit, gosa to the order of its sum.
+// one-box pressure bit for bit, gosa to the order of its sum; calls on a stream of
+// the caller's as on the default stream.
 TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
@@ -120,32 +131,111 @@ TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
   HimenoOptions options;
   options.sweeps_per_pass = 1;
   std::vector<std::vector<int>> layouts = {{0}, {0, 0}, {0, 0, 0}};
-  if (cunum::device_count() >= 2) layouts.push_back({0, 1});
+  if (cunum::device_count() >= 2) {
+    layouts.push_back({0, 1});
+    layouts.push_back({0, 1, 0, 1});
+  }
+  cunum::Stream stream;
   for (const std::vector<int>& devices : layouts) {
     HimenoProblem<T> box(grid, arrays.fields(), options, Backend::cuda);
-    cunum::HimenoMultiDevice<T> several(grid, arrays.fields(), devices, options);
+    HimenoProblem<T> several(grid, arrays.fields(), options, on_devices(devices));
+    EXPECT_EQ(several.placement().devices, devices);
+    EXPECT_EQ(several.sweeps_per_pass(), 1);
     for (const int sweeps : {1, 4}) {
       const double expected = box.iterate(sweeps);
-      const double gosa = several.iterate(sweeps);
+      const double gosa = several.iterate(sweeps, stream);
       EXPECT_NEAR(gosa, expected, 1e-12 * expected) << devices.size() << " slabs";
-      EXPECT_TRUE(several.pressure() == box.pressure()) << devices.size() << " slabs, after " << sweeps;
+      EXPECT_TRUE(several.pressure(stream) == box.pressure()) << devices.size() << " slabs, after " << sweeps;
     }
+    EXPECT_TRUE(several.pressure() == box.pressure()) << devices.size() << " slabs, on the default stream";
   }
-  cunum::HimenoMultiDevice<T> benchmark(cunum::himeno_grid(cunum::HimenoSize::xs), {0, 0}, options);
+  HimenoProblem<T> benchmark(cunum::himeno_grid(cunum::HimenoSize::xs), options, on_devices({0, 0}));
   HimenoProblem<T> benchmark_box(cunum::himeno_grid(cunum::HimenoSize::xs), options, Backend::cuda);
   EXPECT_NEAR(benchmark.iterate(3), benchmark_box.iterate(3), 1e-12);
   EXPECT_TRUE(benchmark.pressure() == benchmark_box.pressure());
 }
 
-// A moved-from object has no state: every member refuses it by name.
+// A moved-from problem on several devices has no state: every member refuses it by name.
 TEST(HimenoGpuMultiDevice, MovedFromIsRefusedByEveryMember) {
   CUNUM_REQUIRE_GPU();
-  cunum::HimenoMultiDevice<float> several(HimenoGrid{9, 9, 9}, {0, 0});
-  cunum::HimenoMultiDevice<float> moved(std::move(several));
+  HimenoProblem<float> several(HimenoGrid{9, 9, 9}, {}, on_devices({0, 0}));
+  HimenoProblem<float> moved(std::move(several));
   EXPECT_EQ(moved.grid().nx, 9);
-  EXPECT_CUNUM_ERROR(several.iterate(1), cunum::ErrorCode::invalid_argument, "moved-from HimenoMultiDevice");
+  EXPECT_GT(moved.iterate(1), 0.0);
+  EXPECT_CUNUM_ERROR(several.iterate(1), cunum::ErrorCode::invalid_argument, "moved-from HimenoProblem");
   EXPECT_CUNUM_ERROR(several.pressure(), cunum::ErrorCode::invalid_argument, "'this'");
   EXPECT_CUNUM_ERROR(several.grid(), cunum::ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(several.placement(), cunum::ErrorCode::invalid_argument, "'this'");
+}
+
+// Every device allocation comes from placement.device_memory, on one device and on
+// several, and all of it is returned once the problem is gone and the device idle.
+TEST(HimenoGpuPlacement, TheProblemAllocatesFromItsResourceAndReportsWhatItResolved) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  for (const std::vector<int>& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
+    CountingResource resource;
+    cunum::Placement placement = on_devices(devices, stream);
+    placement.device_memory = &resource;
+    {
+      HimenoProblem<float> problem(HimenoGrid{17, 9, 33}, {}, placement);
+      EXPECT_GT(resource.allocations.load(), 0) << devices.size() << " devices listed";
+      problem.iterate(2, stream);
+      const cunum::Placement& resolved = problem.placement();
+      EXPECT_EQ(resolved.backend, Backend::cuda);
+      EXPECT_EQ(resolved.devices, devices.empty() ? std::vector<int>{cunum::current_device()} : devices);
+      EXPECT_EQ(resolved.stream, stream.get());
+      EXPECT_EQ(resolved.device_memory, &resource);
+      EXPECT_EQ(resolved.pinned_memory, cunum::pinned_memory_resource());
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(resource.deallocations.load(), resource.allocations.load()) << devices.size() << " devices listed";
+  }
+  const HimenoProblem<float> by_default(HimenoGrid{5, 5, 5}, {}, Backend::cuda);
+  EXPECT_EQ(by_default.placement().device_memory, cunum::current_device_resource());
+}
+
+// Fields no device holds are refused before anything is allocated, on one device and
+// on each device's share of the slabs.
+TEST(HimenoGpuPlacement, FieldsPastADevicesMemoryAreRefusedBeforeAllocating) {
+  CUNUM_REQUIRE_GPU();
+  CountingResource resource;
+  const HimenoGrid grid{std::int64_t{1} << 30, 64, 64};  // 2^42 points, 56 bytes each in float
+  for (const auto& [devices, fragment] : {std::pair<std::vector<int>, const char*>{{}, " points, more than the "},
+                                          {{0, 0}, "(2 slabs there, ghost planes included), more than the "}}) {
+    cunum::Placement placement = on_devices(devices);
+    placement.device_memory = &resource;
+    EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, placement), cunum::ErrorCode::out_of_memory,
+                       "cunum::HimenoProblem: needs ");
+    EXPECT_CUNUM_ERROR(HimenoProblem<float>(grid, {}, placement), cunum::ErrorCode::out_of_memory, fragment);
+  }
+  EXPECT_EQ(resource.allocations.load(), 0);
+}
+
+// The problem is made on its placement's first device, the caller's stays current, and
+// calls must be made with that home device current.
+TEST(HimenoGpuPlacement, TheProblemLivesOnItsFirstDevice) {
+  CUNUM_REQUIRE_GPU();
+  const int last = cunum::device_count() - 1;
+  HimenoProblem<float> on_last(HimenoGrid{9, 9, 9}, {}, on_devices({last}));
+  EXPECT_EQ(cunum::current_device(), 0);
+  EXPECT_EQ(on_last.placement().devices, std::vector<int>{last});
+  if (last == 0) return;  // the rest needs a second device
+  EXPECT_CUNUM_ERROR(on_last.iterate(1), cunum::ErrorCode::invalid_argument, "'this'");
+  EXPECT_CUNUM_ERROR(on_last.pressure(), cunum::ErrorCode::invalid_argument, "'this'");
+  HimenoProblem<float> home_last(HimenoGrid{9, 9, 9}, {}, on_devices({last, 0}));
+  HimenoProblem<float> box(HimenoGrid{9, 9, 9}, {}, Backend::cuda);
+  EXPECT_EQ(cunum::current_device(), 0);
+  EXPECT_CUNUM_ERROR(home_last.iterate(1), cunum::ErrorCode::invalid_argument,
+                     "was made for CUDA device " + std::to_string(last));
+  ASSERT_EQ(cudaSetDevice(last), cudaSuccess);
+  EXPECT_GT(on_last.iterate(1), 0.0);
+  const double gosa = home_last.iterate(3);
+  const std::vector<float> pressure = home_last.pressure();
+  EXPECT_EQ(cunum::current_device(), last);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  EXPECT_NEAR(gosa, box.iterate(3), 1e-12 * gosa);
+  EXPECT_TRUE(pressure == box.pressure());
 }
 
 TYPED_TEST(HimenoGpu, GosaIsBitIdenticalRunToRun) {

@@ -45,8 +45,8 @@ void compare(const HimenoGrid& grid, const cunum::testing::HimenoArrays<T>* arra
   options.sweeps_per_pass = 1;
   auto fields = arrays != nullptr ? arrays->fields() : cunum::HimenoFields<T>{};
   cunum::HimenoDistributed<T> problem =
-      arrays != nullptr ? cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, fields, options, backend, distributed)
-                        : cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, options, backend, distributed);
+      arrays != nullptr ? cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, fields, options, distributed, backend)
+                        : cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, options, distributed, backend);
   auto one_box = arrays != nullptr ? cunum::HimenoProblem<T>(grid, fields, options, backend)
                                    : cunum::HimenoProblem<T>(grid, options, backend);
   for (const int sweeps : {1, 2, 5}) {
@@ -64,7 +64,7 @@ void compare(const HimenoGrid& grid, const cunum::testing::HimenoArrays<T>* arra
 // A moved-from object has no state: every member refuses it by name (before any MPI
 // call, so no rank waits on another).
 void moved_from_is_refused(Backend backend) {
-  cunum::HimenoDistributed<float> problem(MPI_COMM_WORLD, cunum::himeno_grid(cunum::HimenoSize::xs), {}, backend);
+  cunum::HimenoDistributed<float> problem(MPI_COMM_WORLD, cunum::himeno_grid(cunum::HimenoSize::xs), {}, {}, backend);
   const cunum::HimenoDistributed<float> moved(std::move(problem));
   if (moved.grid().nx != 32) fail("the moved-to object lost its grid");
   const auto expect_refused = [&](const char* member, const auto& call) {
@@ -84,6 +84,67 @@ void moved_from_is_refused(Backend backend) {
   expect_refused("planes", [&] { problem.planes(); });
   expect_refused("grid", [&] { problem.grid(); });
   expect_refused("backend", [&] { problem.backend(); });
+  expect_refused("placement", [&] { problem.placement(); });
+}
+
+// The placement. CPU ranks resolve to the host and refuse devices by name. CUDA ranks
+// that all name device 0 share it, so that with several ranks the planes go through
+// page-locked memory: every device allocation comes from placement.device_memory and
+// every page-locked one from placement.pinned_memory, all returned once the problem is
+// gone; the result is still the one box's.
+void placement_is_followed(Backend backend) {
+  const HimenoGrid grid{13, 9, 17};
+  if (backend == Backend::cpu) {
+    const cunum::HimenoDistributed<float> problem(MPI_COMM_WORLD, grid, {}, {}, backend);
+    const cunum::Placement& resolved = problem.placement();
+    if (resolved.backend != Backend::cpu || !resolved.devices.empty() || resolved.stream != nullptr ||
+        resolved.device_memory != nullptr || resolved.pinned_memory != nullptr) {
+      fail("a CPU rank's placement is not the host");
+    }
+    cunum::Placement on_a_device(Backend::cpu);
+    on_a_device.devices = {0};
+    try {
+      cunum::HimenoDistributed<float> refused(MPI_COMM_WORLD, grid, {}, {}, on_a_device);
+      fail("devices were accepted with the CPU backend");
+    } catch (const cunum::Error& error) {
+      if (std::string(error.what()).find("'placement.devices'") == std::string::npos) {
+        fail(std::string("devices with the CPU backend: ") + error.what());
+      }
+    }
+    return;
+  }
+  cunum::testing::CountingResource device_memory;
+  cunum::testing::CountingPinnedResource pinned_memory;
+  cunum::Placement placement(Backend::cuda);
+  placement.devices = {0};
+  placement.device_memory = &device_memory;
+  placement.pinned_memory = &pinned_memory;
+  {
+    cunum::HimenoOptions options;
+    options.sweeps_per_pass = 1;
+    cunum::HimenoDistributed<float> problem(MPI_COMM_WORLD, grid, options, {}, placement);
+    const cunum::Placement& resolved = problem.placement();
+    if (resolved.devices != std::vector<int>{0} || resolved.device_memory != &device_memory ||
+        resolved.pinned_memory != &pinned_memory) {
+      fail("the CUDA placement was not kept as given");
+    }
+    const double gosa = problem.iterate(3);
+    const std::vector<float> p = problem.gather_pressure(0);
+    cunum::HimenoProblem<float> one_box(grid, options, Backend::cuda);
+    const double expected = one_box.iterate(3);
+    if (std::fabs(gosa - expected) > 1e-12 * std::fabs(expected)) fail("gosa on ranks sharing device 0");
+    if (rank == 0 && p != one_box.pressure()) fail("the pressure on ranks sharing device 0");
+    if (device_memory.allocations.load() == 0) fail("nothing was allocated from placement.device_memory");
+    if (ranks > 1 && pinned_memory.allocations.load() == 0) {
+      fail("ranks sharing a GPU staged their planes outside placement.pinned_memory");
+    }
+  }
+  cudaDeviceSynchronize();
+  if (device_memory.deallocations.load() != device_memory.allocations.load() ||
+      pinned_memory.deallocations.load() != pinned_memory.allocations.load()) {
+    fail("memory from the placement's resources was not all returned");
+  }
+  if (rank == 0) std::printf("[himeno-mpi] placement on %d ranks: checked\n", ranks);
 }
 
 template <class T>
@@ -116,9 +177,10 @@ int main(int argc, char** argv) {
     run_all<float>(backend);
     run_all<double>(backend);
     moved_from_is_refused(backend);
+    placement_is_followed(backend);
     if (ranks > 1) {
       try {
-        cunum::HimenoDistributed<float> too_thin(MPI_COMM_WORLD, HimenoGrid{3, 8, 8}, {}, backend);
+        cunum::HimenoDistributed<float> too_thin(MPI_COMM_WORLD, HimenoGrid{3, 8, 8}, {}, {}, backend);
         fail("a grid with 1 interior plane was accepted on several ranks");
       } catch (const cunum::Error& error) {
         if (std::string(error.what()).find("comm") == std::string::npos) fail(std::string("message: ") + error.what());
