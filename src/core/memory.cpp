@@ -48,9 +48,22 @@ DeviceMemoryResource* set_current_device_resource(DeviceMemoryResource* resource
 
 namespace detail {
 
-void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream) {
+void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream, int* device) {
   const UtilityScope scope("cunum::DeviceBuffer");
+  if (bytes == 0) return nullptr;
+  CUNUM_CHECK(cudaGetDevice(device));
   return resource->allocate(bytes, stream);
+}
+
+void release_device_buffer(DeviceMemoryResource* resource, void* pointer, std::size_t bytes, StreamHandle stream,
+                           int device) noexcept {
+  int current = device;
+  if (cudaGetDevice(&current) != cudaSuccess || current == device || cudaSetDevice(device) != cudaSuccess) {
+    resource->deallocate(pointer, bytes, stream);
+    return;
+  }
+  resource->deallocate(pointer, bytes, stream);
+  cudaSetDevice(current);
 }
 
 }  // namespace detail

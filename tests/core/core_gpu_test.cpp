@@ -1,6 +1,7 @@
 // The core on a device: properties, buffers, timers, the memory resource hook and
 // the pointer-kind rule of each backend.
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -167,11 +168,22 @@ TEST(Placement, DevicesAreOrdinalsHereAndOnePerSingleDevicePlan) {
 TEST(Placement, APlanIsMadeOnItsDeviceAndTheCallersStaysCurrent) {
   CUNUM_REQUIRE_GPU();
   const int last = cunum::device_count() - 1;
+  CountingResource resource;
   cunum::Placement placement(cunum::Backend::cuda);
   placement.devices = {last};
-  const cunum::Reducer<float> reducer(placement);
-  EXPECT_EQ(reducer.placement().devices, std::vector<int>{last});
+  placement.device_memory = &resource;
+  {
+    const cunum::Reducer<float> reducer(placement);
+    EXPECT_EQ(reducer.placement().devices, std::vector<int>{last});
+    EXPECT_EQ(cunum::current_device(), 0);
+  }
+  // Destroyed with device 0 current: its buffers went back on the device they came from.
   EXPECT_EQ(cunum::current_device(), 0);
+  ASSERT_EQ(cudaSetDevice(last), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 }  // namespace

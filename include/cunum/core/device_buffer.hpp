@@ -54,12 +54,19 @@ void fill_bytes_async(void* dst, unsigned char value, std::size_t bytes, StreamH
 
 namespace detail {
 /// Not a stable interface: DeviceBuffer's allocation from `resource`, whose errors
-/// name cunum::DeviceBuffer (or the cunum routine in progress that made the buffer).
-void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream);
+/// name cunum::DeviceBuffer (or the cunum routine in progress that made the buffer);
+/// `device` receives the device current at the allocation.
+void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream, int* device);
+/// Not a stable interface: returns DeviceBuffer's memory to `resource` with the device
+/// it was allocated on current (a plan made for another device may be destroyed with
+/// the caller's device current), restoring the caller's afterwards.
+void release_device_buffer(DeviceMemoryResource* resource, void* pointer, std::size_t bytes, StreamHandle stream,
+                           int device) noexcept;
 }  // namespace detail
 
 /// Device memory for `size` values of T, allocated on a stream from a
-/// DeviceMemoryResource and returned to it on that stream when destroyed. Movable,
+/// DeviceMemoryResource and returned to it on that stream, with the device it was
+/// allocated on current, when destroyed. Movable,
 /// not copyable. The contents start undefined. Every copy runs on the buffer's
 /// stream. Not thread-safe: one caller at a time.
 ///
@@ -84,7 +91,7 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t size, StreamHandle stream = nullptr,
                         DeviceMemoryResource* resource = current_device_resource())
       : resource_(resource),
-        data_(static_cast<T*>(detail::allocate_device_buffer(resource, size * sizeof(T), stream))),
+        data_(static_cast<T*>(detail::allocate_device_buffer(resource, size * sizeof(T), stream, &device_))),
         size_(size),
         stream_(stream) {}
 
@@ -109,7 +116,8 @@ class DeviceBuffer {
       : resource_(other.resource_),
         data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
-        stream_(other.stream_) {}
+        stream_(other.stream_),
+        device_(other.device_) {}
   /// Releases the memory held (as the destructor does), then takes `other`'s;
   /// `other` is left empty.
   /// @param other the buffer to take from
@@ -121,6 +129,7 @@ class DeviceBuffer {
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
       stream_ = other.stream_;
+      device_ = other.device_;
     }
     return *this;
   }
@@ -179,13 +188,14 @@ class DeviceBuffer {
 
  private:
   void release() noexcept {
-    if (resource_ != nullptr) resource_->deallocate(data_, bytes(), stream_);
+    if (resource_ != nullptr && data_ != nullptr) detail::release_device_buffer(resource_, data_, bytes(), stream_, device_);
   }
 
   DeviceMemoryResource* resource_ = nullptr;
   T* data_ = nullptr;
   std::size_t size_ = 0;
   StreamHandle stream_ = nullptr;
+  int device_ = -1;  // current at the allocation
 };
 
 }  // namespace cunum
