@@ -602,8 +602,7 @@ int ncu_barrier() {
   settings.payoff = cunum::MonteCarloPayoff::up_and_out;
   settings.paths = std::int64_t{1} << 20;
   settings.time_steps = 64;
-  settings.backend = cunum::Backend::cuda;
-  const cunum::MonteCarloPricer<float> pricer(settings);
+  const cunum::MonteCarloPricer<float> pricer(settings, cunum::Backend::cuda);
   std::vector<cunum::MonteCarloOption<float>> options(256);
   for (std::size_t i = 0; i < options.size(); ++i) {
     options[i] = {100.0f, 100.0f, 1.0f, 0.03f, 0.0f, 0.3f, 105.0f + 55.0f * static_cast<float>(i) / 255.0f};

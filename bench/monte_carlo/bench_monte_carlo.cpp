@@ -95,7 +95,6 @@ MonteCarloSettings european_settings(std::int64_t paths) {
   MonteCarloSettings s;
   s.paths = paths;
   s.seed = kSeed;
-  s.backend = Backend::cuda;
   return s;
 }
 
@@ -105,7 +104,7 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
   const auto options = option_batch<T>(option_count);
   const auto truth = black_scholes_calls(options);
   const double total = double(option_count) * double(paths);
-  const MonteCarloPricer<T> pricer(european_settings<T>(paths));
+  const MonteCarloPricer<T> pricer(european_settings<T>(paths), Backend::cuda);
   const auto batch = pricer.load(options);
   DeviceBuffer<MonteCarloEstimate<T>> results(static_cast<std::size_t>(option_count));
   const cunum::StreamHandle stream = results.stream();
@@ -133,10 +132,9 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
   // The multi-device plan on this one GPU (two shares, their copies home and the
   // events), interleaved with the one-device plan: its overhead.
   {
-    MonteCarloSettings shared_settings = european_settings<T>(paths);
-    const int device = cunum::current_device();
-    shared_settings.devices = {device, device};
-    const MonteCarloPricer<T> shared(shared_settings);
+    cunum::Placement two_shares(Backend::cuda);
+    two_shares.devices = {cunum::current_device(), cunum::current_device()};
+    const MonteCarloPricer<T> shared(european_settings<T>(paths), two_shares);
     const auto shared_batch = shared.load(options);
     DeviceBuffer<MonteCarloEstimate<T>> shared_results(static_cast<std::size_t>(option_count), stream);
     const PairedMedians medians = compare_device_ms(
@@ -169,7 +167,7 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
     s.control_variate = variant == 2;
     s.greeks = variant == 3;
     if (variant == 4) s.source = MonteCarloSource::mrg32k3a;
-    const MonteCarloPricer<T> varied(s);
+    const MonteCarloPricer<T> varied(s, Backend::cuda);
     const auto varied_batch = varied.load(options);
     const char* names[] = {"", "antithetic", "control variate", "delta + vega", "mrg32k3a in the kernel"};
     BenchRow v = bench_row(kModule, std::string("european call, ") + names[variant], precision_name<T>(),
@@ -202,7 +200,7 @@ void shapes_section(const Context& context) {
     for (std::int64_t paths = 1024; paths <= (std::int64_t{1} << 24); paths *= 4) {
       if (options * paths > max_total) continue;
       const auto batch_options = option_batch<float>(options);
-      const MonteCarloPricer<float> pricer(european_settings<float>(paths));
+      const MonteCarloPricer<float> pricer(european_settings<float>(paths), Backend::cuda);
       const auto batch = pricer.load(batch_options);
       DeviceBuffer<MonteCarloEstimate<float>> results(static_cast<std::size_t>(options));
       BenchRow row = bench_row(kModule, "shape " + std::to_string(options) + " options x " + std::to_string(paths) +
@@ -230,17 +228,16 @@ void asian_section(const Context& context) {
   reference_settings.paths = 4 * paths;
   reference_settings.seed = kSeed + 1;
   reference_settings.antithetic = reference_settings.control_variate = true;
-  reference_settings.backend = Backend::cuda;
-  const MonteCarloEstimate<float> reference = MonteCarloPricer<float>(reference_settings).price(option)[0];
+  const MonteCarloEstimate<float> reference =
+      MonteCarloPricer<float>(reference_settings, Backend::cuda).price(option)[0];
   for (int variant = 0; variant < 2; ++variant) {
     MonteCarloSettings s;
     s.payoff = MonteCarloPayoff::asian_arithmetic;
     s.time_steps = 64;
     s.paths = paths;
     s.seed = kSeed;
-    s.backend = Backend::cuda;
     s.antithetic = s.control_variate = variant == 1;
-    const MonteCarloPricer<float> pricer(s);
+    const MonteCarloPricer<float> pricer(s, Backend::cuda);
     const auto batch = pricer.load(option);
     DeviceBuffer<MonteCarloEstimate<float>> result(1);
     BenchRow row = bench_row(kModule, std::string("asian arithmetic, 64 dates, ") +
@@ -256,7 +253,7 @@ void asian_section(const Context& context) {
     std::int64_t enough = 1024;
     while (double(enough) < needed) enough *= 2;
     s.paths = enough;
-    const MonteCarloPricer<float> enough_pricer(s);
+    const MonteCarloPricer<float> enough_pricer(s, Backend::cuda);
     const auto enough_batch = enough_pricer.load(option);
     const double ms_to_target = median_device_ms(context.options, result.stream(), [&] {
       enough_pricer.price(enough_batch, result.data(), result.stream());
@@ -278,8 +275,7 @@ void asian_section(const Context& context) {
       s.paths = n;
       s.control_variate = control;
       s.source = MonteCarloSource::sobol_bridge;
-      s.backend = Backend::cuda;
-      const MonteCarloPricer<float> pricer(s);
+      const MonteCarloPricer<float> pricer(s, Backend::cuda);
       const auto batch = pricer.load(option);
       DeviceBuffer<MonteCarloEstimate<float>> result(1);
       BenchRow row = bench_row(kModule, std::string("asian arithmetic, 64 dates, sobol_bridge") +
@@ -320,7 +316,7 @@ void basket_section(const Context& context) {
     s.assets = 5;
     s.correlation.assign(25, 0.3);
     for (int j = 0; j < 5; ++j) s.correlation[static_cast<std::size_t>(j * 6)] = 1.0;
-    const MonteCarloPricer<float> pricer(s);
+    const MonteCarloPricer<float> pricer(s, Backend::cuda);
     const auto batch = pricer.load(options);
     DeviceBuffer<MonteCarloEstimate<float>> results(static_cast<std::size_t>(count));
     BenchRow row = bench_row(kModule, std::string(cunum::to_string(payoff)) + " call, 5 assets", "float32",
@@ -341,7 +337,7 @@ void basket_section(const Context& context) {
   s.control_variate = true;
   for (bool greeks : {false, true}) {
     s.greeks = greeks;
-    const MonteCarloPricer<float> pricer(s);
+    const MonteCarloPricer<float> pricer(s, Backend::cuda);
     const auto batch = pricer.load(options);
     DeviceBuffer<MonteCarloEstimate<float>> results(static_cast<std::size_t>(count));
     DeviceBuffer<cunum::MonteCarloAssetGreeks<float>> asset_greeks(static_cast<std::size_t>(count * 5));
@@ -361,9 +357,7 @@ template <class T>
 void cpu_case(const Context& context) {
   const std::int64_t count = 8, paths = context.options.quick ? (std::int64_t{1} << 16) : (std::int64_t{1} << 20);
   const auto options = option_batch<T>(count);
-  MonteCarloSettings s = european_settings<T>(paths);
-  s.backend = Backend::cpu;
-  const MonteCarloPricer<T> pricer(s);
+  const MonteCarloPricer<T> pricer(european_settings<T>(paths), Backend::cpu);
   const auto batch = pricer.load(options);
   std::vector<MonteCarloEstimate<T>> results(static_cast<std::size_t>(count));
   BenchRow row = bench_row(kModule, "cpu: european call", precision_name<T>(), count * paths);

@@ -1,5 +1,5 @@
 // cunum-bench-monte-carlo-scaling: Monte Carlo over several GPUs of one host, both
-// ways: one process spreading each call over settings.devices, and MPI ranks
+// ways: one process spreading each call over placement.devices, and MPI ranks
 // (MonteCarloDistributed, one GPU a rank). Cases, float: one European call with 2^32
 // paths, and 4096 arithmetic Asian calls on 64 dates with 65,536 paths each. Times
 // are medians of wall-clock calls (results on the host) between barriers; efficiency
@@ -24,6 +24,7 @@
 
 namespace {
 
+using cunum::Backend;
 using cunum::MonteCarloEstimate;
 using cunum::MonteCarloOption;
 using cunum::MonteCarloPayoff;
@@ -44,7 +45,6 @@ std::vector<Case> cases(bool quick) {
   MonteCarloSettings european;
   european.paths = quick ? std::int64_t{1} << 28 : std::int64_t{1} << 32;
   european.seed = 20261124;
-  european.backend = cunum::Backend::cuda;
   out.push_back({"1 European call, 2^32 paths", european, {{100.0f, 100.0f, 1.0f, 0.03f, 0.0f, 0.25f, 0.0f}}});
   MonteCarloSettings asian = european;
   asian.payoff = MonteCarloPayoff::asian_arithmetic;
@@ -121,21 +121,21 @@ int main(int argc, char** argv) {
   try {
     for (const Case& c : cases(quick)) {
       // The one-GPU reference on every rank (each on its own device).
-      const cunum::MonteCarloPricer<float> single(c.settings);
+      const cunum::MonteCarloPricer<float> single(c.settings, Backend::cuda);
       std::vector<MonteCarloEstimate<float>> reference;
       const double one_gpu_ms = median_ms(repeats, [&] { reference = single.price(c.options); });
       if (ranks == 1) {
         row("one process", c, 1, one_gpu_ms, one_gpu_ms, true);
         for (int gpus = 2; gpus <= devices; gpus *= 2) {
-          MonteCarloSettings spread = c.settings;
+          cunum::Placement spread(Backend::cuda);
           for (int d = 0; d < gpus; ++d) spread.devices.push_back(d);
-          const cunum::MonteCarloPricer<float> pricer(spread);
+          const cunum::MonteCarloPricer<float> pricer(c.settings, spread);
           std::vector<MonteCarloEstimate<float>> estimates;
           const double ms = median_ms(repeats, [&] { estimates = pricer.price(c.options); });
           row("one process", c, gpus, ms, one_gpu_ms, same(estimates, reference));
         }
       }
-      const cunum::MonteCarloDistributed<float> distributed(MPI_COMM_WORLD, c.settings);
+      const cunum::MonteCarloDistributed<float> distributed(MPI_COMM_WORLD, c.settings, Backend::cuda);
       std::vector<MonteCarloEstimate<float>> estimates;
       const double ms = median_ms(repeats, [&] { estimates = distributed.price(c.options); });
       row("MPI ranks", c, ranks, ms, one_gpu_ms, same(estimates, reference));

@@ -173,8 +173,7 @@ DemoRow demo_monte_carlo(cunum::Backend backend) {
   cunum::MonteCarloSettings settings;
   settings.paths = backend == cunum::Backend::cuda ? std::int64_t{1} << 20 : std::int64_t{1} << 16;
   settings.seed = 20261124;
-  settings.backend = backend;
-  const cunum::MonteCarloPricer<float> pricer(settings);
+  const cunum::MonteCarloPricer<float> pricer(settings, backend);
   const auto batch = pricer.load(options);
   std::vector<cunum::MonteCarloEstimate<float>> estimates(options.size());
   double ms = 0.0;
@@ -191,8 +190,7 @@ DemoRow demo_monte_carlo(cunum::Backend backend) {
   }
   std::optional<bool> agrees;
   if (backend == cunum::Backend::cuda) {
-    settings.backend = cunum::Backend::cpu;
-    const auto cpu = cunum::MonteCarloPricer<float>(settings).price(options);
+    const auto cpu = cunum::MonteCarloPricer<float>(settings, cunum::Backend::cpu).price(options);
     agrees = true;
     for (std::size_t i = 0; *agrees && i < cpu.size(); ++i) {
       agrees = std::fabs(estimates[i].price - cpu[i].price) <= 1e-3f * cpu[i].standard_error + 1e-5f * cpu[i].price;

@@ -45,7 +45,7 @@ int main() {
     const cunum::MonteCarloBatch<float> batch = pricer.load(options);
     std::vector<cunum::MonteCarloEstimate<float>> estimates(options.size());
     const CappedCliquet payoff{0.02f};
-    if (pricer.settings().backend == cunum::Backend::cuda) {
+    if (pricer.backend() == cunum::Backend::cuda) {
       cunum::DeviceBuffer<cunum::MonteCarloEstimate<float>> results(options.size());
       cunum::price_with_payoff(pricer, batch, payoff, results.data());
       estimates = results.to_host();
@@ -53,7 +53,7 @@ int main() {
       cunum::price_with_payoff(pricer, batch, payoff, estimates.data());
     }
     std::printf("capped cliquet (12 months, cap 2%%), backend %s, %lld paths\n",
-                cunum::to_string(pricer.settings().backend), static_cast<long long>(settings.paths));
+                cunum::to_string(pricer.backend()), static_cast<long long>(settings.paths));
     for (std::size_t i = 0; i < options.size(); ++i) {
       std::printf("  sigma %.2f: %.5f +- %.5f\n", options[i].volatility, estimates[i].price,
                   estimates[i].standard_error);

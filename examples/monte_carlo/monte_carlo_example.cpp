@@ -57,11 +57,11 @@ void show_basket(std::int64_t paths) {
 int main() {
   // One option: S = K = 100, one year, r = 3%, no dividend, sigma = 25%.
   const std::vector<MonteCarloOption<double>> option{{100.0, 100.0, 1.0, 0.03, 0.0, 0.25, 80.0}};
+  const Backend backend = resolve_backend(Backend::automatic);  // what the pricers' default placement resolves to
   MonteCarloSettings settings;
-  settings.paths = resolve_backend(settings.backend) == Backend::cuda ? std::int64_t{1} << 22 : std::int64_t{1} << 18;
+  settings.paths = backend == Backend::cuda ? std::int64_t{1} << 22 : std::int64_t{1} << 18;
   settings.seed = 42;
-  std::printf("backend: %s, %lld paths\n\n", to_string(resolve_backend(settings.backend)),
-              static_cast<long long>(settings.paths));
+  std::printf("backend: %s, %lld paths\n\n", to_string(backend), static_cast<long long>(settings.paths));
   std::printf("%-44s %9s  %8s  %22s  %11s\n", "option", "price", "s.e.", "95% interval", "time");
 
   BlackScholesMarket<double> market;

@@ -6,10 +6,11 @@
 /// (OpenMP), with the same random stream on both.
 ///
 /// Init/generate, as NAG's routines: a cunum::MonteCarloPricer holds the settings
-/// (payoff, paths per option, time grid, seed, variance reduction, Greeks, backend);
-/// MonteCarloPricer::load() validates a batch of options on the host and makes it
-/// resident where the pricer computes (cunum::MonteCarloBatch); price() then prices
-/// the batch as often as wanted, asynchronously on the caller's stream.
+/// (payoff, paths per option, time grid, seed, variance reduction, Greeks) and where
+/// it runs (a cunum::Placement: backend, devices, memory); MonteCarloPricer::load()
+/// validates a batch of options on the host and makes it resident where the pricer
+/// computes (cunum::MonteCarloBatch); price() then prices the batch as often as
+/// wanted, asynchronously on the caller's stream.
 ///
 /// Model, per option with spot S0, rate r, dividend yield q, volatility sigma and
 /// expiry T, on the dates t_k = k T / m, k = 1..m (m = time_steps):
@@ -38,6 +39,7 @@
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/finance.hpp"
 
@@ -103,7 +105,7 @@ CUNUM_ENUM(MonteCarloPayoff, CUNUM_MONTE_CARLO_PAYOFFS)
   X(sobol_bridge, "sobol_bridge")
 CUNUM_ENUM(MonteCarloSource, CUNUM_MONTE_CARLO_SOURCES)
 
-/// What a cunum::MonteCarloPricer computes and where.
+/// What a cunum::MonteCarloPricer computes (where it runs is its Placement).
 struct MonteCarloSettings {
   MonteCarloPayoff payoff = MonteCarloPayoff::european;  ///< the payoff of every option of a batch
   OptionType type = OptionType::call;                    ///< call or put
@@ -131,14 +133,6 @@ struct MonteCarloSettings {
   /// Their correlation matrix, assets x assets, row-major: symmetric, unit diagonal,
   /// positive definite (its Cholesky factor correlates the normals). Empty: independent.
   std::vector<double> correlation;
-  Backend backend = Backend::automatic;  ///< cpu, cuda, or automatic (CUDA when a device is present)
-  /// CUDA only: the devices one price() call spreads its chunks over, contiguous
-  /// shares in list order (an ordinal may repeat). The first is the home device: the
-  /// pricer is bound to it, and results are written and the caller's stream runs
-  /// there; the other devices' chunk sums are copied to it before they are combined,
-  /// in the same order as on one device, so prices are bit-identical to a one-device
-  /// pricer's. Empty: the device current at construction alone.
-  std::vector<int> devices;
 };
 
 /// One option of a batch (host memory). Every field finite; spot, strike (unless
@@ -224,7 +218,12 @@ struct MonteCarloAccess;  // the library's own view of batches and pricers (src/
 
 /// A validated batch of options, resident where its pricer computes (device memory
 /// for the CUDA backend), with its per-option constants formed once. Made by
-/// MonteCarloPricer::load(); cheap to copy (shared, immutable).
+/// MonteCarloPricer::load(); cheap to copy (shared, immutable). CUDA: its memory
+/// comes from the pricer's placement.device_memory, one copy per entry of
+/// placement.devices, and is freed when the last handle goes, the first copy on
+/// placement.stream and the others on the pricer's streams of their devices (which
+/// the batch keeps): the work that reads it must be complete, or ordered before
+/// those streams, by then.
 template <class T>
 class MonteCarloBatch {
  public:
@@ -244,49 +243,75 @@ class MonteCarloBatch {
   std::shared_ptr<const Data> data_;
 };
 
-/// Prices batches of options by Monte Carlo (see the file comment). For the CUDA
-/// backend it holds its home device: the first of settings.devices, else the device
-/// current at construction (calls with another device current throw).
+/// Prices batches of options by Monte Carlo (see the file comment), where its
+/// Placement says (cunum/core/placement.hpp).
 ///
-/// - Streams: CUDA price() calls are enqueued on the caller's stream and return at
-///   once; the results pointer must stay valid until the stream reaches the call.
-///   With several devices, each runs its share on a stream of the pricer's, ordered
-///   after the caller's stream at the call, and the caller's stream waits for them.
-///   CPU calls return when done; `stream` is ignored.
+/// - Devices: a CUDA pricer runs on placement.devices (empty: the device current at
+///   construction alone). One price() call spreads its chunks over them in
+///   contiguous shares, in list order (an ordinal may repeat). The first is the home
+///   device: the pricer is made on it and bound to it (calls with another device
+///   current throw), results are written and the caller's stream runs there; the
+///   other devices' chunk sums are copied to it before they are combined, in the
+///   same order as on one device, so prices are bit-identical to a one-device
+///   pricer's.
+/// - Memory: every device allocation the pricer makes (the loaded batches, each
+///   call's chunk sums and folding levels, the sobol_bridge paths, the host
+///   conveniences' results) comes from placement.device_memory; the BrownianBridge
+///   behind sobol_bridge keeps tables of its own, which the bridge allocates (from
+///   current_device_resource()). No page-locked host memory is kept.
+/// - Streams: the constructor enqueues nothing on placement.stream; load() copies
+///   on it (and, for the other devices, on the pricer's stream of each) and waits
+///   for the copies. CUDA price() calls are enqueued on the caller's stream and
+///   return at once; the results pointer must stay valid until the stream reaches
+///   the call. With several devices, each runs its share on a stream of the
+///   pricer's, ordered after the caller's stream at the call, and the caller's
+///   stream waits for them. CPU calls return when done; `stream` is ignored.
 /// - Threads: calls on one pricer may come from several threads (the enqueueing of
 ///   a multi-device call is serialised inside). A pricer moves; it does not copy.
 template <class T>
 class MonteCarloPricer {
  public:
+  /// Makes the pricer: validates the settings, and for CUDA makes the streams of a
+  /// multi-device pricer and the sobol_bridge bridge (on the home device).
+  /// @param settings   what it computes
+  /// @param placement  where it runs (cunum/core/placement.hpp): the backend, the
+  ///                   devices one call spreads over (above), the stream load()
+  ///                   copies on, and the resource its device memory comes from
   /// @throws Error ErrorCode::invalid_argument naming 'settings.payoff',
   ///         'settings.type', 'settings.paths' (< 2, odd with antithetic, fewer than
   ///         3 samples with a control variate), 'settings.time_steps' (< 1),
-  ///         'settings.backend' or 'settings.devices' (not a device ordinal, or given
-  ///         for the CPU backend), 'settings.source' (off the list; sobol_bridge with
-  ///         several devices, more than 2^32 paths or a multi-asset payoff; mrg32k3a
-  ///         with more than 2^32 groups an option, named as 'settings.paths'),
-  ///         'settings.antithetic' (with sobol_bridge), 'settings.assets' (not 1 for
-  ///         a one-asset payoff, outside 1..16) or 'settings.correlation' (wrong size,
-  ///         not symmetric, not unit diagonal, not positive definite);
-  ///         ErrorCode::no_device for cuda without a device;
+  ///         'settings.source' (off the list; sobol_bridge with more than 2^32 paths
+  ///         or a multi-asset payoff; mrg32k3a with more than 2^32 groups an option,
+  ///         named as 'settings.paths'), 'settings.antithetic' (with sobol_bridge),
+  ///         'settings.assets' (not 1 for a one-asset payoff, outside 1..16),
+  ///         'settings.correlation' (wrong size, not symmetric, not unit diagonal,
+  ///         not positive definite), 'placement.backend' (off the list) or
+  ///         'placement.devices' (not a device here, given for the CPU backend, or
+  ///         several with sobol_bridge, which runs on one device);
+  ///         ErrorCode::no_device for CUDA without a device;
   ///         ErrorCode::not_supported naming 'settings.time_steps' when sobol_bridge
   ///         would need more than 20000 dates (one Sobol dimension each; cuRAND's
   ///         direction vectors cover 20000), before the bridge is built.
-  explicit MonteCarloPricer(const MonteCarloSettings& settings);
+  explicit MonteCarloPricer(const MonteCarloSettings& settings, const Placement& placement = {});
   ~MonteCarloPricer();
   /// Takes `other`'s state; every member of the moved-from pricer then throws
   /// ErrorCode::invalid_argument naming 'this'.
   MonteCarloPricer(MonteCarloPricer&& other) noexcept;
   MonteCarloPricer& operator=(MonteCarloPricer&& other) noexcept;
 
-  /// @return the settings, with the backend resolved to cpu or cuda
+  /// @return the settings
   /// @throws Error ErrorCode::invalid_argument naming 'this' for a moved-from pricer (as every member)
   const MonteCarloSettings& settings() const;
+  /// @return the resolved backend: Backend::cpu or Backend::cuda
+  Backend backend() const;
+  /// @return the resolved placement (see Placement): for CUDA, every device of the
+  ///         pricer, the home device first
+  const Placement& placement() const;
   /// @return the paths one chunk sums before chunks are combined (fixed by the settings)
   std::int64_t chunk_paths() const;
 
   /// Validates `options` and makes them resident for this pricer (CUDA: copies to
-  /// the device and waits).
+  /// each device of the pricer, on placement.stream for the home device, and waits).
   /// @param options       the batch, host memory
   /// @param first_stream  stream id of options[0]; stream ids must stay below 2^32
   /// @throws Error ErrorCode::invalid_argument naming the element and field, e.g.
@@ -320,7 +345,8 @@ class MonteCarloPricer {
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, MonteCarloAssetGreeks<T>* asset_greeks,
              StreamHandle stream) const;
 
-  /// Host convenience: load() then price(), waiting for the result.
+  /// Host convenience: load() then price(), waiting for the result (CUDA: priced on
+  /// placement.stream into memory from placement.device_memory).
   /// @throws Error as load() and price()
   std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloOption<T>>& options,
                                            std::uint64_t first_stream = 0) const;

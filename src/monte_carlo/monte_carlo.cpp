@@ -1,19 +1,20 @@
 // Monte Carlo front end: settings and batch validation at the API boundary, the
-// per-option constants, the chunk shape, the backend object made once per pricer
-// (src/monte_carlo/monte_carlo_backends.hpp), and forwarding to it. No CUDA calls
-// here: the CUDA backend is src/monte_carlo/monte_carlo_cuda.cpp.
+// per-option constants, the chunk shape, the placement resolved and the backend
+// object made once per pricer (src/monte_carlo/monte_carlo_backends.hpp), and
+// forwarding to it. No CUDA calls here: the CUDA backend is
+// src/monte_carlo/monte_carlo_cuda.cpp.
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "cunum/core/device.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 #include "src/core/cholesky.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
@@ -32,6 +33,8 @@ constexpr const char* kPricerRoutine = "cunum::MonteCarloPricer";
 constexpr const char* kLoadRoutine = "cunum::MonteCarloPricer::load";
 constexpr const char* kPriceRoutine = "cunum::MonteCarloPricer::price";
 constexpr const char* kSettingsRoutine = "cunum::MonteCarloPricer::settings";
+constexpr const char* kBackendRoutine = "cunum::MonteCarloPricer::backend";
+constexpr const char* kPlacementRoutine = "cunum::MonteCarloPricer::placement";
 constexpr const char* kChunkPathsRoutine = "cunum::MonteCarloPricer::chunk_paths";
 constexpr const char* kCustomRoutine = "cunum::price_with_payoff";
 constexpr const char* kGeometricRoutine = "cunum::geometric_asian_price";
@@ -306,7 +309,7 @@ MonteCarloBatch<T> make_batch(const Impl& impl, std::vector<detail::OptionSetup<
   auto data = std::make_shared<typename MonteCarloBatch<T>::Data>();
   data->size = size;
   data->first_stream = first_stream;
-  data->backend = settings.backend;
+  data->backend = impl.placement.backend;
   data->device = impl.backend->device();
   data->payoff = settings.payoff;
   data->dates = dates_of(settings);
@@ -325,22 +328,25 @@ MonteCarloBatch<T> make_batch(const Impl& impl, std::vector<detail::OptionSetup<
 }
 
 // The host convenience's second half: price a loaded batch into host memory, waiting
-// (with each asset's Greeks when asset_greeks is given).
+// (with each asset's Greeks when asset_greeks is given); CUDA: on the placement's
+// stream, into memory from its resource.
 template <class T>
 std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch,
                                                 std::vector<MonteCarloAssetGreeks<T>>* asset_greeks = nullptr) {
   const MonteCarloSettings& settings = pricer.settings();
+  const Placement& placement = pricer.placement();
   const auto options = static_cast<std::size_t>(batch.size());
   std::vector<MonteCarloEstimate<T>> host(options);
   const bool with_greeks = asset_greeks != nullptr;
   // One spare element, so that the pointer price() checks is never null when asked for.
   std::vector<MonteCarloAssetGreeks<T>> host_greeks(with_greeks ? options * settings.assets + 1 : 0);
-  if (settings.backend == Backend::cpu || options == 0) {
+  if (placement.backend == Backend::cpu || options == 0) {
     pricer.price(batch, host.data(), with_greeks ? host_greeks.data() : nullptr, nullptr);
   } else {
-    DeviceBuffer<MonteCarloEstimate<T>> device(options);
-    DeviceBuffer<MonteCarloAssetGreeks<T>> device_greeks(host_greeks.size());
-    pricer.price(batch, device.data(), with_greeks ? device_greeks.data() : nullptr, nullptr);
+    DeviceBuffer<MonteCarloEstimate<T>> device(options, placement.stream, placement.device_memory);
+    DeviceBuffer<MonteCarloAssetGreeks<T>> device_greeks(host_greeks.size(), placement.stream,
+                                                         placement.device_memory);
+    pricer.price(batch, device.data(), with_greeks ? device_greeks.data() : nullptr, placement.stream);
     device.copy_to_host(host.data(), host.size());
     device_greeks.copy_to_host(host_greeks.data(), host_greeks.size());
   }
@@ -353,18 +359,20 @@ std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloPricer<T>& price
 
 }  // namespace
 
-// The pricer's state: the validated settings (backend resolved), its chunk shape, the
-// correlation's Cholesky factor (multi-asset) and the backend object made once.
+// The pricer's state: the validated settings, the resolved placement, its chunk shape,
+// the correlation's Cholesky factor (multi-asset) and the backend object made once.
 template <class T>
 struct MonteCarloPricer<T>::Impl {
   MonteCarloSettings settings;
+  Placement placement;
   std::int64_t chunk_paths = 0;
   std::vector<double> factor;
   std::unique_ptr<detail::MonteCarloBackend<T>> backend;
 };
 
 template <class T>
-MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : impl_(std::make_unique<Impl>()) {
+MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings, const Placement& placement)
+    : impl_(std::make_unique<Impl>()) {
   const detail::RoutineScope scope(kPricerRoutine);
   detail::require_enum(settings.payoff, kPricerRoutine, "settings.payoff", "MonteCarloPayoff");
   detail::require_enum(settings.type, kPricerRoutine, "settings.type", "OptionType");
@@ -405,8 +413,9 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : impl
   if (quasi(settings)) {
     detail::require(!settings.antithetic, kPricerRoutine, "settings.antithetic",
                     "is for pseudo-random sources (sobol_bridge paths are not mirrored)");
-    detail::require(settings.devices.size() <= 1, kPricerRoutine, "settings.source",
-                    "sobol_bridge runs on one device");
+    detail::require(placement.devices.size() <= 1, kPricerRoutine, "placement.devices", [&] {
+      return "lists " + std::to_string(placement.devices.size()) + " devices, but sobol_bridge runs on one";
+    });
     detail::require(paths <= (std::int64_t{1} << 32), kPricerRoutine, "settings.paths",
                     [&] { return "must be <= 2^32 with sobol_bridge (the points of Sobol32), got " + std::to_string(paths); });
     // The bridge draws one Sobol dimension a date: refused here, before the bridge and
@@ -419,21 +428,13 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings) : impl
                       "cuRAND's direction vectors cover " + std::to_string(detail::kMaxSobolDimensions));
     }
   }
-  MonteCarloSettings& resolved = impl_->settings;
-  resolved = settings;
-  resolved.backend = resolve_backend(settings.backend);
-  impl_->chunk_paths = chunk_shape<T>(resolved).groups_per_chunk * group_paths<T>(resolved);
-  if (resolved.backend != Backend::cuda) {
-    detail::require(settings.devices.empty(), kPricerRoutine, "settings.devices", "is for the CUDA backend only");
-    impl_->backend = detail::make_monte_carlo_cpu<T>(resolved, dates_of(resolved));
-    return;
-  }
-  const int count = device_count();
-  for (int device : settings.devices) {
-    detail::require(device >= 0 && device < count, kPricerRoutine, "settings.devices",
-                    [&] { return "lists device " + std::to_string(device) + " but there are " + std::to_string(count); });
-  }
-  impl_->backend = detail::make_monte_carlo_cuda<T>(resolved, dates_of(resolved));
+  impl_->settings = settings;
+  impl_->chunk_paths = chunk_shape<T>(settings).groups_per_chunk * group_paths<T>(settings);
+  impl_->placement = detail::resolve_placement(placement, detail::DeviceCount::several, kPricerRoutine);
+  const detail::PlacementDeviceScope on_device(impl_->placement);
+  impl_->backend = impl_->placement.backend == Backend::cuda
+                       ? detail::make_monte_carlo_cuda<T>(settings, dates_of(settings), impl_->placement)
+                       : detail::make_monte_carlo_cpu<T>(settings, dates_of(settings));
 }
 
 template <class T>
@@ -446,6 +447,16 @@ MonteCarloPricer<T>& MonteCarloPricer<T>::operator=(MonteCarloPricer&&) noexcept
 template <class T>
 const MonteCarloSettings& MonteCarloPricer<T>::settings() const {
   return detail::require_plan(impl_, kSettingsRoutine, kClassName).settings;
+}
+
+template <class T>
+Backend MonteCarloPricer<T>::backend() const {
+  return detail::require_plan(impl_, kBackendRoutine, kClassName).placement.backend;
+}
+
+template <class T>
+const Placement& MonteCarloPricer<T>::placement() const {
+  return detail::require_plan(impl_, kPlacementRoutine, kClassName).placement;
 }
 
 template <class T>
@@ -492,15 +503,16 @@ void detail::MonteCarloAccess::check(const MonteCarloPricer<T>& pricer, const Mo
                                      const MonteCarloEstimate<T>* results, const char* routine) {
   const auto& impl = MonteCarloAccess::impl(pricer, routine);
   const MonteCarloSettings& settings = impl.settings;
+  const Backend backend = impl.placement.backend;
   const auto* data = batch.data_.get();
   require(data != nullptr, routine, "batch", "is empty (make it with load())");
-  require(data->backend == settings.backend && data->device == impl.backend->device(), routine, "batch",
+  require(data->backend == backend && data->device == impl.backend->device(), routine, "batch",
           "was loaded for another backend or device");
   require(data->payoff == settings.payoff && data->dates == dates_of(settings), routine, "batch",
           "was loaded for another payoff or time grid");
-  require(settings.backend == Backend::cpu || data->resident.size() == std::max<std::size_t>(1, settings.devices.size()),
-          routine, "batch", "was loaded for another list of devices");
-  require_memory(results, data->size, settings.backend, routine, "results");
+  require(backend == Backend::cpu || data->resident.size() == impl.placement.devices.size(), routine, "batch",
+          "was loaded for another list of devices");
+  require_memory(results, data->size, backend, routine, "results");
   if (data->size > 0) impl.backend->require_current(routine);
 }
 
@@ -550,7 +562,7 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
     detail::require(detail::is_multi_asset(settings.payoff), kPriceRoutine, "asset_greeks",
                     "is for the multi-asset payoffs (basket, best_of, worst_of)");
     detail::require(settings.greeks, kPriceRoutine, "asset_greeks", "needs settings.greeks");
-    detail::require_memory(asset_greeks, data->size * settings.assets, settings.backend, kPriceRoutine,
+    detail::require_memory(asset_greeks, data->size * settings.assets, impl.placement.backend, kPriceRoutine,
                            "asset_greeks");
   }
   if (data->size == 0) return;
@@ -572,7 +584,7 @@ void price_custom_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatc
   require(settings.payoff == MonteCarloPayoff::custom, kCustomRoutine, "pricer", "must have settings.payoff = custom");
   require(settings.source != MonteCarloSource::sobol_bridge, kCustomRoutine, "pricer",
           "must draw philox4x32_10 or mrg32k3a");
-  require(settings.devices.size() <= 1, kCustomRoutine, "pricer", "must have one device");
+  require(impl.placement.devices.size() <= 1, kCustomRoutine, "pricer", "must have one device");
   MonteCarloAccess::check(pricer, batch, results, kCustomRoutine);
   if (batch.size() == 0) return;
   impl.backend->price_custom(MonteCarloAccess::args(pricer, batch, results), sums, stream);

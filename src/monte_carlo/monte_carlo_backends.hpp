@@ -15,6 +15,7 @@
 
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core/device_buffer.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/device/detail/monte_carlo_args.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
@@ -31,6 +32,9 @@ struct MonteCarloBatch<T>::Data {
   MonteCarloPayoff payoff = MonteCarloPayoff::european;  // validated for it (barrier side)
   int dates = 1;                                         // its constants assume this grid
   std::vector<detail::OptionSetup<T>> host;                    // CPU backend
+  // CUDA, several devices: the pricer's streams the copies past the first are freed
+  // on, kept as long as the batch (declared before the copies, so destroyed after them).
+  std::shared_ptr<const void> streams;
   std::vector<DeviceBuffer<detail::OptionSetup<T>>> resident;  // CUDA: one copy per device of the pricer
   std::vector<T> host_factor;                                  // multi-asset: the Cholesky factor (CPU)
   std::vector<DeviceBuffer<T>> resident_factor;                // CUDA: one copy per device
@@ -69,8 +73,9 @@ class MonteCarloBackend {
   virtual void require_current(const char* routine) const = 0;
 
   // load(): makes the batch's host constants resident where the backend reads them
-  // (CUDA, a batch of at least one option: a copy on each device of the pricer,
-  // waiting; the host copies are dropped).
+  // (CUDA, a batch of at least one option: a copy on each device of the pricer, from
+  // the placement's resource, on its stream for the home device, waiting; the host
+  // copies are dropped).
   virtual void make_resident(MonteCarloBatchData<T>& data, const char* routine) const = 0;
 
   // price(): a pseudo-random batch's estimates into args.results (and args.asset_greeks).
@@ -86,21 +91,24 @@ class MonteCarloBackend {
   // of an option, fan_in = exchange_fan_in(chunks per option) (1: the chunks' own sums).
   virtual int exchange_fan_in(std::int64_t chunks) const = 0;
   // A rank's units [first_unit, first_unit + units), which are the flat chunks
-  // [chunk_begin, chunk_begin + chunk_count), into host memory (units x sums values).
+  // [chunk_begin, chunk_begin + chunk_count), into host memory (units x sums values);
+  // CUDA: on the placement's stream, waiting.
   virtual void exchange_sums(const MonteCarloArgs<T>& args, std::int64_t chunk_begin, std::int64_t chunk_count,
                              std::int64_t first_unit, std::int64_t units, int fan_in, double* host_out) const = 0;
   // Every rank's units (host memory, `per_option` an option, in order) combined into
-  // args.results as one pricer would; waits.
+  // args.results as one pricer would; waits (CUDA: for the placement's stream).
   virtual void finish_exchanged(const MonteCarloArgs<T>& args, const std::vector<double>& host_sums,
                                 std::int64_t per_option) const = 0;
 };
 
-// `settings`: validated, the backend resolved; `dates`: the steps the payoff walks.
+// `settings`: validated; `dates`: the steps the payoff walks.
 template <class T>
 std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cpu(const MonteCarloSettings& settings, int dates);
-// Binds the device current at construction, or the first of settings.devices.
+// `placement`: resolved, CUDA, made with its first device current (the home device,
+// which the backend binds); every device allocation comes from its device_memory.
 template <class T>
-std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings& settings, int dates);
+std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings& settings, int dates,
+                                                            const Placement& placement);
 
 // The unit bridge of a quasi-random pricer: standard Brownian motion on [0, 1] at
 // k / dates, k = 1..dates (at 1/2 and 1 for one date), bisection order.

@@ -1,9 +1,10 @@
-// The CUDA Monte Carlo backend, host orchestration: the pricer's device binding, the
-// streams and events of a multi-device pricer (each device sums a contiguous share
-// of the chunks on its own stream, and the sums are copied home before they are
-// combined in the one fixed order), the quasi-random pricer's bridge batches, the
-// folding levels of the chunk sums, and the MPI layer's share of a batch. Calls the
-// launchers of kernels/monte_carlo/monte_carlo_launch.hpp.
+// The CUDA Monte Carlo backend, host orchestration: the pricer's device binding and
+// placement (every allocation from its resource), the streams and events of a
+// multi-device pricer (each device sums a contiguous share of the chunks on its own
+// stream, and the sums are copied home before they are combined in the one fixed
+// order), the quasi-random pricer's bridge batches, the folding levels of the chunk
+// sums, and the MPI layer's share of a batch. Calls the launchers of
+// kernels/monte_carlo/monte_carlo_launch.hpp.
 
 #include <cuda_runtime.h>
 
@@ -28,22 +29,23 @@ namespace {
 template <class T>
 class MonteCarloCuda final : public MonteCarloBackend<T> {
  public:
-  // Binds the first of settings.devices (else the current device); with several
-  // devices, one queue per entry of the list, with peer access to home where the
-  // pair allows it. Leaves the caller's current device as it was.
-  MonteCarloCuda(const MonteCarloSettings& settings, int dates) : devices_(settings.devices) {
-    const CurrentDeviceGuard guard;
-    if (!settings.devices.empty()) CUNUM_CHECK(cudaSetDevice(settings.devices.front()));
-    binding_ = DeviceBinding::current();
+  // Binds the current device, the placement's first; with several devices, one
+  // queue per entry of the list, with peer access to home where the pair allows it.
+  // Leaves the caller's current device as it was.
+  MonteCarloCuda(const MonteCarloSettings& settings, int dates, const Placement& placement)
+      : placement_(placement), binding_(DeviceBinding::current()) {
     if (settings.source == MonteCarloSource::sobol_bridge) {
       bridge_ = std::make_unique<const BrownianBridge>(monte_carlo_unit_bridge(dates, Backend::cuda));
     }
-    if (settings.devices.size() < 2) return;
-    for (int device : settings.devices) {
+    if (placement.devices.size() < 2) return;
+    const CurrentDeviceGuard guard;
+    auto queues = std::make_shared<Queues>();
+    for (int device : placement.devices) {
       enable_peer_access(device, binding_.device);
-      queues_.push_back(std::make_unique<DeviceQueue>(device, kEvents));
+      queues->push_back(std::make_unique<DeviceQueue>(device, kEvents));
       arches_.push_back(architecture(device_properties(device)));
     }
+    queues_ = std::move(queues);
   }
 
   int device() const override { return binding_.device; }
@@ -53,12 +55,19 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
     if (data.size == 0) return;  // an empty batch binds nothing
     binding_.require_current(routine);
     const CurrentDeviceGuard guard;
-    const std::vector<int> home{binding_.device};
-    for (int device : devices_.empty() ? home : devices_) {
-      CUNUM_CHECK(cudaSetDevice(device));
-      data.resident.push_back(DeviceBuffer<OptionSetup<T>>::from_host(data.host));
-      if (!data.host_factor.empty()) data.resident_factor.push_back(DeviceBuffer<T>::from_host(data.host_factor));
-      if (!data.host_mrg.empty()) data.resident_mrg.push_back(DeviceBuffer<device::MrgMatrix>::from_host(data.host_mrg));
+    data.streams = queues_;
+    DeviceMemoryResource* const resource = placement_.device_memory;
+    for (std::size_t entry = 0; entry < placement_.devices.size(); ++entry) {
+      // The home copy on the placement's stream; the others on the pricer's stream of their device.
+      const StreamHandle stream = entry == 0 ? placement_.stream : (*queues_)[entry]->stream();
+      CUNUM_CHECK(cudaSetDevice(placement_.devices[entry]));
+      data.resident.push_back(DeviceBuffer<OptionSetup<T>>::from_host(data.host, stream, resource));
+      if (!data.host_factor.empty()) {
+        data.resident_factor.push_back(DeviceBuffer<T>::from_host(data.host_factor, stream, resource));
+      }
+      if (!data.host_mrg.empty()) {
+        data.resident_mrg.push_back(DeviceBuffer<device::MrgMatrix>::from_host(data.host_mrg, stream, resource));
+      }
     }
     data.host.clear();
     data.host_factor.clear();
@@ -68,34 +77,36 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   void price(const MonteCarloArgs<T>& args, const MonteCarloBatchData<T>& batch, StreamHandle stream) const override {
     const std::int64_t chunks = args.options * args.chunks.chunks;
     const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * sum_count(args)); };
-    DeviceBuffer<double> partials(slice(chunks), stream);
-    if (queues_.empty()) {
+    DeviceBuffer<double> partials(slice(chunks), stream, placement_.device_memory);
+    if (!queues_) {
       launch_monte_carlo_paths(args, binding_.arch, 0, chunks, partials.data(), stream);
     } else {
       // Entry k sums chunks [chunks k / n, chunks (k + 1) / n) on its own stream, after
       // the caller's stream reaches this call, and copies them into place at home.
       const std::lock_guard<std::mutex> lock(enqueue_);
       const CurrentDeviceGuard guard;
-      const auto n = static_cast<std::int64_t>(queues_.size());
-      CUNUM_CHECK(cudaEventRecord(queues_.front()->event(kStart), static_cast<cudaStream_t>(stream)));
+      const Queues& queues = *queues_;
+      const auto n = static_cast<std::int64_t>(queues.size());
+      CUNUM_CHECK(cudaEventRecord(queues.front()->event(kStart), static_cast<cudaStream_t>(stream)));
       for (std::int64_t k = 0; k < n; ++k) {
         const auto entry = static_cast<std::size_t>(k);
-        const DeviceQueue& queue = *queues_[entry];
+        const DeviceQueue& queue = *queues[entry];
         const std::int64_t first = chunks * k / n, count = chunks * (k + 1) / n - first;
         CUNUM_CHECK(cudaSetDevice(queue.device()));
-        CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), queues_.front()->event(kStart), 0));
+        CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), queues.front()->event(kStart), 0));
         MonteCarloArgs<T> share = args;
         share.setups = batch.setups(entry);
         share.factor = batch.factor(entry);
         share.mrg_tables = batch.mrg_tables(entry);
-        DeviceBuffer<double> local(slice(count), queue.stream());  // released on its stream, after the copy
+        // Released on its stream, after the copy.
+        DeviceBuffer<double> local(slice(count), queue.stream(), placement_.device_memory);
         launch_monte_carlo_paths(share, arches_[entry], first, count, local.data(), queue.stream());
         CUNUM_CHECK(cudaMemcpyPeerAsync(partials.data() + slice(first), binding_.device, local.data(), queue.device(),
                                         local.bytes(), queue.stream()));
         CUNUM_CHECK(cudaEventRecord(queue.event(kDone), queue.stream()));
       }
       CUNUM_CHECK(cudaSetDevice(binding_.device));
-      for (const auto& queue : queues_) {
+      for (const auto& queue : queues) {
         CUNUM_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), queue->event(kDone), 0));
       }
     }
@@ -104,9 +115,9 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
 
   void price_quasi(const MonteCarloArgs<T>& args, std::int64_t paths, StreamHandle stream) const override {
     const std::int64_t batch = quasi_batch_paths(args, *bridge_, paths);
-    DeviceBuffer<T> w(static_cast<std::size_t>(batch * bridge_->output_records()), stream);
+    DeviceBuffer<T> w(static_cast<std::size_t>(batch * bridge_->output_records()), stream, placement_.device_memory);
     DeviceBuffer<double> partials(static_cast<std::size_t>(args.options * args.chunks.chunks * sum_count(args)),
-                                  stream);
+                                  stream, placement_.device_memory);
     walk_quasi_batches(args, *bridge_, paths, batch, w.data(), stream,
                        [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk, std::int64_t batch_chunks) {
                          launch_monte_carlo_quasi(args, binding_.arch, batch_w, count, first_chunk, batch_chunks,
@@ -118,7 +129,8 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   void price_custom(const MonteCarloArgs<T>& args, const CustomPayoffSums<T>& sums,
                     StreamHandle stream) const override {
     const std::int64_t count = args.options * args.chunks.chunks;
-    DeviceBuffer<double> partials(static_cast<std::size_t>(count * sum_count(args)), stream);
+    DeviceBuffer<double> partials(static_cast<std::size_t>(count * sum_count(args)), stream,
+                                  placement_.device_memory);
     sums.cuda(args, sums.payoff, count, partials.data(), stream);
     finish(args, partials.data(), args.chunks.chunks, stream);
   }
@@ -133,12 +145,13 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
                      std::int64_t first_unit, std::int64_t units, int fan_in, double* host_out) const override {
     const int sums = sum_count(args);
     const auto size = static_cast<std::size_t>(units * sums);
-    DeviceBuffer<double> partials(static_cast<std::size_t>(chunk_count * sums));
-    launch_monte_carlo_paths(args, binding_.arch, chunk_begin, chunk_count, partials.data(), partials.stream());
+    DeviceBuffer<double> partials(static_cast<std::size_t>(chunk_count * sums), placement_.stream,
+                                  placement_.device_memory);
+    launch_monte_carlo_paths(args, binding_.arch, chunk_begin, chunk_count, partials.data(), placement_.stream);
     if (fan_in > 1) {
-      DeviceBuffer<double> folded(size, partials.stream());
+      DeviceBuffer<double> folded(size, placement_.stream, placement_.device_memory);
       launch_monte_carlo_fold(args.chunks.chunks, first_unit, units, sums, partials.data(), folded.data(),
-                              partials.stream());
+                              placement_.stream);
       folded.copy_to_host(host_out, size);
     } else {
       partials.copy_to_host(host_out, size);
@@ -147,8 +160,8 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
 
   void finish_exchanged(const MonteCarloArgs<T>& args, const std::vector<double>& host_sums,
                         std::int64_t per_option) const override {
-    const auto partials = DeviceBuffer<double>::from_host(host_sums);
-    finish(args, partials.data(), per_option, partials.stream());
+    const auto partials = DeviceBuffer<double>::from_host(host_sums, placement_.stream, placement_.device_memory);
+    finish(args, partials.data(), per_option, placement_.stream);
   }
 
  private:
@@ -163,7 +176,8 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
     DeviceBuffer<double> folded;
     while (count > kFanIn) {
       const std::int64_t out_count = (count + kFanIn - 1) / kFanIn;
-      DeviceBuffer<double> next(static_cast<std::size_t>(args.options * out_count * sums), stream);
+      DeviceBuffer<double> next(static_cast<std::size_t>(args.options * out_count * sums), stream,
+                                placement_.device_memory);
       launch_monte_carlo_fold(count, 0, args.options * out_count, sums, level, next.data(), stream);
       folded = std::move(next);
       level = folded.data();
@@ -172,13 +186,16 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
     launch_monte_carlo_finish(args, binding_.arch, level, count, stream);
   }
 
-  std::vector<int> devices_;  // settings.devices
-  DeviceBinding binding_;     // the home device
+  using Queues = std::vector<std::unique_ptr<DeviceQueue>>;
+
+  Placement placement_;    // resolved: the devices (home first), the setup stream, the resource
+  DeviceBinding binding_;  // the home device
   std::unique_ptr<const BrownianBridge> bridge_;  // sobol_bridge: the unit bridge on the dates
   // Several devices: one queue per entry of the list (its start event, on the home
-  // entry, orders the others after the caller's stream) and each entry's architecture.
+  // entry, orders the others after the caller's stream; its stream frees the entry's
+  // batch copies, so batches share the queues) and each entry's architecture.
   // The mutex keeps the record/wait pairs of concurrent calls from interleaving.
-  std::vector<std::unique_ptr<DeviceQueue>> queues_;
+  std::shared_ptr<const Queues> queues_;
   std::vector<int> arches_;
   mutable std::mutex enqueue_;
 };
@@ -186,12 +203,14 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings& settings, int dates) {
-  return std::make_unique<MonteCarloCuda<T>>(settings, dates);
+std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings& settings, int dates,
+                                                            const Placement& placement) {
+  return std::make_unique<MonteCarloCuda<T>>(settings, dates, placement);
 }
 
 #define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA_BACKEND(T) \
-  template std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings&, int);
+  template std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSettings&, int, \
+                                                                      const Placement&);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CUDA_BACKEND, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -42,7 +42,6 @@ MonteCarloSettings settings_of(MonteCarloPayoff payoff, OptionType type, std::in
   s.paths = paths;
   s.time_steps = steps;
   s.seed = kTruthSeed;
-  s.backend = Backend::cpu;
   return s;
 }
 
@@ -103,7 +102,7 @@ TYPED_TEST(MonteCarloCpu, EuropeanMatchesBlackScholesWithEveryVarianceReduction)
       s.antithetic = (variant & 1) != 0;
       s.control_variate = (variant & 2) != 0;
       s.greeks = true;
-      const auto estimates = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+      const auto estimates = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
       for (std::size_t i = 0; i < grid.size(); ++i) {
         const auto& e = estimates[i];
         expect_within_errors(e.price, e.standard_error, call ? bs.call[i] : bs.put[i], "price", int(i));
@@ -123,12 +122,12 @@ TYPED_TEST(MonteCarloCpu, ControlVariateAndAntitheticShrinkTheError) {
   using T = TypeParam;
   const auto grid = cast_grid<T>(option_grid<double>());
   MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, std::int64_t{1} << 14);
-  const auto plain = MonteCarloPricer<T>(s).price(grid);
+  const auto plain = MonteCarloPricer<T>(s, Backend::cpu).price(grid);
   s.control_variate = true;
-  const auto controlled = MonteCarloPricer<T>(s).price(grid);
+  const auto controlled = MonteCarloPricer<T>(s, Backend::cpu).price(grid);
   s.control_variate = false;
   s.antithetic = true;
-  const auto antithetic = MonteCarloPricer<T>(s).price(grid);
+  const auto antithetic = MonteCarloPricer<T>(s, Backend::cpu).price(grid);
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (plain[i].price < 1) continue;  // rare exercise: the error estimates themselves are noisy
     EXPECT_LT(controlled[i].standard_error, plain[i].standard_error) << i;
@@ -143,7 +142,7 @@ TYPED_TEST(MonteCarloCpu, DigitalMatchesClosedFormWithLikelihoodRatioGreeks) {
     const bool call = type == OptionType::call;
     MonteCarloSettings s = settings_of(MonteCarloPayoff::digital, type, std::int64_t{1} << 15);
     s.greeks = true;
-    const auto estimates = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    const auto estimates = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
     for (std::size_t i = 0; i < grid.size(); ++i) {
       const auto& o = grid[i];
       const double d2 = d2_of(o, o.strike), d1 = d2 + o.volatility * std::sqrt(o.expiry);
@@ -164,7 +163,7 @@ TYPED_TEST(MonteCarloCpu, GeometricAsianMatchesClosedForm) {
   for (OptionType type : {OptionType::call, OptionType::put}) {
     MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_geometric, type, std::int64_t{1} << 13, 12);
     s.greeks = true;
-    const auto estimates = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    const auto estimates = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
     for (std::size_t i = 0; i < grid.size(); ++i) {
       const double truth = cunum::geometric_asian_price(grid[i], type, 12);
       if (truth < 0.01) continue;  // exercised too rarely for 2^13 paths to see
@@ -190,10 +189,10 @@ TYPED_TEST(MonteCarloCpu, ArithmeticAsianControlVariateAgreesWithPlainAndShrinks
   using T = TypeParam;
   const auto grid = cast_grid<T>(option_grid<double>());
   MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_arithmetic, OptionType::call, std::int64_t{1} << 13, 12);
-  const auto plain = MonteCarloPricer<T>(s).price(grid);
+  const auto plain = MonteCarloPricer<T>(s, Backend::cpu).price(grid);
   s.control_variate = true;
   s.seed = kTruthSeed + 1;  // independent of the plain run
-  const auto controlled = MonteCarloPricer<T>(s).price(grid);
+  const auto controlled = MonteCarloPricer<T>(s, Backend::cpu).price(grid);
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (plain[i].price < 0.01) continue;  // exercised too rarely for 2^13 paths to see
     const double both = std::hypot(double(plain[i].standard_error), double(controlled[i].standard_error));
@@ -210,7 +209,8 @@ TYPED_TEST(MonteCarloCpu, OneDatePayoffsReduceToVanillas) {
   for (OptionType type : {OptionType::call, OptionType::put}) {
     const bool call = type == OptionType::call;
     for (MonteCarloPayoff payoff : {MonteCarloPayoff::asian_arithmetic, MonteCarloPayoff::asian_geometric}) {
-      const auto e = MonteCarloPricer<T>(settings_of(payoff, type, std::int64_t{1} << 15)).price(cast_grid<T>(grid));
+      const auto e =
+          MonteCarloPricer<T>(settings_of(payoff, type, std::int64_t{1} << 15), Backend::cpu).price(cast_grid<T>(grid));
       for (std::size_t i = 0; i < grid.size(); ++i) {
         expect_within_errors(e[i].price, e[i].standard_error, call ? bs.call[i] : bs.put[i], to_string(payoff), int(i));
       }
@@ -222,7 +222,7 @@ TYPED_TEST(MonteCarloCpu, OneDatePayoffsReduceToVanillas) {
         cunum::testing::black_scholes_of(at_spot, {BlackScholesOutput::call, BlackScholesOutput::put});
     MonteCarloSettings s = settings_of(MonteCarloPayoff::lookback, type, std::int64_t{1} << 15);
     s.greeks = true;
-    const auto e = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    const auto e = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
     for (std::size_t i = 0; i < grid.size(); ++i) {
       expect_within_errors(e[i].price, e[i].standard_error, call ? lookback_truth.call[i] : lookback_truth.put[i],
                            "lookback", int(i));
@@ -235,7 +235,7 @@ TYPED_TEST(MonteCarloCpu, OneDatePayoffsReduceToVanillas) {
       for (auto& o : barriers) o.barrier = level * o.spot;
       MonteCarloSettings barrier_settings = settings_of(payoff, type, std::int64_t{1} << 15);
       barrier_settings.greeks = true;
-      const auto b = MonteCarloPricer<T>(barrier_settings).price(cast_grid<T>(barriers));
+      const auto b = MonteCarloPricer<T>(barrier_settings, Backend::cpu).price(cast_grid<T>(barriers));
       for (std::size_t i = 0; i < grid.size(); ++i) {
         const MonteCarloOption<double>& o = barriers[i];
         expect_within_errors(b[i].price, b[i].standard_error, one_date_barrier(o, payoff, call), to_string(payoff),
@@ -261,7 +261,8 @@ TYPED_TEST(MonteCarloCpu, StandardErrorShrinksAsOneOverRootPaths) {
   const auto grid = cast_grid<T>(option_grid<double>());
   std::vector<double> errors;
   for (std::int64_t paths : {std::int64_t{1} << 12, std::int64_t{1} << 14, std::int64_t{1} << 16}) {
-    const auto e = MonteCarloPricer<T>(settings_of(MonteCarloPayoff::european, OptionType::call, paths)).price(grid);
+    const auto e =
+        MonteCarloPricer<T>(settings_of(MonteCarloPayoff::european, OptionType::call, paths), Backend::cpu).price(grid);
     double total = 0;
     for (const auto& x : e) total += std::log(double(x.standard_error));
     errors.push_back(total / double(e.size()));
@@ -287,7 +288,7 @@ TYPED_TEST(MonteCarloCpu, SobolBridgeConvergesFasterThanMonteCarlo) {
     MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_geometric, OptionType::call,
                                        std::int64_t{1} << log2_paths, 16);
     s.source = cunum::MonteCarloSource::sobol_bridge;
-    last = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+    last = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
     double error = 0;
     for (std::size_t i = 0; i < grid.size(); ++i) {
       error += std::abs(double(last[i].price) - cunum::geometric_asian_price(grid[i], OptionType::call, 16));
@@ -313,7 +314,7 @@ TYPED_TEST(MonteCarloCpu, SobolBridgeConvergesFasterThanMonteCarlo) {
   // One-step payoffs take W(1) of the bridge: a European call against Black-Scholes.
   MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, std::int64_t{1} << 14);
   s.source = cunum::MonteCarloSource::sobol_bridge;
-  const auto european = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+  const auto european = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
   const auto bs = cunum::testing::black_scholes_of(grid, {BlackScholesOutput::call});
   for (std::size_t i = 0; i < grid.size(); ++i) {
     EXPECT_LT(std::abs(double(european[i].price) - bs.call[i]), 0.25 * double(european[i].standard_error)) << i;
@@ -346,7 +347,7 @@ TYPED_TEST(MonteCarloCpu, BasketReducesToEuropeanAndKeepsParity) {
   MonteCarloSettings with_greeks = s;
   with_greeks.greeks = true;
   std::vector<cunum::MonteCarloAssetGreeks<T>> greeks;
-  const auto single = MonteCarloPricer<T>(with_greeks).price(options, greeks);
+  const auto single = MonteCarloPricer<T>(with_greeks, Backend::cpu).price(options, greeks);
   ASSERT_EQ(greeks.size(), options.size() * 3);
   for (std::size_t i = 0; i < options.size(); ++i) {
     expect_within_errors(single[i].price, single[i].standard_error, bs.call[i], "one-asset basket", int(i));
@@ -363,11 +364,11 @@ TYPED_TEST(MonteCarloCpu, BasketReducesToEuropeanAndKeepsParity) {
   for (auto& o : options) {
     for (auto& asset : o.assets) asset.weight = T(1.0 / 3.0);
   }
-  const auto calls = MonteCarloPricer<T>(s).price(options);
+  const auto calls = MonteCarloPricer<T>(s, Backend::cpu).price(options);
   s.type = OptionType::put;
-  const auto puts = MonteCarloPricer<T>(s).price(options);
+  const auto puts = MonteCarloPricer<T>(s, Backend::cpu).price(options);
   s.control_variate = true;
-  const auto controlled = MonteCarloPricer<T>(s).price(options);
+  const auto controlled = MonteCarloPricer<T>(s, Backend::cpu).price(options);
   for (std::size_t i = 0; i < options.size(); ++i) {
     double forward = 0;
     for (const auto& asset : options[i].assets) {
@@ -399,10 +400,10 @@ TEST(MonteCarloCpu, MultiAssetGreeksAreTheDerivativesOfTheEstimate) {
       s.assets = kAssets;
       s.correlation = {1.0, 0.4, -0.3, 0.4, 1.0, 0.2, -0.3, 0.2, 1.0};
       s.antithetic = variant == 1;
-      const MonteCarloPricer<double> plain(s);
+      const MonteCarloPricer<double> plain(s, Backend::cpu);
       s.greeks = true;
       std::vector<cunum::MonteCarloAssetGreeks<double>> greeks;
-      const auto estimate = MonteCarloPricer<double>(s).price({base}, greeks)[0];
+      const auto estimate = MonteCarloPricer<double>(s, Backend::cpu).price({base}, greeks)[0];
       const std::string what = std::string(to_string(payoff)) + " variant " + std::to_string(variant);
       double delta_sum = 0, vega_sum = 0;
       for (int j = 0; j < kAssets; ++j) {
@@ -425,7 +426,7 @@ TEST(MonteCarloCpu, MultiAssetGreeksAreTheDerivativesOfTheEstimate) {
       EXPECT_NEAR(estimate.delta, delta_sum, 1e-12 * (1 + std::abs(delta_sum))) << what;
       EXPECT_NEAR(estimate.vega, vega_sum, 1e-12 * (1 + std::abs(vega_sum))) << what;
       // Asking for each asset's Greeks changes nothing else.
-      const auto without = MonteCarloPricer<double>(s).price({base})[0];
+      const auto without = MonteCarloPricer<double>(s, Backend::cpu).price({base})[0];
       EXPECT_TRUE(cunum::testing::bit_identical(estimate, without)) << what;
     }
   }
@@ -433,23 +434,22 @@ TEST(MonteCarloCpu, MultiAssetGreeksAreTheDerivativesOfTheEstimate) {
 
 TEST(MonteCarloCpuValidation, MultiAssetSettingsAndOptionsAreCheckedByName) {
   MonteCarloSettings s;
-  s.backend = Backend::cpu;
   s.paths = 64;
   s.payoff = MonteCarloPayoff::basket;
   s.assets = 17;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.assets");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.assets");
   s.assets = 2;
   s.correlation = {1.0, 0.5, 0.5};
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.correlation");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.correlation");
   s.correlation = {1.0, 0.5, 0.4, 1.0};  // not symmetric
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.correlation");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.correlation");
   s.correlation = {1.0, 1.0, 1.0, 1.0};  // singular
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "positive definite");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "positive definite");
   s.correlation = {1.0, 0.2, 0.2, 1.0};
   s.source = cunum::MonteCarloSource::sobol_bridge;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.source");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.source");
   s.source = cunum::MonteCarloSource::philox4x32_10;
-  const MonteCarloPricer<double> pricer(s);
+  const MonteCarloPricer<double> pricer(s, Backend::cpu);
   cunum::MonteCarloBasketOption<double> o;
   o.assets = {{100, 0, 0.2, 0.5}};
   o.strike = 100;
@@ -464,21 +464,20 @@ TEST(MonteCarloCpuValidation, MultiAssetSettingsAndOptionsAreCheckedByName) {
   EXPECT_CUNUM_ERROR(pricer.price({o}, greeks), ErrorCode::invalid_argument, "asset_greeks");  // settings.greeks off
   std::vector<MonteCarloEstimate<double>> results(1);
   MonteCarloSettings european = MonteCarloSettings{};
-  european.backend = Backend::cpu;
   european.greeks = true;
-  const MonteCarloPricer<double> one_asset(european);
+  const MonteCarloPricer<double> one_asset(european, Backend::cpu);
   cunum::MonteCarloAssetGreeks<double> slot{};
   EXPECT_CUNUM_ERROR(one_asset.price(one_asset.load({{100, 100, 1, 0, 0, 0.2, 0}}), results.data(), &slot, nullptr),
                      ErrorCode::invalid_argument, "asset_greeks");
   MonteCarloSettings one = MonteCarloSettings{};
-  one.backend = Backend::cpu;
   one.assets = 2;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{one}, ErrorCode::invalid_argument, "settings.assets");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(one, Backend::cpu), ErrorCode::invalid_argument, "settings.assets");
   one.assets = 1;
   one.correlation = {1.0};
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{one}, ErrorCode::invalid_argument, "settings.correlation");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(one, Backend::cpu), ErrorCode::invalid_argument, "settings.correlation");
   one.correlation.clear();
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(one).load(std::vector<cunum::MonteCarloBasketOption<double>>{}),
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(one, Backend::cpu)
+                         .load(std::vector<cunum::MonteCarloBasketOption<double>>{}),
                      ErrorCode::invalid_argument, "settings.payoff");
 }
 
@@ -500,7 +499,8 @@ TEST(MonteCarloCpuMrg, FirstGroupIsBoxMullerOnTheSeedsFirstOutputs) {
   MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 2);
   s.seed = 987654321;
   s.source = cunum::MonteCarloSource::mrg32k3a;
-  const auto e = MonteCarloPricer<double>(s).price({o})[0];  // stream 0, group 0: the seed's own substream
+  // Stream 0, group 0: the seed's own substream.
+  const auto e = MonteCarloPricer<double>(s, Backend::cpu).price({o})[0];
   cunum::device::Mrg32k3aState state = cunum::device::mrg32k3a_seeded_state(987654321);
   const double u1 = cunum::device::mrg32k3a_next_uniform(state), u2 = cunum::device::mrg32k3a_next_uniform(state);
   const double radius = std::sqrt(-2.0 * std::log(u1)), angle = 2 * M_PI * u2;
@@ -517,14 +517,14 @@ TYPED_TEST(MonteCarloCpu, MrgPricesMatchClosedFormsAndSplitIdentically) {
   const auto bs = cunum::testing::black_scholes_of(grid, {BlackScholesOutput::call});
   MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, std::int64_t{1} << 15);
   s.source = cunum::MonteCarloSource::mrg32k3a;
-  const auto european = MonteCarloPricer<T>(s).price(cast_grid<T>(grid));
+  const auto european = MonteCarloPricer<T>(s, Backend::cpu).price(cast_grid<T>(grid));
   for (std::size_t i = 0; i < grid.size(); ++i) {
     expect_within_errors(european[i].price, european[i].standard_error, bs.call[i], "mrg european", int(i));
   }
   s = settings_of(MonteCarloPayoff::asian_geometric, OptionType::put, 4002, 9);
   s.source = cunum::MonteCarloSource::mrg32k3a;
   s.antithetic = true;
-  const MonteCarloPricer<T> pricer(s);
+  const MonteCarloPricer<T> pricer(s, Backend::cpu);
   const auto whole = pricer.price(cast_grid<T>(grid));
   const std::vector<MonteCarloOption<double>> tail(grid.begin() + 7, grid.end());
   const auto split = pricer.price(cast_grid<T>(tail), 7);
@@ -536,7 +536,7 @@ TYPED_TEST(MonteCarloCpu, MrgPricesMatchClosedFormsAndSplitIdentically) {
     }
   }
   s.paths = std::int64_t{1} << 36;  // more groups than an option's 2^32 substreams
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<T>{s}, ErrorCode::invalid_argument, "settings.paths");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<T>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.paths");
 }
 
 // The stream of docs/monte_carlo.md, rebuilt by hand for four float paths.
@@ -545,7 +545,7 @@ TEST(MonteCarloCpuStream, FirstGroupIsBoxMullerOnPhiloxBlockZero) {
   MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 4);
   s.seed = 0x0123456789ABCDEFull;
   const std::uint32_t stream = 7;
-  const auto e = MonteCarloPricer<float>(s).price({o}, stream)[0];
+  const auto e = MonteCarloPricer<float>(s, Backend::cpu).price({o}, stream)[0];
   const cunum::device::PhiloxWords words =
       cunum::device::philox4x32({{0u, 0u, 0u, stream}}, 0x89ABCDEFu, 0x01234567u);
   float u[4];
@@ -574,7 +574,7 @@ TYPED_TEST(MonteCarloCpu, BatchSplitsAndThreadCountsGiveIdenticalResults) {
     s.greeks = true;
     auto options = grid;
     for (auto& o : options) o.barrier = payoff == MonteCarloPayoff::up_and_out ? T(140) : T(70);
-    const MonteCarloPricer<T> pricer(s);
+    const MonteCarloPricer<T> pricer(s, Backend::cpu);
     const auto whole = pricer.price(options);
     const std::vector<MonteCarloOption<T>> head(options.begin(), options.begin() + 5);
     const std::vector<MonteCarloOption<T>> tail(options.begin() + 5, options.end());
@@ -592,51 +592,68 @@ TYPED_TEST(MonteCarloCpu, BatchSplitsAndThreadCountsGiveIdenticalResults) {
 
 TEST(MonteCarloCpuValidation, SettingsAreCheckedByName) {
   MonteCarloSettings s;
-  s.backend = Backend::cpu;
   s.paths = 1;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{s}, ErrorCode::invalid_argument, "settings.paths");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.paths");
   s.paths = 7;
   s.antithetic = true;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{s}, ErrorCode::invalid_argument, "settings.paths");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.paths");
   s = MonteCarloSettings{};
-  s.backend = Backend::cpu;
   s.paths = 2;
   s.control_variate = true;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.paths");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.paths");
   s.control_variate = false;
   s.time_steps = 0;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.time_steps");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.time_steps");
   s.time_steps = 1;
   s.payoff = static_cast<MonteCarloPayoff>(42);
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.payoff");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.payoff");
   s.payoff = MonteCarloPayoff::european;
   s.type = static_cast<OptionType>(-1);
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.type");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.type");
   s.type = OptionType::call;
-  s.devices = {0};
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.devices");
-  s.devices.clear();
   s.source = static_cast<cunum::MonteCarloSource>(5);
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.source");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.source");
   s.source = cunum::MonteCarloSource::sobol_bridge;
   s.antithetic = true;
   s.paths = 4;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.antithetic");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.antithetic");
   s.antithetic = false;
   s.paths = (std::int64_t{1} << 32) + 2;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "settings.paths");
-  s.paths = 2;
-  s.source = cunum::MonteCarloSource::philox4x32_10;
-  s.backend = static_cast<Backend>(9);
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>{s}, ErrorCode::invalid_argument, "backend");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, Backend::cpu), ErrorCode::invalid_argument, "settings.paths");
+}
+
+// The plan-object contract: the placement resolved once, reported by placement().
+TEST(MonteCarloCpuValidation, PlacementIsResolvedAndDevicesAreRefusedOnTheCpu) {
+  MonteCarloSettings s;
+  s.paths = 64;
+  const MonteCarloPricer<double> pricer(s, Backend::cpu);
+  EXPECT_EQ(pricer.backend(), Backend::cpu);
+  const cunum::Placement& resolved = pricer.placement();
+  EXPECT_EQ(resolved.backend, Backend::cpu);
+  EXPECT_TRUE(resolved.devices.empty());
+  EXPECT_EQ(resolved.stream, nullptr);
+  EXPECT_EQ(resolved.device_memory, nullptr);
+  EXPECT_EQ(resolved.pinned_memory, nullptr);
+
+  cunum::Placement cpu_on_a_device(Backend::cpu);
+  cpu_on_a_device.devices = {0};
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, cpu_on_a_device), ErrorCode::invalid_argument,
+                     "'placement.devices' lists devices, but the CPU backend");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, static_cast<Backend>(9)), ErrorCode::invalid_argument,
+                     "'placement.backend'");
+  // sobol_bridge runs on one device: refused by the list's length, before any device is asked for.
+  s.source = cunum::MonteCarloSource::sobol_bridge;
+  cunum::Placement two_devices(Backend::cuda);
+  two_devices.devices = {0, 0};
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(s, two_devices), ErrorCode::invalid_argument,
+                     "'placement.devices' lists 2 devices, but sobol_bridge runs on one");
 }
 
 TEST(MonteCarloCpuValidation, OptionsAreCheckedByElementAndNothingIsWritten) {
   MonteCarloSettings s;
-  s.backend = Backend::cpu;
   s.paths = 64;
   s.payoff = MonteCarloPayoff::up_and_out;
-  const MonteCarloPricer<double> pricer(s);
+  const MonteCarloPricer<double> pricer(s, Backend::cpu);
   std::vector<MonteCarloOption<double>> options(3, MonteCarloOption<double>{100, 100, 1, 0.01, 0, 0.2, 120});
   options[1].spot = std::numeric_limits<double>::quiet_NaN();
   EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, "options[1].spot");
@@ -660,15 +677,15 @@ TEST(MonteCarloCpuValidation, OptionsAreCheckedByElementAndNothingIsWritten) {
   std::vector<MonteCarloEstimate<double>> results(3);
   std::memset(static_cast<void*>(results.data()), 0x5A, results.size() * sizeof(results[0]));
   const auto poison = results;
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(other).price(batch, results.data()), ErrorCode::invalid_argument,
-                     "batch");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<double>(other, Backend::cpu).price(batch, results.data()),
+                     ErrorCode::invalid_argument, "batch");
   EXPECT_EQ(std::memcmp(results.data(), poison.data(), results.size() * sizeof(results[0])), 0);
 }
 
 TEST(MonteCarloCpuValidation, MovedFromPricerIsInvalidArgument) {
   const MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 1 << 10);
   const std::vector<MonteCarloOption<double>> options{{100, 100, 1, 0.01, 0, 0.2, 0}};
-  MonteCarloPricer<double> pricer(s);
+  MonteCarloPricer<double> pricer(s, Backend::cpu);
   const auto batch = pricer.load(options);
   const MonteCarloPricer<double> moved_to = std::move(pricer);
   EXPECT_EQ(moved_to.settings().paths, s.paths);
@@ -678,12 +695,14 @@ TEST(MonteCarloCpuValidation, MovedFromPricerIsInvalidArgument) {
   EXPECT_EQ(std::memcmp(results.data(), expected.data(), sizeof(results[0])), 0);
   constexpr const char* moved = "is a moved-from MonteCarloPricer";
   EXPECT_CUNUM_ERROR(pricer.settings(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(pricer.backend(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(pricer.placement(), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(pricer.chunk_paths(), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(pricer.price(options), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(pricer.price(batch, results.data()), ErrorCode::invalid_argument, moved);
   // Assigned to again, it prices like any other.
-  pricer = MonteCarloPricer<double>(s);
+  pricer = MonteCarloPricer<double>(s, Backend::cpu);
   const auto again = pricer.price(options);
   EXPECT_EQ(std::memcmp(again.data(), expected.data(), sizeof(again[0])), 0);
 }
@@ -707,12 +726,12 @@ TEST(MonteCarloCpuSobolBridge, DatesPastTheSobolDimensionsAreRefusedAtConstructi
   for (const int steps : {1 << 30, 30000, 20001}) {
     MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_arithmetic, OptionType::call, 1024, steps);
     s.source = cunum::MonteCarloSource::sobol_bridge;
-    EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{s}, ErrorCode::not_supported,
+    EXPECT_CUNUM_ERROR(MonteCarloPricer<float>(s, Backend::cpu), ErrorCode::not_supported,
                        "cunum::MonteCarloPricer: argument 'settings.time_steps'");
   }
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1.0);
   MonteCarloSettings s = settings_of(MonteCarloPayoff::asian_arithmetic, OptionType::call, 2, 20000);
   s.source = cunum::MonteCarloSource::sobol_bridge;
-  const auto estimates = MonteCarloPricer<float>(s).price(cast_grid<float>(option_grid<double>()));
+  const auto estimates = MonteCarloPricer<float>(s, Backend::cpu).price(cast_grid<float>(option_grid<double>()));
   EXPECT_FALSE(estimates.empty());
 }

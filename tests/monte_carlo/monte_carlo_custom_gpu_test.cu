@@ -26,9 +26,8 @@ TYPED_TEST_SUITE(MonteCarloCustomGpu, cunum::testing::RealTypes);
 template <class T, class Payoff>
 std::vector<MonteCarloEstimate<T>> price_custom(MonteCarloSettings s, Backend backend, const Payoff& payoff,
                                                 const std::vector<MonteCarloOption<T>>& options) {
-  s.backend = backend;
   s.payoff = MonteCarloPayoff::custom;
-  const MonteCarloPricer<T> pricer(s);
+  const MonteCarloPricer<T> pricer(s, backend);
   const auto batch = pricer.load(options);
   if (backend == Backend::cpu) {
     std::vector<MonteCarloEstimate<T>> out(options.size());
@@ -57,8 +56,7 @@ TYPED_TEST(MonteCarloCustomGpu, FunctorsOnTheDeviceMatchTheLibraryAndTheCpu) {
       const auto gpu = price_custom<T>(s, Backend::cuda, cunum::testing::AsianPayoff<T>{}, options);
       const auto cpu = price_custom<T>(s, Backend::cpu, cunum::testing::AsianPayoff<T>{}, options);
       s.payoff = MonteCarloPayoff::asian_arithmetic;
-      s.backend = Backend::cuda;
-      const auto library = MonteCarloPricer<T>(s).price(options);
+      const auto library = MonteCarloPricer<T>(s, Backend::cuda).price(options);
       for (std::size_t i = 0; i < options.size(); ++i) {
         const double tolerance = (sizeof(T) == 4 ? 1e-4 : 1e-9) * std::abs(double(cpu[i].price)) +
                                  2e-3 * double(cpu[i].standard_error) + 1e-12;

@@ -35,9 +35,8 @@ template <class T, class Payoff>
 void expect_same_as_library(Backend backend, MonteCarloPayoff library, const Payoff& payoff, MonteCarloSettings s,
                             const std::vector<MonteCarloOption<T>>& options, const char* what,
                             const std::vector<MonteCarloEstimate<T>>* reference = nullptr) {
-  s.backend = backend;
   s.payoff = MonteCarloPayoff::custom;
-  const MonteCarloPricer<T> custom(s);
+  const MonteCarloPricer<T> custom(s, backend);
   const auto batch = custom.load(options);
   std::vector<MonteCarloEstimate<T>> estimates(options.size());
   if (backend == Backend::cpu) {
@@ -49,7 +48,7 @@ void expect_same_as_library(Backend backend, MonteCarloPayoff library, const Pay
     estimates = results.to_host();
   }
   s.payoff = library;
-  const auto expected = reference != nullptr ? *reference : MonteCarloPricer<T>(s).price(options);
+  const auto expected = reference != nullptr ? *reference : MonteCarloPricer<T>(s, backend).price(options);
   for (std::size_t i = 0; i < options.size(); ++i) {
     const double tolerance = (sizeof(T) == 4 ? 1e-4 : 1e-9) * std::abs(double(expected[i].price)) +
                              2e-3 * double(expected[i].standard_error) + 1e-12;
@@ -95,15 +94,14 @@ TYPED_TEST(MonteCarloCustom, FunctorsPriceAsTheLibraryOnTheCpu) {
 
 TEST(MonteCarloCustomValidation, EachEntryPointRefusesTheOthersPayoffs) {
   MonteCarloSettings s;
-  s.backend = Backend::cpu;
   s.paths = 64;
-  const MonteCarloPricer<double> european(s);
+  const MonteCarloPricer<double> european(s, Backend::cpu);
   const auto batch = european.load(book<double>());
   std::vector<MonteCarloEstimate<double>> results(batch.size());
   EXPECT_CUNUM_ERROR(cunum::price_with_payoff(european, batch, cunum::testing::VanillaPayoff<double>{}, results.data()),
                      ErrorCode::invalid_argument, "pricer");
   s.payoff = MonteCarloPayoff::custom;
-  const MonteCarloPricer<double> custom(s);
+  const MonteCarloPricer<double> custom(s, Backend::cpu);
   const auto custom_batch = custom.load(book<double>());
   EXPECT_CUNUM_ERROR(custom.price(custom_batch, results.data()), ErrorCode::invalid_argument, "settings.payoff");
   EXPECT_CUNUM_ERROR(cunum::price_with_payoff(custom, batch, cunum::testing::VanillaPayoff<double>{}, results.data()),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
+#include "cunum/core/stream.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "monte_carlo_cases.hpp"
 #include "test_support.hpp"
@@ -113,10 +114,8 @@ TYPED_TEST(MonteCarloGpu, EveryPayoffAndVariantMatchesTheCpuBackend) {
       s.control_variate = variant == 1 || variant == 3;
       s.greeks = variant >= 1;
       const auto options = options_for<T>(payoff, 13);
-      s.backend = Backend::cuda;
-      const auto gpu = device_price(MonteCarloPricer<T>(s), options);
-      s.backend = Backend::cpu;
-      const auto cpu = MonteCarloPricer<T>(s).price(options);
+      const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
+      const auto cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
       const bool likelihood_ratio = payoff == MonteCarloPayoff::digital || payoff == MonteCarloPayoff::up_and_out ||
                                     payoff == MonteCarloPayoff::down_and_out;
       for (std::size_t i = 0; i < options.size(); ++i) {
@@ -155,8 +154,7 @@ TYPED_TEST(MonteCarloGpu, MultiAssetPayoffsMatchTheCpuBackend) {
           o.rate = T(0.02);
           options.push_back(o);
         }
-        s.backend = Backend::cuda;
-        const MonteCarloPricer<T> gpu_pricer(s);
+        const MonteCarloPricer<T> gpu_pricer(s, Backend::cuda);
         const auto batch = gpu_pricer.load(options);
         DeviceBuffer<MonteCarloEstimate<T>> results(options.size());
         DeviceBuffer<cunum::MonteCarloAssetGreeks<T>> greeks(options.size() * static_cast<std::size_t>(assets));
@@ -165,9 +163,9 @@ TYPED_TEST(MonteCarloGpu, MultiAssetPayoffsMatchTheCpuBackend) {
         gpu_pricer.price(batch, results.data(), s.greeks ? greeks.data() : nullptr, nullptr);
         const auto gpu = results.to_host();
         const auto gpu_greeks = greeks.to_host();
-        s.backend = Backend::cpu;
         std::vector<cunum::MonteCarloAssetGreeks<T>> cpu_greeks;
-        const auto cpu = s.greeks ? MonteCarloPricer<T>(s).price(options, cpu_greeks) : MonteCarloPricer<T>(s).price(options);
+        const MonteCarloPricer<T> cpu_pricer(s, Backend::cpu);
+        const auto cpu = s.greeks ? cpu_pricer.price(options, cpu_greeks) : cpu_pricer.price(options);
         for (std::size_t i = 0; i < options.size(); ++i) {
           const std::string what = std::string(to_string(payoff)) + " on " + std::to_string(assets) +
                                    " assets, variant " + std::to_string(variant) + " option " + std::to_string(i);
@@ -193,7 +191,8 @@ TYPED_TEST(MonteCarloGpu, MultiAssetPayoffsMatchTheCpuBackend) {
 TYPED_TEST(MonteCarloGpu, MrgMatchesTheCpuBackend) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  const int device = cunum::current_device();
+  cunum::Placement shared_device(Backend::cuda);
+  shared_device.devices = {cunum::current_device(), cunum::current_device()};
   for (MonteCarloPayoff payoff : {MonteCarloPayoff::european, MonteCarloPayoff::up_and_out, MonteCarloPayoff::basket}) {
     for (std::int64_t paths : {std::int64_t{5}, std::int64_t{4093}, std::int64_t{300001}}) {
       MonteCarloSettings s;
@@ -217,22 +216,14 @@ TYPED_TEST(MonteCarloGpu, MrgMatchesTheCpuBackend) {
           options[i].expiry = T(1);
           options[i].rate = T(0.03);
         }
-        s.backend = Backend::cuda;
-        gpu = MonteCarloPricer<T>(s).price(options);
-        s.devices = {device, device};
-        shared = MonteCarloPricer<T>(s).price(options);
-        s.devices.clear();
-        s.backend = Backend::cpu;
-        cpu = MonteCarloPricer<T>(s).price(options);
+        gpu = MonteCarloPricer<T>(s, Backend::cuda).price(options);
+        shared = MonteCarloPricer<T>(s, shared_device).price(options);
+        cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
       } else {
         const auto options = options_for<T>(payoff, 9);
-        s.backend = Backend::cuda;
-        gpu = device_price(MonteCarloPricer<T>(s), options);
-        s.devices = {device, device};
-        shared = device_price(MonteCarloPricer<T>(s), options);
-        s.devices.clear();
-        s.backend = Backend::cpu;
-        cpu = MonteCarloPricer<T>(s).price(options);
+        gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
+        shared = device_price(MonteCarloPricer<T>(s, shared_device), options);
+        cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
       }
       for (std::size_t i = 0; i < gpu.size(); ++i) {
         const std::string what = std::string("mrg32k3a ") + to_string(payoff) + ", " + std::to_string(paths) +
@@ -255,11 +246,9 @@ TYPED_TEST(MonteCarloGpu, SobolBridgeMatchesTheCpuBackend) {
     s.paths = 50021;
     s.control_variate = s.greeks = payoff == MonteCarloPayoff::asian_arithmetic;
     s.source = cunum::MonteCarloSource::sobol_bridge;
-    s.backend = Backend::cuda;
     const auto options = options_for<T>(payoff, 5);
-    const auto gpu = device_price(MonteCarloPricer<T>(s), options);
-    s.backend = Backend::cpu;
-    const auto cpu = MonteCarloPricer<T>(s).price(options);
+    const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
+    const auto cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
     for (std::size_t i = 0; i < options.size(); ++i) {
       expect_agree(gpu[i], cpu[i], std::string("sobol_bridge ") + to_string(payoff) + " option " + std::to_string(i));
     }
@@ -278,11 +267,9 @@ TYPED_TEST(MonteCarloGpu, AwkwardPathAndOptionCounts) {
       MonteCarloSettings s;
       s.paths = paths;
       s.seed = cunum::testing::fresh_seed();
-      s.backend = Backend::cuda;
       const auto options = options_for<T>(MonteCarloPayoff::european, count);
-      const auto gpu = device_price(MonteCarloPricer<T>(s), options);
-      s.backend = Backend::cpu;
-      const auto cpu = MonteCarloPricer<T>(s).price(options);
+      const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
+      const auto cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
       for (std::size_t i = 0; i < count; ++i) {
         expect_agree(gpu[i], cpu[i], "paths " + std::to_string(paths) + " option " + std::to_string(i));
       }
@@ -299,8 +286,7 @@ TYPED_TEST(MonteCarloGpu, BitIdenticalRunToRunAndUnderBatchSplits) {
   s.paths = 300000;
   s.control_variate = true;
   s.seed = cunum::testing::fresh_seed();
-  s.backend = Backend::cuda;
-  const MonteCarloPricer<T> pricer(s);
+  const MonteCarloPricer<T> pricer(s, Backend::cuda);
   const auto options = options_for<T>(s.payoff, 18);
   const auto first = device_price(pricer, options);
   const auto again = device_price(pricer, options);
@@ -322,8 +308,7 @@ TYPED_TEST(MonteCarloGpu, EuropeanOnTheDeviceMatchesBlackScholes) {
   MonteCarloSettings s;
   s.paths = std::int64_t{1} << 22;
   s.seed = 20261124;
-  s.backend = Backend::cuda;
-  const auto e = device_price(MonteCarloPricer<T>(s), cunum::testing::option_grid<T>());
+  const auto e = device_price(MonteCarloPricer<T>(s, Backend::cuda), cunum::testing::option_grid<T>());
   for (std::size_t i = 0; i < grid.size(); ++i) {
     cunum::testing::expect_within_errors(e[i].price, e[i].standard_error, bs.call[i], "price", int(i));
   }
@@ -343,31 +328,29 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
     s.paths = 100003;
     s.greeks = true;
     s.seed = cunum::testing::fresh_seed();
-    s.backend = Backend::cuda;
     const auto options = options_for<T>(payoff, 7);
-    const auto one = device_price(MonteCarloPricer<T>(s), options);
+    const auto one = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
     std::vector<std::vector<int>> lists = {{device, device}, {device, device, device}};
     if (cunum::device_count() >= 2) lists.push_back({device, (device + 1) % cunum::device_count()});  // two GPUs
+    cunum::Placement several(Backend::cuda);
     for (const std::vector<int>& list : lists) {
-      s.devices = list;
-      const auto shared = device_price(MonteCarloPricer<T>(s), options);
+      several.devices = list;
+      const MonteCarloPricer<T> shared_pricer(s, several);
+      EXPECT_EQ(shared_pricer.placement().devices, list);
+      const auto shared = device_price(shared_pricer, options);
       for (std::size_t i = 0; i < options.size(); ++i) {
         EXPECT_TRUE(cunum::testing::bit_identical(one[i], shared[i])) << list.size() << " entries, option " << i;
       }
     }
-    s.devices = {device, device};
-    EXPECT_CUNUM_ERROR(MonteCarloPricer<T>(s).price(MonteCarloPricer<T>([&] {
-                                                      MonteCarloSettings single = s;
-                                                      single.devices.clear();
-                                                      return single;
-                                                    }()).load(options),
-                                                    nullptr),
-                       ErrorCode::invalid_argument, "batch");
+    several.devices = {device, device};
+    const auto one_device_batch = MonteCarloPricer<T>(s, Backend::cuda).load(options);
+    EXPECT_CUNUM_ERROR(MonteCarloPricer<T>(s, several).price(one_device_batch, nullptr), ErrorCode::invalid_argument,
+                       "batch");
   }
-  MonteCarloSettings bad;
-  bad.backend = Backend::cuda;
+  cunum::Placement bad(Backend::cuda);
   bad.devices = {device, cunum::device_count()};
-  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>{bad}, ErrorCode::invalid_argument, "settings.devices");
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>(MonteCarloSettings{}, bad), ErrorCode::invalid_argument,
+                     "'placement.devices' lists device");
 }
 
 TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
@@ -377,8 +360,7 @@ TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
   MonteCarloSettings s;
   s.paths = 1 << 18;
   s.seed = cunum::testing::fresh_seed();
-  s.backend = Backend::cuda;
-  const MonteCarloPricer<float> pricer(s);
+  const MonteCarloPricer<float> pricer(s, Backend::cuda);
   const auto batch = pricer.load(options_for<float>(MonteCarloPayoff::european, 40));
   {  // the buffers are released on their streams, before the streams go
     DeviceBuffer<MonteCarloEstimate<float>> a(40, streams[0]), b(40, streams[1]);
@@ -395,15 +377,67 @@ TEST(MonteCarloGpuValidation, HostResultsAndCpuBatchesAreRefused) {
   CUNUM_REQUIRE_GPU();
   MonteCarloSettings s;
   s.paths = 64;
-  s.backend = Backend::cuda;
-  const MonteCarloPricer<double> pricer(s);
+  const MonteCarloPricer<double> pricer(s, Backend::cuda);
   const auto batch = pricer.load(options_for<double>(MonteCarloPayoff::european, 2));
   std::vector<MonteCarloEstimate<double>> host(2);
   EXPECT_CUNUM_ERROR(pricer.price(batch, host.data()), ErrorCode::invalid_argument, "results");
-  s.backend = Backend::cpu;
-  const auto cpu_batch = MonteCarloPricer<double>(s).load(options_for<double>(MonteCarloPayoff::european, 2));
+  const auto cpu_batch = MonteCarloPricer<double>(s, Backend::cpu).load(options_for<double>(MonteCarloPayoff::european, 2));
   DeviceBuffer<MonteCarloEstimate<double>> results(2);
   EXPECT_CUNUM_ERROR(pricer.price(cpu_batch, results.data()), ErrorCode::invalid_argument, "batch");
+}
+
+// The plan-object contract: every device allocation of the pricer (the loaded batch,
+// one copy per device; each call's chunk sums, per device; the sobol_bridge paths;
+// the host convenience's results) comes from the placement's resource and goes back
+// to it; placement() reports what was resolved. Prices equal the default placement's.
+TEST(MonteCarloGpuPlacement, AllocatesFromItsResourceAndReportsWhatItResolved) {
+  CUNUM_REQUIRE_GPU();
+  const int device = cunum::current_device();
+  const cunum::Stream stream;
+  const auto options = options_for<float>(MonteCarloPayoff::asian_arithmetic, 5);
+  struct Case {
+    cunum::MonteCarloSource source;
+    std::vector<int> devices;
+  };
+  const Case cases[] = {{cunum::MonteCarloSource::philox4x32_10, {}},
+                        {cunum::MonteCarloSource::philox4x32_10, {device, device}},
+                        {cunum::MonteCarloSource::sobol_bridge, {device}}};
+  for (const Case& c : cases) {
+    MonteCarloSettings s;
+    s.payoff = MonteCarloPayoff::asian_arithmetic;
+    s.time_steps = 8;
+    s.paths = 1 << 16;
+    s.seed = cunum::testing::fresh_seed();
+    s.source = c.source;
+    const auto expected = MonteCarloPricer<float>(s, Backend::cuda).price(options);
+    cunum::testing::CountingResource resource;
+    cunum::Placement placement(Backend::cuda, stream);
+    placement.devices = c.devices;
+    placement.device_memory = &resource;
+    const std::string what = std::string(to_string(c.source)) + " on " + std::to_string(c.devices.size()) + " devices";
+    {
+      const MonteCarloPricer<float> pricer(s, placement);
+      const cunum::Placement& resolved = pricer.placement();
+      EXPECT_EQ(pricer.backend(), Backend::cuda) << what;
+      EXPECT_EQ(resolved.backend, Backend::cuda) << what;
+      EXPECT_EQ(resolved.devices, c.devices.empty() ? std::vector<int>{device} : c.devices) << what;
+      EXPECT_EQ(resolved.stream, stream.get()) << what;
+      EXPECT_EQ(resolved.device_memory, &resource) << what;
+      EXPECT_EQ(resolved.pinned_memory, cunum::pinned_memory_resource()) << what;
+      const auto batch = pricer.load(options);
+      DeviceBuffer<MonteCarloEstimate<float>> results(options.size(), stream);
+      pricer.price(batch, results.data(), stream);
+      const auto priced = results.to_host();
+      const auto converted = pricer.price(options);  // the host convenience
+      for (std::size_t i = 0; i < options.size(); ++i) {
+        EXPECT_TRUE(cunum::testing::bit_identical(priced[i], expected[i])) << what << ", option " << i;
+        EXPECT_TRUE(cunum::testing::bit_identical(converted[i], expected[i])) << what << ", option " << i;
+      }
+      EXPECT_GT(resource.allocations.load(), 0) << what;
+    }
+    cunum::synchronize(stream);
+    EXPECT_EQ(resource.deallocations.load(), resource.allocations.load()) << what;
+  }
 }
 
 }  // namespace

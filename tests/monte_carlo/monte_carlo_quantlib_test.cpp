@@ -91,7 +91,6 @@ TEST(MonteCarloQuantLib, BestAndWorstOfTwoMatchStulz) {
         s.seed = 20261124;
         s.control_variate = true;
         s.greeks = true;
-        s.backend = cunum::Backend::cpu;
         for (double strike : {90.0, 100.0, 115.0}) {
           cunum::MonteCarloBasketOption<double> option;
           option.assets = {{100.0, 0.01, 0.25, 0.0}, {95.0, 0.02, 0.35, 0.0}};
@@ -99,7 +98,7 @@ TEST(MonteCarloQuantLib, BestAndWorstOfTwoMatchStulz) {
           option.expiry = expiry;
           option.rate = rate;
           std::vector<cunum::MonteCarloAssetGreeks<double>> greeks;
-          const auto estimate = cunum::MonteCarloPricer<double>(s).price({option}, greeks)[0];
+          const auto estimate = cunum::MonteCarloPricer<double>(s, cunum::Backend::cpu).price({option}, greeks)[0];
           const ql::Option::Type ql_type = type == OptionType::call ? ql::Option::Call : ql::Option::Put;
           // Stulz's price with asset j's spot and volatility moved.
           const auto stulz = [&](int j, double spot_bump, double volatility_bump) {
@@ -153,8 +152,7 @@ TEST(MonteCarloQuantLib, DiscreteBarriersMatchTheCorrectedAnalyticEngine) {
       s.seed = 20261124;
       s.antithetic = true;
       s.greeks = true;
-      s.backend = cunum::Backend::cpu;
-      const auto estimates = cunum::MonteCarloPricer<double>(s).price(options);
+      const auto estimates = cunum::MonteCarloPricer<double>(s, cunum::Backend::cpu).price(options);
       for (std::size_t i = 0; i < options.size(); ++i) {
         const auto corrected = [&](double spot_bump, double volatility_bump) {
           MonteCarloOption<double> moved = options[i];
