@@ -15,12 +15,31 @@
 ///     theta_call = -S e^{-qT} phi(d1) sigma / (2 sqrt T) - r K D N(d2) + q S e^{-qT} N(d1),
 ///     theta_put  = -S e^{-qT} phi(d1) sigma / (2 sqrt T) + r K D N(-d2) - q S e^{-qT} N(-d1),
 ///     rho_call = K T D N(d2),                      rho_put = -K T D N(-d2),
-/// with N(x) = erfc(-x / sqrt 2) / 2, accurate in both tails; near the money
-/// (d2 < 0 < d1) with sigma sqrt(T) < 1/16 the prices are formed as K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and
-/// K D [(N(d1) - N(d2)) - expm1(x) N(-d1)], x = ln(S/K) + (r - q)T, with N(d1) - N(d2)
-/// a sum of two erf terms, so that they keep their relative accuracy when sigma sqrt T
-/// is small. Theta is per year (the derivative with respect to calendar time, i.e.
-/// -d/dT), vega and rho per unit of sigma and r.
+/// with N the standard normal distribution and phi its density. Theta is per year (the
+/// derivative with respect to calendar time, i.e. -d/dT), vega and rho per unit of
+/// sigma and r. The prices are not formed as written where that would cancel:
+/// - out of the money (d1 < 0 for the call, d2 > 0 for the put) that option is
+///   K D phi(d2) (m(|d_near|) - m(|d_far|)), m(a) = N(-a) / phi(a) the Mills ratio
+///   (from erfcx) and d_near, d_far the one of d1, d2 nearer to and farther from 0 (a
+///   series of positive terms in place of the difference when sigma sqrt(T) < 1/16), and
+///   the other option is its parity partner, with the intrinsic value K D expm1(x),
+///   x = ln(S/K) + (r - q)T, while |x| < 1;
+/// - near the money (d2 < 0 < d1) with sigma sqrt(T) < 1/16 they are
+///   K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
+///   N(d1) - N(d2) a sum of two erf terms.
+///
+/// Accuracy (the CPU and CUDA suites check it against a 2181-option mpmath oracle,
+/// tests/black_scholes/oracle/: expiries 1 hour to 30 years, volatilities 0.1% to 300%,
+/// strikes 1% to 50x spot, negative rates and dividend yields): every output f of price()
+/// is within 32 u (1 + kappa) |f| + lambda of the exact value, in double and in float,
+/// where u is the unit roundoff of T (2^-53, 2^-24), kappa the relative condition number
+/// of f in the six inputs, sum |x df/dx| / |f| over S, K, T, r, q and sigma (what
+/// rounding the inputs alone would cost), and lambda the smallest normal number of T
+/// (gradual underflow). Measured on the CPU: 3.0 u (1 + kappa) in double, 2.5 in float.
+/// implied_volatility() of a double price() round-trips to within 1e-13 relative
+/// wherever the relative vega nu = sigma/p dp/dsigma is at least 1e-2 (a price rounded
+/// to a double alone moves sigma by u / nu), and to within 128 u (1 + 1/nu) wherever
+/// nu >= 1e-8 (measured: 2.4e-14, and 43 u (1 + 1/nu)).
 ///
 /// Invalid elements (never an exception; each option is handled alone):
 /// - any input NaN or infinite, or S, K, T or sigma negative: every output of that
@@ -37,7 +56,7 @@
 /// Determinism: every option is computed independently by the same scalar code, so
 /// results are bit-identical run to run on a given backend and device, whatever the
 /// thread count or launch shape. CPU and CUDA results may differ in the last bits
-/// (the device's erfc, exp and log; the float kernels divide and take square roots
+/// (the device's erfcx, erf, exp and log; the float kernels divide and take square roots
 /// to within 2 ulps).
 
 #include <cstdint>

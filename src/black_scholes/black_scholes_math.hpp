@@ -1,8 +1,10 @@
 #pragma once
 // Internal: the scalar Black-Scholes-Merton mathematics shared by the CPU backend
 // and the CUDA kernels (CUNUM_HOST_DEVICE), templated on float and double. The
-// normal CDF is N(x) = erfc(-x / sqrt(2)) / 2, accurate in both tails. The
-// invalid-element policy implemented here is stated in include/cunum/black_scholes.hpp.
+// normal CDF is N(x) = erfc(-x / sqrt(2)) / 2, accurate in both tails; out of the
+// money, prices are formed from the Mills ratio m(a) = N(-a) / phi(a) (mills_difference).
+// The invalid-element policy and the accuracy bound implemented here are stated in
+// include/cunum/black_scholes.hpp.
 
 #include <cmath>
 #include <limits>
@@ -36,6 +38,37 @@ CUNUM_BS_UNARY(log, logf)
 CUNUM_BS_UNARY(sqrt, sqrtf)
 #undef CUNUM_BS_UNARY
 
+#if !defined(__CUDA_ARCH__)
+// erfcx(x) = e^{x^2} erfc(x) for x >= 0 on the host, whose C++ library has none (the
+// device has CUDA's erfcx). Below 26: erfc(x) e^{x^2}, with x^2 split into its double
+// and that double's rounding error (fma), so that the product adds only the
+// rounding of erfc, exp and two multiplications (a few ulps, however large x^2). From
+// 26, where erfc nears underflow and e^{x^2} overflow: the asymptotic series
+// 1/(x sqrt(pi)) sum_n (-1)^n (2n-1)!! / (2x^2)^n to n = 8 (the next term is below 3e-21).
+inline double erfcx_host(double x) {
+  if (x < 26.0) {
+    const double square = x * x;
+    const double square_rounding = std::fma(x, x, -square);
+    return std::erfc(x) * std::exp(square) * (1.0 + square_rounding);
+  }
+  const double z = 0.5 / (x * x);
+  double series = 1.0;
+  for (int n = 8; n >= 1; --n) series = 1.0 - (2 * n - 1) * z * series;
+  return series / (x * 1.7724538509055160273);  // x sqrt(pi)
+}
+#endif
+
+// erfcx(x) = e^{x^2} erfc(x), x >= 0: the device's erfcx or erfcxf, the host's
+// erfcx_host (float rounded from double).
+template <class T>
+CUNUM_HOST_DEVICE inline T erfcx_(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) return ::erfcxf(x); else return ::erfcx(x);
+#else
+  return static_cast<T>(erfcx_host(static_cast<double>(x)));
+#endif
+}
+
 // a / b. On the device in float: __fdividef, 2 ulps without the range checks of a
 // full division (a divisor beyond 2^126 gives 0, the limit the formulas want there:
 // K -> infinity); elsewhere the plain division.
@@ -64,33 +97,75 @@ CUNUM_HOST_DEVICE inline T infinity() {
 
 template <class T> constexpr T kInvSqrt2 = T(0.70710678118654752440084436210484903928L);
 template <class T> constexpr T kInvSqrt2Pi = T(0.39894228040143267793994605993438186848L);
+template <class T> constexpr T kSqrtHalfPi = T(1.25331413731550025120788264240552262650L);
 
-// Standard normal CDF and density.
-template <class T>
-CUNUM_HOST_DEVICE inline T norm_cdf(T x) {
-  return T(0.5) * erfc_(-x * kInvSqrt2<T>);
-}
+// Standard normal density.
 template <class T>
 CUNUM_HOST_DEVICE inline T norm_pdf(T x) {
   return kInvSqrt2Pi<T> * exp_(T(-0.5) * x * x);
 }
 
-// N(d) and N(-d) from one erfc: the one below 1/2 from the tail, accurate however
-// small, and the other as its complement, which is at least 1/2 and so loses nothing.
+// N(d) and N(-d) from the tail N(-|d|): the tail, accurate however small, and its
+// complement, which is at least 1/2 and so loses nothing. At d == 0 exactly 1/2 (the
+// tail's product phi(0) m(0) is an ulp off in double).
 template <class T>
 struct NormalCdfPair {
   T at, at_minus;  // N(d), N(-d)
 };
 template <class T>
-CUNUM_HOST_DEVICE inline NormalCdfPair<T> norm_cdf_pair(T d) {
-  const T tail = T(0.5) * erfc_((d < T(0) ? -d : d) * kInvSqrt2<T>);
+CUNUM_HOST_DEVICE inline NormalCdfPair<T> norm_cdf_pair(T d, T tail) {
+  if (d == T(0)) return {T(0.5), T(0.5)};
   return d < T(0) ? NormalCdfPair<T>{tail, T(1) - tail} : NormalCdfPair<T>{T(1) - tail, tail};
 }
 
 // Below this total volatility sigma sqrt(T), near-the-money prices are formed without
 // the cancellation of S e^{-qT} N(d1) and K e^{-rT} N(d2); above it the cancellation
-// costs at most about 1 / (0.4 x 1/16) = 40 ulps, and the plain form is cheaper.
+// costs at most about 1 / (0.4 x 1/16) = 40 ulps, and the plain form is cheaper. Out
+// of the money, below it, mills_difference sums a series instead of subtracting.
 template <class T> constexpr T kSmallTotalVolatility = T(0.0625);
+
+// The Mills ratio m(a) = N(-a) / phi(a) = sqrt(pi/2) erfcx(a / sqrt 2), a >= 0 (m(inf)
+// = 0): the normal tail without its Gaussian factor, N(-|d|) = phi(d) m(|d|), so that
+// a tail's Gaussian factor can be shared (with the other tail of a price) instead of
+// each erfc carrying the argument error of its own exp(-d^2/2).
+template <class T>
+CUNUM_HOST_DEVICE inline T mills_ratio(T a) {
+  return kSqrtHalfPi<T> * erfcx_(a * kInvSqrt2<T>);
+}
+
+// m(a) - m(b) for 0 <= a <= b, given m_a = m(a) and m_b = m(b), w = b - a. Out of the
+// money a price is K D phi(d2) (m(|d_near|) - m(|d_far|)), |d_far| - |d_near| = sigma sqrt T.
+//  - w below kSmallTotalVolatility with b w < 2: the Taylor series of m about b,
+//        m(a) - m(b) = sum_{k>=1} M_k w^k / k!,   M_k = (-1)^k m^(k)(b) > 0,
+//    from M_0 = m_b, M_1 = 1 - b M_0, M_(k+1) = k M_(k-1) - b M_k (the derivatives of
+//    Y(z) = m(-z) at -b: Y' = 1 + z Y). Every term is positive, so the sum cancels
+//    nothing however small w. The recurrence loses about b^2 ulps of M_1 (1 - b M_0 is
+//    about 1/b^2), which the price's condition number covers (it is at least about
+//    h^2 there), and b w < 2 keeps the later terms' errors below that. Terms to M_11
+//    (double) or M_6 (float): what is left out is below u/50 for every w < 1/16.
+//  - otherwise the difference itself, which loses about m_a / (m_a - m_b) <= 2 + b / w
+//    ulps: within the condition number (|h| / (sigma sqrt T) and more) again.
+// b below 64 for the series: beyond it exp(-b^2/2) underflows in both precisions, so the
+// price is 0 either way, and the recurrence's terms (which grow like b^k) stay finite.
+template <class T>
+CUNUM_HOST_DEVICE inline T mills_difference(T m_a, T m_b, T b, T w) {
+  if (w < kSmallTotalVolatility<T> && b * w < T(2) && b < T(64)) {
+    constexpr int kLastTerm = std::is_same_v<T, float> ? 6 : 11;
+    T before = m_b;                    // M_(k-1)
+    T derivative = T(1) - b * before;  // M_k, from k = 1
+    T power = w;                       // w^k / k!
+    T sum = derivative * w;
+    for (int k = 1; k < kLastTerm; ++k) {
+      const T next = T(k) * before - b * derivative;
+      before = derivative;
+      derivative = next;
+      power *= w * (T(1) / T(k + 1));  // a constant after unrolling: no division
+      sum += next * power;
+    }
+    return sum;
+  }
+  return m_a - m_b;
+}
 
 // Every output of one option; the kernels and the CPU loop store the requested ones.
 template <class T>
@@ -110,6 +185,17 @@ struct Values {
 //    -inf when t == 0 < v, else 0;
 //  - s == 0 (K > 0): d = -inf (call 0, put K e^{-rT}); k == 0: d = +inf; s == k == 0:
 //    d = +inf; gamma and the theta decay term are 0 wherever the density at d1 is 0.
+// The prices take one of three forms, by where the option lies (h = ln(F/K) / (v sqrt t),
+// half = v sqrt(t) / 2, d1 = h + half, d2 = h - half):
+//  - one side out of the money (finite d1 < 0: the call; d2 > 0: the put): its price is
+//    K D phi(d2) (m(|d_near|) - m(|d_far|)) (mills_difference), the other's by put-call
+//    parity. There S e^{-qT} N(d1) and K D N(d2) are two tails each off by the argument
+//    error of its own exponential (about d^2 ulps), and their difference is smaller
+//    than either by up to |h| / half: that product was the loss of the textbook form.
+//    Theta of the out-of-the-money option has the same common factor, K D phi(d2)
+//    (-v / (2 sqrt t) + r m - q m').
+//  - between (d2 < 0 < d1) with v sqrt(t) below kSmallTotalVolatility: the erf form;
+//  - otherwise (and at the limits): the textbook form.
 template <class T, bool kPricesOnly = false>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
@@ -125,7 +211,10 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   const T carry = q == T(0) ? T(1) : exp_(-q * t);  // e^{-qT}; a batch without dividends skips it
   const T sqrt_t = sqrt_(t);
   const T vol_sqrt_t = v * sqrt_t;
-  T d1, d2, x = T(0);  // x = ln(F/K) where s, k and vol_sqrt_t are positive
+  const T half = T(0.5) * vol_sqrt_t;
+  // x = ln(F/K) and h = x / (v sqrt t) where s, k and vol_sqrt_t are positive.
+  T d1, d2, h = T(0), x = T(0);
+  bool out_of_the_money = false;  // one side out of the money, d1 and d2 finite or not
   if (k == T(0)) {
     d1 = d2 = infinity<T>();
   } else if (s == T(0)) {
@@ -135,38 +224,71 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
   } else {
     x = log_(divide_(s, k)) + (r - q) * t;
-    d1 = divide_(x, vol_sqrt_t) + T(0.5) * vol_sqrt_t;
-    d2 = d1 - vol_sqrt_t;
+    h = divide_(x, vol_sqrt_t);
+    d1 = h + half;
+    d2 = h - half;
+    out_of_the_money = d1 < T(0) || d2 > T(0);
   }
-  const NormalCdfPair<T> n1 = norm_cdf_pair(d1), n2 = norm_cdf_pair(d2);
   const T s_carry = s * carry;
   const T k_discount = k * discount;
-  if (d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>) {
-    // Near the money (|ln(F/K)| < sigma^2 T / 2) with a small sigma sqrt(T),
-    // S e^{-qT} N(d1) - K D N(d2) would cancel to about sigma sqrt(T) of its terms.
-    // Instead, with F - K = K expm1(x),
-    //   call = K D [(N(d1) - N(d2)) + expm1(x) N(d1)],  put = K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
-    // N(d1) - N(d2) = (erf(d1/sqrt 2) + erf(-d2/sqrt 2)) / 2 a sum of positive terms, and
-    // the expm1 terms smaller than it by a factor of about sigma sqrt(T).
-    const T between = T(0.5) * (erf_(d1 * kInvSqrt2<T>) + erf_(-d2 * kInvSqrt2<T>));
-    const T moneyness = expm1_(x);
-    out.call = k_discount * (between + moneyness * n1.at);
-    out.put = k_discount * (between - moneyness * n1.at_minus);
+  // The normal tails N(-|d|) = phi(d) m(|d|), from the Mills ratios (0 where d is infinite).
+  const T abs_d1 = d1 < T(0) ? -d1 : d1, abs_d2 = d2 < T(0) ? -d2 : d2;
+  const T mills1 = mills_ratio(abs_d1), mills2 = mills_ratio(abs_d2);
+  const T density2 = norm_pdf(d2);
+  // The density at d1: for the Greeks, and for the prices between the tails.
+  T density1 = T(0);
+  if (!kPricesOnly || !out_of_the_money) density1 = norm_pdf(d1);
+  const NormalCdfPair<T> n1 = norm_cdf_pair(d1, density1 * mills1), n2 = norm_cdf_pair(d2, density2 * mills2);
+  if (out_of_the_money) {
+    const bool put_out = d2 > T(0);  // else the call is out of the money (d1 < 0)
+    // |d2| < |d1| = |d2| + sigma sqrt(T) for the put, the reverse for the call.
+    const T mills_near = put_out ? mills2 : mills1, mills_far = put_out ? mills1 : mills2;
+    const T scale = k_discount * density2;  // = S e^{-qT} phi(d1)
+    const T price = scale * mills_difference(mills_near, mills_far, put_out ? abs_d1 : abs_d2, vol_sqrt_t);
+    // The other option by parity, with the intrinsic value D (F - K) = K D expm1(x) from
+    // the x that implied_volatility() forms too, so that a price and its inversion agree
+    // on it near the money (S e^{-qT} - K D would add the rounding of both terms, large
+    // beside a small time value); from those terms where |x| >= 1 (they no longer
+    // cancel, and expm1 could overflow).
+    const T intrinsic = (x < T(1) && x > T(-1)) ? k_discount * expm1_(x) : s_carry - k_discount;
+    out.call = put_out ? price + intrinsic : price;
+    out.put = put_out ? price : price - intrinsic;
+    if constexpr (!kPricesOnly) {
+      const T rates = put_out ? r * mills_near - q * mills_far : q * mills_near - r * mills_far;
+      const T theta = scale * (rates - divide_(v, T(2) * sqrt_t));
+      const T carry_theta = q * s_carry - r * k_discount;  // -d/dT (S e^{-qT} - K D), parity
+      out.theta_call = put_out ? theta + carry_theta : theta;
+      out.theta_put = put_out ? theta : theta - carry_theta;
+    }
   } else {
-    out.call = s_carry * n1.at - k_discount * n2.at;
-    out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;
+    if (d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>) {
+      // Near the money (|ln(F/K)| < sigma^2 T / 2) with a small sigma sqrt(T),
+      // S e^{-qT} N(d1) - K D N(d2) would cancel to about sigma sqrt(T) of its terms.
+      // Instead, with F - K = K expm1(x),
+      //   call = K D [(N(d1) - N(d2)) + expm1(x) N(d1)],  put = K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
+      // N(d1) - N(d2) = (erf(d1/sqrt 2) + erf(-d2/sqrt 2)) / 2 a sum of positive terms, and
+      // the expm1 terms smaller than it by a factor of about sigma sqrt(T).
+      const T between = T(0.5) * (erf_(d1 * kInvSqrt2<T>) + erf_(-d2 * kInvSqrt2<T>));
+      const T moneyness = expm1_(x);
+      out.call = k_discount * (between + moneyness * n1.at);
+      out.put = k_discount * (between - moneyness * n1.at_minus);
+    } else {
+      out.call = s_carry * n1.at - k_discount * n2.at;
+      out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;
+    }
+    if constexpr (!kPricesOnly) {
+      const T decay = (density1 == T(0) || v == T(0)) ? T(0) : divide_(-s_carry * density1 * v, T(2) * sqrt_t);
+      out.theta_call = decay - r * k_discount * n2.at + q * s_carry * n1.at;
+      out.theta_put = decay + r * k_discount * n2.at_minus - q * s_carry * n1.at_minus;
+    }
   }
   out.discount = discount;
   if constexpr (!kPricesOnly) {
     out.forward = s * exp_((r - q) * t);
-    const T pdf1 = norm_pdf(d1);
     out.delta_call = carry * n1.at;
     out.delta_put = -carry * n1.at_minus;
-    out.gamma = pdf1 == T(0) ? T(0) : divide_(carry * pdf1, s * vol_sqrt_t);
-    out.vega = s_carry * pdf1 * sqrt_t;
-    const T decay = (pdf1 == T(0) || v == T(0)) ? T(0) : divide_(-s_carry * pdf1 * v, T(2) * sqrt_t);
-    out.theta_call = decay - r * k_discount * n2.at + q * s_carry * n1.at;
-    out.theta_put = decay + r * k_discount * n2.at_minus - q * s_carry * n1.at_minus;
+    out.gamma = density1 == T(0) ? T(0) : divide_(carry * density1, s * vol_sqrt_t);
+    out.vega = s_carry * density1 * sqrt_t;
     out.rho_call = k_discount * t * n2.at;
     out.rho_put = -k_discount * t * n2.at_minus;
   }
@@ -178,33 +300,40 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 // Normalised Black price of an out-of-the-money call, x = ln(F/K) <= 0, s = sigma sqrt(T):
 //     b(x, s) = e^{x/2} N(x/s + s/2) - e^{-x/2} N(x/s - s/2),   0 < b < e^{x/2},
 // strictly increasing in s with db/ds = phi(x/s + s/2) e^{x/2} = exp(-(h^2 + u^2)/2)/sqrt(2 pi)
-// (h = x/s, u = s/2). Both terms come from erfc of positive arguments, so each keeps
-// its relative accuracy however small; deep out of the money their difference loses
-// about log10((|h| + u) / (2u)) digits, which the inversion's conditioning
-// (d ln b / d ln s ~ h^2 in the tail) mostly absorbs.
-// Near the money (h + u > 0, i.e. |x| < s^2/2) with s below kSmallTotalVolatility, the
-// same value as
-//     b = e^{x/2} (N(h + u) - N(h - u)) + 2 sinh(x/2) N(h - u),
-// with N(h + u) - N(h - u) a sum of two positive erf terms and the second term smaller
-// than the first by a factor of about s, so that b keeps its relative accuracy when s
-// is small instead of losing log10(1/s) digits to the cancellation of the two N terms
-// (above 1/16 that loss is at most about 20 ulps, and one formula for nearly every
-// option keeps the lanes of a warp on one path).
-// The factors that depend on x alone are computed once per option, not per iteration.
+// (h = x/s, u = s/2). With phi0 = exp(-(h^2 + u^2)/2) / sqrt(2 pi), the common Gaussian
+// factor of both terms (e^{x/2} phi(h + u) = e^{-x/2} phi(h - u) = phi0), it is formed
+// as the prices are (evaluate()):
+//  - out of the money (h + u <= 0): b = phi0 (m(-h - u) - m(u - h)), the Mills ratios'
+//    difference from mills_difference, which cancels nothing for small s and loses at
+//    most about 2 + |h| / s ulps otherwise, within the inversion's conditioning
+//    (d ln b / d ln s ~ h^2 in the tail);
+//  - near the money (h + u > 0, i.e. |x| < s^2/2) with s below kSmallTotalVolatility,
+//        b = e^{x/2} (N(h + u) - N(h - u)) + 2 sinh(x/2) N(h - u),
+//    with N(h + u) - N(h - u) a sum of two positive erf terms and the second term smaller
+//    than the first by a factor of about s, so that b keeps its relative accuracy when s
+//    is small instead of losing log10(1/s) digits to the cancellation of the two N terms;
+//  - near the money above s = 1/16, b = e^{x/2} - phi0 (m(h + u) + m(u - h)), the
+//    textbook difference e^{x/2} N(h + u) - e^{-x/2} N(h - u) (its loss is then at most
+//    about 20 ulps).
+// N(h - u) = e^{x/2} phi0 m(u - h). The factors that depend on x alone are computed once
+// per option, not per iteration.
 class NormalisedOtmCall {
  public:
   CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x) : NormalisedOtmCall(x, exp_(0.5 * x)) {}
   // half_exp: e^{x/2}, when the caller has it.
-  CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp)
-      : x_(x), half_exp_(half_exp), inv_half_exp_(1.0 / half_exp) {}
+  CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp) : x_(x), half_exp_(half_exp) {}
   CUNUM_HOST_DEVICE double x() const { return x_; }
   CUNUM_HOST_DEVICE double operator()(double s) const {
     const double h = x_ / s, u = 0.5 * s;
-    if (h + u > 0.0 && s < kSmallTotalVolatility<double>) {
-      const double between = 0.5 * (erf_((h + u) * kInvSqrt2<double>) + erf_(-(h - u) * kInvSqrt2<double>));
-      return half_exp_ * between + 2.0 * sinh_(0.5 * x_) * norm_cdf(h - u);
+    const double d1 = h + u, far = u - h;  // far = -d2 >= 0, as x <= 0
+    const double mills1 = mills_ratio(d1 < 0.0 ? -d1 : d1), mills2 = mills_ratio(far);
+    const double phi0 = kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
+    if (!(d1 > 0.0)) return phi0 * mills_difference(mills1, mills2, far, s);
+    if (s < kSmallTotalVolatility<double>) {
+      const double between = 0.5 * (erf_(d1 * kInvSqrt2<double>) + erf_(far * kInvSqrt2<double>));
+      return half_exp_ * (between + 2.0 * sinh_(0.5 * x_) * phi0 * mills2);
     }
-    return half_exp_ * norm_cdf(h + u) - norm_cdf(h - u) * inv_half_exp_;
+    return half_exp_ - phi0 * (mills1 + mills2);
   }
   // db/ds = phi(h + u) e^{x/2}.
   CUNUM_HOST_DEVICE double vega(double s) const {
@@ -217,7 +346,7 @@ class NormalisedOtmCall {
   CUNUM_HOST_DEVICE double upper() const { return half_exp_; }
 
  private:
-  double x_, half_exp_, inv_half_exp_;
+  double x_, half_exp_;
 };
 CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall(x)(s); }
 

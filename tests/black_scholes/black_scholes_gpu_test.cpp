@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "black_scholes_grid.hpp"
+#include "black_scholes_oracle.hpp"
 #include "cunum/black_scholes.hpp"
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/value_types.hpp"
@@ -174,6 +175,18 @@ void expect_implied_vols_match(const ImpliedVolCase<T>& c, const std::vector<T>&
     ASSERT_NEAR(got[i], sigma, relative * sigma) << "n " << expected.size() << " i " << i << ": " << got[i]
                                                  << " vs " << sigma;
   }
+}
+
+// Every output against the mpmath oracle, and the implied volatility round trip on its
+// options, held to the CPU backend's bounds (black_scholes_oracle.hpp).
+TYPED_TEST(BlackScholesGpu, EveryOutputMatchesTheOracle) {
+  CUNUM_REQUIRE_GPU();
+  cunum::testing::expect_pricer_matches_oracle<TypeParam>(Backend::cuda, "cuda");
+}
+
+TEST(BlackScholesGpuOracle, ImpliedVolatilityRoundTrip) {
+  CUNUM_REQUIRE_GPU();
+  cunum::testing::expect_implied_volatility_round_trip(Backend::cuda, "cuda");
 }
 
 TYPED_TEST(BlackScholesGpu, ImpliedVolatilityMatchesCpuBackend) {
