@@ -510,7 +510,7 @@ void detail::MonteCarloAccess::check(const MonteCarloPricer<T>& pricer, const Mo
           "was loaded for another backend or device");
   require(data->payoff == settings.payoff && data->dates == dates_of(settings), routine, "batch",
           "was loaded for another payoff or time grid");
-  require(backend == Backend::cpu || data->resident.size() == impl.placement.devices.size(), routine, "batch",
+  require(backend == Backend::cpu || data->size == 0 || data->resident.size() == impl.placement.devices.size(), routine, "batch",
           "was loaded for another list of devices");
   require_memory(results, data->size, backend, routine, "results");
   if (data->size > 0) impl.backend->require_current(routine);

@@ -386,6 +386,17 @@ TEST(MonteCarloGpuValidation, HostResultsAndCpuBatchesAreRefused) {
   EXPECT_CUNUM_ERROR(pricer.price(cpu_batch, results.data()), ErrorCode::invalid_argument, "batch");
 }
 
+// An empty batch prices nothing on every backend (the CUDA batch binds no device copy).
+TEST(MonteCarloGpuValidation, AnEmptyBatchPricesNothing) {
+  CUNUM_REQUIRE_GPU();
+  MonteCarloSettings s;
+  s.paths = 64;
+  const MonteCarloPricer<double> pricer(s, Backend::cuda);
+  EXPECT_TRUE(pricer.price(std::vector<cunum::MonteCarloOption<double>>{}).empty());
+  const auto batch = pricer.load(std::vector<cunum::MonteCarloOption<double>>{});
+  EXPECT_NO_THROW(pricer.price(batch, static_cast<MonteCarloEstimate<double>*>(nullptr)));
+}
+
 // The plan-object contract: every device allocation of the pricer (the loaded batch,
 // one copy per device; each call's chunk sums, per device; the sobol_bridge paths;
 // the host convenience's results) comes from the placement's resource and goes back
