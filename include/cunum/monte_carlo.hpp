@@ -334,8 +334,12 @@ class MonteCarloPricer {
   /// @param results  batch.size() estimates in memory the backend can write
   /// @param stream   CUDA: the stream to enqueue on; CPU: ignored
   /// @throws Error ErrorCode::invalid_argument naming 'batch' (made for another
-  ///         backend or device, or empty handle) or 'results'; ErrorCode::cuda_failure
-  ///         when a launch fails. Nothing is written then.
+  ///         backend or device, or empty handle) or 'results'; ErrorCode::out_of_memory
+  ///         "needs N bytes", before anything is allocated, when every option's chunk
+  ///         sums (options x chunks x up to 73 doubles; an option of 2^40 paths has 2^27
+  ///         chunks) exceed the machine's physical memory (CPU) or the device's total
+  ///         memory (CUDA); ErrorCode::cuda_failure when a launch fails. Nothing is
+  ///         written then.
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
   /// price() for multi-asset options that also writes each asset's Greeks:
   /// asset_greeks[i * settings.assets + j] for asset j of batch option i.

@@ -14,6 +14,7 @@
 #include "src/core/cholesky.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/memory_need.hpp"
 #include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
@@ -82,6 +83,20 @@ detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
   const std::int64_t groups_per_chunk = Policy::chunk_threads * per_thread;
   return {groups, groups_per_chunk, (groups + groups_per_chunk - 1) / groups_per_chunk,
           settings.antithetic ? settings.paths / 2 : settings.paths};
+}
+
+// A pricing call keeps every option's chunk sums at once (chunk-major: host memory on
+// the CPU backend, the home device's on CUDA), and an option's chunks grow with its
+// paths (2^40 paths make 2^27 chunks): sums past that memory are refused before
+// anything is allocated or enqueued.
+template <class T>
+void require_chunk_sums_fit(const detail::MonteCarloArgs<T>& args, Backend backend, const char* routine) {
+  const int sums = detail::sum_count(args);
+  const std::int64_t chunks = args.options * args.chunks.chunks;
+  detail::require_memory_need(detail::MemoryNeed{}.add(chunks, sums * sizeof(double)), backend, routine, [&] {
+    return "for the chunk sums of " + std::to_string(args.options) + " options (" + std::to_string(chunks) +
+           " chunks of " + std::to_string(sums) + " sums each)";
+  });
 }
 
 std::string element(std::size_t index, const char* field) {
@@ -567,6 +582,7 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
   }
   if (data->size == 0) return;
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results, asset_greeks);
+  require_chunk_sums_fit(args, impl.placement.backend, kPriceRoutine);
   if (quasi(settings)) {
     impl.backend->price_quasi(args, settings.paths, stream);
   } else {
@@ -587,7 +603,9 @@ void price_custom_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatc
   require(impl.placement.devices.size() <= 1, kCustomRoutine, "pricer", "must have one device");
   MonteCarloAccess::check(pricer, batch, results, kCustomRoutine);
   if (batch.size() == 0) return;
-  impl.backend->price_custom(MonteCarloAccess::args(pricer, batch, results), sums, stream);
+  const MonteCarloArgs<T> args = MonteCarloAccess::args(pricer, batch, results);
+  require_chunk_sums_fit(args, impl.placement.backend, kCustomRoutine);
+  impl.backend->price_custom(args, sums, stream);
 }
 
 template <class T>

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -734,4 +735,30 @@ TEST(MonteCarloCpuSobolBridge, DatesPastTheSobolDimensionsAreRefusedAtConstructi
   s.source = cunum::MonteCarloSource::sobol_bridge;
   const auto estimates = MonteCarloPricer<float>(s, Backend::cpu).price(cast_grid<float>(option_grid<double>()));
   EXPECT_FALSE(estimates.empty());
+}
+
+// price() keeps every option's chunk sums at once (chunk-major; host memory on the CPU
+// backend), and an option's chunks grow with its paths past 2^23 (2^40 paths: 2^27
+// chunks). Sums that cannot fit are refused with out_of_memory and the bytes, before
+// anything is allocated; std::bad_alloc escaped here before.
+TEST(MonteCarloCpuValidation, ChunkSumsPastMemoryAreRefusedBeforeAllocating) {
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, std::int64_t{1} << 40);
+  s.control_variate = true;  // 9 sums a chunk
+  MonteCarloPricer<float> pricer(s, Backend::cpu);
+  const std::vector<MonteCarloOption<float>> options(63, MonteCarloOption<float>{100, 100, 1, 0.01f, 0, 0.2f, 0});
+  const auto batch = pricer.load(options);  // 63 x 2^27 chunks: within the launch grid
+  // 63 x 2^27 chunks x 9 sums x 8 bytes.
+  const std::uint64_t need = 608811614208ULL;
+  const std::uint64_t physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                 static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+  if (physical >= need) GTEST_SKIP() << "this machine's " << physical << " bytes would hold the chunk sums";
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<MonteCarloEstimate<float>> results(options.size());
+  std::memset(static_cast<void*>(results.data()), 0x5A, results.size() * sizeof(results[0]));
+  const auto poison = results;
+  EXPECT_CUNUM_ERROR(pricer.price(batch, results.data()), ErrorCode::out_of_memory,
+                     "cunum::MonteCarloPricer::price: needs 608811614208 bytes for the chunk sums of 63 options");
+  EXPECT_EQ(std::memcmp(results.data(), poison.data(), results.size() * sizeof(results[0])), 0);
+  EXPECT_CUNUM_ERROR(pricer.price(options), ErrorCode::out_of_memory, "cunum::MonteCarloPricer::price: needs");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1.0);
 }
