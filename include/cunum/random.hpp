@@ -179,9 +179,13 @@ class RandomGenerator {
   void normal(std::int64_t n, T* out, T mean, T stddev, StreamHandle stream = nullptr);
 
   /// uniform() into a host vector (copied through the device on the CUDA backend).
+  /// @throws Error as uniform(), and ErrorCode::out_of_memory "needs N bytes", before
+  ///         anything is allocated, when n values exceed the machine's physical memory
+  ///         (or, CUDA, the device's total memory)
   template <class T>
   std::vector<T> uniform(std::int64_t n);
   /// normal() into a host vector (copied through the device on the CUDA backend).
+  /// @throws Error as normal(), and ErrorCode::out_of_memory as the host uniform()
   template <class T>
   std::vector<T> normal(std::int64_t n, T mean, T stddev);
 

@@ -9,6 +9,7 @@
 #include "cunum/random.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/memory_need.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/random_backends.hpp"
@@ -297,12 +298,27 @@ void RandomGenerator::normal(std::int64_t n, T* out, T mean, T stddev, StreamHan
   detail::require_plan(impl_, kNormalRoutine, kClassName).fill(n, out, true, mean, stddev, stream, kNormalRoutine);
 }
 
+// The host-vector fills allocate n values on the host and, for the CUDA backend, as
+// many on the device to fill through: refused past either memory before anything is
+// allocated (n itself is bounded only by the stream's 2^64 positions).
+namespace {
+template <class T>
+void require_host_fill_fits(std::int64_t n, Backend backend, const char* routine) {
+  const detail::MemoryNeed need = detail::MemoryNeed{}.add(n, sizeof(T));
+  detail::require_memory_need(need, Backend::cpu, routine, "for the host vector of 'n' values");
+  if (backend == Backend::cuda) {
+    detail::require_memory_need(need, Backend::cuda, routine, "for the device array the values are filled into");
+  }
+}
+}  // namespace
+
 template <class T>
 std::vector<T> RandomGenerator::uniform(std::int64_t n) {
   const detail::RoutineScope scope(kUniformRoutine);
   Impl& impl = detail::require_plan(impl_, kUniformRoutine, kClassName);
   detail::require_element_count(n, sizeof(T), kUniformRoutine, "n");
   impl.check_fill(n, false, T(0), T(1), kUniformRoutine);  // before anything is allocated
+  require_host_fill_fits<T>(n, impl.resolved_backend, kUniformRoutine);
   std::vector<T> host(static_cast<std::size_t>(n));
   if (n == 0) {
     uniform(n, host.data());
@@ -318,6 +334,7 @@ std::vector<T> RandomGenerator::normal(std::int64_t n, T mean, T stddev) {
   Impl& impl = detail::require_plan(impl_, kNormalRoutine, kClassName);
   detail::require_element_count(n, sizeof(T), kNormalRoutine, "n");
   impl.check_fill(n, true, mean, stddev, kNormalRoutine);  // before anything is allocated
+  require_host_fill_fits<T>(n, impl.resolved_backend, kNormalRoutine);
   std::vector<T> host(static_cast<std::size_t>(n));
   if (n == 0) {
     normal(n, host.data(), mean, stddev);

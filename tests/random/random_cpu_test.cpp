@@ -436,3 +436,21 @@ TEST(RandomGeneratorTest, CopyContinuesTheStreamIndependently) {
 }
 
 }  // namespace
+
+// The host-vector fills allocate their n values: a count the stream serves but no
+// memory holds is refused with out_of_memory and the bytes, before anything is
+// allocated and with the offset unchanged (std::length_error or std::bad_alloc
+// escaped before).
+TEST(RandomGeneratorTest, HostVectorFillsPastMemoryAreRefusedBeforeAllocating) {
+  RandomGenerator philox(RandomGeneratorKind::philox4x32_10, 0, Backend::cpu);
+  philox.set_offset(7);
+  EXPECT_CUNUM_ERROR(philox.uniform<float>(std::int64_t{1} << 60), ErrorCode::out_of_memory,
+                     "cunum::RandomGenerator::uniform: needs 4611686018427387904 bytes for the host vector of 'n' values");
+  EXPECT_CUNUM_ERROR(philox.normal<double>(std::int64_t{1} << 59, 0.0, 1.0), ErrorCode::out_of_memory,
+                     "cunum::RandomGenerator::normal: needs 4611686018427387904 bytes");
+  EXPECT_EQ(philox.offset(), 7u);
+  RandomGenerator sobol(RandomGeneratorKind::sobol64, 0, Backend::cpu);
+  EXPECT_CUNUM_ERROR(sobol.uniform<double>(std::int64_t{1} << 58), ErrorCode::out_of_memory, "needs");
+  EXPECT_EQ(sobol.offset(), 0u);
+  EXPECT_EQ(philox.uniform<float>(5).size(), 5u);
+}
