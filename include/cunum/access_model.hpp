@@ -68,8 +68,17 @@ class CacheFillChain {
   /// @param segments  m, a whole number >= 1, as segment_count_distribution
   /// @param capacity  C in segments, >= 1
   /// @throws Error ErrorCode::invalid_argument naming the argument; 'segments' also when
-  ///         min(m, C) exceeds 2^20 states (use the saturated rate C/m there)
+  ///         min(m, C) exceeds 2^20 states (use the saturated rate C/m there);
+  ///         ErrorCode::out_of_memory "needs N bytes", before anything is allocated, when
+  ///         the transition table, (M + 1)(D + 1) doubles (8.6 GB at D = 1024 and 2^20
+  ///         states), exceeds the machine's physical memory
   CacheFillChain(int threads, double segments, double capacity);
+  /// Copies share nothing. A moved-from chain holds no table: every member but
+  /// assignment and the destructor then throws ErrorCode::invalid_argument naming 'this'.
+  CacheFillChain(const CacheFillChain&) = default;
+  CacheFillChain& operator=(const CacheFillChain&) = default;
+  CacheFillChain(CacheFillChain&& other) noexcept;
+  CacheFillChain& operator=(CacheFillChain&& other) noexcept;
 
   /// @return W(t): the probability of each state 0..M after t requests, t >= 0
   /// @throws Error ErrorCode::invalid_argument naming 'steps' (< 0)
@@ -85,9 +94,11 @@ class CacheFillChain {
   ///         transactions of a request do not depend on the state)
   double mean_hit_rate(std::int64_t requests) const;
   /// @return M = min(m, C)
-  std::int64_t saturation() const noexcept;
+  std::int64_t saturation() const;
 
  private:
+  // Refuses a moved-from chain (no table) in the name of `routine`.
+  void require_table(const char* routine) const;
   // W(steps), `steps` checked in the name of `routine`.
   std::vector<double> state_after(std::int64_t steps, const char* routine) const;
   // W <- W G (next is scratch of W's size); whether any weight left a transient state.
@@ -97,7 +108,7 @@ class CacheFillChain {
   int threads_;
   double segments_;
   std::int64_t saturation_;
-  std::vector<std::vector<double>> transitions_;  // G(i, i + u), u = 0..D, per state i
+  std::vector<std::vector<double>> transitions_;  // G(i, i + u), u = 0..D, per state i; empty once moved from
 };
 
 /// The mean hit rate of `requests` requests into a cache of `capacity` segments that

@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "cunum/core/device.hpp"
+#include "src/core/memory_need.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 
@@ -97,10 +99,37 @@ CacheFillChain::CacheFillChain(int threads, double segments, double capacity) : 
                   [&] { return "with 'capacity' makes more than 2^20 states (min(m, C) = " + std::to_string(saturation) +
                       "); past saturation the hit rate is C/m"; });
   saturation_ = static_cast<std::int64_t>(saturation);
+  detail::require_memory_need(
+      detail::MemoryNeed{}.add(saturation_ + 1, (static_cast<std::size_t>(threads) + 1) * sizeof(double) +
+                                                    sizeof(std::vector<double>)),
+      Backend::cpu, routine, [&] {
+        return "for the transition table of " + std::to_string(saturation_ + 1) + " states x " +
+               std::to_string(threads + 1) + " doubles";
+      });
   transitions_.resize(static_cast<std::size_t>(saturation_) + 1);
   for (std::int64_t i = 0; i <= saturation_; ++i) {
     transitions_[static_cast<std::size_t>(i)] = new_segment_distribution(threads, segments, static_cast<double>(i));
   }
+}
+
+CacheFillChain::CacheFillChain(CacheFillChain&& other) noexcept
+    : threads_(other.threads_),
+      segments_(other.segments_),
+      saturation_(other.saturation_),
+      transitions_(std::exchange(other.transitions_, {})) {}
+
+CacheFillChain& CacheFillChain::operator=(CacheFillChain&& other) noexcept {
+  if (this != &other) {
+    threads_ = other.threads_;
+    segments_ = other.segments_;
+    saturation_ = other.saturation_;
+    transitions_ = std::exchange(other.transitions_, {});
+  }
+  return *this;
+}
+
+void CacheFillChain::require_table(const char* routine) const {
+  detail::require(!transitions_.empty(), routine, "this", "is a moved-from CacheFillChain");
 }
 
 bool CacheFillChain::step(std::vector<double>& w, std::vector<double>& next) const {
@@ -127,6 +156,7 @@ double CacheFillChain::mean_state(const std::vector<double>& w) {
 }
 
 std::vector<double> CacheFillChain::state_after(std::int64_t steps, const char* routine) const {
+  require_table(routine);
   detail::require_non_negative(steps, routine, "steps");
   std::vector<double> w(static_cast<std::size_t>(saturation_) + 1, 0.0);
   w[0] = 1.0;
@@ -157,6 +187,7 @@ double CacheFillChain::hit_rate(std::int64_t steps) const {
 
 double CacheFillChain::mean_hit_rate(std::int64_t requests) const {
   const detail::RoutineScope scope("cunum::CacheFillChain::mean_hit_rate");
+  require_table("cunum::CacheFillChain::mean_hit_rate");
   detail::require(requests >= 1, "cunum::CacheFillChain::mean_hit_rate", "requests",
                   [&] { return "must be >= 1, got " + std::to_string(requests); });
   // One pass of the chain, adding E[i_t] / m for t = 0 .. requests - 1; once absorbed,
@@ -177,7 +208,12 @@ double CacheFillChain::mean_hit_rate(std::int64_t requests) const {
   return total / static_cast<double>(requests);
 }
 
-std::int64_t CacheFillChain::saturation() const noexcept { return saturation_; }
+std::int64_t CacheFillChain::saturation() const {
+  const char* routine = "cunum::CacheFillChain::saturation";
+  const detail::RoutineScope scope(routine);
+  require_table(routine);
+  return saturation_;
+}
 
 double mean_fill_hit_rate(int threads, double segments, double capacity, double requests) {
   const char* routine = "cunum::mean_fill_hit_rate";

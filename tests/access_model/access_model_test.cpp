@@ -374,3 +374,25 @@ TEST(AccessModel, BadArgumentsAreRefusedByName) {
 }
 
 }  // namespace
+
+// A moved-from chain holds no transition table: every member refuses it by name (it
+// read past the empty table before), and assigning a chain to it makes it whole again.
+TEST(CacheFillChain, AMovedFromChainIsRefusedByEveryMember) {
+  CacheFillChain chain(32, 64, 16);
+  const std::vector<double> expected = chain.distribution(3);
+  const CacheFillChain moved_to = std::move(chain);
+  EXPECT_EQ(moved_to.distribution(3), expected);
+  constexpr const char* moved = "argument 'this' is a moved-from CacheFillChain";
+  EXPECT_CUNUM_ERROR(chain.distribution(3), ErrorCode::invalid_argument,
+                     std::string("cunum::CacheFillChain::distribution: ") + moved);
+  EXPECT_CUNUM_ERROR(chain.expected_cached(3), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(chain.hit_rate(3), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(chain.mean_hit_rate(3), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(chain.saturation(), ErrorCode::invalid_argument, moved);
+  CacheFillChain assigned(8, 8, 8);
+  assigned = std::move(chain);  // moving a moved-from chain moves nothing
+  EXPECT_CUNUM_ERROR(assigned.distribution(1), ErrorCode::invalid_argument, moved);
+  chain = moved_to;
+  EXPECT_EQ(chain.distribution(3), expected);
+  EXPECT_EQ(chain.saturation(), 16);
+}
