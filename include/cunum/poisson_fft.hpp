@@ -147,12 +147,13 @@ class PoissonSolver {
   /// @param rhs       size() values in memory the backend can read (device memory for
   ///                  CUDA); not modified unless it is `solution`
   /// @param solution  size() values in memory the backend can write; may equal `rhs`
-  ///                  (in place); must not otherwise overlap it
+  ///                  (in place); any other overlap with it is refused
   /// @param stream    CUDA backend: the call is asynchronous on it, except that the
   ///                  `reject` compatibility check waits for its sums; CPU: ignored,
   ///                  the call returns when done
   /// @throws Error ErrorCode::invalid_argument naming 'rhs' or 'solution' (null, or
-  ///         memory the backend cannot use), naming 'rhs' for an incompatible mean or a
+  ///         memory the backend cannot use), naming 'solution' when it overlaps `rhs`
+  ///         without being `rhs`, naming 'rhs' for an incompatible mean or a
   ///         non-finite value under `reject` on a singular problem (nothing is written
   ///         then), or naming 'this' when another CUDA device is current than at
   ///         construction

@@ -239,6 +239,11 @@ void PoissonSolver<T>::solve(const T* rhs, T* solution, StreamHandle stream) {
   Impl& self = detail::require_plan(impl_, kSolveRoutine, kClassName);
   detail::require_memory(rhs, self.size, self.placement.backend, kSolveRoutine, "rhs");
   detail::require_memory(solution, self.size, self.placement.backend, kSolveRoutine, "solution");
+  // In place is served; any other overlap would read values already written.
+  if (solution != rhs) {
+    const auto bytes = static_cast<std::size_t>(self.size) * sizeof(T);
+    detail::require_disjoint(solution, bytes, rhs, bytes, kSolveRoutine, "solution", "rhs");
+  }
   self.backend->solve(rhs, solution, stream);
 }
 

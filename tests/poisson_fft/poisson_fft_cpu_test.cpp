@@ -532,6 +532,26 @@ TEST(PoissonFftCpu, SolveArgumentChecks) {
                      ErrorCode::invalid_argument, "'placement.backend'");
 }
 
+// solve() works in place (solution == rhs) but reads rhs while it writes solution, so a
+// solution that only partly overlaps rhs would read values it has already written: it
+// is refused naming 'solution', before anything is written.
+TEST(PoissonFftCpu, SolutionPartlyOverlappingRhsIsRefused) {
+  PoissonSolver<double> solver({{4, 4}, {1.0, 1.0}, {kDirichlet, kPeriodic}}, {}, Backend::cpu);
+  std::vector<double> values(32);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::sin(0.37 * static_cast<double>(i));
+  const std::vector<double> before = values;
+  for (const std::ptrdiff_t shift : {1, -1, 15, -15}) {
+    double* rhs = values.data() + 16 + (shift < 0 ? shift : 0);
+    double* solution = rhs + shift;
+    EXPECT_CUNUM_ERROR(solver.solve(rhs, solution), ErrorCode::invalid_argument,
+                       "cunum::PoissonSolver::solve: argument 'solution' overlaps 'rhs'");
+    EXPECT_EQ(values, before) << "shift " << shift;
+  }
+  // Adjacent arrays share no byte, and the same array is in place.
+  solver.solve(values.data(), values.data() + 16);
+  solver.solve(values.data(), values.data());
+}
+
 TEST(PoissonFftCpu, TheCpuPlacementTakesNoDevices) {
   const PoissonGrid grid{{4, 4}, {1.0, 1.0}, {kDirichlet, kPeriodic}};
   EXPECT_EQ(PoissonSolver<double>(grid, {}, Backend::cpu).placement().backend, Backend::cpu);
