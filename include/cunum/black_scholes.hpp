@@ -205,6 +205,12 @@ struct ImpliedVolatilities {
 ///   pointers must stay valid until the stream reaches the call. CPU calls return when
 ///   done (OpenMP over the options); `stream` is ignored.
 /// - Threads: calls on one pricer may come from several threads (it holds no mutable state).
+/// - Aliasing: both calls are element-wise (option i's inputs are read before its
+///   outputs are written, by the same thread), so an output array may be an input array
+///   itself: in place, with the numbers of the out-of-place call. Inputs may share
+///   memory freely. Any other overlap (an output shifted over an input, two outputs
+///   sharing memory, `rejected` inside any array) is refused with
+///   ErrorCode::invalid_argument naming the output, before anything is written.
 template <class T>
 class BlackScholesPricer {
  public:
@@ -233,15 +239,16 @@ class BlackScholesPricer {
   /// @param strike  K, n values
   /// @param expiry  T in years, n values
   /// @param market  r, q, sigma: finite scalars, or per-option arrays of n values
-  /// @param results the output arrays; the requested ones non-null when n > 0
+  /// @param results the output arrays; the requested ones non-null when n > 0; each may
+  ///                be an input array (in place) but overlaps nothing else ("Aliasing")
   /// @param stream  CUDA: the stream to enqueue on; CPU: ignored
   /// @throws Error ErrorCode::invalid_argument naming the argument ('n', 'spot',
   ///         'strike', 'expiry', 'market.rates.rate', 'market.rates.dividend',
   ///         'market.volatility', 'market.rates.rates', 'market.rates.dividends',
   ///         'market.volatilities', 'results.call' and the like) for a negative n, a
-  ///         non-finite scalar, a null pointer with n > 0 or memory the backend
-  ///         cannot reach, or naming 'this' for a moved-from pricer or when another
-  ///         CUDA device is current;
+  ///         non-finite scalar, a null pointer with n > 0, memory the backend cannot
+  ///         reach or an output overlapping an array it is not ("Aliasing" above), or
+  ///         naming 'this' for a moved-from pricer or when another CUDA device is current;
   ///         ErrorCode::cuda_failure when the launch fails. Nothing is written then.
   void price(std::int64_t n, const T* spot, const T* strike, const T* expiry, const BlackScholesMarket<T>& market,
              const BlackScholesResults<T>& results, StreamHandle stream = nullptr) const;
@@ -272,9 +279,10 @@ class BlackScholesPricer {
   /// @param expiry     T in years, n values
   /// @param rates      r and q, scalars or per-option arrays
   /// @param type       OptionType::call or OptionType::put, for the whole batch
-  /// @param volatility output, n values
+  /// @param volatility output, n values; may be `prices` or another input array (in place)
   /// @param rejected   null, or one int64 in memory the backend can write: set to the
-  ///                   number of rejected prices (CUDA: when the stream reaches the call)
+  ///                   number of rejected prices (CUDA: when the stream reaches the call);
+  ///                   it must not overlap any of the arrays
   /// @param stream     CUDA: the stream to enqueue on; CPU: ignored
   /// @throws Error ErrorCode::invalid_argument naming the argument, as price()
   ///         ('type' for an OptionType off the list, 'volatility', 'rejected').

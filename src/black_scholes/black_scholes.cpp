@@ -1,6 +1,7 @@
 // Black-Scholes front end: validation at the API boundary, the backend chosen once
 // per pricer (black_scholes_backends.hpp), calls forwarded to it.
 
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -131,11 +132,22 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
     detail::require_memory(market.volatilities, n, impl.resolved, kPriceRoutine, "market.volatilities");
   }
   detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, prices_only(impl.outputs)};
+  detail::NamedArray outputs[kOutputCount] = {};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (!impl.outputs.contains(output)) continue;
-    detail::require_memory(results[output], n, impl.resolved, kPriceRoutine, kOutputArguments[static_cast<int>(output)]);
+    const int index = static_cast<int>(output);
+    detail::require_memory(results[output], n, impl.resolved, kPriceRoutine, kOutputArguments[index]);
     args.results[output] = results[output];
+    outputs[index] = {results[output], kOutputArguments[index]};
   }
+  const detail::NamedArray inputs[] = {{spot, "spot"},
+                                       {strike, "strike"},
+                                       {expiry, "expiry"},
+                                       {market.rates.rates, "market.rates.rates"},
+                                       {market.rates.dividends, "market.rates.dividends"},
+                                       {market.volatilities, "market.volatilities"}};
+  detail::require_elementwise_outputs(inputs, std::size(inputs), outputs, std::size(outputs),
+                                      static_cast<std::size_t>(n) * sizeof(T), kPriceRoutine);
   if (n == 0) return;
   impl.backend->price(args, stream);
 }
@@ -200,6 +212,21 @@ void BlackScholesPricer<T>::implied_volatility(std::int64_t n, const T* prices, 
   detail::require_enum(type, kImpliedRoutine, "type", "OptionType");
   detail::require_memory(volatility, n, impl.resolved, kImpliedRoutine, "volatility");
   if (rejected != nullptr) detail::require_memory(rejected, 1, impl.resolved, kImpliedRoutine, "rejected");
+  // The inputs, then the one element-wise output.
+  const detail::NamedArray arrays[] = {{prices, "prices"},           {spot, "spot"},
+                                       {strike, "strike"},           {expiry, "expiry"},
+                                       {rates.rates, "rates.rates"}, {rates.dividends, "rates.dividends"},
+                                       {volatility, "volatility"}};
+  const std::size_t kInputs = std::size(arrays) - 1;
+  const auto bytes = static_cast<std::size_t>(n) * sizeof(T);
+  detail::require_elementwise_outputs(arrays, kInputs, &arrays[kInputs], 1, bytes, kImpliedRoutine);
+  // The count is written while the arrays are still read and written (CUDA: by atomic adds).
+  if (rejected != nullptr) {
+    for (const detail::NamedArray& array : arrays) {
+      if (array.data == nullptr) continue;
+      detail::require_disjoint(rejected, sizeof(std::int64_t), array.data, bytes, kImpliedRoutine, "rejected", array.name);
+    }
+  }
   const detail::ImpliedVolArgs<T> args{{n, spot, strike, expiry}, prices, rates, type == OptionType::call,
                                        volatility, rejected};
   impl.backend->implied_volatility(args, stream);

@@ -113,6 +113,33 @@ inline void require_disjoint(const void* a, std::size_t a_bytes, const void* b, 
   }
 }
 
+// An array a routine reads or writes, with the name the caller knows it by.
+struct NamedArray {
+  const void* data;
+  const char* name;
+};
+
+// The outputs of an element-wise routine, each `bytes` long like its inputs: element i
+// of an output is written only after element i of every input has been read, by the
+// same thread, so an output may be an input array itself (in place), but must not
+// otherwise overlap an input (it would overwrite elements still to be read), nor
+// overlap another output at all. Null arrays are skipped.
+inline void require_elementwise_outputs(const NamedArray* inputs, std::size_t input_count, const NamedArray* outputs,
+                                        std::size_t output_count, std::size_t bytes, const char* routine) {
+  for (std::size_t o = 0; o < output_count; ++o) {
+    const NamedArray& output = outputs[o];
+    if (output.data == nullptr) continue;
+    for (std::size_t i = 0; i < input_count; ++i) {
+      if (inputs[i].data == nullptr || inputs[i].data == output.data) continue;
+      require_disjoint(output.data, bytes, inputs[i].data, bytes, routine, output.name, inputs[i].name);
+    }
+    for (std::size_t earlier = 0; earlier < o; ++earlier) {
+      if (outputs[earlier].data == nullptr) continue;
+      require_disjoint(output.data, bytes, outputs[earlier].data, bytes, routine, output.name, outputs[earlier].name);
+    }
+  }
+}
+
 // A plan class's hidden state (`impl_`), which is null once the object has been moved
 // from: every member that needs it goes through here, so use after move is an error
 // naming the routine, never a crash.

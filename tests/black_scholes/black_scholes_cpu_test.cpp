@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -303,12 +304,12 @@ TEST(BlackScholesCpu, InvalidElementPolicy) {
 
 TEST(BlackScholesCpu, ArgumentErrorsNameTheArgument) {
   const BlackScholesPricer<double> pricer({BlackScholesOutput::call, BlackScholesOutput::gamma}, Backend::cpu);
-  std::vector<double> a(4, 1.0), out(4);
+  std::vector<double> a(4, 1.0), out(4), gamma(4);
   BlackScholesMarket<double> market;
   market.volatility = 0.2;
   BlackScholesResults<double> results;
   results.call = out.data();
-  results.gamma = out.data();
+  results.gamma = gamma.data();
   EXPECT_CUNUM_ERROR(pricer.price(-1, a.data(), a.data(), a.data(), market, results), ErrorCode::invalid_argument,
                      "'n'");
   EXPECT_CUNUM_ERROR(pricer.price(4, nullptr, a.data(), a.data(), market, results), ErrorCode::invalid_argument,
@@ -484,3 +485,65 @@ TEST(BlackScholesCpu, ImpliedVolatilityIterationNeverReachesTheCap) {
 }
 
 }  // namespace
+
+// price() and implied_volatility() are element-wise: option i's inputs are read before
+// its outputs are written, by the same thread, so an output may be an input array
+// itself (in place, the same numbers as out of place). Any other overlap, with an input
+// or between outputs, is refused naming the output, before anything is written.
+TEST(BlackScholesCpu, AnOutputMayBeAnInputButOverlapsNothingElse) {
+  const BlackScholesPricer<double> pricer({BlackScholesOutput::call, BlackScholesOutput::put}, Backend::cpu);
+  const std::vector<double> spot{90, 100, 110, 120}, strike{100, 100, 100, 100}, expiry{0.5, 1, 1.5, 2};
+  BlackScholesMarket<double> market;
+  market.rates.rate = 0.03;
+  market.volatility = 0.25;
+  const BlackScholesHostResults<double> expected = pricer.price(spot, strike, expiry, market);
+  // In place: the call over the spots, the put over the expiries.
+  std::vector<double> s = spot, k = strike, t = expiry;
+  BlackScholesResults<double> in_place;
+  in_place.call = s.data();
+  in_place.put = t.data();
+  pricer.price(4, s.data(), k.data(), t.data(), market, in_place);
+  EXPECT_EQ(s, expected.call);
+  EXPECT_EQ(t, expected.put);
+
+  // Arrays shifted by one value over the inputs, or onto each other.
+  std::vector<double> buffer(16, 0.0);
+  std::copy(spot.begin(), spot.end(), buffer.begin());
+  const std::vector<double> before = buffer;
+  std::vector<double> put(4);
+  BlackScholesResults<double> shifted;
+  shifted.call = buffer.data() + 1;
+  shifted.put = put.data();
+  EXPECT_CUNUM_ERROR(pricer.price(4, buffer.data(), strike.data(), expiry.data(), market, shifted),
+                     ErrorCode::invalid_argument, "argument 'results.call' overlaps 'spot'");
+  BlackScholesMarket<double> per_option = market;
+  per_option.volatilities = buffer.data() + 8;
+  shifted.call = buffer.data() + 6;
+  EXPECT_CUNUM_ERROR(pricer.price(4, spot.data(), strike.data(), expiry.data(), per_option, shifted),
+                     ErrorCode::invalid_argument, "argument 'results.call' overlaps 'market.volatilities'");
+  BlackScholesResults<double> shared;
+  shared.call = buffer.data() + 4;
+  shared.put = buffer.data() + 4;
+  EXPECT_CUNUM_ERROR(pricer.price(4, spot.data(), strike.data(), expiry.data(), market, shared),
+                     ErrorCode::invalid_argument, "argument 'results.put' overlaps 'results.call'");
+  EXPECT_EQ(buffer, before);
+  EXPECT_EQ(put, std::vector<double>(4, 0.0));
+
+  // Implied volatility in place over the prices; the count apart from every array.
+  std::vector<double> volatility = expected.call;
+  std::int64_t rejected = -1;
+  pricer.implied_volatility(4, volatility.data(), spot.data(), strike.data(), expiry.data(), market.rates,
+                            cunum::OptionType::call, volatility.data(), &rejected);
+  EXPECT_EQ(rejected, 0);
+  for (double sigma : volatility) EXPECT_NEAR(sigma, 0.25, 1e-12);
+  const std::vector<double> prices = expected.call;
+  std::vector<double> room(8, -1.0);
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(4, prices.data(), spot.data(), strike.data(), expiry.data(),
+                                               market.rates, cunum::OptionType::call, room.data() + 1,
+                                               reinterpret_cast<std::int64_t*>(room.data() + 4)),
+                     ErrorCode::invalid_argument, "argument 'rejected' overlaps 'volatility'");
+  EXPECT_CUNUM_ERROR(pricer.implied_volatility(4, room.data(), spot.data(), strike.data(), expiry.data(),
+                                               market.rates, cunum::OptionType::call, room.data() + 2),
+                     ErrorCode::invalid_argument, "argument 'volatility' overlaps 'prices'");
+  EXPECT_EQ(room, std::vector<double>(8, -1.0));
+}

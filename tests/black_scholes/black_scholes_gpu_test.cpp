@@ -252,4 +252,41 @@ TEST(BlackScholesGpuBoundary, HostPointerRefusedByCudaBackend) {
                      cunum::ErrorCode::invalid_argument, "results.call");
 }
 
+// In place on the device: an output over an input array gives the numbers of the
+// out-of-place call bit for bit (each thread reads option i before writing it), for
+// price() and implied_volatility(); overlap otherwise is refused as on the CPU.
+TEST(BlackScholesGpuBoundary, InPlaceEqualsOutOfPlace) {
+  CUNUM_REQUIRE_GPU();
+  const BlackScholesPricer<double> gpu({BlackScholesOutput::call, BlackScholesOutput::vega}, Backend::cuda);
+  const std::int64_t n = 1000;
+  std::vector<double> spot(n), strike(n, 100.0), expiry(n, 1.0);
+  for (std::int64_t i = 0; i < n; ++i) spot[i] = 50.0 + 0.1 * static_cast<double>(i);
+  BlackScholesMarket<double> market;
+  market.rates.rate = 0.02;
+  market.volatility = 0.3;
+  const auto device_spot = DeviceBuffer<double>::from_host(spot), device_strike = DeviceBuffer<double>::from_host(strike);
+  const auto device_expiry = DeviceBuffer<double>::from_host(expiry);
+  DeviceBuffer<double> call(n), vega(n);
+  BlackScholesResults<double> apart;
+  apart.call = call.data();
+  apart.vega = vega.data();
+  gpu.price(n, device_spot.data(), device_strike.data(), device_expiry.data(), market, apart);
+  auto s = DeviceBuffer<double>::from_host(spot), t = DeviceBuffer<double>::from_host(expiry);
+  BlackScholesResults<double> in_place;
+  in_place.call = s.data();
+  in_place.vega = t.data();
+  gpu.price(n, s.data(), device_strike.data(), t.data(), market, in_place);
+  EXPECT_EQ(s.to_host(), call.to_host());
+  EXPECT_EQ(t.to_host(), vega.to_host());
+  DeviceBuffer<double> volatility(n);
+  gpu.implied_volatility(n, call.data(), device_spot.data(), device_strike.data(), device_expiry.data(), market.rates,
+                         cunum::OptionType::call, volatility.data());
+  gpu.implied_volatility(n, call.data(), device_spot.data(), device_strike.data(), device_expiry.data(), market.rates,
+                         cunum::OptionType::call, call.data());
+  EXPECT_EQ(call.to_host(), volatility.to_host());
+  in_place.call = s.data() + 1;
+  EXPECT_CUNUM_ERROR(gpu.price(n - 1, s.data(), device_strike.data(), t.data(), market, in_place),
+                     cunum::ErrorCode::invalid_argument, "'results.call' overlaps 'spot'");
+}
+
 }  // namespace
