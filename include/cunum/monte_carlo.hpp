@@ -345,7 +345,8 @@ class MonteCarloPricer {
   /// asset_greeks[i * settings.assets + j] for asset j of batch option i.
   /// @param asset_greeks  batch.size() x settings.assets values in memory the backend can write
   /// @throws Error as price(); ErrorCode::invalid_argument naming 'asset_greeks' when
-  ///         the payoff is a one-asset payoff, settings.greeks is off, or the pointer is null
+  ///         the payoff is a one-asset payoff, settings.greeks is off, the pointer is null,
+  ///         or the array overlaps `results`
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, MonteCarloAssetGreeks<T>* asset_greeks,
              StreamHandle stream) const;
 

@@ -579,6 +579,10 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
     detail::require(settings.greeks, kPriceRoutine, "asset_greeks", "needs settings.greeks");
     detail::require_memory(asset_greeks, data->size * settings.assets, impl.placement.backend, kPriceRoutine,
                            "asset_greeks");
+    detail::require_disjoint(asset_greeks,
+                             static_cast<std::size_t>(data->size * settings.assets) * sizeof(MonteCarloAssetGreeks<T>),
+                             results, static_cast<std::size_t>(data->size) * sizeof(MonteCarloEstimate<T>),
+                             kPriceRoutine, "asset_greeks", "results");
   }
   if (data->size == 0) return;
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results, asset_greeks);

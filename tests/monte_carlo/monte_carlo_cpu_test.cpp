@@ -762,3 +762,27 @@ TEST(MonteCarloCpuValidation, ChunkSumsPastMemoryAreRefusedBeforeAllocating) {
   EXPECT_CUNUM_ERROR(pricer.price(options), ErrorCode::out_of_memory, "cunum::MonteCarloPricer::price: needs");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1.0);
 }
+
+// The two output arrays of price() with each asset's Greeks must not share memory:
+// refused naming 'asset_greeks', before anything is written.
+TEST(MonteCarloCpuValidation, AssetGreeksOverlappingResultsAreRefused) {
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::basket, OptionType::call, 1 << 10);
+  s.assets = 2;
+  s.greeks = true;
+  const MonteCarloPricer<double> pricer(s);
+  cunum::MonteCarloBasketOption<double> o;
+  o.assets = {{100, 0, 0.2, 0.5}, {100, 0, 0.3, 0.5}};
+  o.strike = 100;
+  o.expiry = 1;
+  const auto batch = pricer.load({o, o});
+  std::vector<MonteCarloEstimate<double>> results(4);
+  std::memset(static_cast<void*>(results.data()), 0x5A, results.size() * sizeof(results[0]));
+  const auto poison = results;
+  auto* inside = reinterpret_cast<cunum::MonteCarloAssetGreeks<double>*>(results.data() + 1);
+  EXPECT_CUNUM_ERROR(pricer.price(batch, results.data(), inside, nullptr), ErrorCode::invalid_argument,
+                     "argument 'asset_greeks' overlaps 'results'");
+  EXPECT_EQ(std::memcmp(results.data(), poison.data(), results.size() * sizeof(results[0])), 0);
+  std::vector<cunum::MonteCarloAssetGreeks<double>> greeks(4);
+  pricer.price(batch, results.data(), greeks.data(), nullptr);
+  EXPECT_TRUE(std::isfinite(greeks[3].vega));
+}
