@@ -114,12 +114,14 @@ class Reducer {
   /// @param data   n elements; may be null when n == 0
   /// @param n      element count, >= 0 (>= 1 for min and max)
   /// @param result one value of reduce_result_t<T>, written (CUDA: when the stream
-  ///               reaches the reduction); untouched when the call throws
+  ///               reaches the reduction); untouched when the call throws; must not
+  ///               overlap `data`
   /// @param stream CUDA: the stream to enqueue on
   /// @throws Error ErrorCode::invalid_argument, naming the argument ('op', 'n',
-  ///         'data', 'result'), for a value out of its domain or memory the backend
-  ///         cannot reach, and naming 'this' for a moved-from Reducer or a call with
-  ///         another device current; ErrorCode::cuda_failure when the launch fails.
+  ///         'data', 'result'), for a value out of its domain, memory the backend
+  ///         cannot reach or a `result` inside `data`, and naming 'this' for a
+  ///         moved-from Reducer or a call with another device current;
+  ///         ErrorCode::cuda_failure when the launch fails.
   void reduce(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
               StreamHandle stream = nullptr);
 

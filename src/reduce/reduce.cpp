@@ -36,6 +36,9 @@ void validate(Backend backend, ReduceOp op, const T* data, std::int64_t n, const
   }
   detail::require_memory(data, n, backend, kReduceRoutine, "data");
   detail::require_memory(result, 1, backend, kReduceRoutine, "result");
+  // The CUDA backend writes partial results while blocks still read: result lies apart.
+  detail::require_disjoint(result, sizeof(reduce_result_t<T>), data, static_cast<std::size_t>(n) * sizeof(T),
+                           kReduceRoutine, "result", "data");
 }
 
 }  // namespace

@@ -160,6 +160,17 @@ TEST(CpuReduce, BadArgumentsAreNamedErrors) {
   EXPECT_EQ(result, 0.0f) << "a rejected call must not write its output";
   float untouched = 0.0f;
   EXPECT_NO_THROW(reducer.reduce(ReduceOp::sum, nullptr, 0, &untouched));
+  // The result never lies inside the data it reduces.
+  std::vector<float> data(8, 1.0f);
+  EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, data.data(), 8, data.data() + 7), cunum::ErrorCode::invalid_argument,
+                     "argument 'result' overlaps 'data'");
+  EXPECT_EQ(data, std::vector<float>(8, 1.0f));
+  cunum::Reducer<std::int32_t> widening(Backend::cpu);
+  std::vector<std::int32_t> integers(4, 1);
+  EXPECT_CUNUM_ERROR(widening.reduce(ReduceOp::sum, integers.data() + 1, 3, reinterpret_cast<std::int64_t*>(integers.data())),
+                     cunum::ErrorCode::invalid_argument, "'result' overlaps 'data'");
+  reducer.reduce(ReduceOp::sum, data.data(), 7, data.data() + 7);
+  EXPECT_EQ(data[7], 7.0f);
 }
 
 TEST(CpuReduce, AMovedFromReducerIsANamedError) {
