@@ -547,3 +547,10 @@ TEST(BlackScholesCpu, AnOutputMayBeAnInputButOverlapsNothingElse) {
                      ErrorCode::invalid_argument, "argument 'volatility' overlaps 'prices'");
   EXPECT_EQ(room, std::vector<double>(8, -1.0));
 }
+
+// Backend::cuda without a device is no_device naming the constructor, never a CPU fallback.
+TEST(BlackScholesCpu, CudaWithoutADeviceIsNoDevice) {
+  if (cunum::device_count() > 0) GTEST_SKIP() << "a CUDA device is present: the refusal cannot be shown here";
+  EXPECT_CUNUM_ERROR(BlackScholesPricer<float>({BlackScholesOutput::call}, Backend::cuda), ErrorCode::no_device,
+                     "cunum::BlackScholesPricer");
+}

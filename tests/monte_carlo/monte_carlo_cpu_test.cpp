@@ -786,3 +786,10 @@ TEST(MonteCarloCpuValidation, AssetGreeksOverlappingResultsAreRefused) {
   pricer.price(batch, results.data(), greeks.data(), nullptr);
   EXPECT_TRUE(std::isfinite(greeks[3].vega));
 }
+
+// Backend::cuda without a device is no_device naming the constructor, never a CPU fallback.
+TEST(MonteCarloCpuValidation, CudaWithoutADeviceIsNoDevice) {
+  if (cunum::device_count() > 0) GTEST_SKIP() << "a CUDA device is present: the refusal cannot be shown here";
+  const MonteCarloSettings s = settings_of(MonteCarloPayoff::european, OptionType::call, 1 << 10);
+  EXPECT_CUNUM_ERROR(MonteCarloPricer<float>(s, Backend::cuda), ErrorCode::no_device, "cunum::MonteCarloPricer");
+}

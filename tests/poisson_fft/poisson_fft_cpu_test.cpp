@@ -619,3 +619,11 @@ TEST(PoissonFftCpu, SizesPastMemoryAreRefusedBeforeAllocating) {
   const cunum::PoissonSolver<float> small(PoissonGrid{{64, 64}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}, Backend::cpu);
   EXPECT_EQ(small.size(), 64 * 64);
 }
+
+// Backend::cuda without a device is no_device naming the constructor, never a CPU fallback.
+TEST(PoissonFftCpu, CudaWithoutADeviceIsNoDevice) {
+  if (cunum::device_count() > 0) GTEST_SKIP() << "a CUDA device is present: the refusal cannot be shown here";
+  const PoissonGrid grid{{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}};
+  EXPECT_CUNUM_ERROR(cunum::PoissonSolver<float>(grid, {}, Backend::cuda), ErrorCode::no_device,
+                     "cunum::PoissonSolver");
+}

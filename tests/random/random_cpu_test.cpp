@@ -454,3 +454,10 @@ TEST(RandomGeneratorTest, HostVectorFillsPastMemoryAreRefusedBeforeAllocating) {
   EXPECT_EQ(sobol.offset(), 0u);
   EXPECT_EQ(philox.uniform<float>(5).size(), 5u);
 }
+
+// Backend::cuda without a device is no_device naming the constructor, never a CPU fallback.
+TEST(RandomGeneratorTest, CudaWithoutADeviceIsNoDevice) {
+  if (cunum::device_count() > 0) GTEST_SKIP() << "a CUDA device is present: the refusal cannot be shown here";
+  EXPECT_CUNUM_ERROR(RandomGenerator(RandomGeneratorKind::philox4x32_10, 0, Backend::cuda), ErrorCode::no_device,
+                     "cunum::RandomGenerator");
+}
