@@ -71,7 +71,10 @@ class HimenoDistributed {
   ///         planes (nx - 2), 'placement.backend' (not a listed Backend) or
   ///         'placement.devices' (given with the CPU backend, more than one entry, or an
   ///         ordinal that is not a device here); ErrorCode::no_device for CUDA on a rank
-  ///         without a device
+  ///         without a device; ErrorCode::out_of_memory "needs N bytes", on every rank
+  ///         alike and before anything is allocated or communicated, when the largest
+  ///         slab's 14 arrays (ghost planes included) exceed a rank's memory (the
+  ///         machine's physical memory, or its device's total memory)
   HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, const HimenoOptions& options = {},
                     const HimenoDistributedOptions& distributed = {}, const Placement& placement = {});
 

@@ -283,6 +283,10 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   self->grid = grid;
   self->distributed = distributed;
   const detail::HimenoSlab slab = detail::himeno_slab(grid, self->rank, self->ranks);
+  // Every rank weighs the largest slab (the first), so that all throw alike, before
+  // any communication.
+  const detail::HimenoBox largest = detail::himeno_slab(grid, 0, self->ranks).box;
+  detail::require_himeno_field_memory(&largest, 1, sizeof(T), self->placement.backend, kDistributedRoutine);
   self->count = slab.count;
   self->first = slab.first;
   self->box = slab.box;

@@ -147,6 +147,21 @@ void placement_is_followed(Backend backend) {
   if (rank == 0) std::printf("[himeno-mpi] placement on %d ranks: checked\n", ranks);
 }
 
+// A grid whose slabs no rank can hold is refused on every rank alike, with
+// out_of_memory and the bytes, before anything is allocated or any rank communicates
+// (std::bad_alloc escaped on CPU ranks before).
+void grid_past_memory_is_refused(Backend backend) {
+  try {
+    cunum::HimenoDistributed<float> huge(MPI_COMM_WORLD, HimenoGrid{std::int64_t{1} << 40, 4, 4}, {}, {}, backend);
+    fail("a 2^40 x 4 x 4 grid was accepted");
+  } catch (const cunum::Error& error) {
+    if (error.code() != cunum::ErrorCode::out_of_memory ||
+        std::string(error.what()).find("cunum::HimenoDistributed: needs ") == std::string::npos) {
+      fail(std::string("a grid past memory: ") + error.what());
+    }
+  }
+}
+
 template <class T>
 void run_all(Backend backend) {
   compare<T>(cunum::himeno_grid(cunum::HimenoSize::xs), nullptr, backend, true);
@@ -177,6 +192,7 @@ int main(int argc, char** argv) {
     run_all<float>(backend);
     run_all<double>(backend);
     moved_from_is_refused(backend);
+    grid_past_memory_is_refused(backend);
     placement_is_followed(backend);
     if (ranks > 1) {
       try {
