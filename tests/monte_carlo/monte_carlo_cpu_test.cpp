@@ -747,6 +747,9 @@ TEST(MonteCarloCpuValidation, ChunkSumsPastMemoryAreRefusedBeforeAllocating) {
   MonteCarloPricer<float> pricer(s, Backend::cpu);
   const std::vector<MonteCarloOption<float>> options(63, MonteCarloOption<float>{100, 100, 1, 0.01f, 0, 0.2f, 0});
   const auto batch = pricer.load(options);  // 63 x 2^27 chunks: within the launch grid
+  // 64 x 2^27 chunks are past it (2^31 - 1 blocks of 4 warps): refused at load(), on either backend.
+  EXPECT_CUNUM_ERROR(pricer.load(std::vector<MonteCarloOption<float>>(64, options.front())), ErrorCode::not_supported,
+                     "cunum::MonteCarloPricer::load: 64 options x 134217728 chunks would exceed the grid limit");
   // 63 x 2^27 chunks x 9 sums x 8 bytes.
   const std::uint64_t need = 608811614208ULL;
   const std::uint64_t physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
