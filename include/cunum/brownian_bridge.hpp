@@ -35,8 +35,8 @@
 ///
 /// Streams and lifetime. The CUDA backend enqueues each generate call on the stream
 /// of its options and returns; the arrays and the bridge must stay alive until that
-/// work has completed (the bridge's device memory is released when it is
-/// destroyed). The CPU backend runs on OpenMP threads and returns when done. A
+/// work has completed (the bridge's device memory, from its placement's
+/// device_memory, is released when it is destroyed). The CPU backend runs on OpenMP threads and returns when done. A
 /// bridge's const member functions may be called from several host threads and on
 /// several streams at once.
 ///
@@ -54,6 +54,7 @@
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/random.hpp"
 
@@ -170,8 +171,8 @@ struct BridgeConstructionStep {
 /// equivalent to the caller's, giving the same numbers, with a minimal stack) and,
 /// for the CUDA backend, uploaded to the device; then any number of generate calls.
 /// Movable, not copyable. A moved-from bridge may only be assigned to or destroyed:
-/// its generate calls and construction_steps() throw Error(invalid_argument), its
-/// other accessors return unspecified values.
+/// its generate calls, construction_steps(), stack_size() and placement() throw
+/// Error(invalid_argument), its other accessors return unspecified values.
 class BrownianBridge {
  public:
   /// Stack slots holding x0 and X_T before the first interior step.
@@ -179,8 +180,8 @@ class BrownianBridge {
   static constexpr std::uint32_t end_slot = 1;
 
   /// g05xa: validates the problem, compiles the construction order and, for the
-  /// CUDA backend, uploads the strategy to the current device, which the bridge
-  /// then belongs to.
+  /// CUDA backend, uploads the strategy to the placement's device (the current one
+  /// unless placement.devices names it), which the bridge then belongs to.
   /// @param t0                 start time, finite
   /// @param T                  end time, finite, > t0
   /// @param construction_order the interior times t_1..t_N in construction order
@@ -191,20 +192,28 @@ class BrownianBridge {
   /// @param form               CovarianceForm::factor (C) or ::covariance (Sigma)
   /// @param start              x0: d finite values
   /// @param fixed_end          w: d finite values for a bridge pinned at T; empty for a free bridge
-  /// @param backend            where generate calls run (Backend::automatic: CUDA when a device is present)
+  /// @param placement          where generate calls run (cunum/core/placement.hpp):
+  ///                           the backend, one device at most, and the resource
+  ///                           every device allocation of the bridge comes from (the
+  ///                           strategy, the Sobol tables, the host conveniences'
+  ///                           copies). placement.stream is not used (below).
   /// @throws Error ErrorCode::invalid_argument naming the argument that breaks the
   ///         rules above (a factor that is not lower triangular with a positive
   ///         diagonal; a Sigma that is not symmetric to 1e-12 relative or not
-  ///         positive definite; a `form` or `backend` that is not a listed value);
-  ///         ErrorCode::no_device for Backend::cuda without a device;
+  ///         positive definite; a `form` that is not a listed value), or naming
+  ///         'placement.backend' or 'placement.devices';
+  ///         ErrorCode::no_device for CUDA without a device;
   ///         ErrorCode::out_of_memory or ErrorCode::cuda_failure from the upload.
-  /// CUDA: the upload is enqueued on a stream of cunum's own and the constructor
-  /// waits for those copies only, never for the caller's streams or the legacy
-  /// default stream: it returns with the strategy on the device.
+  /// CUDA: the upload is enqueued on a stream of cunum's own, not on
+  /// placement.stream, and the constructor waits for those copies only, never for
+  /// the caller's streams or the legacy default stream: it returns with the
+  /// strategy on the device, so that calls on any stream and host thread may use
+  /// it at once without ordering themselves after a setup. The strategy is freed on
+  /// that stream when the bridge is destroyed.
   BrownianBridge(double t0, double T, std::vector<double> construction_order, int dimension,
                  const std::vector<double>& covariance, CovarianceForm form,
                  std::vector<double> start, std::optional<std::vector<double>> fixed_end = {},
-                 Backend backend = Backend::automatic);
+                 const Placement& placement = {});
   /// Releases the device strategy: the bridge's work on every stream must have completed.
   ~BrownianBridge();
   BrownianBridge(BrownianBridge&&) noexcept;
@@ -214,6 +223,9 @@ class BrownianBridge {
 
   /// The resolved backend: Backend::cpu or Backend::cuda.
   Backend backend() const noexcept { return backend_; }
+  /// The resolved placement (see Placement); placement.stream is not used.
+  /// @throws Error ErrorCode::invalid_argument for a moved-from bridge.
+  const Placement& placement() const;
   /// d.
   int dimension() const noexcept { return dimension_; }
   /// N.
@@ -280,8 +292,8 @@ class BrownianBridge {
   /// then path-fastest, followed by generate_paths), to rounding. CUDA: one kernel
   /// draws the normals in registers and Z never touches memory; the first call with
   /// each sequence uploads its tables and waits for that upload (not for the
-  /// caller's stream). CPU: cuRAND's host generator a block of paths at a time, then
-  /// the OpenMP bridge.
+  /// caller's stream; the tables come from the placement's device_memory). CPU:
+  /// cuRAND's host generator a block of paths at a time, then the OpenMP bridge.
   /// @param paths   number of paths, >= 0
   /// @param output  paths x output_records() records, in options.output_layout (the
   ///                only array the call touches: no input to alias)
@@ -303,8 +315,9 @@ class BrownianBridge {
                                  const SobolBridgeOptions& options = {}) const;
 
   /// Host convenience: `z` and the result in host memory. The CUDA backend copies z
-  /// to the device on options.stream, generates there and copies the result back:
-  /// synchronous, it returns when the result is on the host. The result is a new
+  /// to the device on options.stream, into memory from the placement's
+  /// device_memory, generates there and copies the result back: synchronous, it
+  /// returns when the result is on the host. The result is a new
   /// vector, so it never aliases `z`.
   /// @throws Error as generate_paths; ErrorCode::invalid_argument naming `z` when it
   ///         does not hold paths * z_records() * dimension() values;

@@ -256,9 +256,9 @@ class MonteCarloBatch {
 ///   pricer's.
 /// - Memory: every device allocation the pricer makes (the loaded batches, each
 ///   call's chunk sums and folding levels, the sobol_bridge paths, the host
-///   conveniences' results) comes from placement.device_memory; the BrownianBridge
-///   behind sobol_bridge keeps tables of its own, which the bridge allocates (from
-///   current_device_resource()). No page-locked host memory is kept.
+///   conveniences' results) comes from placement.device_memory, and so do the tables
+///   of the BrownianBridge behind sobol_bridge, made with the pricer's placement.
+///   No page-locked host memory is kept.
 /// - Streams: the constructor enqueues nothing on placement.stream; load() copies
 ///   on it (and, for the other devices, on the pricer's stream of each) and waits
 ///   for the copies. CUDA price() calls are enqueued on the caller's stream and

@@ -96,8 +96,9 @@ struct DeviceSteps {
   std::uint32_t stack_size;
 };
 
-// Everything one precision needs on the device. The buffers live on the device's
-// setup stream (src/core/setup_stream.hpp) and are freed there.
+// Everything one precision needs on the device. The buffers come from the bridge's
+// placement.device_memory, live on the device's setup stream
+// (src/core/setup_stream.hpp) and are freed there.
 template <class T>
 struct TypedDeviceStrategy {
   std::vector<unsigned char> constant_image;  // empty when it does not fit
@@ -122,6 +123,8 @@ class BridgeDeviceStrategy {
   TypedDeviceStrategy<double> double_precision;
   DeviceBuffer<StepIndices> indices;  // empty if the stack exceeds 16-bit slots
   std::uint32_t stack_size = 0;
+  // The bridge's placement.device_memory, which every buffer and the Sobol tables come from.
+  DeviceMemoryResource* memory = nullptr;
 
   template <class T>
   const TypedDeviceStrategy<T>& typed() const {
@@ -137,8 +140,8 @@ class BridgeDeviceStrategy {
     return {indices.data(), t.weights.data(), t.factor.data(), t.start.data(), t.end.data(), stack_size};
   }
 
-  // Sobol tables, uploaded on first use of each sequence (on the setup stream; the
-  // call waits for that upload, not for the caller's stream).
+  // Sobol tables, uploaded on first use of each sequence (into `memory`, on the
+  // setup stream; the call waits for that upload, not for the caller's stream).
   const DeviceSobolTables& sobol_tables(const BrownianBridge& bridge, SobolSequence sequence) const;
 
  private:

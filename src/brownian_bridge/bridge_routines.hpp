@@ -12,6 +12,7 @@ namespace cunum::detail::bridge_routines {
 
 inline constexpr const char* make_order = "cunum::make_bridge_order";
 inline constexpr const char* construct = "cunum::BrownianBridge";
+inline constexpr const char* placement = "cunum::BrownianBridge::placement";
 inline constexpr const char* stack_size = "cunum::BrownianBridge::stack_size";
 inline constexpr const char* construction_steps = "cunum::BrownianBridge::construction_steps";
 inline constexpr const char* generate_paths = "cunum::BrownianBridge::generate_paths";

@@ -19,6 +19,7 @@
 #include "src/core/cholesky.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/random_internal.hpp"
@@ -30,10 +31,11 @@ CUNUM_DEFINE_ENUM_FUNCTIONS(CovarianceForm, CUNUM_COVARIANCE_FORMS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeLayout, CUNUM_BRIDGE_LAYOUTS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(BridgeStrategy, CUNUM_BRIDGE_STRATEGIES)
 
-// The compiled strategy and the backend object made once at construction (for the
-// CUDA backend it holds the device the bridge was made on and the strategy uploaded
-// there).
+// The resolved placement, the compiled strategy and the backend object made once at
+// construction (for the CUDA backend it holds the device the bridge was made on and
+// the strategy uploaded there).
 struct BrownianBridge::Impl {
+  Placement placement;
   detail::CompiledBridge compiled;
   std::unique_ptr<detail::BridgeBackend> backend;
 };
@@ -238,7 +240,7 @@ std::vector<double> make_bridge_order(const std::vector<double>& times, BridgeOr
 BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construction_order,
                                int dimension, const std::vector<double>& covariance,
                                CovarianceForm form, std::vector<double> start,
-                               std::optional<std::vector<double>> fixed_end, Backend backend)
+                               std::optional<std::vector<double>> fixed_end, const Placement& placement)
     : backend_(Backend::cpu), dimension_(dimension), start_(std::move(start)),
       fixed_end_(std::move(fixed_end)) {
   constexpr const char* routine = routines::construct;
@@ -269,7 +271,7 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
     detail::require(fixed_end_->size() == d, routine, "fixed_end", "must hold dimension values");
     detail::require(all_finite(*fixed_end_), routine, "fixed_end", "contains NaN or Inf");
   }
-  detail::require_enum(backend, routine, "backend", "Backend");
+  Placement resolved = detail::resolve_placement(placement, detail::DeviceCount::one, routine);
   if (form == CovarianceForm::factor) {
     validate_factor(covariance, dimension);
     factor_ = covariance;
@@ -286,16 +288,22 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
     order[k] = static_cast<std::uint32_t>(
         std::lower_bound(sorted.begin(), sorted.end(), construction_order[k]) - sorted.begin() + 1);
   }
-  backend_ = resolve_backend(backend);
+  backend_ = resolved.backend;
   impl_ = std::make_unique<Impl>();
+  impl_->placement = std::move(resolved);
   impl_->compiled = detail::compile_bridge(times_, order, fixed_end_.has_value());
-  impl_->backend =
-      backend_ == Backend::cuda ? detail::make_brownian_bridge_cuda(*this) : detail::make_brownian_bridge_cpu();
+  const detail::PlacementDeviceScope on_device(impl_->placement);
+  impl_->backend = backend_ == Backend::cuda ? detail::make_brownian_bridge_cuda(*this, impl_->placement)
+                                             : detail::make_brownian_bridge_cpu();
 }
 
 BrownianBridge::~BrownianBridge() = default;
 BrownianBridge::BrownianBridge(BrownianBridge&&) noexcept = default;
 BrownianBridge& BrownianBridge::operator=(BrownianBridge&&) noexcept = default;
+
+const Placement& BrownianBridge::placement() const {
+  return detail::require_plan(impl_, routines::placement, "BrownianBridge").placement;
+}
 
 std::uint32_t BrownianBridge::stack_size() const {
   constexpr const char* routine = routines::stack_size;

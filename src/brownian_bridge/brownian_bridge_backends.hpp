@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cunum/brownian_bridge.hpp"
+#include "cunum/core/placement.hpp"
 #include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/brownian_bridge/bridge_layout.hpp"
 #include "src/core/kernel_report.hpp"
@@ -51,7 +52,7 @@ class BridgeBackend {
 
   // Host vectors in, a host vector out: `generate` runs on `z` and `output_size`
   // values the backend can address (the CUDA backend copies through device buffers
-  // on `stream`; the CPU one works in place).
+  // from the placement's device memory, on `stream`; the CPU one works in place).
   virtual std::vector<float> generate_host(
       const std::vector<float>& z, std::size_t output_size, StreamHandle stream,
       const std::function<void(const float* z, float* output)>& generate) = 0;
@@ -64,9 +65,11 @@ class BridgeBackend {
 };
 
 std::unique_ptr<BridgeBackend> make_brownian_bridge_cpu();
-// Binds the bridge to the current device and uploads its compiled strategy there
-// (BridgeInternals::compiled must be in place). @throws Error(no_device) without one.
-std::unique_ptr<BridgeBackend> make_brownian_bridge_cuda(const BrownianBridge& bridge);
+// Binds the bridge to the current device (the placement's) and uploads its compiled
+// strategy there (BridgeInternals::compiled must be in place), into memory from
+// placement.device_memory, which the host conveniences' copies come from too.
+// @throws Error(no_device) without a device.
+std::unique_ptr<BridgeBackend> make_brownian_bridge_cuda(const BrownianBridge& bridge, const Placement& placement);
 
 // OpenMP over paths; host pointers; synchronous. Path p < count reads Z path
 // z.first + p and writes output path output.first + p.
@@ -93,9 +96,11 @@ inline KernelReport* report_for(BridgeKernelReport* describe, int paths_per_thre
   return describe;
 }
 
-// CUDA: the strategy uploaded once per bridge, to the current device (the bridge's
-// compiled strategy must be in place: BridgeInternals::compiled).
-std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge);
+// CUDA: the strategy uploaded once per bridge, to the current device, into memory
+// from `memory` (the bridge's compiled strategy must be in place:
+// BridgeInternals::compiled).
+std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge,
+                                                            DeviceMemoryResource* memory);
 
 // Resolves `automatic`; throws not_supported naming the limit a strategy cannot meet.
 BridgeStrategy bridge_select_strategy(const BrownianBridge& bridge, BridgeStrategy requested,

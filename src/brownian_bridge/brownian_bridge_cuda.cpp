@@ -1,7 +1,8 @@
 // CUDA side of the Brownian bridge, host code: uploads a compiled strategy
 // (constant-memory image for strategies 1-3, step indices and weights for 4-5 and
-// the fused Sobol kernel) on the device's setup stream, waiting for those copies
-// only, chooses the strategy and calls its launcher (kernels/brownian_bridge/).
+// the fused Sobol kernel) into memory from the bridge's placement.device_memory on
+// the device's setup stream, waiting for those copies only, chooses the strategy
+// and calls its launcher (kernels/brownian_bridge/).
 
 #include <algorithm>
 #include <cmath>
@@ -256,7 +257,7 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   if (!entry) {
     const std::int64_t dimensions = bridge.z_records() * bridge.dimension();
     auto tables = std::make_unique<DeviceSobolTables>();
-    SetupUpload upload;
+    SetupUpload upload(memory);
     tables->bytes = upload.copy(is_64_bit(sequence) ? sobol_table_bytes<std::uint64_t>(sequence, dimensions)
                                                     : sobol_table_bytes<std::uint32_t>(sequence, dimensions));
     upload.wait();
@@ -265,10 +266,12 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   return *entry;
 }
 
-std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge) {
+std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge,
+                                                            DeviceMemoryResource* memory) {
   auto strategy = std::make_unique<BridgeDeviceStrategy>();
   strategy->stack_size = bridge.stack_size();
-  SetupUpload upload;
+  strategy->memory = memory;
+  SetupUpload upload(memory);
   upload_typed(bridge, upload, strategy->single);
   upload_typed(bridge, upload, strategy->double_precision);
   if (bridge.stack_size() < kMaxSharedSlots) strategy->indices = upload.copy(step_indices(bridge));
@@ -371,11 +374,15 @@ CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BRIDGE_CUDA, CUNUM_REAL_TYPES)
 
 namespace {
 
-// The CUDA backend: the device the bridge was made on and its strategy uploaded there.
+// The CUDA backend: the device the bridge was made on and its strategy uploaded
+// there, from the placement's device memory, which the host conveniences' copies
+// come from too.
 class BridgeCuda final : public BridgeBackend {
  public:
-  explicit BridgeCuda(const BrownianBridge& bridge)
-      : device_(DeviceBinding::current()), strategy_(bridge_upload_strategy(bridge)) {}
+  BridgeCuda(const BrownianBridge& bridge, const Placement& placement)
+      : device_(DeviceBinding::current()),
+        memory_(placement.device_memory),
+        strategy_(bridge_upload_strategy(bridge, memory_)) {}
 
   void require_current(const char* routine) const override { device_.require_current(routine); }
 
@@ -398,33 +405,35 @@ class BridgeCuda final : public BridgeBackend {
 
   std::vector<float> generate_host(const std::vector<float>& z, std::size_t output_size, StreamHandle stream,
                                    const std::function<void(const float*, float*)>& generate) override {
-    return through_device(z, output_size, stream, generate);
+    return through_device(memory_, z, output_size, stream, generate);
   }
   std::vector<double> generate_host(const std::vector<double>& z, std::size_t output_size, StreamHandle stream,
                                     const std::function<void(const double*, double*)>& generate) override {
-    return through_device(z, output_size, stream, generate);
+    return through_device(memory_, z, output_size, stream, generate);
   }
 
   const BridgeDeviceStrategy* device_strategy() const noexcept override { return strategy_.get(); }
 
  private:
   template <class T>
-  static std::vector<T> through_device(const std::vector<T>& z, std::size_t output_size, StreamHandle stream,
+  static std::vector<T> through_device(DeviceMemoryResource* memory, const std::vector<T>& z,
+                                       std::size_t output_size, StreamHandle stream,
                                        const std::function<void(const T*, T*)>& generate) {
-    const auto device_z = DeviceBuffer<T>::from_host(z, stream);
-    DeviceBuffer<T> device_output(output_size, stream);
+    const auto device_z = DeviceBuffer<T>::from_host(z, stream, memory);
+    DeviceBuffer<T> device_output(output_size, stream, memory);
     generate(device_z.data(), device_output.data());
     return device_output.to_host();
   }
 
   DeviceBinding device_;
+  DeviceMemoryResource* memory_;
   std::unique_ptr<BridgeDeviceStrategy> strategy_;
 };
 
 }  // namespace
 
-std::unique_ptr<BridgeBackend> make_brownian_bridge_cuda(const BrownianBridge& bridge) {
-  return std::make_unique<BridgeCuda>(bridge);
+std::unique_ptr<BridgeBackend> make_brownian_bridge_cuda(const BrownianBridge& bridge, const Placement& placement) {
+  return std::make_unique<BridgeCuda>(bridge, placement);
 }
 
 }  // namespace cunum::detail

@@ -20,13 +20,14 @@ namespace cunum::detail {
 // The current device's setup stream. @throws Error(no_device) without a device.
 cudaStream_t setup_stream();
 
-// Host arrays copied into new device buffers on the current device's setup stream.
-// wait() returns once the copies enqueued so far are complete: the host waits for
-// the setup stream only. The host arrays are kept until then (an upload destroyed
-// without wait(), by an exception, waits for them first).
+// Host arrays copied into new device buffers, allocated from `resource` (a plan's
+// Placement::device_memory), on the current device's setup stream. wait() returns
+// once the copies enqueued so far are complete: the host waits for the setup stream
+// only. The host arrays are kept until then (an upload destroyed without wait(), by
+// an exception, waits for them first).
 class SetupUpload {
  public:
-  SetupUpload() : stream_(setup_stream()) {}
+  explicit SetupUpload(DeviceMemoryResource* resource) : stream_(setup_stream()), resource_(resource) {}
   ~SetupUpload();
   SetupUpload(const SetupUpload&) = delete;
   SetupUpload& operator=(const SetupUpload&) = delete;
@@ -35,7 +36,7 @@ class SetupUpload {
   template <class T>
   DeviceBuffer<T> copy(std::vector<T> host) {
     auto kept = std::make_shared<const std::vector<T>>(std::move(host));
-    DeviceBuffer<T> buffer(kept->size(), stream_);
+    DeviceBuffer<T> buffer(kept->size(), stream_, resource_);
     buffer.copy_from_host_async(kept->data(), kept->size());
     kept_.push_back(std::move(kept));
     return buffer;
@@ -46,6 +47,7 @@ class SetupUpload {
 
  private:
   cudaStream_t stream_;
+  DeviceMemoryResource* resource_;
   std::vector<std::shared_ptr<const void>> kept_;
 };
 

@@ -111,13 +111,14 @@ std::unique_ptr<MonteCarloBackend<T>> make_monte_carlo_cuda(const MonteCarloSett
                                                             const Placement& placement);
 
 // The unit bridge of a quasi-random pricer: standard Brownian motion on [0, 1] at
-// k / dates, k = 1..dates (at 1/2 and 1 for one date), bisection order.
-inline BrownianBridge monte_carlo_unit_bridge(int dates, Backend backend) {
+// k / dates, k = 1..dates (at 1/2 and 1 for one date), bisection order, placed as
+// the pricer is (its device memory from the pricer's resource).
+inline BrownianBridge monte_carlo_unit_bridge(int dates, const Placement& placement) {
   std::vector<double> grid;
   for (int k = 1; k < dates; ++k) grid.push_back(double(k) / dates);
   if (grid.empty()) grid.push_back(0.5);
   return BrownianBridge(0.0, 1.0, make_bridge_order(grid, BridgeOrder::bisection), 1, {1.0},
-                        CovarianceForm::factor, {0.0}, {}, backend);
+                        CovarianceForm::factor, {0.0}, {}, placement);
 }
 
 // The paths of one quasi-random batch: a whole number of chunks whose bridge records

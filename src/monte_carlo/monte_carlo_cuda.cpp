@@ -35,7 +35,8 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   MonteCarloCuda(const MonteCarloSettings& settings, int dates, const Placement& placement)
       : placement_(placement), binding_(DeviceBinding::current()) {
     if (settings.source == MonteCarloSource::sobol_bridge) {
-      bridge_ = std::make_unique<const BrownianBridge>(monte_carlo_unit_bridge(dates, Backend::cuda));
+      // sobol_bridge runs on one device (the pricer refuses several), as the bridge does.
+      bridge_ = std::make_unique<const BrownianBridge>(monte_carlo_unit_bridge(dates, placement));
     }
     if (placement.devices.size() < 2) return;
     const CurrentDeviceGuard guard;

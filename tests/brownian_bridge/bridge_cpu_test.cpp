@@ -608,7 +608,7 @@ TEST(BridgeValidation, RejectsValuesOutsideTheirEnums) {
   EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, static_cast<CovarianceForm>(2), {0.0}, {}, Backend::cpu),
                      ErrorCode::invalid_argument, "'form' is not one of CovarianceForm's values");
   EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, CovarianceForm::factor, {0.0}, {}, static_cast<Backend>(-1)),
-                     ErrorCode::invalid_argument, "'backend' is not one of Backend's values");
+                     ErrorCode::invalid_argument, "'placement.backend' is not one of Backend's values");
   const BrownianBridge bridge = make_bridge(BridgeSetup{0, 1, {0.5, 0.25}, 1, {1.0}, {0.0}, {}});
   const auto z = cunum::testing::normals<float>(3 * 4, 1);
   std::vector<float> out(3 * 4);
@@ -640,9 +640,21 @@ TEST(BridgeValidation, MovedFromBridgeIsInvalidArgument) {
   EXPECT_CUNUM_ERROR(bridge.generate_sobol_paths(4, out.data()), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(bridge.construction_steps(), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(bridge.stack_size(), ErrorCode::invalid_argument, "argument 'this' is a moved-from BrownianBridge");
+  EXPECT_CUNUM_ERROR(bridge.placement(), ErrorCode::invalid_argument, moved);
   // Assigned to again, it is a bridge like any other.
   bridge = make_bridge(s);
   EXPECT_EQ(bridge.generate_paths(4, z), moved_to.generate_paths(4, z));
+}
+
+// The plan-object contract (cunum/core/placement.hpp) on the CPU backend.
+TEST(BridgeValidation, ACpuBridgeIsPlacedOnTheHostAndRefusesDevices) {
+  const BrownianBridge bridge = make_bridge(BridgeSetup{0, 1, {0.5, 0.25}, 1, {1.0}, {0.0}, {}});
+  EXPECT_EQ(bridge.placement().backend, Backend::cpu);
+  EXPECT_TRUE(bridge.placement().devices.empty());
+  cunum::Placement cpu_on_a_device(Backend::cpu);
+  cpu_on_a_device.devices = {0};
+  EXPECT_CUNUM_ERROR(BrownianBridge(0, 1, {0.5}, 1, {1.0}, CovarianceForm::factor, {0.0}, {}, cpu_on_a_device),
+                     ErrorCode::invalid_argument, "'placement.devices' lists devices, but the CPU backend");
 }
 
 TEST(BridgeValidation, CudaBackendWithoutDeviceIsNoDevice) {

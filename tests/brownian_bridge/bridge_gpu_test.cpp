@@ -3,7 +3,7 @@
 // both layouts, free and fixed-end bridges, paths and increments, float and
 // double, with poisoned device outputs; strategy limits raise not_supported; the
 // shared constant-memory image across streams; pointer kinds against the backend;
-// the legacy default stream left alone.
+// the legacy default stream left alone; device memory from the placement's resource.
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -70,8 +70,8 @@ BridgeSetup make_setup(std::size_t n, int d, bool fixed, int order_kind, std::ui
   return s;
 }
 
-BrownianBridge make_bridge(const BridgeSetup& s, Backend backend) {
-  return BrownianBridge(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, backend);
+BrownianBridge make_bridge(const BridgeSetup& s, const cunum::Placement& placement) {
+  return BrownianBridge(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, placement);
 }
 
 // Runs `strategy` on the device and the CPU backend on the same normals; compares
@@ -552,6 +552,46 @@ TEST(BridgeGpu, SetupAndCallsLeaveTheLegacyStreamAlone) {
     hold.released = true;
     ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   }
+}
+
+// The plan-object contract (cunum/core/placement.hpp): every device allocation of a
+// CUDA bridge (its strategy, the Sobol tables of its first Sobol call, the host
+// convenience's copies) comes from its placement's resource, and goes back to it
+// when the bridge and the copies are gone.
+TEST(BridgeGpu, AllocatesFromItsPlacementsResource) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
+  const std::int64_t paths = 100;
+  cunum::Stream stream;
+  cunum::testing::CountingResource resource;
+  cunum::Placement placement(Backend::cuda);
+  placement.device_memory = &resource;
+  {
+    const BrownianBridge bridge = make_bridge(s, placement);
+    const int after_construction = resource.allocations.load();
+    EXPECT_GT(after_construction, 0) << "the strategy";
+    const cunum::Placement& resolved = bridge.placement();
+    EXPECT_EQ(resolved.backend, Backend::cuda);
+    EXPECT_EQ(resolved.devices, std::vector<int>{cunum::current_device()});
+    EXPECT_EQ(resolved.device_memory, &resource);
+    EXPECT_EQ(resolved.pinned_memory, cunum::pinned_memory_resource());
+
+    cunum::DeviceBuffer<double> out(static_cast<std::size_t>(paths * bridge.output_records() * s.d), stream);
+    cunum::SobolBridgeOptions sobol;
+    sobol.stream = stream;
+    bridge.generate_sobol_paths(paths, out.data(), sobol);
+    const int after_sobol = resource.allocations.load();
+    EXPECT_GT(after_sobol, after_construction) << "the Sobol tables";
+
+    cunum::BridgeGenerateOptions options;
+    options.stream = stream;
+    const auto z = cunum::testing::normals<double>(static_cast<std::size_t>(paths * bridge.z_records() * s.d),
+                                                   fresh_seed());
+    EXPECT_EQ(bridge.generate_paths(paths, z, options).size(), out.size());
+    EXPECT_GT(resource.allocations.load(), after_sobol) << "the host convenience's copies";
+    stream.synchronize();
+  }
+  EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
 TEST(BridgeGpu, HostConvenienceMatchesCpu) {

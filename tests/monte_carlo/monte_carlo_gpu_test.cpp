@@ -398,9 +398,10 @@ TEST(MonteCarloGpuValidation, AnEmptyBatchPricesNothing) {
 }
 
 // The plan-object contract: every device allocation of the pricer (the loaded batch,
-// one copy per device; each call's chunk sums, per device; the sobol_bridge paths;
-// the host convenience's results) comes from the placement's resource and goes back
-// to it; placement() reports what was resolved. Prices equal the default placement's.
+// one copy per device; each call's chunk sums, per device; the sobol_bridge paths and
+// its BrownianBridge's strategy; the host convenience's results) comes from the
+// placement's resource and goes back to it; placement() reports what was resolved.
+// Prices equal the default placement's.
 TEST(MonteCarloGpuPlacement, AllocatesFromItsResourceAndReportsWhatItResolved) {
   CUNUM_REQUIRE_GPU();
   const int device = cunum::current_device();
@@ -428,6 +429,9 @@ TEST(MonteCarloGpuPlacement, AllocatesFromItsResourceAndReportsWhatItResolved) {
     const std::string what = std::string(to_string(c.source)) + " on " + std::to_string(c.devices.size()) + " devices";
     {
       const MonteCarloPricer<float> pricer(s, placement);
+      if (c.source == cunum::MonteCarloSource::sobol_bridge) {
+        EXPECT_GT(resource.allocations.load(), 0) << what << ": the bridge's strategy";
+      }
       const cunum::Placement& resolved = pricer.placement();
       EXPECT_EQ(pricer.backend(), Backend::cuda) << what;
       EXPECT_EQ(resolved.backend, Backend::cuda) << what;

@@ -30,7 +30,8 @@ struct Placement {
   Backend backend = Backend::automatic;
   /// CUDA: the stream the plan's one-time setup (allocation, uploads, tables) is
   /// enqueued on, and on which its destructor frees that memory. The constructor
-  /// waits only where the plan's documentation says so.
+  /// waits only where the plan's documentation says so. BrownianBridge alone sets up
+  /// on a stream of cunum's own instead (its constructor says why).
   StreamHandle stream = nullptr;
   /// CUDA: the devices the plan runs on. Empty: the device current when the plan is
   /// made. Plans that run on one device take at most one entry (the plan is then
