@@ -68,6 +68,7 @@
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/finance.hpp"
 
@@ -198,12 +199,14 @@ struct ImpliedVolatilities {
 
 /// A Black-Scholes pricer for T (float or double) and a fixed set of outputs. For the
 /// CUDA backend it holds the device it was made on (calls with another device
-/// current throw) and its multiprocessor count; it allocates nothing. Movable, not
-/// copyable.
+/// current throw) and its multiprocessor count; the pricer allocates nothing, and
+/// its host-vector conveniences copy through device memory from its placement's
+/// device_memory. Movable, not copyable.
 ///
 /// - Streams: CUDA calls are enqueued on the caller's stream and return at once; all
 ///   pointers must stay valid until the stream reaches the call. CPU calls return when
-///   done (OpenMP over the options); `stream` is ignored.
+///   done (OpenMP over the options); `stream` is ignored. The host-vector
+///   conveniences run on the placement's stream.
 /// - Threads: calls on one pricer may come from several threads (it holds no mutable state).
 /// - Aliasing: both calls are element-wise (option i's inputs are read before its
 ///   outputs are written, by the same thread), so an output array may be an input array
@@ -214,14 +217,18 @@ struct ImpliedVolatilities {
 template <class T>
 class BlackScholesPricer {
  public:
-  /// @param outputs what price() writes; may be empty (price() then only validates)
-  /// @param backend `automatic` (CUDA when a device is present), `cpu` or `cuda`
+  /// Makes the pricer; it sets nothing up on the device, so nothing is enqueued.
+  /// @param outputs   what price() writes; may be empty (price() then only validates)
+  /// @param placement where it runs (cunum/core/placement.hpp): the backend, one
+  ///                  device at most, and for the host-vector conveniences the stream
+  ///                  they run on and the resource their device copies come from
   /// @throws Error ErrorCode::invalid_argument naming 'outputs' for bits outside the
-  ///         list or 'backend' off the list; ErrorCode::no_device for `cuda` without a device.
-  explicit BlackScholesPricer(BlackScholesOutputs outputs, Backend backend = Backend::automatic);
+  ///         list, or 'placement.backend' or 'placement.devices'; ErrorCode::no_device
+  ///         for CUDA without a device.
+  explicit BlackScholesPricer(BlackScholesOutputs outputs, const Placement& placement = {});
   ~BlackScholesPricer();
-  /// Takes another pricer; price(), implied_volatility(), backend() and outputs() on
-  /// the moved-from pricer throw ErrorCode::invalid_argument ("moved-from").
+  /// Takes another pricer; price(), implied_volatility(), backend(), placement() and
+  /// outputs() on the moved-from pricer throw ErrorCode::invalid_argument ("moved-from").
   BlackScholesPricer(BlackScholesPricer&&) noexcept;
   /// @return *this
   BlackScholesPricer& operator=(BlackScholesPricer&&) noexcept;
@@ -229,6 +236,9 @@ class BlackScholesPricer {
   /// @return the resolved backend: Backend::cpu or Backend::cuda
   /// @throws Error ErrorCode::invalid_argument for a moved-from pricer
   Backend backend() const;
+  /// @return the resolved placement (see Placement)
+  /// @throws Error ErrorCode::invalid_argument for a moved-from pricer
+  const Placement& placement() const;
   /// @return the outputs price() writes
   /// @throws Error ErrorCode::invalid_argument for a moved-from pricer
   BlackScholesOutputs outputs() const;
@@ -254,7 +264,8 @@ class BlackScholesPricer {
              const BlackScholesResults<T>& results, StreamHandle stream = nullptr) const;
 
   /// Host-vector convenience: prices spot.size() options (strike and expiry must have
-  /// as many); the CUDA backend copies through the device and waits.
+  /// as many); the CUDA backend copies through device memory from the placement's
+  /// device_memory, prices on the placement's stream and waits for it.
   /// @param spot, strike, expiry  one value per option
   /// @param market  scalars, or pointers to host arrays of spot.size() values
   /// @return the requested outputs
@@ -291,7 +302,8 @@ class BlackScholesPricer {
                           std::int64_t* rejected = nullptr, StreamHandle stream = nullptr) const;
 
   /// Host-vector convenience of implied_volatility(); the CUDA backend copies through
-  /// the device and waits.
+  /// device memory from the placement's device_memory, runs on the placement's stream
+  /// and waits for it.
   /// @param prices, spot, strike, expiry  one value per option, equal sizes
   /// @param rates  scalars, or pointers to host arrays of prices.size() values
   /// @param type   call or put

@@ -11,6 +11,7 @@
 #include "src/black_scholes/black_scholes_backends.hpp"
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 
@@ -23,6 +24,7 @@ namespace {
 constexpr const char* kClassName = "BlackScholesPricer";
 constexpr const char* kPricerRoutine = "cunum::BlackScholesPricer";
 constexpr const char* kBackendRoutine = "cunum::BlackScholesPricer::backend";
+constexpr const char* kPlacementRoutine = "cunum::BlackScholesPricer::placement";
 constexpr const char* kOutputsRoutine = "cunum::BlackScholesPricer::outputs";
 constexpr const char* kPriceRoutine = "cunum::BlackScholesPricer::price";
 constexpr const char* kImpliedRoutine = "cunum::BlackScholesPricer::implied_volatility";
@@ -68,35 +70,43 @@ std::int64_t checked_size(std::size_t size, std::size_t expected, const char* ro
   return static_cast<std::int64_t>(size);
 }
 
-// A per-option array of a host-vector call: on the device for CUDA (kept in `copy`).
+// A per-option array of a CUDA host-vector call, copied to the device on the
+// placement's stream (kept in `copy`); null stays null.
 template <class T>
-const T* staged(const T* host, std::int64_t n, Backend backend, DeviceBuffer<T>& copy) {
-  if (host == nullptr || backend == Backend::cpu) return host;
-  copy = DeviceBuffer<T>(static_cast<std::size_t>(n));
+const T* staged(const T* host, std::int64_t n, const Placement& placement, DeviceBuffer<T>& copy) {
+  if (host == nullptr) return host;
+  copy = DeviceBuffer<T>(static_cast<std::size_t>(n), placement.stream, placement.device_memory);
   copy.copy_from_host(host, static_cast<std::size_t>(n));
   return copy.data();
 }
 
+// A host vector's copy for a CUDA host-vector call, on the placement's stream.
+template <class T>
+auto on_device(const std::vector<T>& host, const Placement& placement) {
+  return DeviceBuffer<T>::from_host(host, placement.stream, placement.device_memory);
+}
+
 }  // namespace
 
-// The resolved backend, the outputs and the backend object, made once.
+// The resolved placement, the outputs and the backend object, made once.
 template <class T>
 struct BlackScholesPricer<T>::Impl {
-  Backend resolved;
+  Placement placement;
   BlackScholesOutputs outputs;
   std::unique_ptr<detail::BlackScholesBackend<T>> backend;
 };
 
 template <class T>
-BlackScholesPricer<T>::BlackScholesPricer(BlackScholesOutputs outputs, Backend backend) {
+BlackScholesPricer<T>::BlackScholesPricer(BlackScholesOutputs outputs, const Placement& placement) {
   const detail::RoutineScope scope(kPricerRoutine);
   detail::require((outputs.bits & ~BlackScholesOutputs::all().bits) == 0, kPricerRoutine, "outputs",
                   "has bits outside the BlackScholesOutput list");
   auto impl = std::make_unique<Impl>();
-  impl->resolved = resolve_backend(backend);
+  impl->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kPricerRoutine);
   impl->outputs = outputs;
-  impl->backend = impl->resolved == Backend::cuda ? detail::make_black_scholes_cuda<T>()
-                                                  : detail::make_black_scholes_cpu<T>();
+  const detail::PlacementDeviceScope on_device(impl->placement);
+  impl->backend = impl->placement.backend == Backend::cuda ? detail::make_black_scholes_cuda<T>()
+                                                           : detail::make_black_scholes_cpu<T>();
   impl_ = std::move(impl);
 }
 
@@ -109,7 +119,12 @@ BlackScholesPricer<T>& BlackScholesPricer<T>::operator=(BlackScholesPricer&&) no
 
 template <class T>
 Backend BlackScholesPricer<T>::backend() const {
-  return detail::require_plan(impl_, kBackendRoutine, kClassName).resolved;
+  return detail::require_plan(impl_, kBackendRoutine, kClassName).placement.backend;
+}
+
+template <class T>
+const Placement& BlackScholesPricer<T>::placement() const {
+  return detail::require_plan(impl_, kPlacementRoutine, kClassName).placement;
 }
 
 template <class T>
@@ -123,20 +138,20 @@ void BlackScholesPricer<T>::price(std::int64_t n, const T* spot, const T* strike
                                   StreamHandle stream) const {
   const detail::RoutineScope scope(kPriceRoutine);
   const Impl& impl = detail::require_plan(impl_, kPriceRoutine, kClassName);
-  validate_options(n, spot, strike, expiry, impl.resolved, kPriceRoutine);
-  validate_rates(market.rates, n, impl.resolved, kPriceRoutine, "market.rates.rate", "market.rates.dividend",
+  validate_options(n, spot, strike, expiry, impl.placement.backend, kPriceRoutine);
+  validate_rates(market.rates, n, impl.placement.backend, kPriceRoutine, "market.rates.rate", "market.rates.dividend",
                  "market.rates.rates", "market.rates.dividends");
   if (market.volatilities == nullptr) {
     detail::require_finite(static_cast<double>(market.volatility), kPriceRoutine, "market.volatility");
   } else {
-    detail::require_memory(market.volatilities, n, impl.resolved, kPriceRoutine, "market.volatilities");
+    detail::require_memory(market.volatilities, n, impl.placement.backend, kPriceRoutine, "market.volatilities");
   }
   detail::BlackScholesPriceArgs<T> args{{n, spot, strike, expiry}, market, {}, prices_only(impl.outputs)};
   detail::NamedArray outputs[kOutputCount] = {};
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (!impl.outputs.contains(output)) continue;
     const int index = static_cast<int>(output);
-    detail::require_memory(results[output], n, impl.resolved, kPriceRoutine, kOutputArguments[index]);
+    detail::require_memory(results[output], n, impl.placement.backend, kPriceRoutine, kOutputArguments[index]);
     args.results[output] = results[output];
     outputs[index] = {results[output], kOutputArguments[index]};
   }
@@ -165,7 +180,7 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     if (impl.outputs.contains(output)) host[output].resize(spot.size());
   }
-  if (impl.resolved == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
+  if (impl.placement.backend == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     BlackScholesResults<T> results;
     for (BlackScholesOutput output : BlackScholesOutputValues::all) {
       if (impl.outputs.contains(output)) results[output] = host[output].data();
@@ -173,23 +188,24 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
     price(n, spot.data(), strike.data(), expiry.data(), market, results);
     return host;
   }
-  const auto device_spot = DeviceBuffer<T>::from_host(spot);
-  const auto device_strike = DeviceBuffer<T>::from_host(strike);
-  const auto device_expiry = DeviceBuffer<T>::from_host(expiry);
+  const Placement& placement = impl.placement;
+  const auto device_spot = on_device(spot, placement);
+  const auto device_strike = on_device(strike, placement);
+  const auto device_expiry = on_device(expiry, placement);
   DeviceBuffer<T> rates_copy, dividends_copy, volatilities_copy;
   BlackScholesMarket<T> device_market = market;
-  device_market.rates.rates = staged(market.rates.rates, n, impl.resolved, rates_copy);
-  device_market.rates.dividends = staged(market.rates.dividends, n, impl.resolved, dividends_copy);
-  device_market.volatilities = staged(market.volatilities, n, impl.resolved, volatilities_copy);
+  device_market.rates.rates = staged(market.rates.rates, n, placement, rates_copy);
+  device_market.rates.dividends = staged(market.rates.dividends, n, placement, dividends_copy);
+  device_market.volatilities = staged(market.volatilities, n, placement, volatilities_copy);
   DeviceBuffer<T> device_outputs[kOutputCount];
   BlackScholesResults<T> results;
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
     if (!impl.outputs.contains(output)) continue;
-    device_outputs[index] = DeviceBuffer<T>(static_cast<std::size_t>(n));
+    device_outputs[index] = DeviceBuffer<T>(static_cast<std::size_t>(n), placement.stream, placement.device_memory);
     results[output] = device_outputs[index].data();
   }
-  price(n, device_spot.data(), device_strike.data(), device_expiry.data(), device_market, results);
+  price(n, device_spot.data(), device_strike.data(), device_expiry.data(), device_market, results, placement.stream);
   for (BlackScholesOutput output : BlackScholesOutputValues::all) {
     const int index = static_cast<int>(output);
     if (impl.outputs.contains(output)) {
@@ -205,13 +221,13 @@ void BlackScholesPricer<T>::implied_volatility(std::int64_t n, const T* prices, 
                                                T* volatility, std::int64_t* rejected, StreamHandle stream) const {
   const detail::RoutineScope scope(kImpliedRoutine);
   const Impl& impl = detail::require_plan(impl_, kImpliedRoutine, kClassName);
-  validate_options(n, spot, strike, expiry, impl.resolved, kImpliedRoutine);
-  detail::require_memory(prices, n, impl.resolved, kImpliedRoutine, "prices");
-  validate_rates(rates, n, impl.resolved, kImpliedRoutine, "rates.rate", "rates.dividend", "rates.rates",
+  validate_options(n, spot, strike, expiry, impl.placement.backend, kImpliedRoutine);
+  detail::require_memory(prices, n, impl.placement.backend, kImpliedRoutine, "prices");
+  validate_rates(rates, n, impl.placement.backend, kImpliedRoutine, "rates.rate", "rates.dividend", "rates.rates",
                  "rates.dividends");
   detail::require_enum(type, kImpliedRoutine, "type", "OptionType");
-  detail::require_memory(volatility, n, impl.resolved, kImpliedRoutine, "volatility");
-  if (rejected != nullptr) detail::require_memory(rejected, 1, impl.resolved, kImpliedRoutine, "rejected");
+  detail::require_memory(volatility, n, impl.placement.backend, kImpliedRoutine, "volatility");
+  if (rejected != nullptr) detail::require_memory(rejected, 1, impl.placement.backend, kImpliedRoutine, "rejected");
   // The inputs, then the one element-wise output.
   const detail::NamedArray arrays[] = {{prices, "prices"},           {spot, "spot"},
                                        {strike, "strike"},           {expiry, "expiry"},
@@ -247,23 +263,24 @@ ImpliedVolatilities<T> BlackScholesPricer<T>::implied_volatility(const std::vect
   checked_size(expiry.size(), prices.size(), kImpliedRoutine, "expiry");
   ImpliedVolatilities<T> result;
   result.volatility.resize(prices.size());
-  if (impl.resolved == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
+  if (impl.placement.backend == Backend::cpu || n == 0) {  // n == 0: validation only, nothing to copy
     implied_volatility(n, prices.data(), spot.data(), strike.data(), expiry.data(), rates, type,
-                       result.volatility.data(), impl.resolved == Backend::cpu ? &result.rejected : nullptr);
+                       result.volatility.data(), impl.placement.backend == Backend::cpu ? &result.rejected : nullptr);
     return result;
   }
-  const auto device_prices = DeviceBuffer<T>::from_host(prices);
-  const auto device_spot = DeviceBuffer<T>::from_host(spot);
-  const auto device_strike = DeviceBuffer<T>::from_host(strike);
-  const auto device_expiry = DeviceBuffer<T>::from_host(expiry);
+  const Placement& placement = impl.placement;
+  const auto device_prices = on_device(prices, placement);
+  const auto device_spot = on_device(spot, placement);
+  const auto device_strike = on_device(strike, placement);
+  const auto device_expiry = on_device(expiry, placement);
   DeviceBuffer<T> rates_copy, dividends_copy;
   BlackScholesRates<T> device_rates = rates;
-  device_rates.rates = staged(rates.rates, n, impl.resolved, rates_copy);
-  device_rates.dividends = staged(rates.dividends, n, impl.resolved, dividends_copy);
-  DeviceBuffer<T> device_volatility(prices.size());
-  DeviceBuffer<std::int64_t> device_rejected(1);
+  device_rates.rates = staged(rates.rates, n, placement, rates_copy);
+  device_rates.dividends = staged(rates.dividends, n, placement, dividends_copy);
+  DeviceBuffer<T> device_volatility(prices.size(), placement.stream, placement.device_memory);
+  DeviceBuffer<std::int64_t> device_rejected(1, placement.stream, placement.device_memory);
   implied_volatility(n, device_prices.data(), device_spot.data(), device_strike.data(), device_expiry.data(),
-                     device_rates, type, device_volatility.data(), device_rejected.data());
+                     device_rates, type, device_volatility.data(), device_rejected.data(), placement.stream);
   device_volatility.copy_to_host(result.volatility.data(), prices.size());
   device_rejected.copy_to_host(&result.rejected, 1);
   return result;

@@ -341,7 +341,7 @@ TEST(BlackScholesCpu, ArgumentErrorsNameTheArgument) {
   EXPECT_NO_THROW(pricer.price(4, a.data(), a.data(), a.data(), bad, results));
   EXPECT_CUNUM_ERROR(pricer.price({1.0, 2.0}, {1.0}, {1.0, 1.0}, market), ErrorCode::invalid_argument, "strike");
   EXPECT_CUNUM_ERROR(BlackScholesPricer<double>(BlackScholesOutputs::all(), static_cast<Backend>(99)),
-                     ErrorCode::invalid_argument, "backend");
+                     ErrorCode::invalid_argument, "'placement.backend'");
   BlackScholesOutputs junk;
   junk.bits = 1u << 20;
   EXPECT_CUNUM_ERROR(BlackScholesPricer<double>(junk, Backend::cpu), ErrorCode::invalid_argument, "outputs");
@@ -427,6 +427,7 @@ TEST(BlackScholesCpu, AMovedFromPricerIsANamedError) {
                                                market.rates, OptionType::call, volatility.data()),
                      ErrorCode::invalid_argument, "moved-from");
   EXPECT_CUNUM_ERROR(static_cast<void>(source.backend()), ErrorCode::invalid_argument, "moved-from");
+  EXPECT_CUNUM_ERROR(static_cast<void>(source.placement()), ErrorCode::invalid_argument, "moved-from");
   EXPECT_CUNUM_ERROR(static_cast<void>(source.outputs()), ErrorCode::invalid_argument, "moved-from");
   EXPECT_EQ(price[0], -1.0) << "a rejected call must not write its output";
   EXPECT_EQ(volatility[0], -1.0);
@@ -441,6 +442,17 @@ TEST(BlackScholesCpu, AMovedFromPricerIsANamedError) {
   EXPECT_CUNUM_ERROR(target.price(spot, strike, expiry, market), ErrorCode::invalid_argument, "moved-from");
   EXPECT_TRUE(assigned.outputs().contains(BlackScholesOutput::call));
   EXPECT_EQ(assigned.price(spot, strike, expiry, market).call[0], price[0]);
+}
+
+// The plan-object contract (cunum/core/placement.hpp) on the CPU backend.
+TEST(BlackScholesCpu, TheCpuPlacementTakesNoDevices) {
+  const BlackScholesPricer<double> pricer({BlackScholesOutput::call}, Backend::cpu);
+  EXPECT_EQ(pricer.placement().backend, Backend::cpu);
+  EXPECT_TRUE(pricer.placement().devices.empty());
+  cunum::Placement on_device(Backend::cpu);
+  on_device.devices = {0};
+  EXPECT_CUNUM_ERROR(BlackScholesPricer<double>({BlackScholesOutput::call}, on_device), ErrorCode::invalid_argument,
+                     "cunum::BlackScholesPricer: argument 'placement.devices'");
 }
 
 TEST(BlackScholesCpu, AwkwardSizesWriteRequestedOutputsOnly) {

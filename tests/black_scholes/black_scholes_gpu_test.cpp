@@ -14,6 +14,7 @@
 #include "black_scholes_oracle.hpp"
 #include "cunum/black_scholes.hpp"
 #include "cunum/core/device_buffer.hpp"
+#include "cunum/core/stream.hpp"
 #include "cunum/core/value_types.hpp"
 #include "test_support.hpp"
 
@@ -233,6 +234,46 @@ TYPED_TEST(BlackScholesGpu, ImpliedVolatilityWritesEveryOptionOfLargeBatches) {
     EXPECT_EQ(device_rejected, expected.rejected) << "n " << n;
     expect_implied_vols_match(c, got, expected.volatility);
   }
+}
+
+// The plan-object contract (cunum/core/placement.hpp): a CUDA pricer allocates
+// nothing itself; its host-vector conveniences copy through memory from the
+// placement's resource, on the placement's stream, and give it all back.
+TEST(BlackScholesGpuBoundary, HostConveniencesAllocateFromThePlacementsResource) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  cunum::testing::CountingResource resource;
+  cunum::Placement placement(Backend::cuda, stream);
+  placement.device_memory = &resource;
+  const std::vector<double> spot{90.0, 100.0, 110.0}, strike(3, 100.0), expiry(3, 1.0);
+  BlackScholesMarket<double> market;
+  market.rates.rate = 0.03;
+  market.volatility = 0.2;
+  const BlackScholesOutputs outputs{BlackScholesOutput::call, BlackScholesOutput::put};
+  const auto expected = BlackScholesPricer<double>(outputs, Backend::cpu).price(spot, strike, expiry, market);
+  {
+    const BlackScholesPricer<double> gpu(outputs, placement);
+    EXPECT_EQ(resource.allocations.load(), 0) << "the pricer itself allocates nothing";
+    const cunum::Placement& resolved = gpu.placement();
+    EXPECT_EQ(resolved.backend, Backend::cuda);
+    EXPECT_EQ(resolved.devices, std::vector<int>{cunum::current_device()});
+    EXPECT_EQ(resolved.stream, stream.get());
+    EXPECT_EQ(resolved.device_memory, &resource);
+
+    const auto got = gpu.price(spot, strike, expiry, market);
+    const int priced = resource.allocations.load();
+    EXPECT_GT(priced, 0) << "the price convenience's copies";
+    for (std::size_t i = 0; i < spot.size(); ++i) {
+      EXPECT_NEAR(got.call[i], expected.call[i], 1e-12 * expected.call[i]);
+      EXPECT_NEAR(got.put[i], expected.put[i], 1e-12 * expected.put[i]);
+    }
+    const auto implied = gpu.implied_volatility(expected.call, spot, strike, expiry, market.rates, OptionType::call);
+    EXPECT_GT(resource.allocations.load(), priced) << "the implied_volatility convenience's copies";
+    EXPECT_EQ(implied.rejected, 0);
+    for (double volatility : implied.volatility) EXPECT_NEAR(volatility, 0.2, 1e-8);
+  }
+  cunum::synchronize(stream);
+  EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
 TEST(BlackScholesGpuBoundary, HostPointerRefusedByCudaBackend) {
