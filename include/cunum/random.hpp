@@ -14,6 +14,7 @@
 #include "cunum/core/backend.hpp"
 #include "cunum/core/enum.hpp"
 #include "cunum/core/error.hpp"
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 
 namespace cunum {
@@ -106,16 +107,29 @@ bool is_quasi_random(RandomGeneratorKind kind) noexcept;
 /// Sobol: a and b multiples of d). Normals use the platform's log, sin, cos, exp and
 /// erfc (libm or the CUDA math library), so CPU and GPU normals agree to a few ulps
 /// and cuRAND's to about the same; each backend is bit-reproducible run to run.
+///
+/// Device memory (CUDA). The fills are cunum's own kernels: the generator makes no
+/// cuRAND generator, so every device allocation it makes comes from its placement's
+/// device_memory: a Sobol kind's tables (direction vectors and scrambling constants,
+/// uploaded by the constructor and set_dimensions on the placement's stream, which
+/// they wait for, so the tables are complete when they return) and the host-vector
+/// fills' buffers. The tables are freed on the placement's stream when replaced or
+/// when the generator is destroyed: fills on other streams that read them must have
+/// completed by then. A copy shares its original's tables.
 class RandomGenerator {
  public:
-  /// @param kind     the generator (a valid cunum::RandomGeneratorKind)
-  /// @param seed     the 64-bit seed (ignored by the Sobol kinds)
-  /// @param backend  where fills run (automatic: the GPU when there is one)
-  /// @throws Error ErrorCode::invalid_argument naming `kind` or `backend`;
-  ///         ErrorCode::no_device for Backend::cuda without a device
+  /// @param kind      the generator (a valid cunum::RandomGeneratorKind)
+  /// @param seed      the 64-bit seed (ignored by the Sobol kinds)
+  /// @param placement where fills run (cunum/core/placement.hpp): the backend, one
+  ///                  device at most, and for CUDA the stream and the resource of its
+  ///                  Sobol tables and host-vector fills ("Device memory" above)
+  /// @throws Error ErrorCode::invalid_argument naming `kind`, 'placement.backend' or
+  ///         'placement.devices'; ErrorCode::no_device for CUDA without a device;
+  ///         ErrorCode::out_of_memory or ErrorCode::cuda_failure from a Sobol kind's
+  ///         tables
   /// A Sobol kind starts in 1 dimension.
   explicit RandomGenerator(RandomGeneratorKind kind = RandomGeneratorKind::philox4x32_10, std::uint64_t seed = 0,
-                           Backend backend = Backend::automatic);
+                           const Placement& placement = {});
   /// A copy continues the same stream from the same offset, independently of the
   /// original (the Sobol tables are shared, read-only).
   RandomGenerator(const RandomGenerator& other);
@@ -137,7 +151,8 @@ class RandomGenerator {
   ///         32-bit Sobol sequence; the offset is unchanged on error
   void set_offset(std::uint64_t offset);
   /// Sets the number of dimensions of a Sobol kind (cuRAND's
-  /// curandSetQuasiRandomGeneratorDimensions); keeps the offset.
+  /// curandSetQuasiRandomGeneratorDimensions); keeps the offset. CUDA: uploads the
+  /// new tables on the placement's stream and waits for it ("Device memory" above).
   /// @param dimensions  1 to 20,000
   /// @throws Error ErrorCode::invalid_argument naming `dimensions`: out of range, or
   ///         the kind is not a Sobol kind; the generator is unchanged on error
@@ -150,6 +165,8 @@ class RandomGenerator {
   int dimensions() const;
   /// @return the resolved backend (cpu or cuda)
   Backend backend() const;
+  /// @return the resolved placement (see Placement)
+  const Placement& placement() const;
   /// @return the generator
   RandomGeneratorKind kind() const;
 
@@ -178,13 +195,14 @@ class RandomGenerator {
   template <class T>
   void normal(std::int64_t n, T* out, T mean, T stddev, StreamHandle stream = nullptr);
 
-  /// uniform() into a host vector (copied through the device on the CUDA backend).
+  /// uniform() into a host vector (CUDA: filled on the placement's stream into a buffer
+  /// from its device_memory and copied back; returns when done).
   /// @throws Error as uniform(), and ErrorCode::out_of_memory "needs N bytes", before
   ///         anything is allocated, when n values exceed the machine's physical memory
   ///         (or, CUDA, the device's total memory)
   template <class T>
   std::vector<T> uniform(std::int64_t n);
-  /// normal() into a host vector (copied through the device on the CUDA backend).
+  /// normal() into a host vector (CUDA: as the host-vector uniform()).
   /// @throws Error as normal(), and ErrorCode::out_of_memory as the host uniform()
   template <class T>
   std::vector<T> normal(std::int64_t n, T mean, T stddev);

@@ -10,6 +10,7 @@
 #include "src/core/enum_functions.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/memory_need.hpp"
+#include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "src/random/random_backends.hpp"
@@ -111,20 +112,20 @@ struct RandomGenerator::Impl {
   std::uint64_t seed;
   std::uint64_t offset = 0;
   int dimensions = 1;
-  Backend resolved_backend;
+  Placement placement;  // resolved
   std::unique_ptr<detail::RandomBackend> backend;
 
-  Impl(RandomGeneratorKind kind_, std::uint64_t seed_, Backend backend_)
+  Impl(RandomGeneratorKind kind_, std::uint64_t seed_, const Placement& resolved)
       : kind(kind_),
         seed(seed_),
-        resolved_backend(backend_),
-        backend(backend_ == Backend::cpu ? detail::make_random_cpu() : detail::make_random_cuda()) {}
+        placement(resolved),
+        backend(resolved.backend == Backend::cpu ? detail::make_random_cpu() : detail::make_random_cuda(resolved)) {}
   Impl(const Impl& other)
       : kind(other.kind),
         seed(other.seed),
         offset(other.offset),
         dimensions(other.dimensions),
-        resolved_backend(other.resolved_backend),
+        placement(other.placement),
         backend(other.backend->clone()) {}
 
   void set_dimensions(int count) {
@@ -148,10 +149,12 @@ struct RandomGenerator::Impl {
   void fill_mrg(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream);
 };
 
-RandomGenerator::RandomGenerator(RandomGeneratorKind kind, std::uint64_t seed, Backend backend) {
+RandomGenerator::RandomGenerator(RandomGeneratorKind kind, std::uint64_t seed, const Placement& placement) {
   const detail::RoutineScope scope(kConstructorRoutine);
   detail::require_enum(kind, kConstructorRoutine, "kind", "RandomGeneratorKind");
-  impl_ = std::make_unique<Impl>(kind, seed, resolve_backend(backend));
+  const Placement resolved = detail::resolve_placement(placement, detail::DeviceCount::one, kConstructorRoutine);
+  const detail::PlacementDeviceScope on_device(resolved);
+  impl_ = std::make_unique<Impl>(kind, seed, resolved);
   if (is_quasi_random(kind)) {
     const detail::RoutineScope dimensions_scope(kDimensionsRoutine);
     impl_->set_dimensions(1);
@@ -206,7 +209,11 @@ int RandomGenerator::dimensions() const {
 }
 
 Backend RandomGenerator::backend() const {
-  return detail::require_plan(impl_, "cunum::RandomGenerator::backend", kClassName).resolved_backend;
+  return detail::require_plan(impl_, "cunum::RandomGenerator::backend", kClassName).placement.backend;
+}
+
+const Placement& RandomGenerator::placement() const {
+  return detail::require_plan(impl_, "cunum::RandomGenerator::placement", kClassName).placement;
 }
 
 RandomGeneratorKind RandomGenerator::kind() const {
@@ -249,7 +256,7 @@ template <class T>
 void RandomGenerator::Impl::fill(std::int64_t n, T* out, bool normal, T mean, T stddev, StreamHandle stream,
                                  const char* routine) {
   detail::require_element_count(n, sizeof(T), routine, "n");
-  detail::require_memory(out, n, resolved_backend, routine, "out");
+  detail::require_memory(out, n, placement.backend, routine, "out");
   const StreamUse use = check_fill(n, normal, mean, stddev, routine);
   if (n == 0) return;
   if (kind == RandomGeneratorKind::mrg32k3a) {
@@ -318,7 +325,7 @@ std::vector<T> RandomGenerator::uniform(std::int64_t n) {
   Impl& impl = detail::require_plan(impl_, kUniformRoutine, kClassName);
   detail::require_element_count(n, sizeof(T), kUniformRoutine, "n");
   impl.check_fill(n, false, T(0), T(1), kUniformRoutine);  // before anything is allocated
-  require_host_fill_fits<T>(n, impl.resolved_backend, kUniformRoutine);
+  require_host_fill_fits<T>(n, impl.placement.backend, kUniformRoutine);
   std::vector<T> host(static_cast<std::size_t>(n));
   if (n == 0) {
     uniform(n, host.data());
@@ -334,7 +341,7 @@ std::vector<T> RandomGenerator::normal(std::int64_t n, T mean, T stddev) {
   Impl& impl = detail::require_plan(impl_, kNormalRoutine, kClassName);
   detail::require_element_count(n, sizeof(T), kNormalRoutine, "n");
   impl.check_fill(n, true, mean, stddev, kNormalRoutine);  // before anything is allocated
-  require_host_fill_fits<T>(n, impl.resolved_backend, kNormalRoutine);
+  require_host_fill_fits<T>(n, impl.placement.backend, kNormalRoutine);
   std::vector<T> host(static_cast<std::size_t>(n));
   if (n == 0) {
     normal(n, host.data(), mean, stddev);

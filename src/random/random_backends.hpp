@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "cunum/core/placement.hpp"
 #include "cunum/core/stream.hpp"
 #include "cunum/random.hpp"
 #include "src/random/random_fill.hpp"
@@ -55,14 +56,17 @@ class RandomBackend {
   virtual void sobol_fill(const SobolFillRequest<double>& request, StreamHandle stream, const char* routine) = 0;
 
   // Runs `fill` on `count` values of memory the backend writes and copies them to
-  // `host` (the CUDA backend through a device buffer; the CPU one in place).
+  // `host` (the CUDA backend through a device buffer, on the placement's stream; the
+  // CPU one in place).
   virtual void fill_host(std::int64_t count, float* host, const FillInto<float>& fill) = 0;
   virtual void fill_host(std::int64_t count, double* host, const FillInto<double>& fill) = 0;
 };
 
 std::unique_ptr<RandomBackend> make_random_cpu();
-// Binds the generator to the current device. @throws Error(no_device) without one.
-std::unique_ptr<RandomBackend> make_random_cuda();
+// Binds the generator to the current device (the placement's). Its Sobol tables come
+// from placement.device_memory, copied on placement.stream (complete on return), and
+// fill_host's buffer too, filled on that stream. @throws Error(no_device) without a device.
+std::unique_ptr<RandomBackend> make_random_cuda(const Placement& placement);
 
 // Each dimension's direction vectors then its scrambling constant (bits + 1 words a
 // dimension, SobolFillArgs::tables), for dimensions [0, dimensions) of `sequence`.

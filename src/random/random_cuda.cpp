@@ -1,5 +1,6 @@
 // The CUDA backend of cunum::RandomGenerator: the device the generator was made for,
-// the Sobol tables on it, and each fill's launch (kernels/random/random_launch.hpp).
+// the Sobol tables on it (from the placement's device memory, uploaded on its
+// stream), and each fill's launch (kernels/random/random_launch.hpp).
 
 #include <memory>
 #include <type_traits>
@@ -24,7 +25,8 @@ struct DeviceSobolTables {
 
 class RandomCuda final : public RandomBackend {
  public:
-  RandomCuda() : binding_(DeviceBinding::current()) {}
+  explicit RandomCuda(const Placement& placement)
+      : binding_(DeviceBinding::current()), stream_(placement.stream), memory_(placement.device_memory) {}
 
   std::unique_ptr<RandomBackend> clone() const override { return std::make_unique<RandomCuda>(*this); }
 
@@ -43,12 +45,13 @@ class RandomCuda final : public RandomBackend {
 
   void set_sobol_dimensions(SobolSequence sequence, int dimensions) override {
     auto tables = std::make_shared<DeviceSobolTables>();
+    // from_host returns with the copy complete, so fills on any stream may read the tables.
     if (is_64_bit(sequence)) {
-      tables->words64 =
-          DeviceBuffer<std::uint64_t>::from_host(interleaved_sobol_tables<std::uint64_t>(sequence, dimensions));
+      tables->words64 = DeviceBuffer<std::uint64_t>::from_host(
+          interleaved_sobol_tables<std::uint64_t>(sequence, dimensions), stream_, memory_);
     } else {
-      tables->words32 =
-          DeviceBuffer<std::uint32_t>::from_host(interleaved_sobol_tables<std::uint32_t>(sequence, dimensions));
+      tables->words32 = DeviceBuffer<std::uint32_t>::from_host(
+          interleaved_sobol_tables<std::uint32_t>(sequence, dimensions), stream_, memory_);
     }
     wide_ = is_64_bit(sequence);
     sobol_ = std::move(tables);
@@ -96,13 +99,15 @@ class RandomCuda final : public RandomBackend {
   }
 
   template <class T>
-  static void through_device(std::int64_t count, T* host, const FillInto<T>& fill) {
-    DeviceBuffer<T> device(static_cast<std::size_t>(count));
-    fill(device.data(), device.stream());
+  void through_device(std::int64_t count, T* host, const FillInto<T>& fill) const {
+    DeviceBuffer<T> device(static_cast<std::size_t>(count), stream_, memory_);
+    fill(device.data(), stream_);
     device.copy_to_host(host, static_cast<std::size_t>(count));
   }
 
   DeviceBinding binding_;
+  StreamHandle stream_;           // the placement's: table uploads and the host-vector fills
+  DeviceMemoryResource* memory_;  // the placement's: the tables and the host-vector fills' buffers
   // Shared by copies (RandomGenerator's copy), read-only once made.
   std::shared_ptr<const DeviceSobolTables> sobol_;
   bool wide_ = false;
@@ -110,6 +115,8 @@ class RandomCuda final : public RandomBackend {
 
 }  // namespace
 
-std::unique_ptr<RandomBackend> make_random_cuda() { return std::make_unique<RandomCuda>(); }
+std::unique_ptr<RandomBackend> make_random_cuda(const Placement& placement) {
+  return std::make_unique<RandomCuda>(placement);
+}
 
 }  // namespace cunum::detail

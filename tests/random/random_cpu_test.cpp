@@ -411,11 +411,25 @@ TEST(RandomGeneratorTest, MovedFromGeneratorIsInvalidArgument) {
   EXPECT_CUNUM_ERROR(generator.seed(), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(generator.dimensions(), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(generator.backend(), ErrorCode::invalid_argument, moved);
+  EXPECT_CUNUM_ERROR(generator.placement(), ErrorCode::invalid_argument, moved);
   EXPECT_CUNUM_ERROR(generator.kind(), ErrorCode::invalid_argument, moved);
   EXPECT_EQ(value[0], 0.0f);
   // Assigned to again, it is a generator like any other.
   generator = RandomGenerator(RandomGeneratorKind::philox4x32_10, 7, Backend::cpu);
   EXPECT_EQ(generator.uniform<float>(3).size(), 3u);
+}
+
+// The plan-object contract (cunum/core/placement.hpp) on the CPU backend.
+TEST(RandomGeneratorTest, TheCpuPlacementTakesNoDevices) {
+  const RandomGenerator generator(RandomGeneratorKind::sobol32, 0, Backend::cpu);
+  EXPECT_EQ(generator.placement().backend, Backend::cpu);
+  EXPECT_TRUE(generator.placement().devices.empty());
+  cunum::Placement on_device(Backend::cpu);
+  on_device.devices = {0};
+  EXPECT_CUNUM_ERROR(RandomGenerator(RandomGeneratorKind::sobol32, 0, on_device), ErrorCode::invalid_argument,
+                     "cunum::RandomGenerator: argument 'placement.devices'");
+  EXPECT_CUNUM_ERROR(RandomGenerator(RandomGeneratorKind::philox4x32_10, 0, static_cast<Backend>(5)),
+                     ErrorCode::invalid_argument, "'placement.backend'");
 }
 
 TEST(RandomGeneratorTest, CopyContinuesTheStreamIndependently) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
+#include "cunum/core/stream.hpp"
 #include "cunum/core/value_types.hpp"
 #include "cunum/random.hpp"
 #include "curand_kind.hpp"
@@ -314,6 +315,44 @@ TYPED_TEST(RandomGpu, Mrg32k3aAndSobolAgreeWithCurandDeviceGenerator) {
       }
     }
   }
+}
+
+// The plan-object contract (cunum/core/placement.hpp): a Sobol kind's tables and the
+// host-vector fills' buffers come from the placement's resource and go back to it;
+// a copy shares its original's tables.
+TEST(RandomGpuValidation, AllocatesFromThePlacementsResource) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  cunum::testing::CountingResource resource;
+  cunum::Placement placement(Backend::cuda, stream);
+  placement.device_memory = &resource;
+  {
+    RandomGenerator sobol(RandomGeneratorKind::scrambled_sobol64, 0, placement);
+    const int made = resource.allocations.load();
+    EXPECT_GT(made, 0) << "the Sobol tables";
+    const cunum::Placement& resolved = sobol.placement();
+    EXPECT_EQ(resolved.backend, Backend::cuda);
+    EXPECT_EQ(resolved.devices, std::vector<int>{cunum::current_device()});
+    EXPECT_EQ(resolved.stream, stream.get());
+    EXPECT_EQ(resolved.device_memory, &resource);
+    sobol.set_dimensions(3);
+    const int resized = resource.allocations.load();
+    EXPECT_GT(resized, made) << "the tables of 3 dimensions";
+    const RandomGenerator copy = sobol;
+    EXPECT_EQ(resource.allocations.load(), resized) << "a copy shares the tables";
+    EXPECT_EQ(copy.placement().device_memory, &resource);
+    RandomGenerator cpu(RandomGeneratorKind::scrambled_sobol64, 0, Backend::cpu);
+    cpu.set_dimensions(3);
+    EXPECT_EQ(sobol.uniform<double>(30), cpu.uniform<double>(30));
+    EXPECT_GT(resource.allocations.load(), resized) << "the host-vector fill's buffer";
+
+    RandomGenerator philox(RandomGeneratorKind::philox4x32_10, 5, placement);
+    const int before = resource.allocations.load();
+    EXPECT_EQ(philox.normal<float>(17, 0.0f, 1.0f).size(), 17u);
+    EXPECT_GT(resource.allocations.load(), before) << "the host-vector fill's buffer";
+  }
+  cunum::synchronize(stream);
+  EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
 TEST(RandomGpuValidation, HostPointerIsRefusedByTheCudaBackend) {
