@@ -98,7 +98,7 @@ void run(cunum::Backend backend, int calls) {
   grid.shape = {4, 4};
   grid.lengths = {1.0, 1.0};
   grid.boundaries = {cunum::PoissonBoundary::periodic, cunum::PoissonBoundary::periodic};
-  cunum::PoissonSolver<float> solver(grid, {}, backend, stream);
+  cunum::PoissonSolver<float> solver(grid, {}, {backend, stream});
   std::printf("| poisson_fft solve, 4 x 4 | %s | %.0f |\n", name,
               host_ns_per_call(calls, [&] { solver.solve(x, x + 16, stream); }, wait));
 }
