@@ -187,7 +187,10 @@ struct MonteCarloPathView {
 template <class T>
 struct MonteCarloEstimate {
   T price;                  ///< discounted mean payoff (with the control variate if used)
-  T standard_error;         ///< of the price
+  /// of the price; its own error is the rounding of the sums it is formed from, which
+  /// a control variate that explains nearly all of the payoff can leave as all of it
+  /// (docs/monte_carlo.md, "How the estimates are formed")
+  T standard_error;
   T confidence_low;         ///< price - 1.96 standard errors (95%)
   T confidence_high;        ///< price + 1.96 standard errors
   T delta;                  ///< dprice/dS0; multi-asset: dprice/dh with every S0^j + h
@@ -310,8 +313,10 @@ class MonteCarloPricer {
   /// @return the paths one chunk sums before chunks are combined (fixed by the settings)
   std::int64_t chunk_paths() const;
 
-  /// Validates `options` and makes them resident for this pricer (CUDA: copies to
-  /// each device of the pricer, on placement.stream for the home device, and waits).
+  /// Validates `options`, forms the references their samples are summed about (one
+  /// path each; CUDA: on the home device) and makes them resident for this pricer
+  /// (CUDA: copies to each device of the pricer, on placement.stream for the home
+  /// device, and waits).
   /// @param options       the batch, host memory
   /// @param first_stream  stream id of options[0]; stream ids must stay below 2^32
   /// @throws Error ErrorCode::invalid_argument naming the element and field, e.g.

@@ -1,8 +1,9 @@
 #pragma once
 // The library's own path kernels beside the installed one
 // (cunum/device/detail/monte_carlo_chunks.cuh): the quasi-random kernel on bridge
-// paths, and the multi-asset kernel that also sums each asset's Greeks. One warp a
-// chunk; Policy is the launch shape (src/monte_carlo/monte_carlo_policy.hpp).
+// paths, the multi-asset kernel that also sums each asset's Greeks (one warp a chunk),
+// and load()'s zero paths (one thread an option). Policy is the launch shape
+// (src/monte_carlo/monte_carlo_policy.hpp).
 
 #include <cstdint>
 #include <type_traits>
@@ -39,6 +40,16 @@ __global__ void __launch_bounds__(Policy::block_threads)
     const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
     if (lane == 0) partials[(option * a.chunks.chunks + first_chunk + chunk) * kSums + s] = total;
   }
+}
+
+// load()'s references: thread i of the launch walks option i's zero path
+// (set_zero_path_references). Policy: the launch shape.
+template <class Policy, class T, MonteCarloPayoff P>
+__global__ void __launch_bounds__(Policy::block_threads)
+    zero_path_references_kernel(GroupShape shape, OptionSetup<T>* __restrict__ setups, std::int64_t options,
+                                const T* __restrict__ factor) {
+  const std::int64_t option = std::int64_t{blockIdx.x} * Policy::block_threads + threadIdx.x;
+  if (option < options) set_zero_path_references<T, P>(shape, setups + option * shape.assets, factor);
 }
 
 // A thread's sums with each asset's Greeks: the full set in registers, the per-asset

@@ -90,7 +90,34 @@ void launch_quasi(const MonteCarloArgs<T>& a, int arch, const T* w, std::int64_t
   });
 }
 
+template <class T, MonteCarloPayoff P>
+void launch_references(int arch, const GroupShape& shape, OptionSetup<T>* setups, std::int64_t options,
+                       const T* factor, StreamHandle stream) {
+  if constexpr (P != MonteCarloPayoff::custom) {  // a custom payoff's references stay 0
+    MonteCarloReferencePolicies::dispatch(arch, [&](auto tag) {
+      using Policy = typename decltype(tag)::type;
+      const char* name = "zero_path_references_kernel";
+      const LaunchConfig config{grid_1d((options + Policy::block_threads - 1) / Policy::block_threads, name),
+                                dim3(Policy::block_threads), 0, stream};
+      launch_kernel(zero_path_references_kernel<Policy, T, P>, name, config, shape, setups, options, factor);
+    });
+  }
+}
+
 }  // namespace
+
+template <class T>
+void launch_monte_carlo_references(MonteCarloPayoff payoff, int arch, const GroupShape& shape, OptionSetup<T>* setups,
+                                   std::int64_t options, const T* factor, StreamHandle stream) {
+  switch (payoff) {
+#define CUNUM_MC_REFERENCE_CUDA_CASE(name, text)                                                  \
+  case MonteCarloPayoff::name:                                                                    \
+    launch_references<T, MonteCarloPayoff::name>(arch, shape, setups, options, factor, stream); \
+    break;
+    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_REFERENCE_CUDA_CASE)
+#undef CUNUM_MC_REFERENCE_CUDA_CASE
+  }
+}
 
 template <class T>
 void launch_monte_carlo_quasi(const MonteCarloArgs<T>& args, int arch, const T* w, std::int64_t batch_paths,
@@ -150,7 +177,10 @@ void launch_monte_carlo_finish(const MonteCarloArgs<T>& args, int arch, const do
                                          StreamHandle);                                                            \
   template void launch_monte_carlo_quasi(const MonteCarloArgs<T>&, int, const T*, std::int64_t, std::int64_t,       \
                                          std::int64_t, double*, StreamHandle);                                     \
-  template void launch_monte_carlo_finish(const MonteCarloArgs<T>&, int, const double*, std::int64_t, StreamHandle);
+  template void launch_monte_carlo_finish(const MonteCarloArgs<T>&, int, const double*, std::int64_t,              \
+                                          StreamHandle);                                                           \
+  template void launch_monte_carlo_references(MonteCarloPayoff, int, const GroupShape&, OptionSetup<T>*,           \
+                                              std::int64_t, const T*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MONTE_CARLO_CUDA, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -37,6 +37,13 @@ void launch_monte_carlo_quasi(const MonteCarloArgs<T>& args, int arch, const T* 
 void launch_monte_carlo_fold(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
                              const double* chunk_sums, double* out, StreamHandle stream);
 
+// load()'s references (set_zero_path_references) of `options` options of payoff
+// `payoff` whose constants (shape.assets an option) are `setups`; `factor`: the
+// multi-asset correlation's, or null. One thread an option; nothing for custom payoffs.
+template <class T>
+void launch_monte_carlo_references(MonteCarloPayoff payoff, int arch, const GroupShape& shape, OptionSetup<T>* setups,
+                                   std::int64_t options, const T* factor, StreamHandle stream);
+
 // The finishing kernel (one warp an option): each option's `count` sums (at most
 // fan_in) added in a fixed order, and the estimates written to args.results.
 template <class T>

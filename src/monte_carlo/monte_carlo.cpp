@@ -99,6 +99,26 @@ void require_chunk_sums_fit(const detail::MonteCarloArgs<T>& args, Backend backe
   });
 }
 
+// What a group of paths needs of the settings (each asset's Greek sums kept or not).
+template <class T>
+detail::GroupShape group_shape(const MonteCarloSettings& settings, bool asset_greeks) {
+  const detail::ChunkShape chunks = chunk_shape<T>(settings);
+  const std::int64_t per_group = group_paths<T>(settings);
+  const int last_group_lanes =
+      static_cast<int>((settings.paths - (chunks.groups - 1) * per_group) / (settings.antithetic ? 2 : 1));
+  return {settings.paths,
+          settings.assets,
+          static_cast<std::uint64_t>(chunks.groups),
+          last_group_lanes,
+          dates_of(settings),
+          settings.type == OptionType::call,
+          settings.antithetic,
+          settings.control_variate,
+          asset_greeks,
+          static_cast<std::uint32_t>(settings.seed),
+          static_cast<std::uint32_t>(settings.seed >> 32)};
+}
+
 std::string element(std::size_t index, const char* field) {
   return "options[" + std::to_string(index) + "]." + field;
 }
@@ -338,7 +358,7 @@ MonteCarloBatch<T> make_batch(const Impl& impl, std::vector<detail::OptionSetup<
       device::mrg32k3a_skip_substreams(setup.mrg_stream, std::uint64_t{setup.stream} << 32, data->host_mrg.data());
     }
   }
-  impl.backend->make_resident(*data, kLoadRoutine);
+  impl.backend->make_resident(*data, group_shape<T>(settings, true), kLoadRoutine);
   return detail::MonteCarloAccess::make_batch<T>(std::move(data));
 }
 
@@ -538,17 +558,11 @@ detail::MonteCarloArgs<T> detail::MonteCarloAccess::args(const MonteCarloPricer<
                                                          MonteCarloAssetGreeks<T>* asset_greeks) {
   const MonteCarloSettings& settings = pricer.impl_->settings;
   const auto& data = *batch.data_;
-  const ChunkShape chunks = chunk_shape<T>(settings);
-  const std::int64_t per_group = group_paths<T>(settings);
-  const int last_group_lanes =
-      static_cast<int>((settings.paths - (chunks.groups - 1) * per_group) / (settings.antithetic ? 2 : 1));
   return {settings.payoff,
           settings.control_variate || settings.greeks,
           settings.greeks && settings.payoff != MonteCarloPayoff::custom,
-          {settings.paths, settings.assets, static_cast<std::uint64_t>(chunks.groups), last_group_lanes, data.dates,
-           settings.type == OptionType::call, settings.antithetic, settings.control_variate, asset_greeks != nullptr,
-           static_cast<std::uint32_t>(settings.seed), static_cast<std::uint32_t>(settings.seed >> 32)},
-          chunks,
+          group_shape<T>(settings, asset_greeks != nullptr),
+          chunk_shape<T>(settings),
           data.size,
           data.setups(),
           data.factor(),

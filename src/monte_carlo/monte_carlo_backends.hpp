@@ -72,11 +72,14 @@ class MonteCarloBackend {
   // current. CPU: nothing to check.
   virtual void require_current(const char* routine) const = 0;
 
-  // load(): makes the batch's host constants resident where the backend reads them
-  // (CUDA, a batch of at least one option: a copy on each device of the pricer, from
+  // load(): forms the references of the options' samples (set_zero_path_references
+  // with `shape`, the pricer's group shape with each asset's Greeks; CUDA: on the home
+  // device, one thread an option, as a path walk costs the host some 10 ns a date),
+  // and makes the batch's host constants resident where the backend reads them (CUDA,
+  // a batch of at least one option: the same copy on each device of the pricer, from
   // the placement's resource, on its stream for the home device, waiting; the host
   // copies are dropped).
-  virtual void make_resident(MonteCarloBatchData<T>& data, const char* routine) const = 0;
+  virtual void make_resident(MonteCarloBatchData<T>& data, const GroupShape& shape, const char* routine) const = 0;
 
   // price(): a pseudo-random batch's estimates into args.results (and args.asset_greeks).
   virtual void price(const MonteCarloArgs<T>& args, const MonteCarloBatchData<T>& batch,

@@ -116,6 +116,22 @@ void monte_carlo_partials_cpu(const MonteCarloArgs<T>& args, std::int64_t first,
   }
 }
 
+// load()'s references of the batch's options (set_zero_path_references), on the host.
+template <class T>
+void set_references_cpu(MonteCarloBatchData<T>& data, const GroupShape& shape) {
+  const T* factor = data.factor();
+  switch (data.payoff) {
+#define CUNUM_MC_REFERENCE_CPU_CASE(name, text)                                                          \
+  case MonteCarloPayoff::name:                                                                           \
+    for (std::int64_t option = 0; option < data.size; ++option) {                                        \
+      set_zero_path_references<T, MonteCarloPayoff::name>(shape, &data.host[option * shape.assets], factor); \
+    }                                                                                                    \
+    break;
+    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_REFERENCE_CPU_CASE)
+#undef CUNUM_MC_REFERENCE_CPU_CASE
+  }
+}
+
 template <class T>
 void monte_carlo_finish_cpu(const MonteCarloArgs<T>& a, const double* partials) {
   const int sums = sum_count(a);
@@ -142,7 +158,10 @@ class MonteCarloCpu final : public MonteCarloBackend<T> {
 
   int device() const override { return -1; }
   void require_current(const char*) const override {}
-  void make_resident(MonteCarloBatchData<T>&, const char*) const override {}  // the host constants serve
+  // The host constants serve, with their references.
+  void make_resident(MonteCarloBatchData<T>& data, const GroupShape& shape, const char*) const override {
+    set_references_cpu<T>(data, shape);
+  }
 
   void price(const MonteCarloArgs<T>& args, const MonteCarloBatchData<T>&, StreamHandle) const override {
     std::vector<double> partials(sum_slots(args));

@@ -52,7 +52,7 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   int device() const override { return binding_.device; }
   void require_current(const char* routine) const override { binding_.require_current(routine); }
 
-  void make_resident(MonteCarloBatchData<T>& data, const char* routine) const override {
+  void make_resident(MonteCarloBatchData<T>& data, const GroupShape& shape, const char* routine) const override {
     if (data.size == 0) return;  // an empty batch binds nothing
     binding_.require_current(routine);
     const CurrentDeviceGuard guard;
@@ -68,6 +68,14 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
       }
       if (!data.host_mrg.empty()) {
         data.resident_mrg.push_back(DeviceBuffer<device::MrgMatrix>::from_host(data.host_mrg, stream, resource));
+      }
+      if (entry == 0) {
+        // The references, formed once at home: the other devices get its constants,
+        // so that every device's sums are of the same shifted samples.
+        DeviceBuffer<OptionSetup<T>>& setups = data.resident.front();
+        launch_monte_carlo_references(data.payoff, binding_.arch, shape, setups.data(), data.size, data.factor(0),
+                                      stream);
+        setups.copy_to_host(data.host.data(), data.host.size());
       }
     }
     data.host.clear();

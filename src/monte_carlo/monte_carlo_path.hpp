@@ -162,7 +162,7 @@ CUNUM_UNROLL
       if (shape.antithetic) mirrored[lane].step(-z[lane], o, shape.is_call);
     }
   }
-  const T control_mean = static_cast<T>(o.control_mean);
+  const PathSample<T> centre = sample_centre(o);
 CUNUM_UNROLL
   for (int lane = 0; lane < lanes; ++lane) {
     if (lane >= active) break;
@@ -172,7 +172,7 @@ CUNUM_UNROLL
       sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
                 T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
     }
-    add_sample<kFull>(sums, sample, control_mean);
+    add_sample<kFull>(sums, sample, centre);
   }
 }
 
@@ -186,7 +186,7 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
   PathWalk<T, P, kFull> walk;
   if (shape.dates == 1) {
     walk.step(w[stride], o, shape.is_call);  // W(1) is standard normal
-    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), static_cast<T>(o.control_mean));
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), sample_centre(o));
   } else {
     T previous = 0;
     for (int date = 0; date < shape.dates; ++date) {
@@ -194,7 +194,7 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
       walk.step((current - previous) * step_scale, o, shape.is_call);
       previous = current;
     }
-    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), static_cast<T>(o.control_mean));
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), sample_centre(o));
   }
 }
 
@@ -302,11 +302,12 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
   }
   const T mean = shape.antithetic ? T(0.5) : T(1);
   sample = {mean * sample.payoff, mean * sample.control, mean * sample.delta, mean * sample.vega};
-  add_sample<kFull>(sums, sample, static_cast<T>(o[0].control_mean));
+  add_sample<kFull>(sums, sample, sample_centre(o[0]));
   if constexpr (kAssetGreeks) {
     using A = typename Sums::value_type;
-    for (int j = 0; j < assets; ++j) {
-      const A d = mean * asset_delta[j], v = mean * asset_vega[j];
+    for (int j = 0; j < assets; ++j) {  // less each asset's references, as add_sample
+      const A d = A(mean * asset_delta[j]) - A(static_cast<T>(o[j].asset_delta_reference));
+      const A v = A(mean * asset_vega[j]) - A(static_cast<T>(o[j].asset_vega_reference));
       sums.asset_sum(j, kAssetSumD) += d;
       sums.asset_sum(j, kAssetSumDD) += d * d;
       sums.asset_sum(j, kAssetSumV) += v;
@@ -315,36 +316,59 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
   }
 }
 
-// A Greek's discounted mean and standard error from its sum and sum of squares over
-// n samples.
-CUNUM_HOST_DEVICE inline void greek_from_sums(double sum, double squares, double n, double discount, double& value,
-                                              double& error) {
-  const double mean = sum / n;
-  const double variance = (squares - n * mean * mean) / (n - 1);
-  value = discount * mean;
+// The estimates come from sums of samples less their references (add_sample), in
+// double. A centred sum of products, sum (a - mean a)(b - mean b), is formed as
+// sum ab - (sum a)(sum b) / n. Its rounding, relative to the summed squares
+// sqrt(sum a^2 sum b^2): a summand is at most three roundings from exact (the shifts
+// and the product), and any order of adding n terms errs by at most (n - 1) u of
+// the sum of their magnitudes (Higham, Accuracy and Stability of Numerical
+// Algorithms, 2nd ed., 2002, section 4.2; u = 2^-53), so sum ab is within (n + 2) u,
+// and (sum a)(sum b) / n within 2 (n + 2) u by Cauchy-Schwarz.
+CUNUM_HOST_DEVICE inline double centred_sum_rounding(double n) { return 3 * (n + 2) * 0x1p-53; }
+
+CUNUM_HOST_DEVICE inline double centred_sum(double sum_ab, double sum_a, double sum_b, double n) {
+  return sum_ab - sum_a * (sum_b / n);
+}
+
+// A Greek's discounted mean and standard error from the sums of its n samples less
+// `reference` and of their squares.
+CUNUM_HOST_DEVICE inline void greek_from_sums(double sum, double squares, double reference, double n,
+                                              double discount, double& value, double& error) {
+  const double variance = centred_sum(squares, sum, sum, n) / (n - 1);
+  value = discount * (reference + sum / n);
   error = discount * sqrt((variance > 0 ? variance : 0.0) / n);
 }
 
-// The estimate of one option from its summed statistics (double), with `samples`
-// independent samples (paths, or pairs with antithetic variates).
+// The estimate of option `o` from its summed statistics: `samples` independent
+// samples (paths, or pairs with antithetic variates), summed less sample_centre(o).
+// With a control variate, the residual variance syy - beta sxy is what the control
+// leaves of the payoff's: a difference of nearly equal terms when the control is
+// nearly perfect, so its absolute error is the centred sums' rounding,
+// centred_sum_rounding(n) (sqrt(sum y^2) + |beta| sqrt(sum x^2))^2 with the sums of
+// the shifted samples, whatever the residual (docs/monte_carlo.md).
 template <class T>
 CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* s, bool full, bool control,
                                                                    bool greeks, std::int64_t samples,
-                                                                   std::int64_t paths, double discount) {
+                                                                   std::int64_t paths, const OptionSetup<T>& o) {
   const double nan = NAN;
   const double n = static_cast<double>(samples);
-  const double mean_y = s[kSumY] / n;
-  const double syy = s[kSumYY] - n * mean_y * mean_y;
-  double price = mean_y, variance = syy / (n - 1), beta = nan;
+  const PathSample<T> centre = sample_centre(o);
+  const double syy = centred_sum(s[kSumYY], s[kSumY], s[kSumY], n);
+  double price = double(centre.payoff) + s[kSumY] / n, variance = syy / (n - 1), beta = nan;
   if (full && control) {
-    const double mean_x = s[kSumX] / n;
-    const double sxx = s[kSumXX] - n * mean_x * mean_x;
-    const double sxy = s[kSumXY] - n * mean_x * mean_y;
-    beta = sxx > 0 ? sxy / sxx : 0.0;  // a constant control (sxx == 0) removes no variance
-    price = mean_y - beta * mean_x;    // x is centred: its expectation is 0
+    // The samples' x are the controls less control_mean rounded to T: the control's
+    // deviation from its expectation is their mean less the rounding.
+    const double mean_x = s[kSumX] / n - (o.control_mean - double(centre.control));
+    const double sxx = centred_sum(s[kSumXX], s[kSumX], s[kSumX], n);
+    const double sxy = centred_sum(s[kSumXY], s[kSumX], s[kSumY], n);
+    // A control whose spread is within the rounding of its sums is a constant, which
+    // removes no variance.
+    beta = sxx > centred_sum_rounding(n) * s[kSumXX] ? sxy / sxx : 0.0;
+    price -= beta * mean_x;
     variance = (syy - beta * sxy) / (n - 2);
   }
   variance = variance > 0 ? variance : 0.0;
+  const double discount = o.discount;
   const double error = discount * sqrt(variance / n);
   MonteCarloEstimate<T> e;
   e.price = static_cast<T>(discount * price);
@@ -354,10 +378,10 @@ CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* 
   e.delta = e.delta_standard_error = e.vega = e.vega_standard_error = static_cast<T>(nan);
   if (full && greeks) {
     double value, value_error;
-    greek_from_sums(s[kSumD], s[kSumDD], n, discount, value, value_error);
+    greek_from_sums(s[kSumD], s[kSumDD], double(centre.delta), n, discount, value, value_error);
     e.delta = static_cast<T>(value);
     e.delta_standard_error = static_cast<T>(value_error);
-    greek_from_sums(s[kSumV], s[kSumVV], n, discount, value, value_error);
+    greek_from_sums(s[kSumV], s[kSumVV], double(centre.vega), n, discount, value, value_error);
     e.vega = static_cast<T>(value);
     e.vega_standard_error = static_cast<T>(value_error);
   }
@@ -366,17 +390,21 @@ CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* 
   return e;
 }
 
-// Each asset's Greeks of one multi-asset option from its summed statistics, into
-// out[0 .. assets).
+// Each asset's Greeks of one multi-asset option (its assets' constants from `o`)
+// from its summed statistics, into out[0 .. assets).
 template <class T>
 CUNUM_HOST_DEVICE inline void asset_greeks_from_sums(const double* s, int assets, std::int64_t samples,
-                                                     double discount, MonteCarloAssetGreeks<T>* out) {
+                                                     const OptionSetup<T>* o, MonteCarloAssetGreeks<T>* out) {
   const double n = static_cast<double>(samples);
+  const double discount = o[0].discount;
   for (int j = 0; j < assets; ++j) {
     const double* asset_sums = s + kSumCount + j * kAssetSumCount;
+    const double delta_reference = static_cast<T>(o[j].asset_delta_reference);  // as simulate_basket_group subtracts
+    const double vega_reference = static_cast<T>(o[j].asset_vega_reference);
     double delta, delta_error, vega, vega_error;
-    greek_from_sums(asset_sums[kAssetSumD], asset_sums[kAssetSumDD], n, discount, delta, delta_error);
-    greek_from_sums(asset_sums[kAssetSumV], asset_sums[kAssetSumVV], n, discount, vega, vega_error);
+    greek_from_sums(asset_sums[kAssetSumD], asset_sums[kAssetSumDD], delta_reference, n, discount, delta,
+                    delta_error);
+    greek_from_sums(asset_sums[kAssetSumV], asset_sums[kAssetSumVV], vega_reference, n, discount, vega, vega_error);
     out[j] = {static_cast<T>(delta), static_cast<T>(delta_error), static_cast<T>(vega), static_cast<T>(vega_error)};
   }
 }
@@ -385,11 +413,11 @@ CUNUM_HOST_DEVICE inline void asset_greeks_from_sums(const double* s, int assets
 // are asked for) from its summed statistics: both backends' last step.
 template <class T>
 CUNUM_HOST_DEVICE inline void write_estimates(const MonteCarloArgs<T>& a, std::int64_t option, const double* totals) {
-  const double discount = option_setup_of(a, option)->discount;
-  a.results[option] = estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples,
-                                            a.shape.paths, discount);
+  const OptionSetup<T>* o = option_setup_of(a, option);
+  a.results[option] =
+      estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples, a.shape.paths, *o);
   if (a.asset_greeks != nullptr) {
-    asset_greeks_from_sums(totals, a.shape.assets, a.chunks.samples, discount, a.asset_greeks + option * a.shape.assets);
+    asset_greeks_from_sums(totals, a.shape.assets, a.chunks.samples, o, a.asset_greeks + option * a.shape.assets);
   }
 }
 
@@ -418,6 +446,43 @@ CUNUM_HOST_DEVICE inline void sum_payoff_group(const MonteCarloArgs<T>& a, const
                                                std::int64_t option, LibraryPayoff<P, kAssetGreeks>, std::uint64_t group,
                                                Draws& draws, Sums& sums) {
   sum_group<T, P, kFull>(a, setup, option, group, draws, sums);
+}
+
+// The normals of a multi-asset option's zero path: every draw 0.
+template <class T>
+struct ZeroDraws {
+  CUNUM_HOST_DEVICE void operator()(int, T (&z)[kPathLanes<T>]) const {
+    for (int lane = 0; lane < kPathLanes<T>; ++lane) z[lane] = T(0);
+  }
+};
+
+// load()'s references (OptionSetup::payoff_reference and the others) of option `o`
+// (its assets' constants from `o` for a multi-asset payoff): the samples of its zero
+// path (one path, every normal 0), walked by the path code of payoff P with every
+// Greek, a one-asset path as a quasi-random path on W = 0 and a multi-asset one on
+// zero draws. `shape` is the pricer's. The references must be 0 before: the sums
+// then hold the sample itself. A custom payoff's functor is not known at load: its
+// references stay 0.
+template <class T, MonteCarloPayoff P>
+CUNUM_HOST_DEVICE inline void set_zero_path_references(GroupShape shape, OptionSetup<T>* o, const T* factor) {
+  if constexpr (P != MonteCarloPayoff::custom) {
+    shape.antithetic = false;
+    ChunkSums<double, kMaxSumCount> sample{};
+    if constexpr (is_multi_asset(P)) {
+      ZeroDraws<T> zero;
+      simulate_basket_group<T, P, true>(o, shape, factor, zero, sample);
+      for (int j = 0; j < shape.assets; ++j) {
+        o[j].asset_delta_reference = sample.asset_sum(j, kAssetSumD);
+        o[j].asset_vega_reference = sample.asset_sum(j, kAssetSumV);
+      }
+    } else {
+      const T brownian = 0;  // every record of the path, stride 0
+      simulate_quasi_path<T, P, true>(*o, shape, &brownian, 0, T(1), sample);
+    }
+    o->payoff_reference = sample.s[kSumY];
+    o->delta_reference = sample.s[kSumD];
+    o->vega_reference = sample.s[kSumV];
+  }
 }
 
 // A multi-asset payoff with each asset's Greeks keeps the full set and every asset's.

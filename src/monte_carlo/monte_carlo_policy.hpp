@@ -55,5 +55,7 @@ struct MonteCarloWarpsPolicy {
 using MonteCarloPathPolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
 // The finishing kernel: one warp an option.
 using MonteCarloFinishPolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
+// load()'s zero-path references: one thread an option.
+using MonteCarloReferencePolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
 
 }  // namespace cunum::detail

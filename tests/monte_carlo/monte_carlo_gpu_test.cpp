@@ -1,7 +1,9 @@
 // MonteCarloPricer, CUDA backend against the CPU backend on fresh seeds: the same
-// stream, so every payoff and variant agrees to rounding; at awkward path and
-// option counts with the results poisoned first; bit-identical run to run and
-// under batch splits; streams and argument checks of the device path.
+// stream, so every payoff and variant agrees to rounding (double: both estimates
+// within the derived rounding bound of the CPU's samples' statistics; float: within
+// what float paths differ by); at awkward path and option counts with the results
+// poisoned first; bit-identical run to run and under batch splits; streams and
+// argument checks of the device path.
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -14,6 +16,7 @@
 #include "cunum/core/stream.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "monte_carlo_cases.hpp"
+#include "monte_carlo_samples.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -58,10 +61,48 @@ std::vector<MonteCarloEstimate<T>> device_price(const MonteCarloPricer<T>& price
   return host;
 }
 
-// GPU and CPU agree to rounding: far below the standard error. Float paths that
-// fall within rounding of a kink or a barrier may flip, so float allows a few paths'
-// worth, and 1e-4 of the price: a deep out-of-the-money option with a control variate
-// has an error of 1e-5 of its price, all of it float rounding of its few paying paths.
+// The CPU backend's estimates of a batch and the samples they are formed from.
+template <class T>
+struct CpuRun {
+  std::vector<MonteCarloEstimate<T>> estimates;
+  std::vector<cunum::testing::OptionSamples> samples;
+  std::vector<cunum::MonteCarloAssetGreeks<T>> asset_greeks;  // with settings.greeks on a multi-asset payoff
+};
+
+template <class T, class Options>
+CpuRun<T> cpu_run(const MonteCarloSettings& s, const Options& options) {
+  const MonteCarloPricer<T> pricer(s, Backend::cpu);
+  const auto batch = pricer.load(options);
+  CpuRun<T> run;
+  run.estimates.resize(options.size());
+  if (s.greeks && s.assets > 1) {
+    run.asset_greeks.resize(options.size() * static_cast<std::size_t>(s.assets));
+    pricer.price(batch, run.estimates.data(), run.asset_greeks.data(), nullptr);
+  } else {
+    pricer.price(batch, run.estimates.data());
+  }
+  run.samples = cunum::testing::cpu_samples(pricer, batch);
+  return run;
+}
+
+// Double: how far the backends' samples of one path may differ, relative. The path
+// code is the same (double_normal_math_test holds its functions within an ulp of
+// long double); the device contracts multiply-adds that the CPU loop keeps apart and
+// seeds its reciprocals differently: an ulp or two an operation, some dozens of
+// operations a date, at most 16 dates here, far below the 2^-40 (4,096 ulps) taken.
+// A discontinuous sample (digital, barrier, a pathwise Greek at the strike) differs
+// by its jump instead when its path falls that close to the kink: some 1e-12 of the
+// paths, none of this suite's 10^7.
+constexpr long double kDoubleSampleDifference = 0x1p-40L;
+
+// GPU and CPU agree. Double: the CPU's estimate is its samples' statistics within the
+// rounding bound of its sums (tests/monte_carlo/monte_carlo_samples.hpp), and the
+// GPU's too, widened by what samples differing by kDoubleSampleDifference move
+// (`path_scale`: the values a payoff is a difference of, spot and strike).
+// Float: paths that fall within rounding of a kink or a barrier may flip, so float
+// allows a few paths' worth, and 1e-4 of the price: a deep out-of-the-money option
+// with a control variate has an error of 1e-5 of its price, all of it float rounding
+// of its few paying paths.
 // Likelihood-ratio Greeks (digital, barriers) weigh a path's payoff by its score, which
 // is large in the tails: one float path that rounds across the strike or a barrier on
 // one of its dates moves them by up to about 0.08 standard errors at these path
@@ -70,28 +111,42 @@ std::vector<MonteCarloEstimate<T>> device_price(const MonteCarloPricer<T>& price
 constexpr double kLikelihoodRatioGreekShare = 0.3;
 
 template <class T>
-void expect_agree(const MonteCarloEstimate<T>& gpu, const MonteCarloEstimate<T>& cpu, const std::string& what,
-                  double float_greek_share = 0.1) {
-  const double price = std::abs(double(cpu.price));
-  const double tolerance = sizeof(T) == 4 ? 2e-3 * double(cpu.standard_error) + 1e-4 * price
-                                          : 1e-9 * (double(cpu.standard_error) + price);
-  EXPECT_NEAR(gpu.price, cpu.price, tolerance) << what;
-  EXPECT_NEAR(gpu.standard_error, cpu.standard_error,
-              1e-2 * double(cpu.standard_error) + (sizeof(T) == 4 ? 1e-5 * price : 1e-12))
-      << what;
-  if (!std::isnan(double(cpu.delta))) {
-    // A pathwise Greek jumps where a path crosses the strike: a float path that rounds
-    // across it moves the Greek by its whole sample / n, so float allows a tenth of the
-    // standard error by default (a few such paths at these path counts; measured: 0.05).
-    const double greek_share = sizeof(T) == 4 ? float_greek_share : 1e-3;
-    EXPECT_NEAR(gpu.delta, cpu.delta,
-                10 * tolerance / double(cpu.price + 1) + greek_share * double(cpu.delta_standard_error))
-        << what;
-    EXPECT_NEAR(gpu.vega, cpu.vega, greek_share * double(cpu.vega_standard_error) + 1e-4 * std::abs(double(cpu.vega)))
-        << what;
+void expect_agree(const MonteCarloEstimate<T>& gpu, const MonteCarloEstimate<T>& cpu,
+                  const cunum::testing::OptionSamples& samples, bool control, double path_scale,
+                  const std::string& what, double float_greek_share = 0.1) {
+  const auto truth = cunum::testing::statistics_of(samples, control);
+  cunum::testing::expect_formed_from(cpu, truth, what + " (CPU)");
+  if constexpr (sizeof(T) == 8) {
+    cunum::testing::expect_formed_from(
+        gpu, cunum::testing::statistics_of(samples, control, kDoubleSampleDifference, path_scale), what + " (GPU)");
   } else {
-    EXPECT_TRUE(std::isnan(double(gpu.delta))) << what;
+    const double price = std::abs(double(cpu.price));
+    const double tolerance = 2e-3 * double(cpu.standard_error) + 1e-4 * price;
+    EXPECT_NEAR(gpu.price, cpu.price, tolerance) << what;
+    EXPECT_NEAR(gpu.standard_error, cpu.standard_error,
+                1e-2 * double(cpu.standard_error) + 1e-5 * price + 2 * double(truth.payoff.error_bound))
+        << what;
+    if (!std::isnan(double(cpu.delta))) {
+      // A pathwise Greek jumps where a path crosses the strike: a float path that
+      // rounds across it moves the Greek by its whole sample / n, so float allows a
+      // tenth of the standard error by default (a few such paths at these path
+      // counts; measured: 0.05).
+      EXPECT_NEAR(gpu.delta, cpu.delta,
+                  10 * tolerance / double(cpu.price + 1) + float_greek_share * double(cpu.delta_standard_error))
+          << what;
+      EXPECT_NEAR(gpu.vega, cpu.vega,
+                  float_greek_share * double(cpu.vega_standard_error) + 1e-4 * std::abs(double(cpu.vega)))
+          << what;
+    } else {
+      EXPECT_TRUE(std::isnan(double(gpu.delta))) << what;
+    }
   }
+}
+
+// The spot plus the strike of a one-asset option: what its payoff is a difference of.
+template <class T>
+double path_scale(const MonteCarloOption<T>& o) {
+  return double(o.spot) + double(o.strike);
 }
 
 template <class T>
@@ -115,11 +170,11 @@ TYPED_TEST(MonteCarloGpu, EveryPayoffAndVariantMatchesTheCpuBackend) {
       s.greeks = variant >= 1;
       const auto options = options_for<T>(payoff, 13);
       const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
-      const auto cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
+      const CpuRun<T> cpu = cpu_run<T>(s, options);
       const bool likelihood_ratio = payoff == MonteCarloPayoff::digital || payoff == MonteCarloPayoff::up_and_out ||
                                     payoff == MonteCarloPayoff::down_and_out;
       for (std::size_t i = 0; i < options.size(); ++i) {
-        expect_agree(gpu[i], cpu[i],
+        expect_agree(gpu[i], cpu.estimates[i], cpu.samples[i], s.control_variate, path_scale(options[i]),
                      std::string(to_string(payoff)) + " variant " + std::to_string(variant) + " option " +
                          std::to_string(i),
                      likelihood_ratio ? kLikelihoodRatioGreekShare : 0.1);
@@ -163,24 +218,41 @@ TYPED_TEST(MonteCarloGpu, MultiAssetPayoffsMatchTheCpuBackend) {
         gpu_pricer.price(batch, results.data(), s.greeks ? greeks.data() : nullptr, nullptr);
         const auto gpu = results.to_host();
         const auto gpu_greeks = greeks.to_host();
-        std::vector<cunum::MonteCarloAssetGreeks<T>> cpu_greeks;
-        const MonteCarloPricer<T> cpu_pricer(s, Backend::cpu);
-        const auto cpu = s.greeks ? cpu_pricer.price(options, cpu_greeks) : cpu_pricer.price(options);
+        const CpuRun<T> cpu = cpu_run<T>(s, options);
         for (std::size_t i = 0; i < options.size(); ++i) {
           const std::string what = std::string(to_string(payoff)) + " on " + std::to_string(assets) +
                                    " assets, variant " + std::to_string(variant) + " option " + std::to_string(i);
-          expect_agree(gpu[i], cpu[i], what);
-          for (std::size_t j = 0; j < cpu_greeks.size() / options.size(); ++j) {
+          double scale = double(options[i].strike);
+          for (const auto& asset : options[i].assets) scale += double(asset.spot);
+          expect_agree(gpu[i], cpu.estimates[i], cpu.samples[i], s.control_variate, scale, what);
+          const auto truth = cunum::testing::statistics_of(cpu.samples[i], s.control_variate);
+          const auto moved = cunum::testing::statistics_of(cpu.samples[i], s.control_variate, kDoubleSampleDifference, scale);
+          for (std::size_t j = 0; j < cpu.asset_greeks.size() / options.size(); ++j) {
             const auto& g = gpu_greeks[i * static_cast<std::size_t>(assets) + j];
-            const auto& c = cpu_greeks[i * static_cast<std::size_t>(assets) + j];
-            // As expect_agree's Greeks: a float path rounding across a kink moves a Greek by its sample / n.
-            const double share = sizeof(T) == 4 ? 0.1 : 1e-6;
-            EXPECT_NEAR(g.delta, c.delta, share * double(c.delta_standard_error) + 1e-6 * std::abs(double(c.delta)))
-                << what << " asset " << j;
-            EXPECT_NEAR(g.vega, c.vega, share * double(c.vega_standard_error) + 1e-4 * std::abs(double(c.vega)))
-                << what << " asset " << j;
-            EXPECT_NEAR(g.delta_standard_error, c.delta_standard_error, 1e-2 * double(c.delta_standard_error) + 1e-12)
-                << what << " asset " << j;
+            const auto& c = cpu.asset_greeks[i * static_cast<std::size_t>(assets) + j];
+            const std::string asset = what + " asset " + std::to_string(j);
+            cunum::testing::expect_within(c.delta, truth.asset_delta[j].mean, truth.asset_delta[j].mean_bound, asset);
+            cunum::testing::expect_within(c.delta_standard_error, truth.asset_delta[j].error,
+                                          truth.asset_delta[j].error_bound, asset);
+            cunum::testing::expect_within(c.vega, truth.asset_vega[j].mean, truth.asset_vega[j].mean_bound, asset);
+            cunum::testing::expect_within(c.vega_standard_error, truth.asset_vega[j].error,
+                                          truth.asset_vega[j].error_bound, asset);
+            if constexpr (sizeof(T) == 8) {
+              cunum::testing::expect_within(g.delta, moved.asset_delta[j].mean, moved.asset_delta[j].mean_bound, asset);
+              cunum::testing::expect_within(g.delta_standard_error, moved.asset_delta[j].error,
+                                            moved.asset_delta[j].error_bound, asset);
+              cunum::testing::expect_within(g.vega, moved.asset_vega[j].mean, moved.asset_vega[j].mean_bound, asset);
+              cunum::testing::expect_within(g.vega_standard_error, moved.asset_vega[j].error,
+                                            moved.asset_vega[j].error_bound, asset);
+            } else {
+              // As expect_agree's Greeks: a float path rounding across a kink moves a Greek by its sample / n.
+              EXPECT_NEAR(g.delta, c.delta, 0.1 * double(c.delta_standard_error) + 1e-6 * std::abs(double(c.delta)))
+                  << asset;
+              EXPECT_NEAR(g.vega, c.vega, 0.1 * double(c.vega_standard_error) + 1e-4 * std::abs(double(c.vega)))
+                  << asset;
+              EXPECT_NEAR(g.delta_standard_error, c.delta_standard_error, 1e-2 * double(c.delta_standard_error) + 1e-12)
+                  << asset;
+            }
           }
         }
       }
@@ -206,7 +278,9 @@ TYPED_TEST(MonteCarloGpu, MrgMatchesTheCpuBackend) {
         s.assets = 3;
         s.correlation = {1.0, 0.4, 0.1, 0.4, 1.0, 0.2, 0.1, 0.2, 1.0};
       }
-      std::vector<MonteCarloEstimate<T>> gpu, cpu, shared;
+      std::vector<MonteCarloEstimate<T>> gpu, shared;
+      CpuRun<T> cpu;
+      std::vector<double> scales;
       if (payoff == MonteCarloPayoff::basket) {
         std::vector<cunum::MonteCarloBasketOption<T>> options(4);
         for (std::size_t i = 0; i < options.size(); ++i) {
@@ -218,17 +292,23 @@ TYPED_TEST(MonteCarloGpu, MrgMatchesTheCpuBackend) {
         }
         gpu = MonteCarloPricer<T>(s, Backend::cuda).price(options);
         shared = MonteCarloPricer<T>(s, shared_device).price(options);
-        cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
+        cpu = cpu_run<T>(s, options);
+        for (const auto& o : options) {
+          double scale = double(o.strike);
+          for (const auto& asset : o.assets) scale += double(asset.spot);
+          scales.push_back(scale);
+        }
       } else {
         const auto options = options_for<T>(payoff, 9);
         gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
         shared = device_price(MonteCarloPricer<T>(s, shared_device), options);
-        cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
+        cpu = cpu_run<T>(s, options);
+        for (const auto& o : options) scales.push_back(path_scale(o));
       }
       for (std::size_t i = 0; i < gpu.size(); ++i) {
         const std::string what = std::string("mrg32k3a ") + to_string(payoff) + ", " + std::to_string(paths) +
                                  " paths, option " + std::to_string(i);
-        expect_agree(gpu[i], cpu[i], what);
+        expect_agree(gpu[i], cpu.estimates[i], cpu.samples[i], s.control_variate, scales[i], what);
         EXPECT_TRUE(cunum::testing::bit_identical(gpu[i], shared[i])) << what;
       }
     }
@@ -248,10 +328,31 @@ TYPED_TEST(MonteCarloGpu, SobolBridgeMatchesTheCpuBackend) {
     s.source = cunum::MonteCarloSource::sobol_bridge;
     const auto options = options_for<T>(payoff, 5);
     const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
-    const auto cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
+    const CpuRun<T> cpu = cpu_run<T>(s, options);
     for (std::size_t i = 0; i < options.size(); ++i) {
-      expect_agree(gpu[i], cpu[i], std::string("sobol_bridge ") + to_string(payoff) + " option " + std::to_string(i));
+      expect_agree(gpu[i], cpu.estimates[i], cpu.samples[i], s.control_variate, path_scale(options[i]),
+                   std::string("sobol_bridge ") + to_string(payoff) + " option " + std::to_string(i));
     }
+  }
+}
+
+// A payoff affine in its control (deep in-the-money European calls: S_T - K on every
+// path, the terminal asset as control): the residual is the payoffs' rounding alone,
+// so both backends' standard errors are within the rounding bound of 0.
+TYPED_TEST(MonteCarloGpu, PayoffAffineInItsControlLeavesOnlyRounding) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  MonteCarloSettings s;
+  s.paths = 20011;
+  s.seed = cunum::testing::fresh_seed();
+  s.control_variate = true;
+  const std::vector<MonteCarloOption<T>> options = {{T(100), T(1), T(1), T(0.03), T(0.01), T(0.2), T(0)},
+                                                   {T(100), T(1), T(0.25), T(0.05), T(0.0), T(0.4), T(0)}};
+  const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
+  const CpuRun<T> cpu = cpu_run<T>(s, options);
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    expect_agree(gpu[i], cpu.estimates[i], cpu.samples[i], true, path_scale(options[i]),
+                 "affine option " + std::to_string(i));
   }
 }
 
@@ -269,9 +370,10 @@ TYPED_TEST(MonteCarloGpu, AwkwardPathAndOptionCounts) {
       s.seed = cunum::testing::fresh_seed();
       const auto options = options_for<T>(MonteCarloPayoff::european, count);
       const auto gpu = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
-      const auto cpu = MonteCarloPricer<T>(s, Backend::cpu).price(options);
+      const CpuRun<T> cpu = cpu_run<T>(s, options);
       for (std::size_t i = 0; i < count; ++i) {
-        expect_agree(gpu[i], cpu[i], "paths " + std::to_string(paths) + " option " + std::to_string(i));
+        expect_agree(gpu[i], cpu.estimates[i], cpu.samples[i], false, path_scale(options[i]),
+                     "paths " + std::to_string(paths) + " option " + std::to_string(i));
       }
     }
   }

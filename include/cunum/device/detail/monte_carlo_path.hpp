@@ -37,6 +37,17 @@ struct OptionSetup {
   double discount;       // e^{-rT}
   double control_mean;   // the control's expectation (undiscounted; multi-asset: the option's, in asset 0)
   double volatility;     // sigma (likelihood-ratio vega)
+  // The samples of the option's zero path (every normal 0), which load() forms with
+  // the path code itself: each sample is summed less its reference (the control less
+  // its expectation), so that a sum of squares is of the samples' spread, not of
+  // their mean (add_sample). 0 for custom payoffs, whose functor load() does not see.
+  // Multi-asset: the option's payoff and parallel Greeks in its first asset's
+  // constants, and each asset's own Greeks in its asset_* references.
+  double payoff_reference;
+  double delta_reference;
+  double vega_reference;
+  double asset_delta_reference;
+  double asset_vega_reference;
   std::uint32_t stream;  // the option's stream id
   device::Mrg32k3aState mrg_stream;  // MRG32k3a: substream stream x 2^32 of the seed's state (its group 0)
 };
@@ -69,6 +80,15 @@ template <class T>
 struct PathSample {
   T payoff, control, delta, vega;
 };
+
+// What add_sample subtracts from an option's samples: its references and its
+// control's expectation, rounded to T as the samples are (the estimates add back
+// exactly these values).
+template <class T>
+CUNUM_HOST_DEVICE inline PathSample<T> sample_centre(const OptionSetup<T>& o) {
+  return {static_cast<T>(o.payoff_reference), static_cast<T>(o.control_mean), static_cast<T>(o.delta_reference),
+          static_cast<T>(o.vega_reference)};
+}
 
 // Box-Muller on two uniforms. Float: the GPU takes the fast intrinsics (MUFU; within
 // a few ulps of libm over the uniforms' range), the CPU libm. Double: both take the
@@ -159,19 +179,23 @@ struct GroupShape {
   std::uint32_t key0, key1; // the seed
 };
 
-// Adds one sample to a chunk's sums (kFull: all of them; the control is centred).
+// Adds one sample, less `centre` (sample_centre: the option's references), to a
+// chunk's sums (kFull: all of them). Sums of shifted values are additive like plain
+// ones, so chunks combine as before, and a variance formed from them
+// (sum of squares - sum^2 / n) cancels only the shift's distance from the mean, not
+// the mean itself: it keeps its digits when the mean is far larger than the spread.
 template <bool kFull, class Sums, class T>
-CUNUM_HOST_DEVICE inline void add_sample(Sums& sums, const PathSample<T>& sample, T control_mean) {
+CUNUM_HOST_DEVICE inline void add_sample(Sums& sums, const PathSample<T>& sample, const PathSample<T>& centre) {
   using A = typename Sums::value_type;
-  const A y = sample.payoff;
+  const A y = A(sample.payoff) - A(centre.payoff);
   sums.s[kSumY] += y;
   sums.s[kSumYY] += y * y;
   if constexpr (kFull) {
-    const A x = sample.control - control_mean;
+    const A x = A(sample.control) - A(centre.control);
     sums.s[kSumX] += x;
     sums.s[kSumXX] += x * x;
     sums.s[kSumXY] += x * y;
-    const A d = sample.delta, v = sample.vega;
+    const A d = A(sample.delta) - A(centre.delta), v = A(sample.vega) - A(centre.vega);
     sums.s[kSumD] += d;
     sums.s[kSumDD] += d * d;
     sums.s[kSumV] += v;
@@ -208,7 +232,7 @@ CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, con
       }
     }
   }
-  const T control_mean = static_cast<T>(o.control_mean);
+  const PathSample<T> centre = sample_centre(o);
   for (int lane = 0; lane < lanes; ++lane) {
     if (lane >= active) break;
     PathSample<T> sample{payoff.value(states[lane], view), o.spot * fast_exp2(log2_s[lane]), T(0), T(0)};
@@ -216,7 +240,7 @@ CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, con
       sample.payoff = T(0.5) * (sample.payoff + payoff.value(mirrored[lane], view));
       sample.control = T(0.5) * (sample.control + o.spot * fast_exp2(mirrored_log2_s[lane]));
     }
-    add_sample<kFull>(sums, sample, control_mean);
+    add_sample<kFull>(sums, sample, centre);
   }
 }
 
