@@ -114,10 +114,10 @@ class DeviceBuffer {
   /// @param other the buffer to take from
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : resource_(other.resource_),
+        device_(other.device_),
         data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
-        stream_(other.stream_),
-        device_(other.device_) {}
+        stream_(other.stream_) {}
   /// Releases the memory held (as the destructor does), then takes `other`'s;
   /// `other` is left empty.
   /// @param other the buffer to take from
@@ -192,10 +192,10 @@ class DeviceBuffer {
   }
 
   DeviceMemoryResource* resource_ = nullptr;
+  int device_ = -1;  // current at the allocation; declared before data_, whose allocation sets it
   T* data_ = nullptr;
   std::size_t size_ = 0;
   StreamHandle stream_ = nullptr;
-  int device_ = -1;  // current at the allocation
 };
 
 }  // namespace cunum
