@@ -110,6 +110,7 @@ template <class T>
 std::vector<OptionSamples> cpu_samples(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch) {
   const MonteCarloSettings& settings = pricer.settings();
   EXPECT_EQ(pricer.backend(), Backend::cpu);
+  EXPECT_NE(settings.payoff, MonteCarloPayoff::custom) << "a custom payoff's functor is not the library's";
   std::vector<MonteCarloEstimate<T>> unused(static_cast<std::size_t>(batch.size()));
   std::vector<MonteCarloAssetGreeks<T>> unused_greeks(static_cast<std::size_t>(batch.size() * settings.assets));
   const detail::MonteCarloArgs<T> a = detail::MonteCarloAccess::args(pricer, batch, unused.data(), unused_greeks.data());
