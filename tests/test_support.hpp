@@ -1,6 +1,7 @@
 #pragma once
 // Shared test helpers: loud GPU skips, error assertions, fresh random inputs, a
-// counting memory resource and memory of each kind the backends tell apart.
+// counting memory resource, memory of each kind the backends tell apart, and the
+// graph-capture contract's checks.
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -10,6 +11,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -240,5 +243,98 @@ class KindedMemory {
   std::vector<T> pageable_;
   T* data_ = nullptr;
 };
+
+
+// The graph-capture contract (every module's header states it per call): a call on a
+// stream being captured either is captured, and each replay of the graph does what
+// the call does directly, or refuses with ErrorCode::not_supported before it enqueues
+// anything, leaving the capture valid. The tests hold each call to it in both modes
+// that police the calling thread: its own captures only, and every thread's.
+inline constexpr cudaStreamCaptureMode kCaptureModes[] = {cudaStreamCaptureModeThreadLocal,
+                                                           cudaStreamCaptureModeGlobal};
+
+inline const char* capture_mode_name(cudaStreamCaptureMode mode) {
+  return mode == cudaStreamCaptureModeGlobal ? "cudaStreamCaptureModeGlobal" : "cudaStreamCaptureModeThreadLocal";
+}
+
+// What `enqueue()` puts on `stream` while it is captured in `mode`, as an instantiated
+// graph. A failure to capture or instantiate, or an exception from enqueue(), is a test
+// failure, and ok() is false.
+class CapturedGraph {
+ public:
+  CapturedGraph(cudaStream_t stream, cudaStreamCaptureMode mode, const std::function<void()>& enqueue)
+      : stream_(stream) {
+    const cudaError_t began = cudaStreamBeginCapture(stream, mode);
+    if (began != cudaSuccess) {
+      ADD_FAILURE() << "cudaStreamBeginCapture: " << cudaGetErrorString(began);
+      return;
+    }
+    bool enqueued = true;
+    try {
+      enqueue();
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << "the captured call threw: " << error.what();
+      enqueued = false;
+    }
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    if (ended != cudaSuccess) {
+      ADD_FAILURE() << "cudaStreamEndCapture: " << cudaGetErrorString(ended) << " (the call broke the capture)";
+      cudaGetLastError();
+      return;
+    }
+    const cudaError_t made = enqueued ? cudaGraphInstantiate(&exec_, graph, 0) : cudaErrorUnknown;
+    cudaGraphDestroy(graph);
+    if (made != cudaSuccess) {
+      if (enqueued) ADD_FAILURE() << "cudaGraphInstantiate: " << cudaGetErrorString(made);
+      exec_ = nullptr;
+    }
+  }
+  ~CapturedGraph() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+
+  bool ok() const noexcept { return exec_ != nullptr; }
+
+  // Replays the graph on the stream it was captured on and waits for it.
+  void launch() {
+    ASSERT_TRUE(ok());
+    ASSERT_EQ(cudaGraphLaunch(exec_, stream_), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  }
+
+ private:
+  cudaStream_t stream_;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// Expects `call()`, made while `stream` is captured in `mode`, to throw
+// Error(not_supported) saying "CUDA graph", and the capture then to end valid and empty.
+inline void expect_capture_refused(cudaStream_t stream, cudaStreamCaptureMode mode,
+                                   const std::function<void()>& call) {
+  ASSERT_EQ(cudaStreamBeginCapture(stream, mode), cudaSuccess);
+  EXPECT_CUNUM_ERROR(call(), cunum::ErrorCode::not_supported, "CUDA graph");
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  ASSERT_EQ(ended, cudaSuccess) << cudaGetErrorString(ended) << ": the refused call broke the capture";
+  std::size_t nodes = 0;
+  EXPECT_EQ(cudaGraphGetNodes(graph, nullptr, &nodes), cudaSuccess);
+  EXPECT_EQ(nodes, 0u) << "the refused call left work in the graph";
+  EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+}
+
+// Expects `got` to hold the same bits as `want` (NaN payloads and signed zeros included).
+template <class T>
+void expect_same_bits(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
+      ADD_FAILURE() << what << ": element " << i << " is " << got[i] << ", the direct call gave " << want[i];
+      return;
+    }
+  }
+}
 
 }  // namespace cunum::testing

@@ -3,13 +3,11 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
-#include <string>
 #include <vector>
 
 #include "cunum/core/device.hpp"
-#include "cunum/core/error.hpp"
 #include "src/core/check.hpp"
-#include "src/core/routine.hpp"
+#include "src/core/graph_capture.hpp"
 
 namespace cunum::detail {
 namespace {
@@ -45,15 +43,9 @@ ConstantImageTurn::ConstantImageTurn(StreamHandle stream, std::uint64_t image)
     : chain_(current_device_chain()), lock_(chain_.mutex), stream_(stream), image_(image) {
   // The chain's event lives outside any graph: a captured turn could neither wait for
   // it nor leave it for the turns after the capture.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  CUNUM_CHECK(cudaStreamIsCapturing(stream_, &capture));
-  if (capture != cudaStreamCaptureStatusNone) {
-    const char* routine = RoutineScope::current();
-    throw Error(ErrorCode::not_supported,
-                std::string(routine != nullptr ? routine : "cunum::BrownianBridge") +
-                    ": strategies 1-3 order their shared constant-memory image with events and cannot be "
-                    "captured into a CUDA graph; use a shared-memory strategy (automatic picks one)");
-  }
+  refuse_capture(stream_,
+                 "strategies 1-3 order their shared constant-memory image with events outside any graph; use a "
+                 "shared-memory strategy (automatic picks one)");
   if (chain_.last_kernel == nullptr) {
     CUNUM_CHECK(cudaEventCreateWithFlags(&chain_.last_kernel, cudaEventDisableTiming));
   }

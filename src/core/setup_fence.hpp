@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "src/core/check.hpp"
+#include "src/core/graph_capture.hpp"
 
 namespace cunum::detail {
 
@@ -45,9 +46,7 @@ class SetupFence {
   // Before work on `stream` that reads what the setup wrote.
   void order(cudaStream_t stream) {
     if (complete_ || event_ == nullptr) return;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    CUNUM_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone) {
+    if (is_capturing(stream)) {
       // A capturing thread may not query events; the graph waits for the setup
       // itself instead, as an external event node (free at replays once it is done).
       CUNUM_CHECK(cudaStreamWaitEvent(stream, event_, cudaEventWaitExternal));
