@@ -74,8 +74,10 @@ using reduce_result_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std:
 ///
 /// CUDA launches are programmatic dependents (sm_90+): a reduction issued right
 /// after other kernels, or replayed in a CUDA graph, starts launching during the
-/// previous kernel's tail and waits for it before reading. Calls may be captured
-/// into a CUDA graph.
+/// previous kernel's tail and waits for it before reading.
+///
+/// CUDA graphs (docs/reduce.md): reduce() may be captured into a CUDA graph; the
+/// constructor and the cunum::reduce convenience refuse a stream being captured.
 template <class T>
 class Reducer {
  public:
@@ -86,7 +88,10 @@ class Reducer {
   ///                  on, and the resource it comes from
   /// @throws Error ErrorCode::invalid_argument naming 'placement.backend' or
   ///         'placement.devices'; ErrorCode::no_device for CUDA without a device
-  ///         ("no CUDA device"); ErrorCode::out_of_memory; ErrorCode::cuda_failure.
+  ///         ("no CUDA device"); ErrorCode::not_supported (CUDA) when placement.stream
+  ///         is being captured into a CUDA graph, before anything is allocated: the
+  ///         workspace would belong to the graph; ErrorCode::out_of_memory;
+  ///         ErrorCode::cuda_failure.
   explicit Reducer(const Placement& placement = {});
   /// Frees the workspace on the constructor's stream; does not wait.
   ~Reducer();
@@ -122,6 +127,9 @@ class Reducer {
   ///         cannot reach or a `result` inside `data`, and naming 'this' for a
   ///         moved-from Reducer or a call with another device current;
   ///         ErrorCode::cuda_failure when the launch fails.
+  ///
+  /// CUDA graphs: captures. Each replay reduces data[0, n) as it is then and writes
+  /// *result; the Reducer must outlive the graph's launches.
   void reduce(ReduceOp op, const T* data, std::int64_t n, reduce_result_t<T>* result,
               StreamHandle stream = nullptr);
 
@@ -131,13 +139,15 @@ class Reducer {
 };
 
 /// Synchronous convenience: makes a Reducer with `placement`, reduces on its stream,
-/// and returns the result when it is ready (CUDA: waits for placement.stream).
+/// and returns the result when it is ready (CUDA: waits for placement.stream). CUDA
+/// graphs: refuses a placement.stream being captured (ErrorCode::not_supported).
 /// @param op        the reduction
 /// @param data      n elements in memory the resolved backend can reach, as for Reducer::reduce
 /// @param n         element count, >= 0 (>= 1 for min and max)
 /// @param placement where it runs; CUDA: placement.stream is the stream the work runs on
 /// @return the reduction of data[0, n)
-/// @throws Error as Reducer's constructor and Reducer::reduce
+/// @throws Error as Reducer's constructor and Reducer::reduce (ErrorCode::not_supported
+///         on a capturing placement.stream before anything runs)
 template <class T>
 reduce_result_t<T> reduce(ReduceOp op, const T* data, std::int64_t n, const Placement& placement = {});
 

@@ -89,7 +89,9 @@ void Reducer<T>::reduce(ReduceOp op, const T* data, std::int64_t n, reduce_resul
 
 template <class T>
 reduce_result_t<T> reduce(ReduceOp op, const T* data, std::int64_t n, const Placement& placement) {
-  Reducer<T> reducer(placement);
+  const detail::RoutineScope scope(kReduceRoutine);
+  // Resolved here first, so that a capturing stream is refused naming this routine.
+  Reducer<T> reducer(detail::resolve_placement(placement, detail::DeviceCount::one, kReduceRoutine));
   const Placement& resolved = reducer.placement();
   if (resolved.backend == Backend::cpu) {
     reduce_result_t<T> result{};

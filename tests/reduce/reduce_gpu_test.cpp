@@ -142,30 +142,52 @@ TEST(GpuReduce, ReplaysFromACapturedCudaGraph) {
   cunum::DeviceBuffer<float> data(static_cast<std::size_t>(sizes.back()), stream);
   cunum::DeviceBuffer<float> results(sizes.size(), stream);
   cunum::DeviceBuffer<float> busy(std::size_t{1} << 25, setup_stream);
-  keep_busy(busy, 64, setup_stream);
-  cunum::Reducer<float> reducer({Backend::cuda, setup_stream});
-  cudaStream_t capture_stream = stream;
-  ASSERT_EQ(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    reducer.reduce(ReduceOp::sum, data.data(), sizes[i], results.data() + i, stream);
-  }
-  cudaGraph_t graph = nullptr;
-  ASSERT_EQ(cudaStreamEndCapture(capture_stream, &graph), cudaSuccess);
-  cudaGraphExec_t replay = nullptr;
-  ASSERT_EQ(cudaGraphInstantiate(&replay, graph, 0), cudaSuccess);
-  for (std::uint64_t seed : {41u, 42u}) {
-    const auto host = random_vector<float>(static_cast<std::size_t>(sizes.back()), seed);
-    data.copy_from_host(host.data(), host.size());
-    results.fill_bytes_async(0xFF);
-    ASSERT_EQ(cudaGraphLaunch(replay, capture_stream), cudaSuccess);
-    std::vector<float> values(sizes.size());
-    results.copy_to_host(values.data(), values.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      expect_matches_reference(ReduceOp::sum, host, 0, sizes[i], values[i]);
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    keep_busy(busy, 64, setup_stream);
+    cunum::Reducer<float> reducer({Backend::cuda, setup_stream});
+    cunum::testing::CapturedGraph graph(stream, mode, [&] {
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        reducer.reduce(ReduceOp::sum, data.data(), sizes[i], results.data() + i, stream);
+      }
+    });
+    ASSERT_TRUE(graph.ok());
+    for (std::uint64_t seed : {41u, 42u}) {
+      const auto host = random_vector<float>(static_cast<std::size_t>(sizes.back()), seed);
+      data.copy_from_host(host.data(), host.size());
+      results.fill_bytes_async(0xFF);
+      graph.launch();
+      std::vector<float> values(sizes.size());
+      results.copy_to_host(values.data(), values.size());
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        expect_matches_reference(ReduceOp::sum, host, 0, sizes[i], values[i]);
+      }
+      // Bit for bit what the same calls give directly.
+      std::vector<float> direct(sizes.size());
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        reducer.reduce(ReduceOp::sum, data.data(), sizes[i], results.data() + i, stream);
+      }
+      results.copy_to_host(direct.data(), direct.size());
+      cunum::testing::expect_same_bits(values, direct, "seed " + std::to_string(seed));
     }
+    setup_stream.synchronize();
   }
-  EXPECT_EQ(cudaGraphExecDestroy(replay), cudaSuccess);
-  EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+}
+
+// The constructor and the synchronous convenience refuse a capturing stream: the
+// workspace would belong to the graph, and the convenience waits for its result.
+TEST(GpuReduce, PlanAndConvenienceRefuseACapturingStream) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  cunum::DeviceBuffer<float> data(1000, stream);
+  data.fill_bytes_async(0);
+  stream.synchronize();
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode, [&] { cunum::Reducer<float>({Backend::cuda, stream}); });
+    cunum::testing::expect_capture_refused(
+        stream, mode, [&] { cunum::reduce(ReduceOp::sum, data.data(), 1000, {Backend::cuda, stream}); });
+  }
 }
 
 TEST(GpuReduce, HandlesMoreThan2To31Elements) {
