@@ -214,6 +214,8 @@ struct ImpliedVolatilities {
 ///   memory freely. Any other overlap (an output shifted over an input, two outputs
 ///   sharing memory, `rejected` inside any array) is refused with
 ///   ErrorCode::invalid_argument naming the output, before anything is written.
+/// - CUDA graphs: price() and implied_volatility() may be captured into a CUDA graph
+///   (docs/black_scholes.md); each replay computes from the arrays as they are then.
 template <class T>
 class BlackScholesPricer {
  public:
@@ -260,6 +262,7 @@ class BlackScholesPricer {
   ///         reach or an output overlapping an array it is not ("Aliasing" above), or
   ///         naming 'this' for a moved-from pricer or when another CUDA device is current;
   ///         ErrorCode::cuda_failure when the launch fails. Nothing is written then.
+  /// CUDA graphs: captures (one kernel); each replay writes what a direct call would.
   void price(std::int64_t n, const T* spot, const T* strike, const T* expiry, const BlackScholesMarket<T>& market,
              const BlackScholesResults<T>& results, StreamHandle stream = nullptr) const;
 
@@ -297,6 +300,8 @@ class BlackScholesPricer {
   /// @param stream     CUDA: the stream to enqueue on; CPU: ignored
   /// @throws Error ErrorCode::invalid_argument naming the argument, as price()
   ///         ('type' for an OptionType off the list, 'volatility', 'rejected').
+  /// CUDA graphs: captures (the zeroing of *rejected and one kernel); each replay
+  /// writes what a direct call would.
   void implied_volatility(std::int64_t n, const T* prices, const T* spot, const T* strike, const T* expiry,
                           const BlackScholesRates<T>& rates, OptionType type, T* volatility,
                           std::int64_t* rejected = nullptr, StreamHandle stream = nullptr) const;

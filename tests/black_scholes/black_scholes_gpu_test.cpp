@@ -276,6 +276,69 @@ TEST(BlackScholesGpuBoundary, HostConveniencesAllocateFromThePlacementsResource)
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
+// The graph-capture contract: price() and implied_volatility() are captured, and each
+// replay writes what the direct calls write, bit for bit (every output, the
+// volatilities and the rejected count), into outputs poisoned first.
+TYPED_TEST(BlackScholesGpu, PriceAndImpliedVolatilityReplayFromACapturedGraph) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const std::int64_t n = 1021;
+  const auto size = static_cast<std::size_t>(n);
+  const BlackScholesPricer<T> gpu(BlackScholesOutputs::all(), Backend::cuda);
+  const ImpliedVolCase<T> c = implied_vol_case<T>(n, 43);
+  cunum::Stream stream;
+  const auto s = DeviceBuffer<T>::from_host(c.in.s, stream), k = DeviceBuffer<T>::from_host(c.in.k, stream),
+             t = DeviceBuffer<T>::from_host(c.in.t, stream), r = DeviceBuffer<T>::from_host(c.in.r, stream),
+             q = DeviceBuffer<T>::from_host(c.in.q, stream), v = DeviceBuffer<T>::from_host(c.in.v, stream),
+             prices = DeviceBuffer<T>::from_host(c.prices, stream);
+  BlackScholesMarket<T> market;
+  market.rates.rates = r.data();
+  market.rates.dividends = q.data();
+  market.volatilities = v.data();
+  std::vector<DeviceBuffer<T>> outputs;
+  BlackScholesResults<T> results;
+  for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+    outputs.emplace_back(size, stream);
+    results[output] = outputs.back().data();
+  }
+  outputs.emplace_back(size, stream);  // the volatilities
+  T* volatility = outputs.back().data();
+  DeviceBuffer<std::int64_t> rejected(1, stream);
+  const auto enqueue = [&] {
+    gpu.price(n, s.data(), k.data(), t.data(), market, results, stream);
+    gpu.implied_volatility(n, prices.data(), s.data(), k.data(), t.data(), market.rates, OptionType::call, volatility,
+                           rejected.data(), stream);
+  };
+  const auto poison = [&] {
+    for (DeviceBuffer<T>& output : outputs) output.fill_bytes_async(0xFF);
+    rejected.fill_bytes_async(0xFF);
+  };
+  const auto read_rejected = [&] {
+    std::int64_t count = 0;
+    rejected.copy_to_host(&count, 1);
+    return count;
+  };
+  poison();
+  enqueue();
+  std::vector<std::vector<T>> direct;
+  for (const DeviceBuffer<T>& output : outputs) direct.push_back(output.to_host());
+  const std::int64_t direct_rejected = read_rejected();
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::CapturedGraph graph(stream, mode, enqueue);
+    ASSERT_TRUE(graph.ok());
+    for (int replay = 0; replay < 2; ++replay) {
+      poison();
+      graph.launch();
+      for (std::size_t o = 0; o < outputs.size(); ++o) {
+        cunum::testing::expect_same_bits(outputs[o].to_host(), direct[o],
+                                         "output " + std::to_string(o) + ", replay " + std::to_string(replay));
+      }
+      EXPECT_EQ(read_rejected(), direct_rejected) << "replay " << replay;
+    }
+  }
+}
+
 TEST(BlackScholesGpuBoundary, HostPointerRefusedByCudaBackend) {
   CUNUM_REQUIRE_GPU();
   const BlackScholesPricer<double> gpu({BlackScholesOutput::call}, Backend::cuda);
