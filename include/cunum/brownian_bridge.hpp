@@ -274,12 +274,16 @@ class BrownianBridge {
   ///         ErrorCode::cuda_failure: a CUDA call failed.
   /// CUDA: device-accessible pointers; asynchronous, enqueued on options.stream.
   /// CPU: host pointers; synchronous; options.stream is ignored.
+  /// CUDA graphs (docs/brownian_bridge.md): strategies 4-5 capture, and each replay
+  /// writes what a direct call would; strategies 1-3 (and automatic where it falls
+  /// back to 3) refuse a capturing stream with ErrorCode::not_supported, before
+  /// anything is enqueued. The bridge must outlive the graph's launches.
   template <class T>
   void generate_paths(std::int64_t paths, const T* z, T* output,
                       const BridgeGenerateOptions& options = {}) const;
   /// g05xd: scaled increments (X_{t_i} - X_{t_{i-1}}) / (t_i - t_{i-1}), i = 1..N+1,
-  /// per path. Arguments, errors and stream semantics as generate_paths: not in
-  /// place either, `output` overlapping `z` is refused naming `output`.
+  /// per path. Arguments, errors, stream semantics and CUDA graphs as generate_paths:
+  /// not in place either, `output` overlapping `z` is refused naming `output`.
   template <class T>
   void generate_increments(std::int64_t paths, const T* z, T* output,
                            const BridgeGenerateOptions& options = {}) const;
@@ -307,9 +311,14 @@ class BrownianBridge {
   ///         on the CPU, offset >= 2^32 (cuRAND's host generator keeps only the low 32
   ///         bits of an offset). ErrorCode::cuda_failure: a CUDA or cuRAND call failed.
   /// Stream semantics as generate_paths.
+  /// CUDA graphs: captures once the tables of options.sequence are on the device, and
+  /// each replay writes what a direct call would; the first call with a sequence
+  /// uploads its tables and waits for them, so on a capturing stream it is refused
+  /// with ErrorCode::not_supported (make one call with that sequence before capturing).
   template <class T>
   void generate_sobol_paths(std::int64_t paths, T* output, const SobolBridgeOptions& options = {}) const;
-  /// The fused quasi-random bridge's scaled increments; as generate_sobol_paths.
+  /// The fused quasi-random bridge's scaled increments; as generate_sobol_paths (CUDA
+  /// graphs included).
   template <class T>
   void generate_sobol_increments(std::int64_t paths, T* output,
                                  const SobolBridgeOptions& options = {}) const;
@@ -321,7 +330,9 @@ class BrownianBridge {
   /// vector, so it never aliases `z`.
   /// @throws Error as generate_paths; ErrorCode::invalid_argument naming `z` when it
   ///         does not hold paths * z_records() * dimension() values;
-  ///         ErrorCode::out_of_memory when the device arrays cannot be had.
+  ///         ErrorCode::out_of_memory when the device arrays cannot be had;
+  ///         ErrorCode::not_supported (CUDA) when options.stream is being captured into
+  ///         a CUDA graph, before anything is enqueued: it waits for the result.
   template <class T>
   std::vector<T> generate_paths(std::int64_t paths, const std::vector<T>& z,
                                 const BridgeGenerateOptions& options = {}) const;

@@ -143,6 +143,8 @@ class BridgeDeviceStrategy {
   // Sobol tables, uploaded on first use of each sequence (into `memory`, on the
   // setup stream; the call waits for that upload, not for the caller's stream).
   const DeviceSobolTables& sobol_tables(const BrownianBridge& bridge, SobolSequence sequence) const;
+  // Whether the tables of `sequence` are uploaded (a call then waits for nothing).
+  bool has_sobol_tables(SobolSequence sequence) const;
 
  private:
   mutable std::mutex sobol_mutex_;

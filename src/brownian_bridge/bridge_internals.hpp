@@ -23,6 +23,17 @@ struct BridgeInternals {
   static BridgeBackend& backend(const BrownianBridge& bridge) noexcept;
   // The strategy uploaded for the CUDA backend; nullptr for a CPU or moved-from bridge.
   static const BridgeDeviceStrategy* device_strategy(const BrownianBridge& bridge) noexcept;
+
+  // For a plan that owns a live bridge and has checked what generate_sobol_paths checks
+  // (the Monte Carlo pricer): CUDA, uploads the Sobol tables of `sequence` now, waiting
+  // for the upload, so that later calls (captured ones too) find them; CPU, nothing.
+  static void upload_sobol_tables(const BrownianBridge& bridge, SobolSequence sequence);
+  // generate_sobol_paths without its checks, so that errors name the owner's routine
+  // and a captured call asks the driver nothing about `output` (memory the graph may
+  // allocate during the capture).
+  template <class T>
+  static void generate_checked_sobol_paths(const BrownianBridge& bridge, std::int64_t paths, T* output,
+                                           const SobolBridgeOptions& options);
 };
 
 }  // namespace cunum::detail

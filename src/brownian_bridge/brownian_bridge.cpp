@@ -18,6 +18,7 @@
 #include "src/brownian_bridge/bridge_routines.hpp"
 #include "src/core/cholesky.hpp"
 #include "src/core/enum_functions.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
@@ -56,6 +57,21 @@ const BridgeDeviceStrategy* BridgeInternals::device_strategy(const BrownianBridg
   return bridge.impl_ != nullptr && bridge.impl_->backend != nullptr ? bridge.impl_->backend->device_strategy()
                                                                      : nullptr;
 }
+
+void BridgeInternals::upload_sobol_tables(const BrownianBridge& bridge, SobolSequence sequence) {
+  if (const BridgeDeviceStrategy* strategy = device_strategy(bridge)) strategy->sobol_tables(bridge, sequence);
+}
+
+template <class T>
+void BridgeInternals::generate_checked_sobol_paths(const BrownianBridge& bridge, std::int64_t paths, T* output,
+                                                   const SobolBridgeOptions& options) {
+  backend(bridge).generate_sobol(bridge, false, paths, output, options);
+}
+
+#define CUNUM_INSTANTIATE_CHECKED_SOBOL_PATHS(T)                                                      \
+  template void BridgeInternals::generate_checked_sobol_paths(const BrownianBridge&, std::int64_t, T*, \
+                                                              const SobolBridgeOptions&);
+CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_CHECKED_SOBOL_PATHS, CUNUM_REAL_TYPES)
 
 }  // namespace detail
 
@@ -193,6 +209,9 @@ std::vector<T> generate_host(const BrownianBridge& bridge, const char* routine, 
                   "z", "must hold paths * z_records() * dimension() values");
   const auto out_size = static_cast<std::size_t>(paths * bridge.output_records() * bridge.dimension());
   require_device_current(bridge, routine);
+  if (bridge.backend() == Backend::cuda) {
+    detail::refuse_capture(options.stream, "it copies through the device and waits for the result");
+  }
   return detail::BridgeInternals::backend(bridge).generate_host(
       z, out_size, options.stream, [&](const T* backend_z, T* backend_output) {
         generate(bridge, routine, increments, paths, backend_z, backend_output, options);

@@ -21,6 +21,7 @@
 #include "cunum/core/device_buffer.hpp"
 #include "src/core/check.hpp"
 #include "src/core/device_binding.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/setup_stream.hpp"
@@ -266,6 +267,11 @@ const DeviceSobolTables& BridgeDeviceStrategy::sobol_tables(const BrownianBridge
   return *entry;
 }
 
+bool BridgeDeviceStrategy::has_sobol_tables(SobolSequence sequence) const {
+  std::lock_guard<std::mutex> lock(sobol_mutex_);
+  return sobol_[static_cast<int>(sequence)] != nullptr;
+}
+
 std::unique_ptr<BridgeDeviceStrategy> bridge_upload_strategy(const BrownianBridge& bridge,
                                                             DeviceMemoryResource* memory) {
   auto strategy = std::make_unique<BridgeDeviceStrategy>();
@@ -334,6 +340,11 @@ void bridge_generate_sobol_cuda(const BrownianBridge& bridge, const BridgeDevice
                                   " (the Sobol tables grow with z_records() * dimension())");
   }
   if (paths == 0) return;
+  if (!strategy.has_sobol_tables(options.sequence)) {
+    refuse_capture(options.stream,
+                   "the first call with a Sobol sequence uploads its tables and waits for them; make one call with "
+                   "options.sequence before capturing");
+  }
   const BridgeArgs<T> args = bridge_args<T>(bridge, increments, paths, nullptr, output, BridgeLayout::path_fastest,
                                           options.output_layout);
   launch_bridge_sobol(strategy, args, options.sequence, options.offset,

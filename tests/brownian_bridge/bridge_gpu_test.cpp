@@ -286,6 +286,57 @@ TEST(BridgeGpu, ConstantStrategiesRefuseGraphCapture) {
   ASSERT_EQ(cudaGraphDestroy(graph), cudaSuccess);
 }
 
+// The graph-capture contract of the shared-memory strategies (and of automatic, which
+// picks one here): paths and increments are captured, and each replay writes what the
+// direct call writes, bit for bit. The host-vector convenience copies and waits: it
+// refuses a capturing stream.
+TEST(BridgeGpu, SharedStrategiesReplayFromACapturedGraph) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(63, 3, true, 0, fresh_seed());
+  const BrownianBridge gpu = make_bridge(s, Backend::cuda);
+  const std::int64_t paths = 1000;
+  const auto z_size = static_cast<std::size_t>(paths * gpu.z_records() * s.d);
+  const std::vector<double> host_z = cunum::testing::normals<double>(z_size, fresh_seed());
+  cunum::Stream stream;
+  const auto z = cunum::DeviceBuffer<double>::from_host(host_z, stream);
+  cunum::DeviceBuffer<double> out(static_cast<std::size_t>(paths * gpu.output_records() * s.d), stream);
+  cunum::BridgeGenerateOptions options;
+  options.stream = stream;
+  for (const BridgeStrategy strategy : {BridgeStrategy::automatic, BridgeStrategy::shared_memory,
+                                        BridgeStrategy::shared_memory_reuse,
+                                        BridgeStrategy::shared_memory_reuse_prefetch}) {
+    options.strategy = strategy;
+    for (const bool increments : {false, true}) {
+      const std::string what = std::string(cunum::to_string(strategy)) + (increments ? " increments" : " paths");
+      const auto generate = [&] {
+        if (increments) {
+          gpu.generate_increments(paths, z.data(), out.data(), options);
+        } else {
+          gpu.generate_paths(paths, z.data(), out.data(), options);
+        }
+      };
+      out.fill_bytes_async(0xFF);
+      generate();
+      const std::vector<double> direct = out.to_host();
+      for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+        SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+        cunum::testing::CapturedGraph graph(stream, mode, generate);
+        ASSERT_TRUE(graph.ok()) << what;
+        for (int replay = 0; replay < 2; ++replay) {
+          out.fill_bytes_async(0xFF);
+          graph.launch();
+          cunum::testing::expect_same_bits(out.to_host(), direct, what + ", replay " + std::to_string(replay));
+        }
+      }
+    }
+  }
+  options.strategy = BridgeStrategy::automatic;
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode, [&] { gpu.generate_paths(paths, host_z, options); });
+  }
+}
+
 TEST(BridgeGpu, ConstantStrategiesOfTwoBridgesOnOneStream) {
   CUNUM_REQUIRE_GPU();
   const BridgeSetup a = make_setup(63, 1, false, 0, fresh_seed());

@@ -213,4 +213,50 @@ TEST(BridgeSobolGpu, LimitsAreNotSupported) {
                      "shared memory");
 }
 
+// The graph-capture contract of the fused Sobol bridge: the first call with a sequence
+// uploads its tables and waits for them, so a capturing stream is refused then (nothing
+// enqueued, the capture intact); once a direct call has uploaded them, paths and
+// increments are captured, and each replay writes what the direct call writes, bit
+// for bit.
+TEST(BridgeSobolGpu, ReplaysFromACapturedGraphOnceTheTablesAreUploaded) {
+  CUNUM_REQUIRE_GPU();
+  const SobolCase c{65, 2, true, 3001, 17, BridgeLayout::path_fastest};
+  const BridgeSetup s = make_setup(c, cunum::testing::fresh_seed());
+  const BrownianBridge gpu(s.t0, s.T, s.order, s.d, s.factor, CovarianceForm::factor, s.start, s.end, Backend::cuda);
+  cunum::Stream stream;
+  cunum::DeviceBuffer<double> out(static_cast<std::size_t>(c.paths * gpu.output_records() * s.d), stream);
+  SobolBridgeOptions options;
+  options.sequence = SobolSequence::sobol64;
+  options.offset = c.offset;
+  options.stream = stream;
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode,
+                                           [&] { gpu.generate_sobol_paths(c.paths, out.data(), options); });
+  }
+  for (const bool increments : {false, true}) {
+    const std::string what = increments ? "increments" : "paths";
+    const auto generate = [&] {
+      if (increments) {
+        gpu.generate_sobol_increments(c.paths, out.data(), options);
+      } else {
+        gpu.generate_sobol_paths(c.paths, out.data(), options);
+      }
+    };
+    out.fill_bytes_async(0xFF);
+    generate();
+    const std::vector<double> direct = out.to_host();
+    for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+      SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+      cunum::testing::CapturedGraph graph(stream, mode, generate);
+      ASSERT_TRUE(graph.ok()) << what;
+      for (int replay = 0; replay < 2; ++replay) {
+        out.fill_bytes_async(0xFF);
+        graph.launch();
+        cunum::testing::expect_same_bits(out.to_host(), direct, what + ", replay " + std::to_string(replay));
+      }
+    }
+  }
+}
+
 }  // namespace
