@@ -271,6 +271,8 @@ class MonteCarloBatch {
 ///   stream waits for them. CPU calls return when done; `stream` is ignored.
 /// - Threads: calls on one pricer may come from several threads (the enqueueing of
 ///   a multi-device call is serialised inside). A pricer moves; it does not copy.
+/// - CUDA graphs: price() of a one-device pricer may be captured into a CUDA graph
+///   (docs/monte_carlo.md); a pricer on several devices refuses a capturing stream.
 template <class T>
 class MonteCarloPricer {
  public:
@@ -343,8 +345,13 @@ class MonteCarloPricer {
   ///         "needs N bytes", before anything is allocated, when every option's chunk
   ///         sums (options x chunks x up to 73 doubles; an option of 2^40 paths has 2^27
   ///         chunks) exceed the machine's physical memory (CPU) or the device's total
-  ///         memory (CUDA); ErrorCode::cuda_failure when a launch fails. Nothing is
-  ///         written then.
+  ///         memory (CUDA); ErrorCode::not_supported for a pricer on several devices
+  ///         called on a stream being captured into a CUDA graph, before anything is
+  ///         enqueued; ErrorCode::cuda_failure when a launch fails. Nothing is written then.
+  /// CUDA graphs (one device): captures, every source; the call's temporaries (chunk
+  /// sums) come from current_device_resource() on `stream`, so with the default
+  /// resource the graph allocates and frees them at each replay. Each replay writes
+  /// what a direct call would; the batch and the pricer must outlive the graph's launches.
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
   /// price() for multi-asset options that also writes each asset's Greeks:
   /// asset_greeks[i * settings.assets + j] for asset j of batch option i.
@@ -352,6 +359,7 @@ class MonteCarloPricer {
   /// @throws Error as price(); ErrorCode::invalid_argument naming 'asset_greeks' when
   ///         the payoff is a one-asset payoff, settings.greeks is off, the pointer is null,
   ///         or the array overlaps `results`
+  /// CUDA graphs: as price().
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, MonteCarloAssetGreeks<T>* asset_greeks,
              StreamHandle stream) const;
 

@@ -18,6 +18,7 @@
 #include "cunum/core/placement.hpp"
 #include "cunum/device/detail/monte_carlo_args.hpp"
 #include "cunum/monte_carlo.hpp"
+#include "src/brownian_bridge/bridge_internals.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
 
 namespace cunum {
@@ -146,7 +147,8 @@ void walk_quasi_batches(const MonteCarloArgs<T>& args, const BrownianBridge& bri
     SobolBridgeOptions options;
     options.offset = static_cast<std::uint64_t>(first);
     options.stream = stream;
-    bridge.generate_sobol_paths<T>(count, w, options);
+    // The pricer checked the dates and paths at construction and `w` is its own.
+    BridgeInternals::generate_checked_sobol_paths(bridge, count, w, options);
     sum_batch(w, count, first / chunk_paths, (count + chunk_paths - 1) / chunk_paths);
   }
 }

@@ -18,6 +18,7 @@
 #include "src/core/check.hpp"
 #include "src/core/device_binding.hpp"
 #include "src/core/device_queue.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
 #include "src/monte_carlo/monte_carlo_policy.hpp"
@@ -37,6 +38,8 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
     if (settings.source == MonteCarloSource::sobol_bridge) {
       // sobol_bridge runs on one device (the pricer refuses several), as the bridge does.
       bridge_ = std::make_unique<const BrownianBridge>(monte_carlo_unit_bridge(dates, placement));
+      // Now rather than at the first price(), which may be captured into a CUDA graph.
+      BridgeInternals::upload_sobol_tables(*bridge_, SobolBridgeOptions{}.sequence);
     }
     if (placement.devices.size() < 2) return;
     const CurrentDeviceGuard guard;
@@ -84,6 +87,11 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   }
 
   void price(const MonteCarloArgs<T>& args, const MonteCarloBatchData<T>& batch, StreamHandle stream) const override {
+    if (!queues_.empty()) {
+      // The pricer's queues would join the capture and stay in it until it ends, so
+      // a concurrent call's work on them would land in the caller's graph.
+      refuse_capture(stream, "a pricer on several devices runs its shares on streams of its own");
+    }
     const std::int64_t chunks = args.options * args.chunks.chunks;
     const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * sum_count(args)); };
     DeviceBuffer<double> partials(slice(chunks), stream, placement_.device_memory);

@@ -455,6 +455,60 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
                      "'placement.devices' lists device");
 }
 
+// The graph-capture contract: price() on one device is captured with every source
+// (its temporaries become the graph's, allocated and freed at each replay), with
+// enough chunks that the sums are folded on the device, and each replay writes what
+// the direct call writes, bit for bit. A pricer on several devices refuses.
+TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  cunum::Stream stream;
+  for (const cunum::MonteCarloSource source : cunum::MonteCarloSourceValues::all) {
+    SCOPED_TRACE(to_string(source));
+    MonteCarloSettings s;
+    s.payoff = MonteCarloPayoff::asian_arithmetic;
+    s.time_steps = 8;
+    s.paths = std::int64_t{1} << 21;
+    s.control_variate = true;
+    s.greeks = true;
+    s.source = source;
+    s.seed = cunum::testing::fresh_seed();
+    s.backend = Backend::cuda;
+    const MonteCarloPricer<T> pricer(s);
+    const auto options = options_for<T>(s.payoff, 3);
+    const auto batch = pricer.load(options);
+    DeviceBuffer<MonteCarloEstimate<T>> results(options.size(), stream);
+    const auto price = [&] { pricer.price(batch, results.data(), stream); };
+    results.fill_bytes_async(0xFF);
+    price();
+    const auto direct = results.to_host();
+    for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+      SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+      cunum::testing::CapturedGraph graph(stream, mode, price);
+      ASSERT_TRUE(graph.ok());
+      for (int replay = 0; replay < 2; ++replay) {
+        results.fill_bytes_async(0xFF);
+        graph.launch();
+        const auto got = results.to_host();
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          EXPECT_TRUE(cunum::testing::bit_identical(got[i], direct[i])) << "replay " << replay << ", option " << i;
+        }
+      }
+    }
+  }
+  MonteCarloSettings shared;
+  shared.backend = Backend::cuda;
+  shared.paths = 4096;
+  shared.devices = {cunum::current_device(), cunum::current_device()};
+  const MonteCarloPricer<T> pricer(shared);
+  const auto batch = pricer.load(options_for<T>(MonteCarloPayoff::european, 2));
+  DeviceBuffer<MonteCarloEstimate<T>> results(2, stream);
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode, [&] { pricer.price(batch, results.data(), stream); });
+  }
+}
+
 TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
   CUNUM_REQUIRE_GPU();
   cudaStream_t streams[2];

@@ -99,6 +99,7 @@ void custom_partials_cuda(const MonteCarloArgs<T>& a, const void* erased, std::i
 /// @throws Error ErrorCode::invalid_argument naming 'pricer' (its payoff is not
 ///         MonteCarloPayoff::custom, its source is sobol_bridge, or it has several
 ///         devices), 'batch' or 'results' as price() does; ErrorCode::cuda_failure
+/// CUDA graphs: captures, as MonteCarloPricer::price() on one device.
 template <class T, class Payoff>
 void price_with_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>& batch, const Payoff& payoff,
                        MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) {
