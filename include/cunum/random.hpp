@@ -116,6 +116,12 @@ bool is_quasi_random(RandomGeneratorKind kind) noexcept;
 /// fills' buffers. The tables are freed on the placement's stream when replaced or
 /// when the generator is destroyed: fills on other streams that read them must have
 /// completed by then. A copy shares its original's tables.
+///
+/// CUDA graphs (docs/random.md): uniform() and normal() may be captured into a CUDA
+/// graph. The capture takes the offset then and moves it on, as a direct call does;
+/// every replay writes the numbers of that offset again (replays do not move the
+/// generator). A Sobol kind's replays read its direction tables: keep the generator
+/// alive, and its dimensions unchanged, while such a graph may run.
 class RandomGenerator {
  public:
   /// @param kind      the generator (a valid cunum::RandomGeneratorKind)
@@ -179,6 +185,8 @@ class RandomGenerator {
   ///         from the offset: 2^64 - 1 positions, 2^32 points a dimension for the
   ///         32-bit Sobol kinds; see "End of the stream" above) or `out`; nothing is
   ///         written and the offset is unchanged on error
+  /// CUDA graphs: captures (one kernel); every replay writes the numbers of the offset
+  /// at the capture.
   template <class T>
   void uniform(std::int64_t n, T* out, StreamHandle stream = nullptr);
 
@@ -192,6 +200,7 @@ class RandomGenerator {
   /// @param stream  CUDA backend: asynchronous on it; CPU backend: ignored
   /// @throws Error ErrorCode::invalid_argument naming `n` (as uniform()), `out`,
   ///         `mean` or `stddev`; nothing is written and the offset is unchanged on error
+  /// CUDA graphs: as uniform().
   template <class T>
   void normal(std::int64_t n, T* out, T mean, T stddev, StreamHandle stream = nullptr);
 

@@ -366,4 +366,50 @@ TEST(RandomGpuValidation, HostPointerIsRefusedByTheCudaBackend) {
   EXPECT_EQ(generator.offset(), 0u);
 }
 
+// The graph-capture contract: uniform() and normal() are captured. A capture moves the
+// generator's offset on once, as a direct call does, and every replay writes the
+// numbers of the offset the capture saw, bit for bit those of the direct call.
+TEST(RandomGpuGraphs, FillsReplayFromACapturedGraph) {
+  CUNUM_REQUIRE_GPU();
+  const std::int64_t n = 3 * 1021;  // a multiple of the Sobol kinds' 3 dimensions, odd for MRG32k3a normals
+  const auto size = static_cast<std::size_t>(n);
+  cunum::Stream stream;
+  DeviceBuffer<float> uniforms(size, stream);
+  DeviceBuffer<double> normals(size, stream);
+  for (const RandomGeneratorKind kind : cunum::RandomGeneratorKindValues::all) {
+    SCOPED_TRACE(cunum::to_string(kind));
+    RandomGenerator generator(kind, cunum::testing::fresh_seed(), Backend::cuda);
+    if (cunum::is_quasi_random(kind)) generator.set_dimensions(3);
+    generator.set_offset(5);
+    const auto fill = [&] {
+      generator.uniform(n, uniforms.data(), stream);
+      generator.normal(n, normals.data(), -1.0, 2.0, stream);
+    };
+    const auto poison = [&] {
+      uniforms.fill_bytes_async(0xFF);
+      normals.fill_bytes_async(0xFF);
+    };
+    poison();
+    fill();
+    const std::vector<float> direct_uniforms = uniforms.to_host();
+    const std::vector<double> direct_normals = normals.to_host();
+    const std::uint64_t after = generator.offset();
+    for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+      SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+      generator.set_offset(5);
+      cunum::testing::CapturedGraph graph(stream, mode, fill);
+      ASSERT_TRUE(graph.ok());
+      EXPECT_EQ(generator.offset(), after) << "the capture moves the offset as the direct call did";
+      for (int replay = 0; replay < 2; ++replay) {
+        poison();
+        graph.launch();
+        const std::string which = ", replay " + std::to_string(replay);
+        cunum::testing::expect_same_bits(uniforms.to_host(), direct_uniforms, "uniforms" + which);
+        cunum::testing::expect_same_bits(normals.to_host(), direct_normals, "normals" + which);
+      }
+      EXPECT_EQ(generator.offset(), after) << "replays do not move the generator";
+    }
+  }
+}
+
 }  // namespace
