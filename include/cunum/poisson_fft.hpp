@@ -116,6 +116,8 @@ struct PoissonOptions {
 /// Determinism: results are bit-identical run to run on a given device or CPU thread
 /// count (cuFFT and FFTW plans are fixed at construction; FFTW plans with FFTW_ESTIMATE,
 /// so they do not depend on timing).
+/// CUDA graphs (docs/poisson_fft.md): solve() may be captured into a CUDA graph but for
+/// the cases it refuses (below); the constructor refuses a capturing stream.
 template <class T>
 class PoissonSolver {
  public:
@@ -135,6 +137,8 @@ class PoissonSolver {
   ///         ErrorCode::out_of_memory "needs N bytes", before anything is allocated, when
   ///         the work arrays (grid, spectrum, eigenvalue tables) exceed the machine's
   ///         physical memory (CPU) or the device's total memory (CUDA), and from the plans;
+  ///         ErrorCode::not_supported (CUDA) when placement.stream is being captured into
+  ///         a CUDA graph, before anything is allocated: the setup would belong to the graph;
   ///         ErrorCode::cuda_failure from the plans
   explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {}, const Placement& placement = {});
   ~PoissonSolver();
@@ -156,7 +160,8 @@ class PoissonSolver {
   ///         without being `rhs`, naming 'rhs' for an incompatible mean or a
   ///         non-finite value under `reject` on a singular problem (nothing is written
   ///         then), or naming 'this' when another CUDA device is current than at
-  ///         construction
+  ///         construction; ErrorCode::not_supported on a stream being captured into a
+  ///         CUDA graph in the cases "CUDA graphs" lists below
   ///
   /// Non-finite input (a NaN, +inf or -inf anywhere in `rhs`) gets, by mode:
   /// - `reject` on a singular problem (no Dirichlet axis, screening 0): Error
@@ -176,6 +181,15 @@ class PoissonSolver {
   /// problem nears the largest T (3.4e38 for float, whose transforms run in float)
   /// can overflow the transforms, and the solution comes back non-finite the same
   /// way, unreported.
+  ///
+  /// CUDA graphs: captures (cuFFT's transforms and the module's kernels), and each
+  /// replay solves `rhs` as it is then; the solver must outlive the graph's launches
+  /// and solve only in the graph's stream order (its work areas are shared). Refused
+  /// with ErrorCode::not_supported on a capturing stream, before anything is enqueued:
+  /// the `reject` rule where it applies (it waits for its sums), and the first solve of
+  /// a fully periodic solver (zero_mean gauge) with `rhs` or `solution` not aligned to
+  /// 2 x sizeof(T) (it allocates the staging array; after one such direct solve, such
+  /// solves capture too).
   void solve(const T* rhs, T* solution, StreamHandle stream = nullptr);
 
   /// Host-vector convenience: copies through the device for the CUDA backend, on the

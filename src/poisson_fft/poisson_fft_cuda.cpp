@@ -40,6 +40,7 @@
 #include "kernels/poisson_fft/poisson_fft_launch.hpp"
 #include "src/core/check_libraries.hpp"
 #include "src/core/device_binding.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/setup_fence.hpp"
@@ -246,6 +247,12 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   void solve(const T* rhs, T* solution, StreamHandle stream) override {
     binding_.require_current(RoutineScope::current());
+    if (layout_.reject_incompatible) refuse_capture(stream, "the reject rule waits for the sums of the right-hand side");
+    if (coefficients_.size() == 0 && !(complex_aligned(rhs) && complex_aligned(solution))) {
+      refuse_capture(stream,
+                     "the first solve with an array not aligned to 2 x sizeof(T) allocates the solver's staging array "
+                     "on the stream; make such a solve before capturing, or pass aligned arrays");
+    }
     setup_.order(stream);
     if (layout_.reject_incompatible) check_compatible(rhs, stream);
     for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));

@@ -400,4 +400,95 @@ TYPED_TEST(PoissonGpu, AllocatesFromThePlacementsResource) {
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
+// Captures `solver.solve(rhs, solution, stream)` in each capture mode and holds every
+// replay to the direct solve's output, bit for bit, the output poisoned first.
+template <class T>
+void expect_solve_replays(PoissonSolver<T>& solver, const T* rhs, T* solution, cunum::StreamHandle stream,
+                          const std::string& what) {
+  const auto n = static_cast<std::size_t>(solver.size());
+  const auto poison = [&] { ASSERT_EQ(cudaMemsetAsync(solution, 0xFF, n * sizeof(T), stream), cudaSuccess); };
+  const auto read = [&] {
+    std::vector<T> values(n);
+    EXPECT_EQ(cudaMemcpyAsync(values.data(), solution, n * sizeof(T), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    return values;
+  };
+  poison();
+  solver.solve(rhs, solution, stream);
+  const std::vector<T> direct = read();
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::CapturedGraph graph(stream, mode, [&] { solver.solve(rhs, solution, stream); });
+    ASSERT_TRUE(graph.ok()) << what;
+    for (int replay = 0; replay < 2; ++replay) {
+      poison();
+      graph.launch();
+      cunum::testing::expect_same_bits(read(), direct, what + ", replay " + std::to_string(replay));
+    }
+  }
+}
+
+// The graph-capture contract: solve() is captured (cuFFT plans and the module's own
+// kernels alike) on every path: the periodic pencil turnaround and cuFFT's division,
+// line passes, cosine and sine pencils, and the zero_at_origin shift.
+TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  PoissonOptions origin;
+  origin.gauge = PoissonGauge::zero_at_origin;
+  const std::vector<std::pair<PoissonGrid, PoissonOptions>> cases = {
+      {{{128, 128}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}},
+      {{{30, 17, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 2}, {}},
+      {{{70, 33, 45}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
+      {{{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}},
+      {{{15, 8, 31}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
+      {{{9, 16, 12}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kPeriodic}}, origin},
+  };
+  cunum::Stream stream;
+  std::uint64_t stream_id = 800;
+  for (const auto& [grid, options] : cases) {
+    PoissonSolver<T> solver(grid, options, {Backend::cuda, stream});
+    const auto n = static_cast<std::size_t>(solver.size());
+    const auto rhs = DeviceBuffer<T>::from_host(cunum::testing::random_vector<T>(n, ++stream_id), stream);
+    DeviceBuffer<T> solution(n, stream);
+    std::string shape;
+    for (auto extent : grid.shape) shape += std::to_string(extent) + " ";
+    expect_solve_replays(solver, rhs.data(), solution.data(), stream, "shape " + shape + describe(grid.boundaries));
+  }
+}
+
+// What solve() cannot capture it refuses before enqueuing anything: the reject rule
+// (it waits for its sums), and the first solve of a periodic solver with an array
+// cuFFT cannot take (it allocates the staging array on the stream); once a direct
+// solve has made that array, such solves capture too. The constructor refuses a
+// capturing stream (its setup would belong to the graph).
+TYPED_TEST(PoissonGpu, RefusesWhatACapturedGraphCannotHold) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  cunum::Stream stream;
+  const PoissonGrid periodic{{30, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}};
+  PoissonOptions reject;
+  reject.compatibility = PoissonCompatibility::reject;
+  const PoissonGrid singular{{12, 10}, {1.0, 1.0}, {kNeumann, kPeriodic}};
+  PoissonSolver<T> rejecting(singular, reject, {Backend::cuda, stream});
+  PoissonSolver<T> solver(periodic, {}, {Backend::cuda, stream});
+  const auto n = static_cast<std::size_t>(solver.size());
+  DeviceBuffer<T> rhs(n + 1, stream), solution(n + 1, stream);
+  const std::vector<T> f = cunum::testing::random_vector<T>(n, 900);
+  ASSERT_EQ(cudaMemcpyAsync(rhs.data() + 1, f.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode,
+                                           [&] { PoissonSolver<T>(periodic, {}, {Backend::cuda, stream}); });
+    cunum::testing::expect_capture_refused(stream, mode,
+                                           [&] { rejecting.solve(rhs.data(), solution.data(), stream); });
+    cunum::testing::expect_capture_refused(stream, mode,
+                                           [&] { solver.solve(rhs.data() + 1, solution.data(), stream); });
+  }
+  EXPECT_EQ(solver.workspace_bytes(), PoissonSolver<T>(periodic, {}, Backend::cuda).workspace_bytes())
+      << "a refused solve allocated";
+  expect_solve_replays(solver, rhs.data() + 1, solution.data(), stream, "misaligned rhs, staging array made");
+}
+
 }  // namespace
