@@ -137,6 +137,10 @@ struct HimenoOptions {
 /// bit-identical run to run for a given placement (CUDA) or for any thread count
 /// (CPU); the backends' gosa, and those of different numbers of slabs, differ only in
 /// that order.
+///
+/// CUDA graphs (docs/himeno.md): nothing here may be captured into a CUDA graph. The
+/// constructors (placement.stream), iterate() and pressure() refuse a stream being
+/// captured with ErrorCode::not_supported, before anything is enqueued.
 template <class T>
 class HimenoProblem {
  public:
@@ -158,7 +162,9 @@ class HimenoProblem {
   ///         when the fields do not fit: "needs N bytes", before anything is allocated,
   ///         when the 14 field arrays exceed the machine's physical memory (CPU) or a
   ///         device's total memory (CUDA: the whole grid on one device, each device's
-  ///         slabs on several)
+  ///         slabs on several); ErrorCode::not_supported (CUDA) when placement.stream
+  ///         is being captured into a CUDA graph, before anything is allocated: the
+  ///         fields would belong to the graph
   explicit HimenoProblem(const HimenoGrid& grid, const HimenoOptions& options = {}, const Placement& placement = {});
 
   /// A problem with the caller's fields (copied; the pointers need not outlive the call).
@@ -182,14 +188,18 @@ class HimenoProblem {
   ///                when the call returns. CPU: ignored
   /// @return gosa of the last sweep
   /// @throws Error ErrorCode::invalid_argument naming 'sweeps' (< 1) or 'this' (another
-  ///         CUDA device current than the problem's, the first of several)
+  ///         CUDA device current than the problem's, the first of several);
+  ///         ErrorCode::not_supported (CUDA) when `stream` is being captured into a CUDA
+  ///         graph: it waits for gosa
   double iterate(std::int64_t sweeps, StreamHandle stream = nullptr);
 
   /// @param stream CUDA: the copy waits for the work enqueued on it (several devices:
   ///               a stream of the first device; each slab's copy waits for it); CPU:
   ///               ignored
   /// @return the current pressure, grid().points() values, copied to the host
-  /// @throws Error ErrorCode::invalid_argument naming 'this' (as iterate)
+  /// @throws Error ErrorCode::invalid_argument naming 'this' (as iterate);
+  ///         ErrorCode::not_supported (CUDA) when `stream` is being captured into a CUDA
+  ///         graph: it copies to the host and waits
   std::vector<T> pressure(StreamHandle stream = nullptr) const;
 
   const HimenoGrid& grid() const;

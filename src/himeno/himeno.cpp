@@ -10,6 +10,7 @@
 #include "cunum/core/error.hpp"
 #include "src/core/device_binding.hpp"
 #include "src/core/enum_functions.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/memory_need.hpp"
 #include "src/core/placement.hpp"
@@ -225,7 +226,10 @@ double HimenoProblem<T>::iterate(std::int64_t sweeps, StreamHandle stream) {
   const detail::RoutineScope scope(kIterateRoutine);
   Impl& self = detail::require_plan(impl_, kIterateRoutine, kClassName);
   detail::require_at_least(sweeps, 1, kIterateRoutine, "sweeps");
-  if (self.placement.backend == Backend::cuda) self.binding.require_current(kIterateRoutine);
+  if (self.placement.backend == Backend::cuda) {
+    self.binding.require_current(kIterateRoutine);
+    detail::refuse_capture(stream, "it waits for gosa");
+  }
   return self.backend->iterate(sweeps, stream);
 }
 
@@ -234,7 +238,10 @@ std::vector<T> HimenoProblem<T>::pressure(StreamHandle stream) const {
   constexpr const char* routine = "cunum::HimenoProblem::pressure";
   const detail::RoutineScope scope(routine);
   const Impl& self = detail::require_plan(impl_, routine, kClassName);
-  if (self.placement.backend == Backend::cuda) self.binding.require_current(routine);
+  if (self.placement.backend == Backend::cuda) {
+    self.binding.require_current(routine);
+    detail::refuse_capture(stream, "it copies the pressure to the host and waits");
+  }
   std::vector<T> host(static_cast<std::size_t>(self.grid.points()));
   self.backend->copy_pressure(host.data(), stream);
   return host;

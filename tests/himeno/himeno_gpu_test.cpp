@@ -251,4 +251,35 @@ TYPED_TEST(HimenoGpu, GosaIsBitIdenticalRunToRun) {
   EXPECT_EQ(gosa[0], gosa[2]);
 }
 
+// The graph-capture contract: nothing of HimenoProblem captures, on one device or
+// several. iterate() waits for gosa and pressure() copies to the host and waits, and
+// the constructor's fields would belong to the graph: each refuses a capturing stream
+// before it enqueues anything, and the problem goes on as if the refused calls had
+// not been made.
+TYPED_TEST(HimenoGpu, RefusesACapturingStream) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const HimenoGrid grid = cunum::himeno_grid(cunum::HimenoSize::xs);
+  cunum::Stream stream;
+  cunum::Placement two_slabs(Backend::cuda, stream);
+  two_slabs.devices = {cunum::current_device(), cunum::current_device()};
+  HimenoProblem<T> one(grid, {}, {Backend::cuda, stream});
+  HimenoProblem<T> several(grid, {}, two_slabs);
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode, [&] { HimenoProblem<T>(grid, {}, {Backend::cuda, stream}); });
+    for (HimenoProblem<T>* problem : {&one, &several}) {
+      cunum::testing::expect_capture_refused(stream, mode, [&] { problem->iterate(2, stream); });
+      cunum::testing::expect_capture_refused(stream, mode, [&] { problem->pressure(stream); });
+    }
+  }
+  HimenoProblem<T> untouched(grid, {}, Backend::cuda);
+  const double gosa = untouched.iterate(3);
+  const std::vector<T> pressure = untouched.pressure();
+  EXPECT_EQ(one.iterate(3, stream), gosa);
+  EXPECT_TRUE(one.pressure(stream) == pressure);
+  several.iterate(3, stream);
+  EXPECT_TRUE(several.pressure(stream) == pressure);
+}
+
 }  // namespace
