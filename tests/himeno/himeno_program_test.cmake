@@ -11,27 +11,8 @@
 # mode), the rehearsal's gosa must be iterate(3)'s and the last one iterate(3 + n)'s,
 # the measured sweeps continuing from the rehearsal's state as in the original.
 
-separate_arguments(program_args UNIX_COMMAND "${ARGS}")
-execute_process(COMMAND "${PROGRAM}" ${program_args} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err
-                TIMEOUT 15)
-set(all "${out}${err}")
-message(STATUS "cunum-himeno ${ARGS}: exit ${status}\n${all}")
-
-if(EXIT STREQUAL "0")
-  if(NOT status STREQUAL "0")
-    message(FATAL_ERROR "expected exit status 0, got '${status}'")
-  endif()
-elseif(EXIT STREQUAL "nonzero")
-  if(status STREQUAL "0" OR NOT status MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "expected a non-zero exit status, got '${status}'")
-  endif()
-else()
-  message(FATAL_ERROR "EXIT must be 0 or nonzero, not '${EXIT}'")
-endif()
-
-if(DEFINED EXPECT AND NOT all MATCHES "${EXPECT}")
-  message(FATAL_ERROR "the output does not match '${EXPECT}'")
-endif()
+# The run and the EXIT and EXPECT checks (sets `out` and `all`).
+include(${CMAKE_CURRENT_LIST_DIR}/../program_test.cmake)
 
 if(DEFINED REFERENCE)
   if(NOT out MATCHES "Loop executed for ([0-9]+) times")
