@@ -49,7 +49,8 @@ BenchEnvironment measure_environment(const BenchOptions& options);
 
 double median(std::vector<double> values);
 
-// Whether a section with this title runs under options.filter.
+// Whether a section with this title runs under options.filter. A run whose filter
+// lets no section run ends by saying so (bench_main).
 bool section_selected(const BenchOptions& options, const std::string& title);
 
 // What the CUDA events of a device timing bracket.

@@ -328,9 +328,11 @@ void run(const BenchOptions& options, FailureLog& failures) {
   const bool quick = options.quick;
   if (environment.backend != Backend::cuda) {
     BenchContext context{options, environment, report, failures, nullptr};
-    for (const auto& shape : std::vector<std::vector<std::int64_t>>{{256, 256}, {64, 64, 64}}) {
-      bench_cpu<float>(context, uniform_grid(shape, PoissonBoundary::periodic));
-      bench_cpu<double>(context, uniform_grid(shape, PoissonBoundary::periodic));
+    if (cunum::bench::section_selected(options, "cpu")) {
+      for (const auto& shape : std::vector<std::vector<std::int64_t>>{{256, 256}, {64, 64, 64}}) {
+        bench_cpu<float>(context, uniform_grid(shape, PoissonBoundary::periodic));
+        bench_cpu<double>(context, uniform_grid(shape, PoissonBoundary::periodic));
+      }
     }
     std::printf("\nthe cuFFT peer, the wall-boundary costs and plan reuse need a CUDA device: not run\n");
     return;
@@ -376,6 +378,7 @@ int main(int argc, char** argv) {
   FailureLog failures;
   return cunum::bench::bench_main(argc, argv, "cunum-bench-poisson-fft",
                                   "cunum-bench-poisson-fft: cunum::PoissonSolver against the bare cuFFT R2C + C2R "
-                                  "pair, wall boundaries against periodic, plan reuse (FFTW CPU backend without a GPU)",
+                                  "pair, wall boundaries against periodic, plan reuse (FFTW CPU backend without a "
+                                  "GPU). Sections: periodic, walls, plan reuse (GPU); cpu (without a GPU)",
                                   failures, [&](const BenchOptions& options) { run(options, failures); });
 }

@@ -413,22 +413,26 @@ void run(const BenchOptions& options, Verifier& verifier) {
   // One host input per type, at the largest size; smaller cases use its prefix.
   const std::vector<std::int32_t> ints = random_input<std::int32_t>(
       std::max(sizes.int32.back(), sizes.classic.back()), 20070101u);
-  if (on_gpu) {
+  const std::vector<float> floats = random_input<float>(sizes.floating.back(), 20070103u);
+  const auto selected = [&](const char* section) { return cunum::bench::section_selected(options, section); };
+  if (on_gpu && selected("classic")) {
     for (const std::int64_t n : sizes.classic) bench_classic_table(context, ints, n);
   }
-  for (const std::int64_t n : sizes.int32) bench_reducer(context, ReduceOp::sum, ints, n);
-  {
+  if (selected("reducer")) {
+    for (const std::int64_t n : sizes.int32) bench_reducer(context, ReduceOp::sum, ints, n);
     const std::vector<double> doubles = random_input<double>(sizes.floating.back(), 20070102u);
     for (const std::int64_t n : sizes.floating) bench_reducer(context, ReduceOp::sum, doubles, n);
+    for (const ReduceOp op : {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max}) {
+      for (const std::int64_t n : sizes.floating) bench_reducer(context, op, floats, n);
+    }
   }
-  const std::vector<float> floats = random_input<float>(sizes.floating.back(), 20070103u);
-  for (const ReduceOp op : {ReduceOp::sum, ReduceOp::sum_of_squares, ReduceOp::min, ReduceOp::max}) {
-    for (const std::int64_t n : sizes.floating) bench_reducer(context, op, floats, n);
-  }
-
   if (on_gpu) {
-    for (const std::int64_t n : sizes.latency) bench_call_latency(context, floats, n);
-    for (const std::int64_t n : sizes.tuning) bench_tuning(context, floats, n);
+    if (selected("latency")) {
+      for (const std::int64_t n : sizes.latency) bench_call_latency(context, floats, n);
+    }
+    if (selected("tuning")) {
+      for (const std::int64_t n : sizes.tuning) bench_tuning(context, floats, n);
+    }
   } else {
     std::printf("\nclassic kernels, the CUB peer, the call-latency timings and the tuning sweep need a CUDA "
                 "device: not run\n");
@@ -441,6 +445,7 @@ int main(int argc, char** argv) {
   Verifier verifier;
   return cunum::bench::bench_main(argc, argv, "cunum-bench-reduce",
                                   "cunum-bench-reduce: the classic reduction kernels and cunum::Reducer against "
-                                  "cub::DeviceReduce (CPU backend without a GPU)",
+                                  "cub::DeviceReduce (CPU backend without a GPU). Sections: classic, reducer, "
+                                  "latency, tuning (all but reducer need a GPU)",
                                   verifier, [&](const BenchOptions& options) { run(options, verifier); });
 }
