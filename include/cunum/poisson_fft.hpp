@@ -196,7 +196,9 @@ class PoissonSolver {
   /// placement's stream (into memory from its resource), and waits.
   /// @param rhs size() values
   /// @return the solution, size() values
-  /// @throws Error as solve(), and naming 'rhs' when it has not size() values
+  /// @throws Error as solve(), and naming 'rhs' when it has not size() values;
+  ///         ErrorCode::not_supported when placement.stream is being captured into a
+  ///         CUDA graph, before anything is enqueued (it waits)
   std::vector<T> solve(const std::vector<T>& rhs);
 
   /// Host-vector convenience, in place: `rhs_and_solution` holds f on entry, u on return.

@@ -5,6 +5,8 @@
 #include "cunum/core/device.hpp"
 #include "cunum/core/error.hpp"
 #include "src/core/check.hpp"
+#include "src/core/graph_capture.hpp"
+#include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 
 namespace cunum::detail {
@@ -41,6 +43,11 @@ Placement resolve_placement(const Placement& requested, DeviceCount count, const
       return "lists device " + std::to_string(ordinal) + ", not a device here (devices 0 to " +
              std::to_string(devices_here - 1) + ")";
     });
+  }
+  {
+    const RoutineScope naming(routine);
+    refuse_capture(resolved.stream, "a plan is made outside captures: its setup on placement.stream, and the memory "
+                                    "it keeps, would belong to the graph");
   }
   if (resolved.devices.empty()) resolved.devices.push_back(current_device());
   if (resolved.device_memory == nullptr) resolved.device_memory = current_device_resource();

@@ -17,7 +17,9 @@ enum class DeviceCount { one, several };
 // @throws Error ErrorCode::invalid_argument naming 'placement.backend' (not a listed
 //         Backend) or 'placement.devices' (given for the CPU backend, an ordinal that
 //         is not a device here, or more than one for a plan of DeviceCount::one);
-//         ErrorCode::no_device for CUDA (asked for, or implied by devices) without a device.
+//         ErrorCode::no_device for CUDA (asked for, or implied by devices) without a device;
+//         ErrorCode::not_supported for CUDA when `stream` is being captured into a CUDA
+//         graph (the plan's setup would belong to the graph).
 Placement resolve_placement(const Placement& requested, DeviceCount count, const char* routine);
 
 // While a CUDA plan is made: its placement's first device is current, and the

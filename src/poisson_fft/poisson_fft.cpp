@@ -9,6 +9,7 @@
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/error.hpp"
 #include "src/core/enum_functions.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/placement.hpp"
 #include "src/core/memory_need.hpp"
@@ -266,6 +267,7 @@ void PoissonSolver<T>::solve_in_place(std::vector<T>& rhs_and_solution) {
     solve(rhs_and_solution.data(), rhs_and_solution.data());
     return;
   }
+  detail::refuse_capture(self.placement.stream, "it copies through the device on placement.stream and waits");
   auto device = DeviceBuffer<T>::from_host(rhs_and_solution, self.placement.stream, self.placement.device_memory);
   solve(device.data(), device.data(), self.placement.stream);
   device.copy_to_host(rhs_and_solution.data(), rhs_and_solution.size());

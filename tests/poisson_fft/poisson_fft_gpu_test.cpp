@@ -460,8 +460,9 @@ TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
 // What solve() cannot capture it refuses before enqueuing anything: the reject rule
 // (it waits for its sums), and the first solve of a periodic solver with an array
 // cuFFT cannot take (it allocates the staging array on the stream); once a direct
-// solve has made that array, such solves capture too. The constructor refuses a
-// capturing stream (its setup would belong to the graph).
+// solve has made that array, such solves capture too. The host-vector solve (it waits)
+// and the constructor (its setup would belong to the graph) refuse a capturing
+// placement.stream.
 TYPED_TEST(PoissonGpu, RefusesWhatACapturedGraphCannotHold) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
@@ -485,6 +486,7 @@ TYPED_TEST(PoissonGpu, RefusesWhatACapturedGraphCannotHold) {
                                            [&] { rejecting.solve(rhs.data(), solution.data(), stream); });
     cunum::testing::expect_capture_refused(stream, mode,
                                            [&] { solver.solve(rhs.data() + 1, solution.data(), stream); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { solver.solve(f); });
   }
   EXPECT_EQ(solver.workspace_bytes(), PoissonSolver<T>(periodic, {}, Backend::cuda).workspace_bytes())
       << "a refused solve allocated";

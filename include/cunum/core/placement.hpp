@@ -31,7 +31,10 @@ struct Placement {
   /// CUDA: the stream the plan's one-time setup (allocation, uploads, tables) is
   /// enqueued on, and on which its destructor frees that memory. The constructor
   /// waits only where the plan's documentation says so. BrownianBridge alone sets up
-  /// on a stream of cunum's own instead (its constructor says why).
+  /// on a stream of cunum's own instead (its constructor says why). A plan is made
+  /// outside CUDA graph captures: a stream being captured is refused with
+  /// ErrorCode::not_supported, before anything is allocated (the setup, and the memory
+  /// the plan keeps, would belong to the graph).
   StreamHandle stream = nullptr;
   /// CUDA: the devices the plan runs on. Empty: the device current when the plan is
   /// made. Plans that run on one device take at most one entry (the plan is then
