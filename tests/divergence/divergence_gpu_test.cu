@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/divergence/paper_workloads.cuh"
@@ -297,6 +299,55 @@ TEST_F(DivergenceGpu, PartitionWorkspaceIsReusedAcrossSizes) {
         BranchScheme::partition_first, n, branch_keys(n, KeyShape::random, ++stream_id), two_paths,
         "partition_first n=" + std::to_string(n), stream, workspace, PaperBranchTask{nullptr, nullptr, 2});
     EXPECT_GE(workspace.capacity(), static_cast<std::size_t>(n));
+  }
+}
+
+// The graph-capture contract: every launcher is captured, each replay writing what the
+// direct call writes; partition_first refuses a capturing stream while its workspace
+// would have to grow (nothing enqueued, the capture intact), and captures once a direct
+// call has grown it.
+TEST_F(DivergenceGpu, LaunchersReplayFromACapturedGraph) {
+  const cunum::Stream stream;
+  const std::int64_t n = 4093;
+  const auto keys = DeviceBuffer<std::uint32_t>::from_host(branch_keys(n, KeyShape::random, 500), stream);
+  const auto counts = DeviceBuffer<std::uint32_t>::from_host(loop_counts(n, CountShape::skewed, 501), stream);
+  DeviceBuffer<std::uint32_t> out(static_cast<std::size_t>(n), stream);
+  cunum::device::PartitionWorkspace workspace;
+  const PaperLoopTask loop{counts.data(), out.data(), 3};
+  const PaperBranchTask branches{keys.data(), out.data(), 3};
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode, [&] {
+      cunum::device::launch_branches(BranchScheme::partition_first, branches, n, stream, &workspace);
+    });
+  }
+  EXPECT_EQ(workspace.capacity(), 0u) << "a refused call grew the workspace";
+  std::vector<std::pair<std::string, std::function<void()>>> launches;
+  for (const WorkAssignment assignment :
+       {WorkAssignment::static_per_thread, WorkAssignment::block_queue, WorkAssignment::warp_queue}) {
+    launches.emplace_back("assignment " + std::to_string(static_cast<int>(assignment)),
+                          [&, assignment] { cunum::device::launch_for_each(assignment, loop, n, stream); });
+  }
+  for (const BranchScheme scheme :
+       {BranchScheme::plain, BranchScheme::per_thread, BranchScheme::warp_compaction, BranchScheme::partition_first}) {
+    launches.emplace_back("scheme " + std::to_string(static_cast<int>(scheme)), [&, scheme] {
+      cunum::device::launch_branches(scheme, branches, n, stream, &workspace);
+    });
+  }
+  for (const auto& [what, launch] : launches) {
+    out.fill_bytes_async(0xDE);
+    launch();
+    const std::vector<std::uint32_t> direct = out.to_host();
+    for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+      SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+      cunum::testing::CapturedGraph graph(stream, mode, launch);
+      ASSERT_TRUE(graph.ok()) << what;
+      for (int replay = 0; replay < 2; ++replay) {
+        out.fill_bytes_async(0xDE);
+        graph.launch();
+        expect_equal(out.to_host(), direct, what + ", replay " + std::to_string(replay));
+      }
+    }
   }
 }
 

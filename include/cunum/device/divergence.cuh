@@ -387,6 +387,25 @@ inline void check_call(cudaError_t status, const char* routine, const char* call
   }
 }
 
+// Error(not_supported) naming `routine` when `stream` is being captured into a CUDA
+// graph (the library's own check is src/core/graph_capture.hpp, which an installed
+// header cannot include); cudaStreamIsCapturing is legal in every capture mode.
+inline void refuse_capture(cudaStream_t stream, const char* routine, const char* reason) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  const cudaError_t status = cudaStreamIsCapturing(stream, &capture);
+  if (status == cudaErrorStreamCaptureImplicit) {
+    // The legacy stream while a blocking stream captures: work on it would join the capture.
+    if (cudaPeekAtLastError() == status) cudaGetLastError();
+    capture = cudaStreamCaptureStatusActive;
+  } else {
+    check_call(status, routine, "cudaStreamIsCapturing");
+  }
+  if (capture != cudaStreamCaptureStatusNone) {
+    throw Error(ErrorCode::not_supported,
+                std::string(routine) + ": cannot run on a stream being captured into a CUDA graph: " + reason);
+  }
+}
+
 // Blocks of `per_block` items for `count` items; refuses grids past 2^31 - 1 blocks.
 inline unsigned grid_for(std::int64_t count, std::int64_t per_block, const char* routine) {
   const std::int64_t blocks = (count + per_block - 1) / per_block;
@@ -410,6 +429,7 @@ inline void require_count(std::int64_t count, const char* routine) {
 /// static_per_thread launches one thread per item; block_queue and warp_queue give each
 /// block (warp) Policy::items_per_block (items_per_warp) consecutive items.
 /// Asynchronous; what the task points to must stay valid until the stream reaches it.
+/// CUDA graphs: captures (one kernel); each replay runs the task again.
 /// @throws Error ErrorCode::invalid_argument naming 'count' (negative) or 'assignment'
 ///         (not a WorkAssignment); ErrorCode::not_supported (grid past 2^31 - 1
 ///         blocks); ErrorCode::cuda_failure (the launch failed)
@@ -457,6 +477,7 @@ class PartitionWorkspace {
   std::int64_t* items() noexcept { return items_.data(); }
   std::uint8_t* scratch() noexcept { return scratch_.data(); }
   std::size_t capacity() const noexcept { return paths_.size() / 2; }
+  std::size_t scratch_bytes() const noexcept { return scratch_.size(); }
 
  private:
   DeviceBuffer<std::uint8_t> paths_, scratch_;
@@ -466,6 +487,10 @@ class PartitionWorkspace {
 /// The partition-first alternative: writes each item's path, sorts the item indices
 /// by path (cub::DeviceRadixSort, stable, only the bits the paths need), then runs one
 /// item per thread over the sorted list. Asynchronous on `stream`.
+/// CUDA graphs: captures once `workspace` holds `count` items (a call with as many
+/// items grew it); a call that would grow it refuses a stream being captured with
+/// ErrorCode::not_supported, before anything is enqueued (the buffers would belong to
+/// the graph).
 /// @throws Error as launch_branches
 template <class Policy = PaperDivergencePolicy, class Task>
 void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& workspace,
@@ -485,6 +510,10 @@ void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& w
                                                      static_cast<const std::int64_t*>(nullptr),
                                                      static_cast<std::int64_t*>(nullptr), n, 0, end_bit, stream),
                      kRoutine, "cub::DeviceRadixSort::SortPairs");
+  if (workspace.capacity() < static_cast<std::size_t>(count) || workspace.scratch_bytes() < cub_bytes) {
+    detail::refuse_capture(stream, kRoutine,
+                           "it grows its workspace on the stream; make one call with as many items before capturing");
+  }
   workspace.reserve(count, cub_bytes, stream);
   const std::size_t half = workspace.capacity();
   std::uint8_t* paths = workspace.paths();
@@ -505,6 +534,7 @@ void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& w
 /// Policy::items_per_warp items (lane l: items j x 32 + l of it); partition_first is
 /// run_partitioned with `workspace` (required for it, ignored otherwise).
 /// Asynchronous; what the task points to must stay valid until the stream reaches it.
+/// CUDA graphs: captures (one kernel; partition_first as run_partitioned).
 /// @throws Error ErrorCode::invalid_argument naming 'count' (negative), 'scheme' (not a
 ///         BranchScheme) or 'workspace' (null for partition_first);
 ///         ErrorCode::not_supported (grid past 2^31 - 1 blocks, or partition_first past
