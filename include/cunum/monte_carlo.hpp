@@ -324,7 +324,8 @@ class MonteCarloPricer {
   /// @throws Error ErrorCode::invalid_argument naming the element and field, e.g.
   ///         'options[3].barrier' (wrong side of the spot), 'options[0].volatility'
   ///         (not finite or not positive), or 'first_stream'; ErrorCode::not_supported
-  ///         when the batch's launch would exceed the grid limit.
+  ///         when the batch's launch would exceed the grid limit, or (CUDA, a batch of
+  ///         options) when placement.stream is being captured into a CUDA graph: it waits.
   MonteCarloBatch<T> load(const std::vector<MonteCarloOption<T>>& options, std::uint64_t first_stream = 0) const;
   /// load() for the multi-asset payoffs. The correlated normals of path p of option i
   /// are L z, L the Cholesky factor of settings.correlation and z the Box-Muller
@@ -349,9 +350,10 @@ class MonteCarloPricer {
   ///         called on a stream being captured into a CUDA graph, before anything is
   ///         enqueued; ErrorCode::cuda_failure when a launch fails. Nothing is written then.
   /// CUDA graphs (one device): captures, every source; the call's temporaries (chunk
-  /// sums) come from current_device_resource() on `stream`, so with the default
-  /// resource the graph allocates and frees them at each replay. Each replay writes
-  /// what a direct call would; the batch and the pricer must outlive the graph's launches.
+  /// sums) come from placement.device_memory on `stream`, so with the default resource
+  /// (cudaMallocAsync) the graph allocates and frees them at each replay. Each replay
+  /// writes what a direct call would; the batch and the pricer must outlive the
+  /// graph's launches.
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
   /// price() for multi-asset options that also writes each asset's Greeks:
   /// asset_greeks[i * settings.assets + j] for asset j of batch option i.
@@ -364,7 +366,8 @@ class MonteCarloPricer {
              StreamHandle stream) const;
 
   /// Host convenience: load() then price(), waiting for the result (CUDA: priced on
-  /// placement.stream into memory from placement.device_memory).
+  /// placement.stream into memory from placement.device_memory). CUDA graphs: refuses
+  /// a placement.stream being captured, as load() does.
   /// @throws Error as load() and price()
   std::vector<MonteCarloEstimate<T>> price(const std::vector<MonteCarloOption<T>>& options,
                                            std::uint64_t first_stream = 0) const;

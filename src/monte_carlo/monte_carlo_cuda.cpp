@@ -58,6 +58,7 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   void make_resident(MonteCarloBatchData<T>& data, const GroupShape& shape, const char* routine) const override {
     if (data.size == 0) return;  // an empty batch binds nothing
     binding_.require_current(routine);
+    refuse_capture(placement_.stream, "load() copies the batch to the device on placement.stream and waits");
     const CurrentDeviceGuard guard;
     data.streams = queues_;
     DeviceMemoryResource* const resource = placement_.device_memory;
@@ -87,7 +88,7 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   }
 
   void price(const MonteCarloArgs<T>& args, const MonteCarloBatchData<T>& batch, StreamHandle stream) const override {
-    if (!queues_.empty()) {
+    if (queues_) {
       // The pricer's queues would join the capture and stay in it until it ends, so
       // a concurrent call's work on them would land in the caller's graph.
       refuse_capture(stream, "a pricer on several devices runs its shares on streams of its own");

@@ -78,8 +78,7 @@ TYPED_TEST(MonteCarloCustomGpu, PriceWithPayoffReplaysFromACapturedGraph) {
   s.time_steps = 12;
   s.seed = cunum::testing::fresh_seed();
   s.payoff = MonteCarloPayoff::custom;
-  s.backend = Backend::cuda;
-  const MonteCarloPricer<T> pricer(s);
+  const MonteCarloPricer<T> pricer(s, Backend::cuda);
   const auto options = cunum::testing::option_grid<T>();
   const auto batch = pricer.load(options);
   cunum::Stream stream;

@@ -473,8 +473,7 @@ TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
     s.greeks = true;
     s.source = source;
     s.seed = cunum::testing::fresh_seed();
-    s.backend = Backend::cuda;
-    const MonteCarloPricer<T> pricer(s);
+    const MonteCarloPricer<T> pricer(s, Backend::cuda);
     const auto options = options_for<T>(s.payoff, 3);
     const auto batch = pricer.load(options);
     DeviceBuffer<MonteCarloEstimate<T>> results(options.size(), stream);
@@ -497,15 +496,23 @@ TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
     }
   }
   MonteCarloSettings shared;
-  shared.backend = Backend::cuda;
   shared.paths = 4096;
-  shared.devices = {cunum::current_device(), cunum::current_device()};
-  const MonteCarloPricer<T> pricer(shared);
+  cunum::Placement two_shares(Backend::cuda);
+  two_shares.devices = {cunum::current_device(), cunum::current_device()};
+  const MonteCarloPricer<T> pricer(shared, two_shares);
   const auto batch = pricer.load(options_for<T>(MonteCarloPayoff::european, 2));
   DeviceBuffer<MonteCarloEstimate<T>> results(2, stream);
+  // load() and the host-vector price() copy on placement.stream and wait; a pricer is
+  // made outside captures.
+  const MonteCarloPricer<T> on_stream(shared, {Backend::cuda, stream});
+  const auto options = options_for<T>(MonteCarloPayoff::european, 2);
   for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
     SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
     cunum::testing::expect_capture_refused(stream, mode, [&] { pricer.price(batch, results.data(), stream); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { on_stream.load(options); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { on_stream.price(options); });
+    cunum::testing::expect_capture_refused(stream, mode,
+                                           [&] { MonteCarloPricer<T>(shared, {Backend::cuda, stream}); });
   }
 }
 
