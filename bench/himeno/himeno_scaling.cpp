@@ -8,8 +8,6 @@
 
 #include <mpi.h>
 
-#include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/scaling_options.hpp"
 #include "cunum/himeno.hpp"
 #include "cunum/himeno_mpi.hpp"
 
@@ -81,29 +80,18 @@ bool check(const HimenoGrid& grid) {
   return good != 0;
 }
 
-// Parses the command line before MPI starts, so that --help and a bad argument need no
-// MPI; returns -1 to go on, else the exit status (0 after --help, 2 after a bad argument).
-int parse(int argc, char** argv, bool& quick) {
-  CLI::App app("HimenoDistributed under mpirun, one GPU per rank: strong scaling at M, L and XL and weak scaling "
-               "with an L slab per rank, float and double, with and without the halo overlap, in milliseconds per "
-               "sweep and GFLOPS. It first checks the distributed pressure against the one-box problem's (M). Run "
-               "it as mpirun -np N cunum-bench-himeno-scaling, and with -np 1 for the one-GPU base.",
-               "cunum-bench-himeno-scaling");
-  app.add_flag("--quick", quick, "Strong scaling at M only, with fewer sweeps and repeats");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    const int status = app.exit(error);  // prints the help or the error
-    return status == 0 ? 0 : 2;
-  }
-  return -1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
-  if (const int status = parse(argc, argv, quick); status >= 0) return status;
+  const int status_of_options = cunum::bench::parse_scaling_options(
+      argc, argv, "cunum-bench-himeno-scaling",
+      "HimenoDistributed under mpirun, one GPU per rank: strong scaling at M, L and XL and weak scaling with an L "
+      "slab per rank, float and double, with and without the halo overlap, in milliseconds per sweep and GFLOPS. It "
+      "first checks the distributed pressure against the one-box problem's (M). Run it as mpirun -np N "
+      "cunum-bench-himeno-scaling, and with -np 1 for the one-GPU base.",
+      "Strong scaling at M only, with fewer sweeps and repeats", quick);
+  if (status_of_options >= 0) return status_of_options;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

@@ -5,8 +5,8 @@
 // are medians of wall-clock calls (results on the host) between barriers; efficiency
 // is against one GPU in the same run; every multi-GPU estimate is checked bit for bit
 // against the one-GPU pricer's.
-// Usage: mpirun -np N cunum-bench-monte-carlo-scaling [--quick]
-// (with -np 1 it also runs the one-process plan over 1, 2, ... devices).
+// Usage: mpirun -np N cunum-bench-monte-carlo-scaling [--quick] (--help says so, without
+// MPI; with -np 1 it also runs the one-process plan over 1, 2, ... devices).
 
 #include <cuda_runtime.h>
 #include <mpi.h>
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/scaling_options.hpp"
 #include "cunum/core.hpp"
 #include "cunum/monte_carlo_mpi.hpp"
 
@@ -97,10 +98,19 @@ void row(const char* mode, const Case& c, int gpus, double ms, double one_gpu_ms
 }  // namespace
 
 int main(int argc, char** argv) {
+  bool quick = false;
+  const int status_of_options = cunum::bench::parse_scaling_options(
+      argc, argv, "cunum-bench-monte-carlo-scaling",
+      "Monte Carlo over several GPUs of one host, both ways: one process spreading each call over "
+      "placement.devices, and MPI ranks (MonteCarloDistributed, one GPU a rank). One European call with 2^32 paths "
+      "and 4096 arithmetic Asian calls, float; medians of wall-clock calls, efficiency against one GPU, every "
+      "multi-GPU estimate checked bit for bit against the one-GPU pricer's. Run it as mpirun -np N "
+      "cunum-bench-monte-carlo-scaling (with -np 1 it also runs the one-process plan over 1, 2, ... devices).",
+      "Fewer paths (2^28 for the European call, 4096 an Asian call) and repeats", quick);
+  if (status_of_options >= 0) return status_of_options;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   const int devices = cunum::device_count();
   if (devices == 0) {
     if (rank == 0) std::printf("cunum-bench-monte-carlo-scaling: no CUDA device; nothing to measure\n");
