@@ -268,7 +268,8 @@ class BlackScholesPricer {
 
   /// Host-vector convenience: prices spot.size() options (strike and expiry must have
   /// as many); the CUDA backend copies through device memory from the placement's
-  /// device_memory, prices on the placement's stream and waits for it.
+  /// device_memory, prices on the placement's stream and waits for it (CUDA graphs:
+  /// refused with ErrorCode::not_supported while that stream is being captured).
   /// @param spot, strike, expiry  one value per option
   /// @param market  scalars, or pointers to host arrays of spot.size() values
   /// @return the requested outputs
@@ -308,7 +309,7 @@ class BlackScholesPricer {
 
   /// Host-vector convenience of implied_volatility(); the CUDA backend copies through
   /// device memory from the placement's device_memory, runs on the placement's stream
-  /// and waits for it.
+  /// and waits for it (CUDA graphs: refused while that stream is being captured).
   /// @param prices, spot, strike, expiry  one value per option, equal sizes
   /// @param rates  scalars, or pointers to host arrays of prices.size() values
   /// @param type   call or put

@@ -161,7 +161,9 @@ class RandomGenerator {
   /// new tables on the placement's stream and waits for it ("Device memory" above).
   /// @param dimensions  1 to 20,000
   /// @throws Error ErrorCode::invalid_argument naming `dimensions`: out of range, or
-  ///         the kind is not a Sobol kind; the generator is unchanged on error
+  ///         the kind is not a Sobol kind; ErrorCode::not_supported (CUDA) when the
+  ///         placement's stream is being captured into a CUDA graph (the upload waits);
+  ///         the generator is unchanged on error
   void set_dimensions(int dimensions);
   /// @return the seed
   std::uint64_t seed() const;
@@ -208,7 +210,8 @@ class RandomGenerator {
   /// from its device_memory and copied back; returns when done).
   /// @throws Error as uniform(), and ErrorCode::out_of_memory "needs N bytes", before
   ///         anything is allocated, when n values exceed the machine's physical memory
-  ///         (or, CUDA, the device's total memory)
+  ///         (or, CUDA, the device's total memory); ErrorCode::not_supported (CUDA) when
+  ///         the placement's stream is being captured into a CUDA graph (it waits)
   template <class T>
   std::vector<T> uniform(std::int64_t n);
   /// normal() into a host vector (CUDA: as the host-vector uniform()).

@@ -10,6 +10,7 @@
 #include "cunum/core/error.hpp"
 #include "src/black_scholes/black_scholes_backends.hpp"
 #include "src/core/enum_functions.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/placement.hpp"
 #include "src/core/routine.hpp"
@@ -189,6 +190,7 @@ BlackScholesHostResults<T> BlackScholesPricer<T>::price(const std::vector<T>& sp
     return host;
   }
   const Placement& placement = impl.placement;
+  detail::refuse_capture(placement.stream, "it copies through the device on placement.stream and waits");
   const auto device_spot = on_device(spot, placement);
   const auto device_strike = on_device(strike, placement);
   const auto device_expiry = on_device(expiry, placement);
@@ -269,6 +271,7 @@ ImpliedVolatilities<T> BlackScholesPricer<T>::implied_volatility(const std::vect
     return result;
   }
   const Placement& placement = impl.placement;
+  detail::refuse_capture(placement.stream, "it copies through the device on placement.stream and waits");
   const auto device_prices = on_device(prices, placement);
   const auto device_spot = on_device(spot, placement);
   const auto device_strike = on_device(strike, placement);

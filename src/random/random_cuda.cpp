@@ -9,6 +9,7 @@
 #include "cunum/core/device_buffer.hpp"
 #include "kernels/random/random_launch.hpp"
 #include "src/core/device_binding.hpp"
+#include "src/core/graph_capture.hpp"
 #include "src/random/random_backends.hpp"
 #include "src/random/sobol_tables.hpp"
 
@@ -44,6 +45,7 @@ class RandomCuda final : public RandomBackend {
   }
 
   void set_sobol_dimensions(SobolSequence sequence, int dimensions) override {
+    refuse_capture(stream_, "it uploads the Sobol tables on placement.stream and waits");
     auto tables = std::make_shared<DeviceSobolTables>();
     // from_host returns with the copy complete, so fills on any stream may read the tables.
     if (is_64_bit(sequence)) {
@@ -100,6 +102,7 @@ class RandomCuda final : public RandomBackend {
 
   template <class T>
   void through_device(std::int64_t count, T* host, const FillInto<T>& fill) const {
+    refuse_capture(stream_, "it fills through the device on placement.stream and waits");
     DeviceBuffer<T> device(static_cast<std::size_t>(count), stream_, memory_);
     fill(device.data(), stream_);
     device.copy_to_host(host, static_cast<std::size_t>(count));

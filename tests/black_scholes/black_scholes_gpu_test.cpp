@@ -339,6 +339,26 @@ TYPED_TEST(BlackScholesGpu, PriceAndImpliedVolatilityReplayFromACapturedGraph) {
   }
 }
 
+// The host-vector conveniences copy and wait on the placement's stream, and a pricer
+// is made outside captures: each refuses that stream while it is captured.
+TEST(BlackScholesGpuBoundary, HostConveniencesRefuseACapturingPlacementStream) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  const BlackScholesOutputs outputs{BlackScholesOutput::call};
+  const BlackScholesPricer<double> gpu(outputs, {Backend::cuda, stream});
+  const std::vector<double> spot{90.0, 100.0}, strike(2, 100.0), expiry(2, 1.0), prices(2, 10.0);
+  BlackScholesMarket<double> market;
+  market.volatility = 0.2;
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode,
+                                           [&] { BlackScholesPricer<double>(outputs, {Backend::cuda, stream}); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { gpu.price(spot, strike, expiry, market); });
+    cunum::testing::expect_capture_refused(
+        stream, mode, [&] { gpu.implied_volatility(prices, spot, strike, expiry, market.rates, OptionType::call); });
+  }
+}
+
 TEST(BlackScholesGpuBoundary, HostPointerRefusedByCudaBackend) {
   CUNUM_REQUIRE_GPU();
   const BlackScholesPricer<double> gpu({BlackScholesOutput::call}, Backend::cuda);

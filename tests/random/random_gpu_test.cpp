@@ -412,4 +412,24 @@ TEST(RandomGpuGraphs, FillsReplayFromACapturedGraph) {
   }
 }
 
+// What waits on the placement's stream refuses it while it is captured: the
+// constructor, set_dimensions() (the tables' upload) and the host-vector fills; the
+// generator is unchanged.
+TEST(RandomGpuGraphs, WhatWaitsOnThePlacementsStreamRefusesACapture) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  RandomGenerator generator(RandomGeneratorKind::scrambled_sobol32, 0, {Backend::cuda, stream});
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(
+        stream, mode, [&] { RandomGenerator(RandomGeneratorKind::sobol32, 0, {Backend::cuda, stream}); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { generator.set_dimensions(4); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { generator.uniform<float>(16); });
+    cunum::testing::expect_capture_refused(stream, mode, [&] { generator.normal<double>(16, 0.0, 1.0); });
+  }
+  EXPECT_EQ(generator.dimensions(), 1);
+  EXPECT_EQ(generator.offset(), 0u);
+  EXPECT_EQ(generator.uniform<float>(16).size(), 16u);
+}
+
 }  // namespace
