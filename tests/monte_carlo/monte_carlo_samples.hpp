@@ -209,18 +209,23 @@ inline long double perturbation_norm(const std::vector<long double>& a, long dou
 }
 
 constexpr long double kUnitRoundoff = 0x1p-53L;
+// The GPU sums a float option's samples in float, per thread, when it has neither a
+// control nor Greeks (docs/monte_carlo.md): the same bounds with float's u.
+constexpr long double kFloatUnitRoundoff = 0x1p-24L;
 
-// A sample mean (less `reference`) and its standard error, discounted, with their bounds.
+// A sample mean (less `reference`) and its standard error, discounted, with their
+// bounds for sums added with unit roundoff `sums_roundoff`.
 inline MeanAndError mean_and_error(const std::vector<long double>& a, long double reference, long double discount,
-                                   long double sample_difference, long double scale) {
-  const long double n = a.size(), u = kUnitRoundoff;
+                                   long double sample_difference, long double scale,
+                                   long double sums_roundoff = kUnitRoundoff) {
+  const long double n = a.size(), u = kUnitRoundoff, us = sums_roundoff;
   const long double centred = centred_of(a, a), squares = sum_of_squares(a);
   MeanAndError out;
   out.mean = discount * (reference + mean_of(a));
   out.error = discount * std::sqrt(centred / (n * (n - 1)));
-  const long double e = 3 * (n + 2) * u * squares;
+  const long double e = 3 * (n + 2) * us * squares;
   const long double moved = sample_difference * perturbation_norm(a, reference, scale);
-  out.mean_bound = discount * ((n + 1) * u * std::sqrt(squares / n) + moved / std::sqrt(n)) + 4 * u * std::fabs(out.mean);
+  out.mean_bound = discount * ((n + 1) * us * std::sqrt(squares / n) + moved / std::sqrt(n)) + 4 * u * std::fabs(out.mean);
   out.error_bound = std::min(discount * std::sqrt(e / (n * (n - 1))), e < centred ? e / centred * out.error : INFINITY) +
                     discount * moved / std::sqrt(n * (n - 1)) + 4 * u * out.error;
   return out;
@@ -228,11 +233,15 @@ inline MeanAndError mean_and_error(const std::vector<long double>& a, long doubl
 
 // The statistics of one option's samples (file comment); `control`: the control
 // variate is used.
+// `sums_roundoff`: the unit roundoff of the sums of a plain estimate (no control, no
+// Greeks); the others are summed in double.
 inline SampleStatistics statistics_of(const OptionSamples& s, bool control, long double sample_difference = 0,
-                                      long double path_scale = 0) {
+                                      long double path_scale = 0, long double sums_roundoff = kUnitRoundoff) {
   SampleStatistics out;
   const long double n = s.y.size(), u = kUnitRoundoff, discount = s.discount;
-  out.payoff = mean_and_error(s.y, s.payoff_reference, discount, sample_difference, path_scale);
+  const bool plain = !control && s.d.empty();
+  out.payoff = mean_and_error(s.y, s.payoff_reference, discount, sample_difference, path_scale,
+                              plain ? sums_roundoff : kUnitRoundoff);
   if (control) {
     const long double cxx = centred_of(s.x, s.x), cxy = centred_of(s.x, s.y), cyy = centred_of(s.y, s.y);
     const long double beta = cxx > 0 ? cxy / cxx : 0, b = std::fabs(beta);
