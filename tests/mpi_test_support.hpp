@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <exception>
 
 #include "cunum/core/device.hpp"
 
@@ -21,6 +22,16 @@ inline bool skip_without_device(bool cuda, int rank, const char* program) {
                 __FILE__, __LINE__, program);
   }
   return true;
+}
+
+// An exception escaped a test on this rank: the others may be waiting in a collective
+// it will never join, so every rank stops now (mpirun exits non-zero at once rather
+// than at CTest's timeout), with the reason on stderr.
+[[noreturn]] inline void abort_all_ranks(int rank, const std::exception& error) {
+  std::fprintf(stderr, "[  FAILED  ] rank %d: exception: %s\n", rank, error.what());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::terminate();  // MPI_Abort does not return
 }
 
 }  // namespace cunum::testing

@@ -113,6 +113,11 @@ void placement_is_followed(Backend backend) {
     }
     return;
   }
+  // A plan named on device 0 is called with device 0 current, on every rank (a rank
+  // that threw on the wrong device would leave the other waiting in the exchange).
+  int rank_device = 0;
+  cudaGetDevice(&rank_device);
+  cudaSetDevice(0);
   cunum::testing::CountingResource device_memory;
   cunum::testing::CountingPinnedResource pinned_memory;
   cunum::Placement placement(Backend::cuda);
@@ -144,6 +149,7 @@ void placement_is_followed(Backend backend) {
       pinned_memory.deallocations.load() != pinned_memory.allocations.load()) {
     fail("memory from the placement's resources was not all returned");
   }
+  cudaSetDevice(rank_device);
   if (rank == 0) std::printf("[himeno-mpi] placement on %d ranks: checked\n", ranks);
 }
 
@@ -203,7 +209,7 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const std::exception& error) {
-    fail(std::string("exception: ") + error.what());
+    cunum::testing::abort_all_ranks(rank, error);
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

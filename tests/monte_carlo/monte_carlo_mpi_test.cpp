@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
     devices_refused(backend);
     moved_from_is_refused(backend);
   } catch (const std::exception& error) {
-    fail(error.what());
+    cunum::testing::abort_all_ranks(rank, error);
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
