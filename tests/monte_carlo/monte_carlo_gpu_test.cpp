@@ -109,6 +109,12 @@ constexpr long double kDoubleSampleDifference = 0x1p-40L;
 // counts (estimated: a sample 5 standard deviations out, over 4,093 pairs), so float
 // allows 0.3 (a few such paths) where pathwise Greeks allow 0.1.
 constexpr double kLikelihoodRatioGreekShare = 0.3;
+// Each asset's Greeks of a best-of or worst-of pass a path's sample to the asset that
+// is best (worst): a float path on which two of 16 assets round into the other order,
+// or that rounds across the strike, moves two assets' Greeks by its whole sample / n.
+// Measured on two H200s over 24 seeds: up to 0.15 standard errors (vega, 16 assets);
+// float allows 0.3.
+constexpr double kAssetGreekShare = 0.3;
 
 template <class T>
 void expect_agree(const MonteCarloEstimate<T>& gpu, const MonteCarloEstimate<T>& cpu,
@@ -247,10 +253,11 @@ TYPED_TEST(MonteCarloGpu, MultiAssetPayoffsMatchTheCpuBackend) {
               cunum::testing::expect_within(g.vega_standard_error, moved.asset_vega[j].error,
                                             moved.asset_vega[j].error_bound, asset);
             } else {
-              // As expect_agree's Greeks: a float path rounding across a kink moves a Greek by its sample / n.
-              EXPECT_NEAR(g.delta, c.delta, 0.1 * double(c.delta_standard_error) + 1e-6 * std::abs(double(c.delta)))
+              EXPECT_NEAR(g.delta, c.delta,
+                          kAssetGreekShare * double(c.delta_standard_error) + 1e-6 * std::abs(double(c.delta)))
                   << asset;
-              EXPECT_NEAR(g.vega, c.vega, 0.1 * double(c.vega_standard_error) + 1e-4 * std::abs(double(c.vega)))
+              EXPECT_NEAR(g.vega, c.vega,
+                          kAssetGreekShare * double(c.vega_standard_error) + 1e-4 * std::abs(double(c.vega)))
                   << asset;
               EXPECT_NEAR(g.delta_standard_error, c.delta_standard_error, 1e-2 * double(c.delta_standard_error) + 1e-12)
                   << asset;
