@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -25,6 +26,7 @@
 #include "cunum/core/device.hpp"
 #include "cunum/core/error.hpp"
 #include "cunum/core/memory_resource.hpp"
+#include "cunum/core/placement.hpp"
 
 // A GPU test on a machine without a device skips with the reason; it never passes.
 #define CUNUM_REQUIRE_GPU()                                                              \
@@ -33,6 +35,18 @@
       GTEST_SKIP() << "SKIPPED: no CUDA device on this machine; this GPU test proves "   \
                       "nothing here and must be run on a GPU (scripts/device-check)";    \
     }                                                                                    \
+  } while (0)
+
+// A GPU test that needs `count` devices (a plan on one, a call with another current)
+// skips with the reason on a machine with fewer; it never passes.
+#define CUNUM_REQUIRE_GPUS(count)                                                            \
+  do {                                                                                       \
+    CUNUM_REQUIRE_GPU();                                                                     \
+    if (::cunum::device_count() < (count)) {                                                 \
+      GTEST_SKIP() << "SKIPPED: this test needs " << (count) << " CUDA devices and this "     \
+                   << "machine has " << ::cunum::device_count()                              \
+                   << "; it proves nothing here and must be run on a machine with them";     \
+    }                                                                                        \
   } while (0)
 
 // Expects `statement` to throw cunum::Error with `expected_code` and a message
@@ -122,6 +136,118 @@ class CountingResource final : public cunum::DeviceMemoryResource {
 
   cunum::DeviceMemoryResource* upstream_;
 };
+
+// A device memory pool that runs dry: it serves every allocation until arm(), then
+// `allowed` more from `upstream`, then refuses every one with Error(out_of_memory),
+// as an exhausted application pool does. It counts what it served, returned and
+// refused, so that a test can check that nothing was kept.
+class ExhaustibleResource final : public cunum::DeviceMemoryResource {
+ public:
+  explicit ExhaustibleResource(int allowed = std::numeric_limits<int>::max(),
+                               cunum::DeviceMemoryResource* upstream = cunum::async_memory_resource())
+      : allowed_(allowed), upstream_(upstream) {}
+
+  // From here on the limit holds: what a test makes before the call under test (the
+  // plan it calls) is served whatever the limit.
+  void arm() {
+    armed_ = true;
+    counted_ = 0;
+  }
+  bool armed() const { return armed_.load(); }
+  // Allocations served since arm().
+  int counted() const { return counted_.load(); }
+
+  std::atomic<int> allocations{0};
+  std::atomic<int> deallocations{0};
+  std::atomic<int> refusals{0};
+
+ private:
+  void* do_allocate(std::size_t bytes, cunum::StreamHandle stream) override {
+    if (armed_.load() && counted_.load() >= allowed_) {
+      ++refusals;
+      throw cunum::Error(cunum::ErrorCode::out_of_memory, "test pool exhausted");
+    }
+    void* pointer = upstream_->allocate(bytes, stream);
+    ++counted_;
+    ++allocations;
+    return pointer;
+  }
+  void do_deallocate(void* pointer, std::size_t bytes, cunum::StreamHandle stream) noexcept override {
+    ++deallocations;
+    upstream_->deallocate(pointer, bytes, stream);
+  }
+
+  const int allowed_;
+  std::atomic<bool> armed_{false};
+  std::atomic<int> counted_{0};
+  cunum::DeviceMemoryResource* upstream_;
+};
+
+// Holds a call to the exhaustion rule at each device allocation it makes.
+// `run(resource)` makes what it needs with `resource` as its placement.device_memory,
+// calls resource->arm(), then makes the call under test (a constructor: arm() first);
+// everything it makes is destroyed before it returns. A first run, whose resource refuses nothing, counts the
+// allocations of the call (at least one, or the test proves nothing). Then, for each
+// k below that count, a run whose resource serves k of them and refuses the next must
+// throw Error(out_of_memory) naming `routine`, the one called, and the bytes refused,
+// and give back every allocation it was served;
+// `after_refusal()` then checks what the test needs (an output left untouched, say).
+template <class Run>
+void expect_out_of_memory_at_each_allocation(const std::string& routine, Run&& run,
+                                             const std::function<void()>& after_refusal = {}) {
+  int needed = 0;
+  {
+    ExhaustibleResource unlimited;
+    run(&unlimited);
+    ASSERT_TRUE(unlimited.armed()) << "the test's run() never calls arm()";
+    needed = unlimited.counted();
+    ASSERT_GT(needed, 0) << routine << " made no allocation from its placement's resource: nothing to refuse";
+    EXPECT_EQ(unlimited.deallocations.load(), unlimited.allocations.load()) << routine << " kept memory";
+  }
+  for (int served = 0; served < needed; ++served) {
+    SCOPED_TRACE(routine + ": allocation " + std::to_string(served + 1) + " of " + std::to_string(needed) +
+                 " refused");
+    ExhaustibleResource resource(served);
+    const auto error = error_from([&] { run(&resource); });
+    ASSERT_TRUE(error.has_value()) << "the call succeeded without the memory it was refused";
+    EXPECT_EQ(error->code(), cunum::ErrorCode::out_of_memory) << error->what();
+    const std::string message = error->what();
+    EXPECT_EQ(message.rfind("cunum [out_of_memory]: " + routine + ": the device memory resource refused ", 0), 0u)
+        << message;
+    EXPECT_NE(message.find("test pool exhausted"), std::string::npos) << message;
+    EXPECT_EQ(resource.refusals.load(), 1) << "the call went on after its allocation was refused";
+    EXPECT_EQ(resource.deallocations.load(), resource.allocations.load())
+        << "memory served before the refusal was not given back";
+    if (after_refusal) after_refusal();
+  }
+}
+
+// A CUDA placement whose setup runs on `stream` and whose device memory comes from `resource`.
+inline cunum::Placement cuda_placement(cunum::StreamHandle stream, cunum::DeviceMemoryResource* resource) {
+  cunum::Placement placement(cunum::Backend::cuda, stream);
+  placement.device_memory = resource;
+  return placement;
+}
+
+// Makes `device` current for a scope and restores the caller's device after it.
+class ScopedCurrentDevice {
+ public:
+  explicit ScopedCurrentDevice(int device) {
+    if (cudaGetDevice(&caller_) != cudaSuccess || cudaSetDevice(device) != cudaSuccess) {
+      ADD_FAILURE() << "cannot make CUDA device " << device << " current";
+    }
+  }
+  ~ScopedCurrentDevice() { cudaSetDevice(caller_); }
+  ScopedCurrentDevice(const ScopedCurrentDevice&) = delete;
+  ScopedCurrentDevice& operator=(const ScopedCurrentDevice&) = delete;
+
+ private:
+  int caller_ = 0;
+};
+
+// What a plan bound to device 0 says when called with device 1 current.
+inline constexpr const char* kMadeForDevice0 =
+    "argument 'this' was made for CUDA device 0 but device 1 is current";
 
 // Page-locked host memory from pinned_memory_resource(), counted.
 class CountingPinnedResource final : public cunum::HostMemoryResource {

@@ -23,7 +23,7 @@ inline constexpr const char* generate_sobol_increments = "cunum::BrownianBridge:
 inline constexpr const char* describe_kernel = "cunum::detail::describe_bridge_kernel";
 inline constexpr const char* describe_sobol_kernel = "cunum::detail::describe_sobol_bridge_kernel";
 
-// The routine in progress: the innermost open scope's, else the module's.
+// The routine in progress (the one the caller called), else the module's.
 inline const char* current() {
   const char* routine = RoutineScope::current();
   return routine != nullptr ? routine : construct;

@@ -1,4 +1,6 @@
 #include <atomic>
+#include <new>
+#include <string>
 
 #include "cunum/core/device_buffer.hpp"
 #include "cunum/core/event_timer.hpp"
@@ -6,6 +8,7 @@
 #include "cunum/core/stream.hpp"
 #include "src/core/check.hpp"
 #include "src/core/routine.hpp"
+#include "src/core/validate.hpp"
 
 namespace cunum {
 namespace {
@@ -47,12 +50,39 @@ DeviceMemoryResource* set_current_device_resource(DeviceMemoryResource* resource
 }
 
 namespace detail {
+namespace {
+
+// What an Error says after the "cunum [code]: " its constructor puts first.
+std::string problem_of(const Error& error) {
+  const std::string prefix = std::string("cunum [") + to_string(error.code()) + "]: ";
+  const std::string message = error.what();
+  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
+// A resource's refusal, named as every cunum error is: after the routine in progress
+// (an application's resource cannot know it), with the bytes asked for.
+[[noreturn]] void throw_refused(ErrorCode code, std::size_t bytes, const std::string& why) {
+  throw Error(code, std::string(RoutineScope::current()) + ": the device memory resource refused " +
+                        std::to_string(bytes) + " bytes (" + why + ")");
+}
+
+}  // namespace
 
 void* allocate_device_buffer(DeviceMemoryResource* resource, std::size_t bytes, StreamHandle stream, int* device) {
-  const UtilityScope scope("cunum::DeviceBuffer");
+  const RoutineScope scope("cunum::DeviceBuffer");
   if (bytes == 0) return nullptr;
   CUNUM_CHECK(cudaGetDevice(device));
-  return resource->allocate(bytes, stream);
+  try {
+    return resource->allocate(bytes, stream);
+  } catch (const Error& error) {
+    const std::string problem = problem_of(error);
+    // cunum's own resources already name it (CUNUM_CHECK).
+    if (problem.rfind(std::string(RoutineScope::current()) + ": ", 0) == 0) throw;
+    throw_refused(error.code(), bytes, problem);
+  } catch (const std::bad_alloc& error) {
+    // Pools written to the standard allocator's contract (RMM's) throw this.
+    throw_refused(ErrorCode::out_of_memory, bytes, std::string("std::bad_alloc: ") + error.what());
+  }
 }
 
 void release_device_buffer(DeviceMemoryResource* resource, void* pointer, std::size_t bytes, StreamHandle stream,
@@ -74,6 +104,9 @@ namespace {
 // Every copy helper: enqueued on `stream`, and waited for when `wait`.
 void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, StreamHandle stream, bool wait) {
   if (bytes == 0) return;
+  const char* routine = detail::RoutineScope::current();
+  detail::require(dst != nullptr, routine, "dst", "is null but 'bytes' is not 0");
+  detail::require(src != nullptr, routine, "src", "is null but 'bytes' is not 0");
   CUNUM_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
   if (wait) CUNUM_CHECK(cudaStreamSynchronize(stream));
 }
@@ -81,32 +114,33 @@ void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, St
 }  // namespace
 
 void copy_host_to_device(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::memory::copy_host_to_device");
+  const detail::RoutineScope scope("cunum::memory::copy_host_to_device");
   copy(dst, src, bytes, cudaMemcpyHostToDevice, stream, true);
 }
 void copy_host_to_device_async(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::memory::copy_host_to_device_async");
+  const detail::RoutineScope scope("cunum::memory::copy_host_to_device_async");
   copy(dst, src, bytes, cudaMemcpyHostToDevice, stream, false);
 }
 void copy_device_to_host(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::memory::copy_device_to_host");
+  const detail::RoutineScope scope("cunum::memory::copy_device_to_host");
   copy(dst, src, bytes, cudaMemcpyDeviceToHost, stream, true);
 }
 void copy_device_to_device_async(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::memory::copy_device_to_device_async");
+  const detail::RoutineScope scope("cunum::memory::copy_device_to_device_async");
   copy(dst, src, bytes, cudaMemcpyDeviceToDevice, stream, false);
 }
 
 void fill_bytes_async(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream) {
   if (bytes == 0) return;
-  const detail::UtilityScope scope("cunum::memory::fill_bytes_async");
+  const detail::RoutineScope scope("cunum::memory::fill_bytes_async");
+  detail::require(dst != nullptr, detail::RoutineScope::current(), "dst", "is null but 'bytes' is not 0");
   CUNUM_CHECK(cudaMemsetAsync(dst, value, bytes, stream));
 }
 
 }  // namespace memory
 
 Stream::Stream() {
-  const detail::UtilityScope scope("cunum::Stream");
+  const detail::RoutineScope scope("cunum::Stream");
   CUNUM_CHECK(cudaStreamCreateWithFlags(&handle_, cudaStreamNonBlocking));
 }
 Stream::~Stream() {
@@ -122,16 +156,16 @@ Stream& Stream::operator=(Stream&& other) noexcept {
   return *this;
 }
 void Stream::synchronize() const {
-  const detail::UtilityScope scope("cunum::Stream::synchronize");
+  const detail::RoutineScope scope("cunum::Stream::synchronize");
   cunum::synchronize(handle_);
 }
 void synchronize(StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::synchronize");
+  const detail::RoutineScope scope("cunum::synchronize");
   CUNUM_CHECK(cudaStreamSynchronize(stream));
 }
 
 EventTimer::EventTimer() {
-  const detail::UtilityScope scope("cunum::EventTimer");
+  const detail::RoutineScope scope("cunum::EventTimer");
   CUNUM_CHECK(cudaEventCreate(&start_));
   CUNUM_CHECK(cudaEventCreate(&stop_));
 }
@@ -140,15 +174,15 @@ EventTimer::~EventTimer() {
   cudaEventDestroy(stop_);
 }
 void EventTimer::start(StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::EventTimer::start");
+  const detail::RoutineScope scope("cunum::EventTimer::start");
   CUNUM_CHECK(cudaEventRecord(start_, stream));
 }
 void EventTimer::stop(StreamHandle stream) {
-  const detail::UtilityScope scope("cunum::EventTimer::stop");
+  const detail::RoutineScope scope("cunum::EventTimer::stop");
   CUNUM_CHECK(cudaEventRecord(stop_, stream));
 }
 float EventTimer::elapsed_ms() const {
-  const detail::UtilityScope scope("cunum::EventTimer::elapsed_ms");
+  const detail::RoutineScope scope("cunum::EventTimer::elapsed_ms");
   CUNUM_CHECK(cudaEventSynchronize(stop_));
   float ms = 0.0f;
   CUNUM_CHECK(cudaEventElapsedTime(&ms, start_, stop_));

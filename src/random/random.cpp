@@ -155,10 +155,7 @@ RandomGenerator::RandomGenerator(RandomGeneratorKind kind, std::uint64_t seed, c
   const Placement resolved = detail::resolve_placement(placement, detail::DeviceCount::one, kConstructorRoutine);
   const detail::PlacementDeviceScope on_device(resolved);
   impl_ = std::make_unique<Impl>(kind, seed, resolved);
-  if (is_quasi_random(kind)) {
-    const detail::RoutineScope dimensions_scope(kDimensionsRoutine);
-    impl_->set_dimensions(1);
-  }
+  if (is_quasi_random(kind)) impl_->set_dimensions(1);
 }
 
 RandomGenerator::RandomGenerator(const RandomGenerator& other)

@@ -4,11 +4,14 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <new>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cunum/core.hpp"
 #include "cunum/reduce.hpp"
+#include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "test_support.hpp"
 
@@ -26,6 +29,59 @@ TEST(DeviceProperties, DescribeTheDevice) {
   EXPECT_GT(props.multiprocessor_count, 0);
   EXPECT_GT(props.global_memory_bytes, 0u);
   EXPECT_GT(props.l2_cache_bytes, 0u);
+}
+
+TEST(DeviceProperties, AnOrdinalPastTheDevicesIsANamedError) {
+  CUNUM_REQUIRE_GPU();
+  EXPECT_CUNUM_ERROR(cunum::device_properties(cunum::device_count()), cunum::ErrorCode::invalid_argument,
+                     "cunum::device_properties: argument 'ordinal' is not a device");
+  EXPECT_EQ(cunum::device_properties(cunum::device_count() - 1).ordinal, cunum::device_count() - 1);
+}
+
+// A moved-from Stream holds the default stream (nullptr), which every call takes; the
+// stream itself moves with its handle and is destroyed once.
+TEST(Stream, AMovedFromStreamHoldsTheDefaultStream) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream first;
+  const cunum::StreamHandle handle = first.get();
+  ASSERT_NE(handle, nullptr);
+  cunum::Stream second(std::move(first));
+  EXPECT_EQ(first.get(), nullptr);
+  EXPECT_EQ(second.get(), handle);
+  EXPECT_NO_THROW(first.synchronize());
+  cunum::Stream third;
+  third = std::move(second);
+  EXPECT_EQ(second.get(), nullptr);
+  EXPECT_EQ(third.get(), handle);
+  // The moved-from streams serve as the default stream.
+  cunum::DeviceBuffer<int> buffer(16, first);
+  buffer.fill_bytes_async(0);
+  EXPECT_EQ(buffer.to_host(), std::vector<int>(16, 0));
+  third.synchronize();
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// elapsed_ms() needs both timestamps: without them CUDA refuses the interval.
+TEST(EventTimer, ElapsedBeforeStartOrStopIsACudaFailureNamingIt) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  {
+    const cunum::EventTimer neither;
+    EXPECT_CUNUM_ERROR(neither.elapsed_ms(), cunum::ErrorCode::cuda_failure, "cunum::EventTimer::elapsed_ms: ");
+  }
+  {
+    cunum::EventTimer started;
+    started.start(stream);
+    EXPECT_CUNUM_ERROR(started.elapsed_ms(), cunum::ErrorCode::cuda_failure, "cunum::EventTimer::elapsed_ms: ");
+    started.stop(stream);
+    EXPECT_GE(started.elapsed_ms(), 0.0f);
+  }
+  {
+    cunum::EventTimer stopped;
+    stopped.stop(stream);
+    EXPECT_CUNUM_ERROR(stopped.elapsed_ms(), cunum::ErrorCode::cuda_failure, "cunum::EventTimer::elapsed_ms: ");
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 TEST(DeviceBuffer, RoundTripsAndMoves) {
@@ -85,6 +141,42 @@ TEST(DeviceMemoryResource, BuffersAllocateThroughTheCurrentResourceAndKeepIt) {
     EXPECT_EQ(counting.allocations.load(), 3) << "a resource passed to the constructor serves it";
   }
   EXPECT_EQ(counting.deallocations.load(), 3);
+}
+
+// A pool that std::bad_alloc's, as pools written to the standard allocator's contract do.
+class BadAllocResource final : public cunum::DeviceMemoryResource {
+  void* do_allocate(std::size_t, cunum::StreamHandle) override { throw std::bad_alloc(); }
+  void do_deallocate(void*, std::size_t, cunum::StreamHandle) noexcept override {}
+};
+
+// A resource's refusal is out_of_memory naming the routine that asked and the bytes,
+// whatever the resource said; cunum's own resource names the routine already, once.
+TEST(DeviceMemoryResource, ARefusalNamesTheRoutineInProgressAndTheBytes) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  cunum::testing::ExhaustibleResource dry(0);
+  dry.arm();
+  EXPECT_CUNUM_ERROR(cunum::DeviceBuffer<float>(16, stream, &dry), cunum::ErrorCode::out_of_memory,
+                     "cunum::DeviceBuffer: the device memory resource refused 64 bytes (test pool exhausted)");
+  BadAllocResource throwing;
+  EXPECT_CUNUM_ERROR(cunum::DeviceBuffer<double>(2, stream, &throwing), cunum::ErrorCode::out_of_memory,
+                     "cunum::DeviceBuffer: the device memory resource refused 16 bytes (std::bad_alloc: ");
+  {
+    const cunum::detail::RoutineScope routine("cunum::outer");
+    EXPECT_CUNUM_ERROR(cunum::DeviceBuffer<float>(16, stream, &dry), cunum::ErrorCode::out_of_memory,
+                       "cunum [out_of_memory]: cunum::outer: the device memory resource refused 64 bytes");
+  }
+  // More than the device holds, from cudaMallocAsync through a resource that forwards to it.
+  CountingResource forwarding;
+  const std::size_t too_many = 4 * cunum::device_properties().global_memory_bytes;
+  const auto error = cunum::testing::error_from([&] { cunum::DeviceBuffer<char> huge(too_many, stream, &forwarding); });
+  ASSERT_TRUE(error.has_value()) << "allocated four times the device's memory";
+  EXPECT_EQ(error->code(), cunum::ErrorCode::out_of_memory) << error->what();
+  const std::string message = error->what();
+  EXPECT_EQ(message.rfind("cunum [out_of_memory]: cunum::DeviceBuffer: cudaMallocAsync", 0), 0u) << message;
+  EXPECT_EQ(message.find("refused"), std::string::npos) << "named twice: " << message;
+  EXPECT_EQ(forwarding.allocations.load(), 0);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 // require_memory on every kind of memory, for both backends (the reductions' data and

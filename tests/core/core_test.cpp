@@ -157,7 +157,9 @@ TEST(Check, CufftResultsMapToTheirCodes) {
                {"library_call(x) failed", "cuFFT CUFFT_EXEC_FAILED"});
 }
 
-TEST(Check, MessageNamesTheInnermostRoutineInProgress) {
+// A failure names the routine the caller called, also when that routine called
+// another public routine on the way (a convenience's plan, say): the outermost scope.
+TEST(Check, MessageNamesTheRoutineTheCallerCalled) {
   const std::string outside = check_failure(CURAND_STATUS_LAUNCH_FAILURE).what();
   EXPECT_EQ(outside.rfind("cunum [cuda_failure]: library_call(x) failed", 0), 0u) << outside;
   {
@@ -166,16 +168,21 @@ TEST(Check, MessageNamesTheInnermostRoutineInProgress) {
     EXPECT_EQ(in_outer.rfind("cunum [out_of_memory]: cunum::outer: library_call(x)", 0), 0u) << in_outer;
     {
       const cunum::detail::RoutineScope inner("cunum::inner");
+      EXPECT_STREQ(cunum::detail::RoutineScope::current(), "cunum::outer");
       const std::string in_inner = check_failure(CUFFT_EXEC_FAILED).what();
-      EXPECT_EQ(in_inner.rfind("cunum [cuda_failure]: cunum::inner: library_call(x)", 0), 0u) << in_inner;
+      EXPECT_EQ(in_inner.rfind("cunum [cuda_failure]: cunum::outer: library_call(x)", 0), 0u) << in_inner;
       const std::string no_device = check_failure(cudaErrorInsufficientDriver).what();
-      EXPECT_EQ(no_device.rfind("cunum [no_device]: cunum::inner: no CUDA device", 0), 0u) << no_device;
+      EXPECT_EQ(no_device.rfind("cunum [no_device]: cunum::outer: no CUDA device", 0), 0u) << no_device;
     }
     EXPECT_STREQ(cunum::detail::RoutineScope::current(), "cunum::outer");
     const std::string restored = check_failure(cudaErrorInvalidValue).what();
     EXPECT_EQ(restored.rfind("cunum [cuda_failure]: cunum::outer: ", 0), 0u) << restored;
   }
   EXPECT_EQ(cunum::detail::RoutineScope::current(), nullptr);
+  {
+    const cunum::detail::RoutineScope again("cunum::again");
+    EXPECT_STREQ(cunum::detail::RoutineScope::current(), "cunum::again");
+  }
 }
 
 // Messages name files relative to the project, never the build machine's paths.
@@ -242,6 +249,8 @@ TEST_F(NoDevice, DeviceObjectsThrowNoDeviceNamingTheRoutine) {
   expect_no_device("resolve_backend(cuda)", [] { cunum::resolve_backend(cunum::Backend::cuda); },
                    "cunum::resolve_backend", nullptr);
   expect_no_device("current_device()", [] { cunum::current_device(); }, "cunum::current_device", nullptr);
+  expect_no_device("device_properties()", [] { cunum::device_properties(); }, "cunum::device_properties", nullptr);
+  expect_no_device("device_properties(5)", [] { cunum::device_properties(5); }, "cunum::device_properties", nullptr);
 }
 
 // Inside a library routine, the device objects it makes name that routine, the one the
@@ -299,6 +308,41 @@ TEST(DeviceMemoryResource, AnEmptyBufferCallsNothing) {
   }
   EXPECT_EQ(counting.allocations.load(), 0);
   EXPECT_EQ(counting.deallocations.load(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// The memory:: copies: their arguments are checked before CUDA is called, so these
+// hold on any machine.
+
+TEST(MemoryCopies, ZeroBytesDoNothingNullPointersIncluded) {
+  float value = 1.5f;
+  EXPECT_NO_THROW(cunum::memory::copy_host_to_device(nullptr, nullptr, 0, nullptr));
+  EXPECT_NO_THROW(cunum::memory::copy_host_to_device_async(nullptr, &value, 0, nullptr));
+  EXPECT_NO_THROW(cunum::memory::copy_device_to_host(&value, nullptr, 0, nullptr));
+  EXPECT_NO_THROW(cunum::memory::copy_device_to_device_async(nullptr, nullptr, 0, nullptr));
+  EXPECT_NO_THROW(cunum::memory::fill_bytes_async(&value, 0xFF, 0, nullptr));
+  EXPECT_EQ(value, 1.5f);
+}
+
+TEST(MemoryCopies, NullPointersWithBytesAreNamedArgumentsBeforeCudaIsCalled) {
+  float values[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  EXPECT_CUNUM_ERROR(cunum::memory::copy_host_to_device(nullptr, values, sizeof(values), nullptr),
+                     ErrorCode::invalid_argument,
+                     "cunum::memory::copy_host_to_device: argument 'dst' is null but 'bytes' is not 0");
+  EXPECT_CUNUM_ERROR(cunum::memory::copy_host_to_device_async(values, nullptr, sizeof(values), nullptr),
+                     ErrorCode::invalid_argument, "cunum::memory::copy_host_to_device_async: argument 'src'");
+  EXPECT_CUNUM_ERROR(cunum::memory::copy_device_to_host(values, nullptr, sizeof(values), nullptr),
+                     ErrorCode::invalid_argument, "cunum::memory::copy_device_to_host: argument 'src'");
+  EXPECT_CUNUM_ERROR(cunum::memory::copy_device_to_device_async(nullptr, values, 4, nullptr),
+                     ErrorCode::invalid_argument, "cunum::memory::copy_device_to_device_async: argument 'dst'");
+  EXPECT_CUNUM_ERROR(cunum::memory::fill_bytes_async(nullptr, 0, 4, nullptr), ErrorCode::invalid_argument,
+                     "cunum::memory::fill_bytes_async: argument 'dst'");
+  // Inside a library routine, the routine is named.
+  const cunum::detail::RoutineScope routine("cunum::outer");
+  EXPECT_CUNUM_ERROR(cunum::memory::copy_device_to_host(nullptr, values, 4, nullptr), ErrorCode::invalid_argument,
+                     "cunum::outer: argument 'dst'");
+  EXPECT_EQ(values[0], 1.0f);
+  EXPECT_EQ(values[3], 4.0f);
 }
 
 // ---------------------------------------------------------------------------

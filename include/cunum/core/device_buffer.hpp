@@ -17,11 +17,13 @@
 #include "cunum/core/stream.hpp"
 
 namespace cunum {
-/// Byte copies and fills on a stream. `bytes` == 0 does nothing; otherwise the
-/// pointers must address `bytes` bytes of the memory named (device memory: anything
-/// the device can address, managed and mapped memory included). Each throws Error
-/// ErrorCode::cuda_failure when CUDA refuses the copy or reports an earlier failure
-/// on the stream (ErrorCode::no_device without a device).
+/// Byte copies and fills on a stream. `bytes` == 0 does nothing (null pointers
+/// included); otherwise the pointers must address `bytes` bytes of the memory named
+/// (device memory: anything the device can address, managed and mapped memory
+/// included). Each throws Error ErrorCode::invalid_argument naming 'dst' or 'src'
+/// when it is null and `bytes` > 0, ErrorCode::cuda_failure when CUDA refuses the
+/// copy or reports an earlier failure on the stream (ErrorCode::no_device without a
+/// device).
 namespace memory {
 /// Copies host to device; complete on return (waits for `stream`).
 /// @param dst,src destination and source of `bytes` bytes
@@ -87,7 +89,9 @@ class DeviceBuffer {
   /// @param resource where the memory comes from (default: current_device_resource());
   ///                 it must outlive the buffer
   /// @throws Error ErrorCode::out_of_memory, ErrorCode::no_device ("no CUDA device"),
-  ///         or what `resource` throws
+  ///         or the code `resource` throws, naming the cunum routine in progress (or
+  ///         cunum::DeviceBuffer) and the bytes refused; a std::bad_alloc from
+  ///         `resource` is ErrorCode::out_of_memory
   explicit DeviceBuffer(std::size_t size, StreamHandle stream = nullptr,
                         DeviceMemoryResource* resource = current_device_resource())
       : resource_(resource),

@@ -41,7 +41,10 @@ class DeviceMemoryResource {
   }
 
  private:
-  /// Allocates `bytes` > 0 bytes, stream-ordered on `stream`; throws Error on failure.
+  /// Allocates `bytes` > 0 bytes, stream-ordered on `stream`; throws Error
+  /// (ErrorCode::out_of_memory when the memory cannot be had) or std::bad_alloc on
+  /// failure. cunum reports either as an Error of the same code (std::bad_alloc:
+  /// out_of_memory) naming the cunum routine that asked and the bytes refused.
   virtual void* do_allocate(std::size_t bytes, StreamHandle stream) = 0;
   /// Frees a non-null `pointer`, stream-ordered on `stream`; must not throw.
   virtual void do_deallocate(void* pointer, std::size_t bytes, StreamHandle stream) noexcept = 0;
