@@ -307,6 +307,35 @@ TEST(GatherEstimate, FollowsTheModel) {
   EXPECT_GT(huge.seconds, tiny.seconds);
 }
 
+// Without a device, gpu_memory_parameters() does not throw: every field is the
+// documented default, and estimate_gather runs on them.
+TEST(AccessModel, WithoutADeviceGpuMemoryParametersAreTheDefaults) {
+  if (cunum::device_count() > 0) {
+    GTEST_SKIP() << "SKIPPED: a CUDA device is present; this test covers machines without one (CI)";
+  }
+  cunum::GpuMemoryParameters read;
+  ASSERT_NO_THROW(read = cunum::gpu_memory_parameters());
+  const cunum::GpuMemoryParameters defaults;
+  EXPECT_EQ(read.multiprocessors, defaults.multiprocessors);
+  EXPECT_EQ(read.clock_hz, defaults.clock_hz);
+  EXPECT_EQ(read.sector_bytes, defaults.sector_bytes);
+  EXPECT_EQ(read.line_bytes, defaults.line_bytes);
+  EXPECT_EQ(read.dram_fetch_bytes, defaults.dram_fetch_bytes);
+  EXPECT_EQ(read.l1_bytes, defaults.l1_bytes);
+  EXPECT_EQ(read.l1_bytes_per_cycle, defaults.l1_bytes_per_cycle);
+  EXPECT_EQ(read.l2_bytes, defaults.l2_bytes);
+  EXPECT_EQ(read.dram_bytes_per_second, defaults.dram_bytes_per_second);
+  EXPECT_EQ(read.l2_bytes_per_second, defaults.l2_bytes_per_second);
+  EXPECT_EQ(read.l1_latency_cycles, defaults.l1_latency_cycles);
+  EXPECT_EQ(read.l2_latency_cycles, defaults.l2_latency_cycles);
+  EXPECT_EQ(read.dram_latency_cycles, defaults.dram_latency_cycles);
+  EXPECT_EQ(read.max_warps_per_multiprocessor, defaults.max_warps_per_multiprocessor);
+  cunum::GatherQuery query;
+  query.table_elements = 1 << 18;
+  query.gathers = 1 << 20;
+  EXPECT_GT(cunum::estimate_gather(query, read).seconds, 0.0);
+}
+
 TEST(AccessModel, BadArgumentsAreRefusedByName) {
   EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(0, 10), ErrorCode::invalid_argument, "threads");
   EXPECT_CUNUM_ERROR(cunum::segment_count_distribution(1025, 10), ErrorCode::invalid_argument, "threads");

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "black_scholes_grid.hpp"
@@ -274,6 +275,69 @@ TEST(BlackScholesGpuBoundary, HostConveniencesAllocateFromThePlacementsResource)
   }
   cunum::synchronize(stream);
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
+}
+
+// Every device allocation of the host-vector conveniences, refused in turn by an
+// exhausted placement.device_memory: out_of_memory naming the routine, everything
+// served given back. Per-option market arrays are staged too.
+TEST(BlackScholesGpuBoundary, AnExhaustedResourceIsOutOfMemoryNamingTheRoutine) {
+  CUNUM_REQUIRE_GPU();
+  using cunum::testing::cuda_placement;
+  using cunum::testing::ExhaustibleResource;
+  cunum::Stream stream;
+  const std::vector<double> spot{90.0, 100.0, 110.0}, strike(3, 100.0), expiry(3, 1.0), rates{0.01, 0.02, 0.03};
+  BlackScholesMarket<double> market;
+  market.rates.rates = rates.data();
+  market.volatility = 0.2;
+  const BlackScholesOutputs outputs{BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::vega};
+  const auto calls = BlackScholesPricer<double>(outputs, Backend::cpu).price(spot, strike, expiry, market).call;
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::BlackScholesPricer::price", [&](ExhaustibleResource* resource) {
+        const BlackScholesPricer<double> gpu(outputs, cuda_placement(stream, resource));
+        resource->arm();
+        gpu.price(spot, strike, expiry, market);
+      });
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::BlackScholesPricer::implied_volatility", [&](ExhaustibleResource* resource) {
+        const BlackScholesPricer<double> gpu(outputs, cuda_placement(stream, resource));
+        resource->arm();
+        gpu.implied_volatility(calls, spot, strike, expiry, market.rates, OptionType::call);
+      });
+}
+
+// A pricer made on device 0 refuses calls made with device 1 current, writing nothing.
+TEST(BlackScholesGpuBoundary, CallsWithAnotherDeviceCurrentAreRefused) {
+  CUNUM_REQUIRE_GPUS(2);
+  const cunum::testing::ScopedCurrentDevice on_device_0(0);
+  const BlackScholesPricer<double> gpu({BlackScholesOutput::call}, Backend::cuda);
+  const auto spot = DeviceBuffer<double>::from_host({100.0}), strike = DeviceBuffer<double>::from_host({100.0});
+  const auto expiry = DeviceBuffer<double>::from_host({1.0}), price = DeviceBuffer<double>::from_host({10.0});
+  DeviceBuffer<double> out(1);
+  DeviceBuffer<std::int64_t> rejected(1);
+  out.fill_bytes_async(0xFF);
+  rejected.fill_bytes_async(0xFF);
+  BlackScholesMarket<double> market;
+  market.volatility = 0.2;
+  BlackScholesResults<double> results;
+  results.call = out.data();
+  {
+    const cunum::testing::ScopedCurrentDevice on_device_1(1);
+    EXPECT_CUNUM_ERROR(gpu.price(1, spot.data(), strike.data(), expiry.data(), market, results),
+                       cunum::ErrorCode::invalid_argument,
+                       std::string("cunum::BlackScholesPricer::price: ") + cunum::testing::kMadeForDevice0);
+    EXPECT_CUNUM_ERROR(gpu.implied_volatility(1, price.data(), spot.data(), strike.data(), expiry.data(), market.rates,
+                                              OptionType::call, out.data(), rejected.data()),
+                       cunum::ErrorCode::invalid_argument,
+                       std::string("cunum::BlackScholesPricer::implied_volatility: ") +
+                           cunum::testing::kMadeForDevice0);
+    // The host-vector overloads too, whatever they stage first.
+    EXPECT_CUNUM_ERROR(gpu.price({100.0}, {100.0}, {1.0}, market), cunum::ErrorCode::invalid_argument,
+                       cunum::testing::kMadeForDevice0);
+    EXPECT_CUNUM_ERROR(gpu.implied_volatility({10.0}, {100.0}, {100.0}, {1.0}, market.rates, OptionType::call),
+                       cunum::ErrorCode::invalid_argument, cunum::testing::kMadeForDevice0);
+  }
+  EXPECT_TRUE(std::isnan(out.to_host()[0])) << "the refused call wrote its output";
+  EXPECT_EQ(rejected.to_host()[0], -1) << "the refused call wrote its count";
 }
 
 // The graph-capture contract: price() and implied_volatility() are captured, and each

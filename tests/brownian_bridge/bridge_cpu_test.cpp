@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
+#include <string>
 
 #include "src/brownian_bridge/bridge_compiler.hpp"
 #include "bridge_reference.hpp"
@@ -598,6 +600,47 @@ TEST(BridgeValidation, OutputOverlappingZIsRefusedBeforeAnythingIsWritten) {
     for (int d : {1, 2}) {
       expect_overlap_refused<double>(fixed, d);
       expect_overlap_refused<float>(fixed, d);
+    }
+  }
+}
+
+// Non-finite normals are not checked: each reaches the points built from it, in its
+// own path only. A free bridge's record 0 builds X_T, which every interior point
+// reads; the last step's record builds one point, which no other step reads.
+TEST(BridgeValidation, NonFiniteNormalsReachOnlyThePointsBuiltFromThem) {
+  constexpr std::int64_t paths = 5;
+  constexpr std::int64_t poisoned_path = 2;
+  BridgeSetup s;
+  s.t0 = 0.0;
+  s.T = 13.0;
+  s.order = cunum::make_bridge_order(unit_grid(12), BridgeOrder::bisection);
+  s.d = 1;
+  s.factor = {0.8};
+  s.start = {0.1};
+  const BrownianBridge bridge = make_bridge(s);
+  const std::int64_t z_records = bridge.z_records(), records = bridge.output_records();
+  const auto clean_z = cunum::testing::normals<double>(static_cast<std::size_t>(paths * z_records), fresh_seed());
+  const auto clean = bridge.generate_paths(paths, clean_z);
+  const std::int64_t last_point = time_indices(s.order).back() - 1;  // the output record the last step builds
+  auto at = [](std::int64_t p, std::int64_t r, std::int64_t count) {
+    return static_cast<std::size_t>(cunum::testing::layout_index(BridgeLayout::path_fastest, paths, count, 1, p, r, 0));
+  };
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    for (const std::int64_t record : {std::int64_t{0}, z_records - 1}) {
+      SCOPED_TRACE("Z record " + std::to_string(record) + " = " + std::to_string(bad));
+      auto z = clean_z;
+      z[at(poisoned_path, record, z_records)] = bad;
+      const auto out = bridge.generate_paths(paths, z);
+      for (std::int64_t p = 0; p < paths; ++p) {
+        for (std::int64_t r = 0; r < records; ++r) {
+          const double value = out[at(p, r, records)];
+          if (p == poisoned_path && (record == 0 || r == last_point)) {
+            EXPECT_FALSE(std::isfinite(value)) << "path " << p << ", record " << r;
+          } else {
+            EXPECT_EQ(value, clean[at(p, r, records)]) << "path " << p << ", record " << r;
+          }
+        }
+      }
     }
   }
 }

@@ -645,6 +645,59 @@ TEST(BridgeGpu, AllocatesFromItsPlacementsResource) {
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
+// Every device allocation, refused in turn by an exhausted placement.device_memory:
+// the strategy's upload, a Sobol sequence's tables and the host convenience's copies
+// are out_of_memory naming the routine, give back what they were served, and write
+// nothing.
+TEST(BridgeGpu, AnExhaustedResourceIsOutOfMemoryNamingTheRoutine) {
+  CUNUM_REQUIRE_GPU();
+  using cunum::testing::cuda_placement;
+  using cunum::testing::ExhaustibleResource;
+  const BridgeSetup s = make_setup(63, 2, false, 0, fresh_seed());
+  const std::int64_t paths = 100;
+  cunum::Stream stream;
+  cunum::testing::expect_out_of_memory_at_each_allocation("cunum::BrownianBridge", [&](ExhaustibleResource* resource) {
+    resource->arm();
+    const BrownianBridge bridge = make_bridge(s, cuda_placement(stream, resource));
+  });
+  const auto records = static_cast<std::size_t>(paths * (s.order.size() + 1) * s.d);
+  cunum::DeviceBuffer<double> out(records, stream);
+  cunum::SobolBridgeOptions sobol;
+  sobol.stream = stream;
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::BrownianBridge::generate_sobol_paths",
+      [&](ExhaustibleResource* resource) {
+        const BrownianBridge bridge = make_bridge(s, cuda_placement(stream, resource));
+        resource->arm();
+        out.fill_bytes_async(0xFF);
+        bridge.generate_sobol_paths(paths, out.data(), sobol);
+      },
+      [&] {
+        for (double value : out.to_host()) ASSERT_TRUE(std::isnan(value)) << "the refused call wrote its output";
+      });
+  const auto z = cunum::testing::normals<double>(records, fresh_seed());
+  cunum::BridgeGenerateOptions options;
+  options.stream = stream;
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::BrownianBridge::generate_paths", [&](ExhaustibleResource* resource) {
+        const BrownianBridge bridge = make_bridge(s, cuda_placement(stream, resource));
+        resource->arm();
+        bridge.generate_paths(paths, z, options);
+      });
+}
+
+// The constructor resolves its placement as every plan does: a capturing
+// placement.stream is refused, although the bridge sets up on a stream of its own.
+TEST(BridgeGpu, ACapturingPlacementStreamIsRefused) {
+  CUNUM_REQUIRE_GPU();
+  const BridgeSetup s = make_setup(15, 1, false, 0, fresh_seed());
+  cunum::Stream stream;
+  for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
+    SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
+    cunum::testing::expect_capture_refused(stream, mode, [&] { make_bridge(s, {Backend::cuda, stream}); });
+  }
+}
+
 TEST(BridgeGpu, HostConvenienceMatchesCpu) {
   CUNUM_REQUIRE_GPU();
   const BridgeSetup s = make_setup(100, 2, false, 0, fresh_seed());

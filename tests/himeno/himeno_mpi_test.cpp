@@ -168,6 +168,26 @@ void grid_past_memory_is_refused(Backend backend) {
   }
 }
 
+// CUDA asked for on ranks without a device: no_device naming the constructor on every
+// rank alike, before any rank communicates. Reachable only on a machine without a
+// device: the CPU runs there hold it, and say so elsewhere.
+void cuda_without_a_device_is_refused() {
+  if (cunum::device_count() > 0) {
+    if (rank == 0) std::printf("[himeno-mpi] a CUDA device is present: CUDA on a rank without one is checked by CI\n");
+    return;
+  }
+  try {
+    cunum::HimenoDistributed<float> on_no_device(MPI_COMM_WORLD, HimenoGrid{9, 9, 9}, {}, {}, Backend::cuda);
+    fail("Backend::cuda was accepted without a device");
+  } catch (const cunum::Error& error) {
+    if (error.code() != cunum::ErrorCode::no_device ||
+        std::string(error.what()).find("cunum::HimenoDistributed: backend 'cuda' was requested but there is no "
+                                       "CUDA device") == std::string::npos) {
+      fail(std::string("CUDA without a device: ") + error.what());
+    }
+  }
+}
+
 template <class T>
 void run_all(Backend backend) {
   compare<T>(cunum::himeno_grid(cunum::HimenoSize::xs), nullptr, backend, true);
@@ -200,6 +220,7 @@ int main(int argc, char** argv) {
     moved_from_is_refused(backend);
     grid_past_memory_is_refused(backend);
     placement_is_followed(backend);
+    if (backend == Backend::cpu) cuda_without_a_device_is_refused();
     if (ranks > 1) {
       try {
         cunum::HimenoDistributed<float> too_thin(MPI_COMM_WORLD, HimenoGrid{3, 8, 8}, {}, {}, backend);

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -625,6 +626,89 @@ TEST(MonteCarloGpuPlacement, AllocatesFromItsResourceAndReportsWhatItResolved) {
     cunum::synchronize(stream);
     EXPECT_EQ(resource.deallocations.load(), resource.allocations.load()) << what;
   }
+}
+
+// Every byte of `buffer` still 0xFF: a refused call wrote nothing there.
+template <class T>
+void expect_untouched(const DeviceBuffer<T>& buffer) {
+  std::vector<unsigned char> bytes(buffer.bytes());
+  cunum::memory::copy_device_to_host(bytes.data(), buffer.data(), bytes.size(), buffer.stream());
+  for (std::size_t i = 0; i < bytes.size(); ++i) ASSERT_EQ(bytes[i], 0xFF) << "the refused call wrote byte " << i;
+}
+
+// Every device allocation, refused in turn by an exhausted placement.device_memory:
+// the constructor (sobol_bridge's bridge and tables), load(), price() into caller
+// memory and the host-vector price() are out_of_memory naming the routine called,
+// give back what they were served, and write no result.
+TEST(MonteCarloGpuPlacement, AnExhaustedResourceIsOutOfMemoryNamingTheRoutine) {
+  CUNUM_REQUIRE_GPU();
+  using cunum::testing::cuda_placement;
+  using cunum::testing::ExhaustibleResource;
+  const cunum::Stream stream;
+  const auto options = options_for<float>(MonteCarloPayoff::asian_arithmetic, 5);
+  DeviceBuffer<MonteCarloEstimate<float>> results(options.size(), stream);
+  for (const cunum::MonteCarloSource source : {cunum::MonteCarloSource::philox4x32_10, cunum::MonteCarloSource::sobol_bridge}) {
+    SCOPED_TRACE(to_string(source));
+    MonteCarloSettings s;
+    s.payoff = MonteCarloPayoff::asian_arithmetic;
+    s.time_steps = 8;
+    s.paths = 1 << 16;
+    s.source = source;
+    if (source == cunum::MonteCarloSource::sobol_bridge) {
+      cunum::testing::expect_out_of_memory_at_each_allocation(
+          "cunum::MonteCarloPricer", [&](ExhaustibleResource* resource) {
+            resource->arm();
+            const MonteCarloPricer<float> pricer(s, cuda_placement(stream, resource));
+          });
+    }
+    cunum::testing::expect_out_of_memory_at_each_allocation(
+        "cunum::MonteCarloPricer::load", [&](ExhaustibleResource* resource) {
+          const MonteCarloPricer<float> pricer(s, cuda_placement(stream, resource));
+          resource->arm();
+          pricer.load(options);
+        });
+    cunum::testing::expect_out_of_memory_at_each_allocation(
+        "cunum::MonteCarloPricer::price",
+        [&](ExhaustibleResource* resource) {
+          const MonteCarloPricer<float> pricer(s, cuda_placement(stream, resource));
+          const auto batch = pricer.load(options);
+          results.fill_bytes_async(0xFF);
+          resource->arm();
+          pricer.price(batch, results.data(), stream);
+        },
+        [&] { expect_untouched(results); });
+    cunum::testing::expect_out_of_memory_at_each_allocation(
+        "cunum::MonteCarloPricer::price", [&](ExhaustibleResource* resource) {
+          const MonteCarloPricer<float> pricer(s, cuda_placement(stream, resource));
+          resource->arm();
+          pricer.price(options);
+        });
+  }
+}
+
+// A pricer made on device 0 refuses load() and price() made with device 1 current,
+// writing nothing.
+TEST(MonteCarloGpuPlacement, CallsWithAnotherDeviceCurrentAreRefused) {
+  CUNUM_REQUIRE_GPUS(2);
+  const cunum::testing::ScopedCurrentDevice on_device_0(0);
+  MonteCarloSettings s;
+  s.payoff = MonteCarloPayoff::european;
+  s.paths = 1 << 12;
+  const MonteCarloPricer<double> pricer(s, Backend::cuda);
+  const auto options = options_for<double>(MonteCarloPayoff::european, 3);
+  const auto batch = pricer.load(options);
+  DeviceBuffer<MonteCarloEstimate<double>> results(options.size());
+  results.fill_bytes_async(0xFF);
+  {
+    const cunum::testing::ScopedCurrentDevice on_device_1(1);
+    EXPECT_CUNUM_ERROR(pricer.load(options), ErrorCode::invalid_argument,
+                       std::string("cunum::MonteCarloPricer::load: ") + cunum::testing::kMadeForDevice0);
+    EXPECT_CUNUM_ERROR(pricer.price(batch, results.data()), ErrorCode::invalid_argument,
+                       std::string("cunum::MonteCarloPricer::price: ") + cunum::testing::kMadeForDevice0);
+    // The host-vector price too, whatever it stages first.
+    EXPECT_CUNUM_ERROR(pricer.price(options), ErrorCode::invalid_argument, cunum::testing::kMadeForDevice0);
+  }
+  expect_untouched(results);
 }
 
 }  // namespace

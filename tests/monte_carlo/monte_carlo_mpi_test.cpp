@@ -110,6 +110,25 @@ void devices_refused(Backend backend) {
   }
 }
 
+// Only Philox paths are split over ranks: the other sources are refused by name, before
+// any MPI call.
+void other_sources_refused(Backend backend) {
+  for (const cunum::MonteCarloSource source : {cunum::MonteCarloSource::mrg32k3a, cunum::MonteCarloSource::sobol_bridge}) {
+    cunum::MonteCarloSettings s;
+    s.source = source;
+    try {
+      cunum::MonteCarloDistributed<float>(MPI_COMM_WORLD, s, backend);
+      fail(std::string("the source ") + cunum::to_string(source) + " was accepted");
+    } catch (const cunum::Error& error) {
+      if (error.code() != cunum::ErrorCode::invalid_argument ||
+          std::string(error.what()).find("cunum::MonteCarloDistributed: argument 'settings.source'") ==
+              std::string::npos) {
+        fail(error.what());
+      }
+    }
+  }
+}
+
 // A moved-from object has no state: every member refuses it by name (before any MPI
 // call, so no rank waits on another).
 void moved_from_is_refused(Backend backend) {
@@ -163,6 +182,7 @@ int main(int argc, char** argv) {
     }
     placement_resolved(backend);
     devices_refused(backend);
+    other_sources_refused(backend);
     moved_from_is_refused(backend);
   } catch (const std::exception& error) {
     cunum::testing::abort_all_ranks(rank, error);

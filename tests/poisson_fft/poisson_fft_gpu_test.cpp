@@ -400,6 +400,62 @@ TYPED_TEST(PoissonGpu, AllocatesFromThePlacementsResource) {
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
 }
 
+// Every device allocation, refused in turn by an exhausted placement.device_memory:
+// the solver's set-up and the host-vector solves are out_of_memory naming the
+// routine, give back what they were served, and leave the caller's vector as it was.
+TYPED_TEST(PoissonGpu, AnExhaustedResourceIsOutOfMemoryNamingTheRoutine) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  using cunum::testing::cuda_placement;
+  using cunum::testing::ExhaustibleResource;
+  cunum::Stream stream;
+  const PoissonGrid grid{{16, 12}, {1.0, 1.0}, {kDirichlet, kPeriodic}};
+  cunum::testing::expect_out_of_memory_at_each_allocation("cunum::PoissonSolver", [&](ExhaustibleResource* resource) {
+    resource->arm();
+    const PoissonSolver<T> solver(grid, {}, cuda_placement(stream, resource));
+  });
+  const std::vector<T> f = cunum::testing::random_vector<T>(16 * 12, 7);
+  std::vector<T> in_place = f;
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::PoissonSolver::solve",
+      [&](ExhaustibleResource* resource) {
+        PoissonSolver<T> solver(grid, {}, cuda_placement(stream, resource));
+        resource->arm();
+        solver.solve_in_place(in_place);
+        in_place = f;
+      },
+      [&] { EXPECT_EQ(in_place, f) << "the refused solve changed the caller's vector"; });
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::PoissonSolver::solve", [&](ExhaustibleResource* resource) {
+        PoissonSolver<T> solver(grid, {}, cuda_placement(stream, resource));
+        resource->arm();
+        solver.solve(f);
+      });
+}
+
+// A solver made on device 0 refuses a solve made with device 1 current, writing nothing.
+TYPED_TEST(PoissonGpu, ASolveWithAnotherDeviceCurrentIsRefused) {
+  CUNUM_REQUIRE_GPUS(2);
+  using T = TypeParam;
+  const cunum::testing::ScopedCurrentDevice on_device_0(0);
+  PoissonSolver<T> solver(PoissonGrid{{16, 12}, {1.0, 1.0}, {kDirichlet, kPeriodic}}, {}, Backend::cuda);
+  const auto rhs = DeviceBuffer<T>::from_host(cunum::testing::random_vector<T>(16 * 12, 8));
+  DeviceBuffer<T> solution(16 * 12);
+  solution.fill_bytes_async(0xFF);
+  {
+    const cunum::testing::ScopedCurrentDevice on_device_1(1);
+    EXPECT_CUNUM_ERROR(solver.solve(rhs.data(), solution.data()), ErrorCode::invalid_argument,
+                       std::string("cunum::PoissonSolver::solve: ") + cunum::testing::kMadeForDevice0);
+    // The host-vector solves too, whatever they stage first; the caller's vector unchanged.
+    const std::vector<T> f = cunum::testing::random_vector<T>(16 * 12, 9);
+    std::vector<T> in_place = f;
+    EXPECT_CUNUM_ERROR(solver.solve(f), ErrorCode::invalid_argument, cunum::testing::kMadeForDevice0);
+    EXPECT_CUNUM_ERROR(solver.solve_in_place(in_place), ErrorCode::invalid_argument, cunum::testing::kMadeForDevice0);
+    EXPECT_EQ(in_place, f);
+  }
+  for (const T value : solution.to_host()) ASSERT_TRUE(std::isnan(value)) << "the refused solve wrote its output";
+}
+
 // Captures `solver.solve(rhs, solution, stream)` in each capture mode and holds every
 // replay to the direct solve's output, bit for bit, the output poisoned first.
 template <class T>

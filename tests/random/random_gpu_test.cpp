@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -353,6 +354,71 @@ TEST(RandomGpuValidation, AllocatesFromThePlacementsResource) {
   }
   cunum::synchronize(stream);
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
+}
+
+// Every device allocation, refused in turn by an exhausted placement.device_memory:
+// the Sobol tables (at construction and set_dimensions) and the host-vector fills'
+// buffers are out_of_memory naming the routine, give back what they were served, and
+// leave the generator as it was.
+TEST(RandomGpuValidation, AnExhaustedResourceIsOutOfMemoryNamingTheRoutine) {
+  CUNUM_REQUIRE_GPU();
+  using cunum::testing::cuda_placement;
+  using cunum::testing::ExhaustibleResource;
+  cunum::Stream stream;
+  cunum::testing::expect_out_of_memory_at_each_allocation("cunum::RandomGenerator", [&](ExhaustibleResource* resource) {
+    resource->arm();
+    const RandomGenerator sobol(RandomGeneratorKind::scrambled_sobol64, 0, cuda_placement(stream, resource));
+  });
+  cunum::testing::expect_out_of_memory_at_each_allocation(
+      "cunum::RandomGenerator::set_dimensions", [&](ExhaustibleResource* resource) {
+        RandomGenerator sobol(RandomGeneratorKind::sobol32, 0, cuda_placement(stream, resource));
+        resource->arm();
+        try {
+          sobol.set_dimensions(3);
+        } catch (const cunum::Error&) {
+          EXPECT_EQ(sobol.dimensions(), 1) << "a refused set_dimensions changed the generator";
+          throw;
+        }
+      });
+  for (const RandomGeneratorKind kind : cunum::RandomGeneratorKindValues::all) {
+    SCOPED_TRACE(cunum::to_string(kind));
+    cunum::testing::expect_out_of_memory_at_each_allocation(
+        "cunum::RandomGenerator::normal", [&](ExhaustibleResource* resource) {
+          RandomGenerator generator(kind, 3, cuda_placement(stream, resource));
+          resource->arm();
+          try {
+            generator.normal<double>(64, 0.0, 1.0);
+          } catch (const cunum::Error&) {
+            EXPECT_EQ(generator.offset(), 0u) << "a refused fill moved the offset";
+            throw;
+          }
+        });
+  }
+}
+
+// A generator made on device 0 refuses fills made with device 1 current: nothing
+// written, the offset unchanged.
+TEST(RandomGpuValidation, FillsWithAnotherDeviceCurrentAreRefused) {
+  CUNUM_REQUIRE_GPUS(2);
+  const cunum::testing::ScopedCurrentDevice on_device_0(0);
+  DeviceBuffer<float> out(64);
+  for (const RandomGeneratorKind kind : cunum::RandomGeneratorKindValues::all) {
+    SCOPED_TRACE(cunum::to_string(kind));
+    RandomGenerator generator(kind, 3, Backend::cuda);
+    out.fill_bytes_async(0xFF);
+    {
+      const cunum::testing::ScopedCurrentDevice on_device_1(1);
+      EXPECT_CUNUM_ERROR(generator.uniform<float>(64, out.data()), cunum::ErrorCode::invalid_argument,
+                         std::string("cunum::RandomGenerator::uniform: ") + cunum::testing::kMadeForDevice0);
+      EXPECT_CUNUM_ERROR(generator.normal<float>(64, out.data(), 0.0f, 1.0f), cunum::ErrorCode::invalid_argument,
+                         std::string("cunum::RandomGenerator::normal: ") + cunum::testing::kMadeForDevice0);
+      // The host-vector fills too, whatever they stage first.
+      EXPECT_CUNUM_ERROR(generator.uniform<double>(64), cunum::ErrorCode::invalid_argument,
+                         std::string("cunum::RandomGenerator::uniform: ") + cunum::testing::kMadeForDevice0);
+    }
+    EXPECT_EQ(generator.offset(), 0u);
+    for (const float value : out.to_host()) ASSERT_TRUE(std::isnan(value)) << "a refused fill wrote its output";
+  }
 }
 
 TEST(RandomGpuValidation, HostPointerIsRefusedByTheCudaBackend) {

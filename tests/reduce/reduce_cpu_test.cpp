@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <utility>
+#include <vector>
 #include <omp.h>
 
 #include "cunum/reduce.hpp"
@@ -139,6 +140,22 @@ TEST(CpuReduce, Int32SumsWidenToInt64) {
   const std::vector<std::int32_t> big(1 << 16, std::numeric_limits<std::int32_t>::max());
   const std::int64_t expected = std::int64_t{std::numeric_limits<std::int32_t>::max()} << 16;
   EXPECT_EQ(cunum::reduce(ReduceOp::sum, big, Backend::cpu), expected);
+}
+
+// int64 sums and sums of squares wrap modulo 2^64, as the header documents: the answer
+// is the exact one reduced modulo 2^64, whatever the order of combination.
+TEST(CpuReduce, Int64SumsWrapModulo2To64) {
+  constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t min = std::numeric_limits<std::int64_t>::min();
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum, std::vector<std::int64_t>{max, 1}, Backend::cpu), min);
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum, std::vector<std::int64_t>{min, -1}, Backend::cpu), max);
+  // 2^16 (2^63 - 1) = 2^79 - 2^16, which is -2^16 modulo 2^64; over every thread's blocks.
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum, std::vector<std::int64_t>(1 << 16, max), Backend::cpu), -(1 << 16));
+  // (2^32)^2 = 2^64 is 0; 3037000500^2 = 2^63 + 145474192 is past the largest int64.
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum_of_squares, std::vector<std::int64_t>{std::int64_t{1} << 32, 3}, Backend::cpu),
+            9);
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum_of_squares, std::vector<std::int64_t>{3037000500}, Backend::cpu),
+            min + 145474192);
 }
 
 TEST(CpuReduce, FloatSumsAccumulateInDouble) {

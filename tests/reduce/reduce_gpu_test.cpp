@@ -355,4 +355,62 @@ TEST(GpuReduce, AMovedFromReducerIsANamedError) {
   EXPECT_EQ(result.to_host()[0], 3.0f);
 }
 
+// int64 sums wrap modulo 2^64 on the device as on the CPU, across blocks and the
+// final combination: 2^20 (2^63 - 1) is -2^20 modulo 2^64.
+TEST(GpuReduce, Int64SumsWrapModulo2To64) {
+  CUNUM_REQUIRE_GPU();
+  constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  const std::vector<std::int64_t> host(1 << 20, max);
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum, host, Backend::cuda), -(std::int64_t{1} << 20));
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum, std::vector<std::int64_t>{max, 1}, Backend::cuda),
+            std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(cunum::reduce(ReduceOp::sum_of_squares, std::vector<std::int64_t>{3037000500}, Backend::cuda),
+            cunum::reduce(ReduceOp::sum_of_squares, std::vector<std::int64_t>{3037000500}, Backend::cpu));
+}
+
+// Every device allocation, refused in turn by an exhausted placement.device_memory:
+// the plan and both conveniences report out_of_memory naming the routine, and give
+// back what they were served.
+TEST(GpuReduce, AnExhaustedResourceIsOutOfMemoryNamingTheRoutine) {
+  CUNUM_REQUIRE_GPU();
+  cunum::Stream stream;
+  const auto host = random_vector<float>(4099, 9);
+  using cunum::testing::cuda_placement;
+  using cunum::testing::ExhaustibleResource;
+  cunum::testing::expect_out_of_memory_at_each_allocation("cunum::Reducer", [&](ExhaustibleResource* resource) {
+    resource->arm();
+    const cunum::Reducer<float> reducer(cuda_placement(stream, resource));
+  });
+  cunum::testing::expect_out_of_memory_at_each_allocation("cunum::reduce", [&](ExhaustibleResource* resource) {
+    resource->arm();
+    cunum::reduce(ReduceOp::sum, host, cuda_placement(stream, resource));
+  });
+  const auto data = cunum::DeviceBuffer<float>::from_host(host, stream);
+  // The pointer convenience makes a Reducer, then its result buffer: named after itself throughout.
+  cunum::testing::expect_out_of_memory_at_each_allocation("cunum::reduce", [&](ExhaustibleResource* resource) {
+    resource->arm();
+    cunum::reduce(ReduceOp::sum, data.data(), 4099, cuda_placement(stream, resource));
+  });
+}
+
+// A Reducer made on device 0 refuses a call made with device 1 current, writing nothing.
+TEST(GpuReduce, ACallWithAnotherDeviceCurrentIsRefused) {
+  CUNUM_REQUIRE_GPUS(2);
+  const cunum::testing::ScopedCurrentDevice on_device_0(0);
+  cunum::Reducer<float> reducer(Backend::cuda);
+  const auto data = cunum::DeviceBuffer<float>::from_host({1.0f, 2.0f, 3.0f});
+  cunum::DeviceBuffer<float> result(1);
+  result.fill_bytes_async(0xAB);
+  {
+    const cunum::testing::ScopedCurrentDevice on_device_1(1);
+    EXPECT_CUNUM_ERROR(reducer.reduce(ReduceOp::sum, data.data(), 3, result.data()), cunum::ErrorCode::invalid_argument,
+                       std::string("cunum::reduce: ") + cunum::testing::kMadeForDevice0);
+  }
+  unsigned char bytes[sizeof(float)];
+  cunum::memory::copy_device_to_host(bytes, result.data(), sizeof(float), nullptr);
+  for (unsigned char b : bytes) EXPECT_EQ(b, 0xAB);
+  reducer.reduce(ReduceOp::sum, data.data(), 3, result.data());
+  EXPECT_EQ(result.to_host()[0], 6.0f);
+}
+
 }  // namespace
