@@ -50,6 +50,33 @@ TEST(Divergence, PartitionFirstRefusesMoreItemsThanCubSorts) {
                      ErrorCode::not_supported, "2^31 - 1");
 }
 
+// Without a device the launchers are no_device naming themselves, as every cunum
+// routine is; an empty launch still does nothing.
+TEST(Divergence, WithoutADeviceTheLaunchersAreNoDevice) {
+  if (cunum::device_count() > 0) {
+    GTEST_SKIP() << "SKIPPED: a CUDA device is present; this test covers machines without one (CI)";
+  }
+  const PaperLoopTask loop{nullptr, nullptr, 1};
+  const PaperBranchTask branches{nullptr, nullptr, 1};
+  cunum::device::PartitionWorkspace workspace;
+  for (const WorkAssignment assignment :
+       {WorkAssignment::static_per_thread, WorkAssignment::block_queue, WorkAssignment::warp_queue}) {
+    EXPECT_CUNUM_ERROR(cunum::device::launch_for_each(assignment, loop, 10), ErrorCode::no_device,
+                       "cunum::device::launch_for_each: no CUDA device");
+  }
+  for (const BranchScheme scheme : {BranchScheme::plain, BranchScheme::per_thread, BranchScheme::warp_compaction}) {
+    EXPECT_CUNUM_ERROR(cunum::device::launch_branches(scheme, branches, 10), ErrorCode::no_device,
+                       "cunum::device::launch_branches: no CUDA device");
+  }
+  EXPECT_CUNUM_ERROR(cunum::device::run_partitioned(branches, 10, workspace), ErrorCode::no_device,
+                     "cunum::device::run_partitioned: no CUDA device");
+  EXPECT_CUNUM_ERROR(
+      cunum::device::launch_branches(BranchScheme::partition_first, branches, 10, nullptr, &workspace),
+      ErrorCode::no_device, "no CUDA device");
+  EXPECT_NO_THROW(cunum::device::launch_for_each(WorkAssignment::warp_queue, loop, 0));
+  EXPECT_NO_THROW(cunum::device::run_partitioned(branches, 0, workspace));
+}
+
 // The paper's function in its own words (int arithmetic), where nothing overflows:
 // tmp = 0xffff & (tmp * tmp + tmp) with tmp * tmp + tmp < 2^31 needs tmp < 46340.
 TEST(Divergence, PaperFunctionIsThePapersLoop) {

@@ -373,18 +373,25 @@ __global__ void __launch_bounds__(Policy::block_threads)
   if (index < count) run_path(task, paths[index], items[index]);
 }
 
+// A failed CUDA status as the library's own checks report it (src/core/error.cpp, which
+// an installed header cannot include): out_of_memory, no_device ("no CUDA device"),
+// else cuda_failure, naming `routine` and what failed.
+[[noreturn]] inline void throw_cuda_failure(cudaError_t status, const char* routine, const char* what) {
+  const std::string problem = std::string(what) + ": " + cudaGetErrorString(status);
+  if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver) {
+    throw Error(ErrorCode::no_device, std::string(routine) + ": no CUDA device (" + problem + ")");
+  }
+  throw Error(status == cudaErrorMemoryAllocation ? ErrorCode::out_of_memory : ErrorCode::cuda_failure,
+              std::string(routine) + ": " + problem);
+}
+
 inline void check_launch(const char* routine, const char* kernel) {
   const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) {
-    throw Error(ErrorCode::cuda_failure, std::string(routine) + ": " + kernel + ": " + cudaGetErrorString(status));
-  }
+  if (status != cudaSuccess) throw_cuda_failure(status, routine, kernel);
 }
 
 inline void check_call(cudaError_t status, const char* routine, const char* call) {
-  if (status != cudaSuccess) {
-    throw Error(status == cudaErrorMemoryAllocation ? ErrorCode::out_of_memory : ErrorCode::cuda_failure,
-                std::string(routine) + ": " + call + ": " + cudaGetErrorString(status));
-  }
+  if (status != cudaSuccess) throw_cuda_failure(status, routine, call);
 }
 
 // Error(not_supported) naming `routine` when `stream` is being captured into a CUDA
@@ -432,7 +439,8 @@ inline void require_count(std::int64_t count, const char* routine) {
 /// CUDA graphs: captures (one kernel); each replay runs the task again.
 /// @throws Error ErrorCode::invalid_argument naming 'count' (negative) or 'assignment'
 ///         (not a WorkAssignment); ErrorCode::not_supported (grid past 2^31 - 1
-///         blocks); ErrorCode::cuda_failure (the launch failed)
+///         blocks); ErrorCode::no_device without a device; ErrorCode::cuda_failure (the
+///         launch failed)
 template <class Policy = PaperDivergencePolicy, class Task>
 void launch_for_each(WorkAssignment assignment, const Task& task, std::int64_t count, cudaStream_t stream = nullptr) {
   constexpr const char* kRoutine = "cunum::device::launch_for_each";
@@ -504,6 +512,9 @@ void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& w
   }
   const int n = static_cast<int>(count);
   const int end_bit = Task::kPaths <= 2 ? 1 : Task::kPaths <= 4 ? 2 : 3;
+  // CUB reports a missing device as an invalid ordinal: ask the runtime first.
+  int device = 0;
+  detail::check_call(cudaGetDevice(&device), kRoutine, "cudaGetDevice");
   std::size_t cub_bytes = 0;
   detail::check_call(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, static_cast<const std::uint8_t*>(nullptr),
                                                      static_cast<std::uint8_t*>(nullptr),
@@ -538,7 +549,8 @@ void run_partitioned(const Task& task, std::int64_t count, PartitionWorkspace& w
 /// @throws Error ErrorCode::invalid_argument naming 'count' (negative), 'scheme' (not a
 ///         BranchScheme) or 'workspace' (null for partition_first);
 ///         ErrorCode::not_supported (grid past 2^31 - 1 blocks, or partition_first past
-///         2^31 - 1 items); ErrorCode::cuda_failure or out_of_memory
+///         2^31 - 1 items); ErrorCode::no_device without a device; ErrorCode::cuda_failure
+///         or out_of_memory
 template <class Policy = PaperDivergencePolicy, class Task>
 void launch_branches(BranchScheme scheme, const Task& task, std::int64_t count, cudaStream_t stream = nullptr,
                      PartitionWorkspace* workspace = nullptr) {
