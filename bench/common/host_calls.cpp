@@ -109,15 +109,17 @@ int main(int argc, char** argv) {
   int calls = 20000;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--calls") == 0 && i + 1 < argc) {
-      calls = std::atoi(argv[++i]);
+      char* end = nullptr;
+      const long value = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || value < 1 || value > 100000000) {
+        std::fprintf(stderr, "--calls needs an integer from 1 to 100000000, got '%s'\n", argv[i]);
+        return 2;
+      }
+      calls = static_cast<int>(value);
     } else {
       std::fprintf(stderr, "usage: %s [--calls N]\n", argv[0]);
       return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
     }
-  }
-  if (calls < 1) {
-    std::fprintf(stderr, "--calls must be >= 1\n");
-    return 2;
   }
   std::printf("| small call | backend | host ns a call (median of 7 rounds of %d) |\n|---|---|---:|\n", calls);
   try {
