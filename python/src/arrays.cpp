@@ -1,0 +1,389 @@
+#include "python/src/arrays.hpp"
+
+#include <cuda_runtime.h>
+
+#include <unordered_map>
+
+#include "src/core/check.hpp"
+
+namespace cunum::python {
+
+namespace {
+
+// The array libraries whose conventions the binding follows (streams, allocation).
+enum class Library { numpy, cupy, torch, jax, numba, other };
+
+// The library an array's type comes from, by the top-level package of its module;
+// cached per type (the GIL serialises access).
+Library library_of(nb::handle object) {
+  static std::unordered_map<PyTypeObject*, Library> cache;
+  PyTypeObject* type = Py_TYPE(object.ptr());
+  if (auto found = cache.find(type); found != cache.end()) return found->second;
+  std::string module;
+  if (nb::object name = nb::getattr(nb::handle(reinterpret_cast<PyObject*>(type)), "__module__", nb::none());
+      nb::isinstance<nb::str>(name)) {
+    module = nb::cast<std::string>(name);
+  }
+  const std::string top = module.substr(0, module.find('.'));
+  Library library = Library::other;
+  if (top == "numpy") library = Library::numpy;
+  else if (top == "cupy" || top == "cupy_backends") library = Library::cupy;
+  else if (top == "torch") library = Library::torch;
+  else if (top == "jax" || top == "jaxlib") library = Library::jax;
+  else if (top == "numba" || top == "numba_cuda") library = Library::numba;
+  cache.emplace(type, library);
+  return library;
+}
+
+// cunum._frameworks, the Python side of the libraries' conventions.
+nb::object frameworks(const char* function) {
+  static nb::object module = nb::module_::import_("cunum._frameworks");
+  return module.attr(function);
+}
+
+// The integer DLPack and CUDA array interface use for a stream: 1 for the legacy
+// default stream (0 is ambiguous there), the handle otherwise.
+std::int64_t stream_number(StreamHandle stream) {
+  return stream == nullptr ? 1 : static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream));
+}
+
+StreamHandle stream_from_number(std::int64_t number, const char* routine) {
+  detail::require(number >= 0, routine, "stream", [&] { return "is a negative handle (" + std::to_string(number) + ")"; });
+  if (number == 0 || number == 1) return nullptr;  // the legacy default stream
+  return reinterpret_cast<StreamHandle>(static_cast<std::uintptr_t>(number));
+}
+
+std::string python_type_name(nb::handle object) {
+  return nb::cast<std::string>(nb::str(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(object.ptr()))).attr("__name__")));
+}
+
+// An explicit stream argument: an int, an object with __cuda_stream__ (returning
+// (version, handle)), a CuPy stream (.ptr) or a PyTorch stream (.cuda_stream).
+StreamHandle parse_stream(nb::handle stream, const char* routine) {
+  if (stream.is_none()) return nullptr;
+  if (nb::isinstance<nb::int_>(stream)) return stream_from_number(nb::cast<std::int64_t>(stream), routine);
+  if (nb::hasattr(stream, "__cuda_stream__")) {
+    nb::object protocol = stream.attr("__cuda_stream__")();
+    if (nb::isinstance<nb::tuple>(protocol) && nb::len(protocol) == 2) {
+      return stream_from_number(nb::cast<std::int64_t>(protocol[1]), routine);
+    }
+    detail::throw_invalid_argument(routine, "stream", "has a __cuda_stream__ that returns no (version, handle) pair");
+  }
+  for (const char* attribute : {"ptr", "cuda_stream"}) {
+    if (nb::hasattr(stream, attribute)) return stream_from_number(nb::cast<std::int64_t>(stream.attr(attribute)), routine);
+  }
+  detail::throw_invalid_argument(routine, "stream", [&] {
+    return "is a " + python_type_name(stream) +
+           ", not a stream (an int handle, an object with __cuda_stream__, a CuPy or a PyTorch stream)";
+  }());
+}
+
+// Orders `consumer` after the work enqueued on `producer` so far, on the device.
+void wait_on_device(StreamHandle producer, StreamHandle consumer) {
+  if (producer == consumer) return;
+  cudaEvent_t event = nullptr;
+  CUNUM_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  const cudaError_t recorded = cudaEventRecord(event, producer);
+  const cudaError_t waited = recorded == cudaSuccess ? cudaStreamWaitEvent(consumer, event, 0) : recorded;
+  cudaEventDestroy(event);
+  CUNUM_CHECK(waited);
+}
+
+
+
+nb::dlpack::dtype dtype_from_typestr(const std::string& typestr, const char* routine, const char* name) {
+  // '<f4', '<f8', '<i4', '<i8', '|u1', ...: byte order, kind, bytes.
+  detail::require(typestr.size() >= 3 && typestr[0] != '>', routine, name,
+                  [&] { return "has a __cuda_array_interface__ typestr cunum cannot read ('" + typestr + "')"; });
+  nb::dlpack::dtype dtype{};
+  const char kind = typestr[1];
+  dtype.code = static_cast<std::uint8_t>(kind == 'f'   ? nb::dlpack::dtype_code::Float
+                                         : kind == 'i' ? nb::dlpack::dtype_code::Int
+                                         : kind == 'u' ? nb::dlpack::dtype_code::UInt
+                                                       : nb::dlpack::dtype_code::Bool);
+  dtype.bits = static_cast<std::uint8_t>(8 * std::stoi(typestr.substr(2)));
+  dtype.lanes = 1;
+  return dtype;
+}
+
+// An object exposing only __cuda_array_interface__ (Numba's device arrays): its view,
+// and its stream waited for on `stream` when the producer names one.
+nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream, const char* name,
+                                          const char* routine) {
+  nb::dict interface = nb::cast<nb::dict>(object.attr("__cuda_array_interface__"));
+  nb::tuple data = nb::cast<nb::tuple>(interface["data"]);
+  void* pointer = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data[0]));
+  const bool read_only = nb::cast<bool>(data[1]);
+  nb::tuple shape_tuple = nb::cast<nb::tuple>(interface["shape"]);
+  std::vector<std::size_t> shape;
+  for (nb::handle extent : shape_tuple) shape.push_back(nb::cast<std::size_t>(extent));
+  const nb::dlpack::dtype dtype = dtype_from_typestr(nb::cast<std::string>(interface["typestr"]), routine, name);
+  std::vector<std::int64_t> strides;
+  if (interface.contains("strides") && !interface["strides"].is_none()) {
+    for (nb::handle stride : nb::cast<nb::tuple>(interface["strides"])) {
+      strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));  // bytes to elements
+    }
+  }
+  if (interface.contains("stream") && !interface["stream"].is_none()) {
+    wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
+  }
+  int device = 0;
+  if (pointer != nullptr) {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, pointer) == cudaSuccess) device = attributes.device;
+    else cudaGetLastError();
+  }
+  nb::ndarray<> view(pointer, shape.size(), shape.data(), object, strides.empty() ? nullptr : strides.data(), dtype,
+                     nb::device::cuda::value, device);
+  detail::require(!read_only, routine, name, "is read-only (its __cuda_array_interface__ says so)");
+  return view;
+}
+
+// The view of an object nanobind imports itself (a DLPack capsule, __dlpack__ without
+// a stream, the buffer protocol), writable or not.
+bool try_view(nb::handle object, Access access, nb::ndarray<>& view, bool& read_only) {
+  if (access == Access::write) {
+    if (nb::try_cast<nb::ndarray<>>(object, view)) return true;
+  }
+  nb::ndarray<nb::ro> readable;
+  if (!nb::try_cast<nb::ndarray<nb::ro>>(object, readable)) return false;
+  read_only = access == Access::write;
+  view = nb::ndarray<>(readable);
+  return true;
+}
+
+void require_reachable(const nb::ndarray<>& view, const Target& target, const char* routine, const char* name) {
+  const int type = view.device_type();
+  const bool host = type == nb::device::cpu::value, device = type == nb::device::cuda::value;
+  const bool shared = type == nb::device::cuda_host::value || type == nb::device::cuda_managed::value;
+  detail::require(host || device || shared, routine, name, [&] {
+    return "is memory of a kind cunum cannot use (DLPack device type " + std::to_string(type) + ")";
+  });
+  if (target.backend == Backend::cpu) {
+    detail::require(!device, routine, name, [&] {
+      return "is memory of CUDA device " + std::to_string(view.device_id()) +
+             "; the cpu backend needs host or managed memory";
+    });
+  } else if (device) {
+    detail::require(view.device_id() == target.device, routine, name, [&] {
+      return "is memory of CUDA device " + std::to_string(view.device_id()) + "; the plan runs on device " +
+             std::to_string(target.device);
+    });
+  }
+  // Pageable host memory given to the CUDA backend: the C++ routine's require_memory
+  // decides (devices that read pageable memory accept it).
+}
+
+bool c_contiguous(const nb::ndarray<>& view) {
+  std::int64_t expected = 1;
+  for (std::size_t axis = view.ndim(); axis-- > 0;) {
+    const std::int64_t extent = static_cast<std::int64_t>(view.shape(axis));
+    if (extent == 0) return true;
+    if (extent != 1 && view.stride(axis) != expected) return false;
+    expected *= extent;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+Target target_of(const Placement& placement) {
+  Target target;
+  target.backend = placement.backend;
+  target.device = placement.devices.empty() ? 0 : placement.devices.front();
+  return target;
+}
+
+std::vector<std::int64_t> Array::shape() const {
+  std::vector<std::int64_t> extents(view.ndim());
+  for (std::size_t axis = 0; axis < extents.size(); ++axis) extents[axis] = static_cast<std::int64_t>(view.shape(axis));
+  return extents;
+}
+
+std::string dtype_name(nb::dlpack::dtype dtype) {
+  const auto code = static_cast<nb::dlpack::dtype_code>(dtype.code);
+  const char* kind = code == nb::dlpack::dtype_code::Float  ? "float"
+                     : code == nb::dlpack::dtype_code::Int  ? "int"
+                     : code == nb::dlpack::dtype_code::UInt ? "uint"
+                     : code == nb::dlpack::dtype_code::Bool ? "bool"
+                                                            : "other";
+  if (code == nb::dlpack::dtype_code::Bool) return kind;
+  return kind + std::to_string(dtype.bits) + (dtype.lanes != 1 ? "x" + std::to_string(dtype.lanes) : "");
+}
+
+Array import_array(nb::handle object, const char* name, const Target& target, StreamHandle stream,
+                   nb::dlpack::dtype dtype, Access access, const char* routine) {
+  detail::require(!object.is_none(), routine, name, "is None; an array is required");
+  Array array;
+  array.source = object;
+  array.name = name;
+  bool read_only = false;
+  bool imported = false;
+  const Library library = library_of(object);
+  const bool has_dlpack = nb::hasattr(object, "__dlpack__");
+  if (has_dlpack && target.backend == Backend::cuda && library != Library::numpy) {
+    // The consumer's stream, so that the producer orders its pending work before it.
+    nb::object capsule = object.attr("__dlpack__")(nb::arg("stream") = stream_number(stream));
+    imported = try_view(capsule, access, array.view, read_only);
+  } else if (!has_dlpack && nb::hasattr(object, "__cuda_array_interface__")) {
+    array.view = import_cuda_array_interface(object, stream, name, routine);
+    imported = true;
+  }
+  if (!imported) imported = try_view(object, access, array.view, read_only);
+  detail::require(imported, routine, name, [&] {
+    return "is not an array: a " + python_type_name(object) +
+           " has no __dlpack__, __cuda_array_interface__ or buffer cunum can import";
+  });
+  detail::require(!read_only, routine, name, "is read-only; the routine writes it");
+  require_reachable(array.view, target, routine, name);
+  if (dtype.bits != 0) require_dtype(array, dtype, routine);
+  detail::require(c_contiguous(array.view), routine, name, [&] {
+    std::vector<std::int64_t> strides(array.view.ndim());
+    for (std::size_t axis = 0; axis < strides.size(); ++axis) strides[axis] = array.view.stride(axis);
+    return "is not C-contiguous (shape " + shape_text(array.shape()) + ", strides " + shape_text(strides) +
+           " elements); pass a contiguous array (ascontiguousarray, .contiguous())";
+  });
+  return array;
+}
+
+bool is_scalar(nb::handle value) {
+  if (nb::isinstance<nb::float_>(value) || nb::isinstance<nb::int_>(value)) return true;
+  // NumPy scalars and 0-d NumPy arrays: host values, read without waiting for a device.
+  return library_of(value) == Library::numpy && nb::hasattr(value, "ndim") && nb::cast<int>(value.attr("ndim")) == 0;
+}
+
+void require_dtype(const Array& array, nb::dlpack::dtype dtype, const char* routine) {
+  detail::require(array.view.dtype() == dtype, routine, array.name, [&] {
+    return "has dtype " + dtype_name(array.view.dtype()) + "; expected " + dtype_name(dtype);
+  });
+}
+
+void require_shape(const Array& array, const std::vector<std::int64_t>& expected, const char* routine) {
+  const std::vector<std::int64_t> shape = array.shape();
+  detail::require(shape == expected, routine, array.name,
+                  [&] { return "has shape " + shape_text(shape) + "; expected " + shape_text(expected); });
+}
+
+void require_size(const Array& array, std::int64_t count, const char* routine) {
+  detail::require(array.size() == count, routine, array.name, [&] {
+    return "holds " + std::to_string(array.size()) + " elements (shape " + shape_text(array.shape()) + "); expected " +
+           std::to_string(count);
+  });
+}
+
+nb::object new_array(nb::handle like, const std::vector<std::int64_t>& shape, nb::dlpack::dtype dtype,
+                     const Target& target, StreamHandle stream) {
+  nb::list extents_list;
+  for (std::int64_t extent : shape) extents_list.append(extent);
+  nb::tuple shape_tuple(extents_list);
+  const std::string name = dtype_name(dtype);
+  if (target.backend == Backend::cpu) {
+    static nb::object numpy_empty = nb::module_::import_("numpy").attr("empty");
+    return numpy_empty(shape_tuple, nb::arg("dtype") = name);
+  }
+  if (!like.is_none()) {
+    nb::object made = frameworks("empty")(like, shape_tuple, name, stream_number(stream));
+    if (!made.is_none()) return made;
+  }
+  // cunum's own device memory, stream-ordered on `stream`, freed on it when the last
+  // reference to the array goes.
+  std::int64_t count = 1;
+  for (std::int64_t extent : shape) count *= extent;
+  auto* buffer = new DeviceBuffer<unsigned char>(static_cast<std::size_t>(count) * (dtype.bits / 8), stream);
+  nb::capsule owner(buffer, [](void* pointer) noexcept { delete static_cast<DeviceBuffer<unsigned char>*>(pointer); });
+  std::vector<std::size_t> extents(shape.begin(), shape.end());
+  nb::ndarray<> view(buffer->data(), extents.size(), extents.data(), owner, nullptr, dtype, nb::device::cuda::value,
+                     target.device);
+  nb::object exported = nb::ndarray<nb::array_api>(view).cast();
+  return like.is_none() ? exported : frameworks("wrap")(like, exported);
+}
+
+Array output_array(nb::handle out, const char* name, nb::handle like, const std::vector<std::int64_t>& shape,
+                   nb::dlpack::dtype dtype, const Target& target, StreamHandle stream, const char* routine,
+                   nb::object& result) {
+  result = out.is_none() ? new_array(like, shape, dtype, target, stream) : nb::borrow(out);
+  Array array = import_array(result, name, target, stream, dtype, Access::write, routine);
+  require_shape(array, shape, routine);
+  return array;
+}
+
+StreamHandle resolve_stream(nb::handle stream, nb::handle like, const Target& target, const char* routine) {
+  if (target.backend == Backend::cpu) return nullptr;
+  if (!stream.is_none()) return parse_stream(stream, routine);
+  if (like.is_none()) return nullptr;
+  const Library library = library_of(like);
+  if (library != Library::cupy && library != Library::torch) return nullptr;
+  return stream_from_number(nb::cast<std::int64_t>(frameworks("current_stream")(like)), routine);
+}
+
+Placement make_placement(const std::string& backend, nb::handle devices, nb::handle stream, const char* routine) {
+  Placement placement;
+  placement.backend = parse_enum(backend, BackendValues::all, routine, "placement.backend", "Backend");
+  if (nb::isinstance<nb::int_>(devices)) {
+    placement.devices.push_back(nb::cast<int>(devices));
+  } else if (!devices.is_none()) {
+    for (nb::handle device : devices) placement.devices.push_back(nb::cast<int>(device));
+  }
+  placement.stream = parse_stream(stream, routine);
+  return placement;
+}
+
+Placement placement_for(nb::handle like, nb::handle backend, const char* routine) {
+  if (!backend.is_none()) return make_placement(nb::cast<std::string>(backend), nb::none(), nb::none(), routine);
+  Placement placement(Backend::cpu);
+  int device_type = nb::device::cpu::value, device = 0;
+  if (nb::hasattr(like, "__dlpack_device__")) {
+    nb::tuple where = nb::cast<nb::tuple>(like.attr("__dlpack_device__")());
+    device_type = nb::cast<int>(where[0]);
+    device = nb::cast<int>(where[1]);
+  } else if (nb::hasattr(like, "__cuda_array_interface__")) {
+    device_type = nb::device::cuda::value;
+    device = current_device();
+  }
+  if (device_type == nb::device::cuda::value || device_type == nb::device::cuda_managed::value) {
+    placement.backend = Backend::cuda;
+    placement.devices = {device};
+  }
+  return placement;
+}
+
+std::string dtype_argument(nb::handle dtype) {
+  std::string name;
+  if (nb::isinstance<nb::str>(dtype)) {
+    name = nb::cast<std::string>(dtype);
+  } else if (nb::hasattr(dtype, "name") && nb::isinstance<nb::str>(dtype.attr("name"))) {
+    name = nb::cast<std::string>(dtype.attr("name"));  // a NumPy dtype
+  } else if (nb::hasattr(dtype, "__name__")) {
+    name = nb::cast<std::string>(dtype.attr("__name__"));  // numpy.float32, float
+  } else {
+    name = nb::cast<std::string>(nb::str(dtype));  // torch.float32
+  }
+  if (name.rfind("torch.", 0) == 0) name = name.substr(6);
+  if (name == "float" || name == "double") return "float64";  // Python's float is a double
+  return name;
+}
+
+Real parse_real(nb::handle dtype, const char* routine) {
+  const std::string name = dtype_argument(dtype);
+  if (name == "float32") return Real::float32;
+  if (name == "float64") return Real::float64;
+  detail::throw_invalid_argument(routine, "dtype", "is '" + name + "'; cunum computes in float32 or float64");
+}
+
+Real real_of(const Array& array, const char* routine) {
+  const nb::dlpack::dtype dtype = array.view.dtype();
+  if (dtype == nb::dtype<float>()) return Real::float32;
+  detail::require(dtype == nb::dtype<double>(), routine, array.name,
+                  [&] { return "has dtype " + dtype_name(dtype) + "; expected float32 or float64"; });
+  return Real::float64;
+}
+
+const char* real_name(Real real) { return real == Real::float32 ? "float32" : "float64"; }
+
+}  // namespace cunum::python

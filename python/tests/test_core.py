@@ -1,0 +1,85 @@
+"""The package itself: its version, the error classes and where plans run."""
+
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import cunum
+from conftest import require_error
+
+pytestmark = pytest.mark.cpu
+
+
+def test_version_is_the_cmake_project_version():
+    cmake = (pathlib.Path(__file__).resolve().parents[2] / "CMakeLists.txt").read_text()
+    assert cunum.__version__ == re.search(r"project\(cunum VERSION ([0-9.]+)", cmake).group(1)
+
+
+def test_error_classes_carry_the_cpp_codes():
+    assert issubclass(cunum.InvalidArgument, cunum.Error) and issubclass(cunum.InvalidArgument, ValueError)
+    assert issubclass(cunum.OutOfMemory, MemoryError)
+    for cls, code in [(cunum.InvalidArgument, "invalid_argument"), (cunum.NoDevice, "no_device"),
+                      (cunum.CudaFailure, "cuda_failure"), (cunum.OutOfMemory, "out_of_memory"),
+                      (cunum.NotSupported, "not_supported")]:
+        assert cls.code == code
+
+
+def test_invalid_argument_names_the_routine_and_the_argument():
+    error = require_error(cunum.InvalidArgument, "argument 'placement.backend'", cunum.Reducer, "float32",
+                          backend="gpu")
+    assert str(error).startswith("cunum [invalid_argument]: cunum::Reducer: ")
+    assert error.code == "invalid_argument"
+
+
+@pytest.mark.skipif(cunum.device_count() > 0, reason="the machine has a CUDA device")
+def test_no_device_is_raised_for_cuda_without_a_device():
+    require_error(cunum.NoDevice, "no CUDA device", cunum.Reducer, "float32", backend="cuda")
+    require_error(cunum.NoDevice, "no CUDA device", cunum.resolve_backend, "cuda")
+    assert cunum.resolve_backend("automatic") == "cpu"
+
+
+def test_out_of_memory_is_raised_before_allocating():
+    # 2^40 points of float64: beyond this machine's memory, refused before any allocation.
+    require_error(cunum.OutOfMemory, "needs", cunum.PoissonSolver, (1 << 20, 1 << 20), backend="cpu")
+
+
+def test_not_supported_names_the_limit():
+    bridge = cunum.BrownianBridge(0.0, 1.0, [0.5], backend="cpu")
+    require_error(cunum.NotSupported, "offset", bridge.generate_sobol_paths, 4, sequence="sobol64", offset=1 << 33)
+
+
+def test_arrays_are_checked_with_named_errors():
+    reducer = cunum.Reducer("float64", backend="cpu")
+    require_error(cunum.InvalidArgument, "argument 'data' has dtype float32; expected float64", reducer.reduce,
+                  "sum", np.ones(3, np.float32))
+    require_error(cunum.InvalidArgument, "argument 'data' is not C-contiguous", reducer.reduce, "sum",
+                  np.ones((4, 4))[:, ::2])
+    require_error(cunum.InvalidArgument, "argument 'data' is not an array", reducer.reduce, "sum", [1.0, 2.0])
+    require_error(cunum.InvalidArgument, "argument 'result' has shape (1,); expected ()", reducer.reduce, "sum",
+                  np.ones(3), np.zeros(1))
+    read_only = np.zeros(())
+    read_only.flags.writeable = False
+    require_error(cunum.InvalidArgument, "argument 'result' is read-only", reducer.reduce, "sum", np.ones(3),
+                  read_only)
+    require_error(cunum.InvalidArgument, "argument 'op' is not one of ReduceOp's values", reducer.reduce, "mean",
+                  np.ones(3))
+    require_error(cunum.InvalidArgument, "argument 'dtype'", cunum.Reducer, "complex64", backend="cpu")
+
+
+def test_cpu_backend_ignores_the_stream_argument():
+    reducer = cunum.Reducer("float64", backend="cpu")
+    assert reducer.reduce("sum", np.ones(4), stream=12345) == 4.0
+
+
+def test_a_stream_of_another_kind_is_refused_by_name():
+    with pytest.raises(cunum.InvalidArgument, match="argument 'stream'"):
+        cunum.Reducer("float64", backend="cpu", stream="default")
+
+
+def test_stubs_and_docstrings_are_there():
+    stub = pathlib.Path(cunum.__file__).with_name("_cunum.pyi")
+    assert stub.exists() and "class BlackScholesPricer" in stub.read_text()
+    assert "Synchronizes" in cunum.BlackScholesPricer.price.__doc__
+    assert "Black-Scholes-Merton" in cunum.black_scholes.__doc__
