@@ -81,7 +81,7 @@ def _columns(options, names, optional):
 
 
 def _table(options, dtype):
-    columns = _np.broadcast_arrays(*_columns(options, OPTION_FIELDS, _OPTIONAL))
+    columns = _np.broadcast_arrays(*(_np.atleast_1d(c) for c in _columns(options, OPTION_FIELDS, _OPTIONAL)))
     if columns[0].ndim != 1:
         _refuse(f"fields must be scalars or 1-D arrays of one length (got shape {columns[0].shape})")
     return _np.ascontiguousarray(_np.stack(columns, axis=1), dtype=dtype)

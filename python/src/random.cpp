@@ -27,11 +27,16 @@ nb::object fill(RandomGenerator& generator, nb::handle out, nb::handle size, nb:
     }
     for (std::int64_t extent : shape) detail::require_non_negative(extent, routine, "size");
   }
-  const nb::object dtype_given = dtype.is_none() && !out.is_none() ? nb::object(out.attr("dtype")) : nb::borrow(dtype);
-  const Real real = dtype_given.is_none() ? Real::float64 : parse_real(dtype_given, routine);
+  nb::object result = nb::borrow(out);
+  Real real = dtype.is_none() ? Real::float64 : parse_real(dtype, routine);
+  if (!out.is_none()) {
+    real = real_of(import_array(out, "out", target, on, {}, Access::write, routine), routine);
+    detail::require(dtype.is_none() || parse_real(dtype, routine) == real, routine, "dtype",
+                    "differs from the dtype of 'out'");
+  }
   return with_real(real, [&](auto value) {
     using T = decltype(value);
-    nb::object result = out.is_none() ? new_array_of<T>(like, shape, target, on) : nb::borrow(out);
+    if (out.is_none()) result = new_array_of<T>(like, shape, target, on);
     const Array output = import_as<T>(result, "out", target, on, Access::write, routine);
     {
       nb::gil_scoped_release unlocked;
