@@ -46,6 +46,7 @@ def pytest_sessionfinish(session, exitstatus):
     if skipped and not terminal.stats.get("passed") and not terminal.stats.get("failed"):
         # CTest marks the test skipped on "[  SKIPPED ]"; scripts/test reads the reason
         # between ": Skipped" and that line, as it does for GoogleTest.
+        terminal.write("\n")
         terminal.write_line(f"{__file__}:0: Skipped")
         terminal.write_line(GPU_MISSING)
         terminal.write_line(f"[  SKIPPED ] cunum-python-gpu ({skipped} tests)")

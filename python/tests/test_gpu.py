@@ -1,0 +1,203 @@
+"""The GPU suite: CuPy and PyTorch arrays on the cuda backend.
+
+- zero copy: outputs land in the caller's arrays (pointer equality), inputs are read in
+  place (an output aliased to an input is written where the input lives);
+- results equal the C++ API's: the CPU backend's bit for bit where the C++ API promises
+  it (random uniforms, the Himeno pressure), within its documented bounds elsewhere, and
+  CuPy's and PyTorch's results equal to each other bit for bit;
+- streams: the default is the current stream of the array's library, and a call made
+  while that stream is captured into a CUDA graph lands in the graph (so it was
+  enqueued on that stream, and did not synchronise: a synchronisation breaks a capture);
+- errors: each class raised from Python on the device.
+
+Skipped, with the reason, without a CUDA device; the CuPy tests without CuPy and the
+PyTorch tests without PyTorch.
+"""
+
+import numpy as np
+import pytest
+
+import cunum
+
+pytestmark = pytest.mark.gpu
+
+cp = pytest.importorskip("cupy", reason="CuPy is not installed") if cunum.device_count() else None
+
+
+def torch_or_skip():
+    return pytest.importorskip("torch", reason="PyTorch is not installed")
+
+
+def host(array):
+    if hasattr(array, "get"):
+        return array.get()
+    if hasattr(array, "cpu"):
+        return array.cpu().numpy()
+    return np.from_dlpack(array)
+
+
+@pytest.fixture
+def inputs():
+    rng = np.random.default_rng(20261124)
+    n = 100_003
+    return {"spot": rng.uniform(50, 150, n), "strike": rng.uniform(50, 150, n), "expiry": rng.uniform(0.01, 3, n),
+            "volatility": rng.uniform(0.05, 0.8, n)}
+
+
+def test_black_scholes_writes_cupy_outputs_in_place_and_matches_the_cpu(inputs):
+    device = {k: cp.asarray(v) for k, v in inputs.items()}
+    pricer = cunum.BlackScholesPricer(("call", "put", "delta_call"), backend="cuda")
+    out = {"call": cp.empty_like(device["spot"]), "put": cp.empty_like(device["spot"])}
+    results = pricer.price(device["spot"], device["strike"], device["expiry"], rate=0.03,
+                           volatility=device["volatility"], out=out)
+    assert results["call"].data.ptr == out["call"].data.ptr and results["put"].data.ptr == out["put"].data.ptr
+    assert isinstance(results["delta_call"], cp.ndarray)
+    cpu = cunum.BlackScholesPricer(("call", "put", "delta_call"), backend="cpu").price(
+        inputs["spot"], inputs["strike"], inputs["expiry"], rate=0.03, volatility=inputs["volatility"])
+    for name in ("call", "put", "delta_call"):
+        assert np.allclose(host(results[name]), cpu[name], rtol=1e-13, atol=1e-13)
+    # In place: the call overwrites the spot array where it lives, so the input was read there.
+    spot = device["spot"]
+    pointer = spot.data.ptr
+    in_place = pricer.price(spot, device["strike"], device["expiry"], rate=0.03, volatility=device["volatility"],
+                            out={"call": spot})
+    assert in_place["call"].data.ptr == pointer and np.array_equal(host(spot), host(results["call"]))
+
+
+def test_pytorch_tensors_give_cupys_results_bit_for_bit(inputs):
+    torch = torch_or_skip()
+    tensors = {k: torch.as_tensor(v, device="cuda") for k, v in inputs.items()}
+    pricer = cunum.BlackScholesPricer(("call", "vega"), backend="cuda")
+    out = torch.empty_like(tensors["spot"])
+    results = pricer.price(tensors["spot"], tensors["strike"], tensors["expiry"], rate=0.03,
+                           volatility=tensors["volatility"], out={"call": out})
+    assert results["call"].data_ptr() == out.data_ptr() and isinstance(results["vega"], torch.Tensor)
+    device = {k: cp.asarray(v) for k, v in inputs.items()}
+    with_cupy = pricer.price(device["spot"], device["strike"], device["expiry"], rate=0.03,
+                             volatility=device["volatility"])
+    assert np.array_equal(host(results["call"]), host(with_cupy["call"]))
+    assert np.array_equal(host(results["vega"]), host(with_cupy["vega"]))
+
+
+def test_a_call_on_a_capturing_stream_lands_in_the_graph_without_synchronising(inputs):
+    device = {k: cp.asarray(v) for k, v in inputs.items()}
+    pricer = cunum.BlackScholesPricer(("call",), backend="cuda")
+    out = cp.empty_like(device["spot"])
+    expected = pricer.price(device["spot"], device["strike"], device["expiry"], volatility=device["volatility"])
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:  # the current CuPy stream: the call's default
+        stream.begin_capture()
+        pricer.price(device["spot"], device["strike"], device["expiry"], volatility=device["volatility"],
+                     out={"call": out})
+        graph = stream.end_capture()
+    out.fill(cp.nan)
+    stream.synchronize()
+    graph.launch(stream)
+    stream.synchronize()
+    assert np.array_equal(host(out), host(expected["call"]))
+
+
+def test_the_default_stream_is_the_current_stream_of_the_library():
+    x = cp.arange(1 << 20, dtype=cp.float64)
+    stream = cp.cuda.Stream(non_blocking=True)
+    reducer = cunum.Reducer("float64", backend="cuda")
+    result = cp.zeros(())
+    with stream:
+        stream.begin_capture()
+        reducer.reduce("sum", x, result)
+        graph = stream.end_capture()
+    graph.launch(stream)
+    stream.synchronize()
+    assert float(result) == float((1 << 20) * ((1 << 20) - 1) // 2)
+    torch = torch_or_skip()
+    t = torch.arange(1 << 20, dtype=torch.float64, device="cuda")
+    torch_stream = torch.cuda.Stream()
+    with torch.cuda.stream(torch_stream):
+        total = reducer.reduce("sum", t)  # on torch_stream, the current one
+    torch_stream.synchronize()
+    assert isinstance(total, torch.Tensor) and float(total) == float((1 << 20) * ((1 << 20) - 1) // 2)
+
+
+def test_an_explicit_stream_is_honoured_in_each_form():
+    torch = torch_or_skip()
+    x = cp.ones(1000, dtype=cp.float32)
+    reducer = cunum.Reducer("float32", backend="cuda")
+    cupy_stream = cp.cuda.Stream(non_blocking=True)
+    torch_stream = torch.cuda.Stream()
+
+    class Protocol:
+        def __cuda_stream__(self):
+            return (0, cupy_stream.ptr)
+
+    for stream in (cupy_stream, torch_stream, cupy_stream.ptr, Protocol()):
+        out = cp.zeros((), dtype=cp.float32)
+        reducer.reduce("sum", x, out, stream=stream)
+        cunum.synchronize(stream)
+        assert float(out) == 1000.0
+
+
+def test_random_uniforms_equal_the_cpu_backend_bit_for_bit():
+    gpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cuda")
+    cpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cpu")
+    out = cp.empty(1 << 20, dtype=cp.float32)
+    assert gpu.uniform(out).data.ptr == out.data.ptr
+    assert np.array_equal(host(out), cpu.uniform(size=1 << 20, dtype="float32"))
+    like = gpu.normal(size=(3, 5), like=out)
+    assert isinstance(like, cp.ndarray) and like.dtype == cp.float64 and like.shape == (3, 5)
+    plain = gpu.uniform(size=7)  # no library given: a DLPack array of cunum's device memory
+    assert cp.from_dlpack(plain).shape == (7,)
+
+
+def test_himeno_pressure_equals_the_cpu_backend_bit_for_bit():
+    gpu = cunum.HimenoProblem("XS", backend="cuda")
+    cpu = cunum.HimenoProblem("XS", backend="cpu")
+    gpu.iterate(4)
+    cpu.iterate(4)
+    assert np.array_equal(gpu.pressure(), cpu.pressure())
+
+
+def test_poisson_bridge_and_monte_carlo_match_the_cpu_backend():
+    rng = np.random.default_rng(7)
+    f = rng.standard_normal((64, 48))
+    solver = cunum.PoissonSolver((64, 48), (1.0, 1.0), ("dirichlet", "periodic"), backend="cuda")
+    device_f = cp.asarray(f)
+    pointer = device_f.data.ptr
+    solved = solver.solve(device_f, out=device_f)
+    assert solved.data.ptr == pointer
+    expected = cunum.PoissonSolver((64, 48), (1.0, 1.0), ("dirichlet", "periodic"), backend="cpu").solve(f)
+    assert np.allclose(host(solved), expected, rtol=1e-12, atol=1e-14)
+
+    order = cunum.brownian_bridge.make_bridge_order([i / 16 for i in range(1, 16)])
+    z = rng.standard_normal((16, 1, 1001))
+    gpu_paths = cunum.BrownianBridge(0.0, 1.0, order, backend="cuda").generate_paths(cp.asarray(z))
+    cpu_paths = cunum.BrownianBridge(0.0, 1.0, order, backend="cpu").generate_paths(z)
+    assert isinstance(gpu_paths, cp.ndarray) and np.allclose(host(gpu_paths), cpu_paths, rtol=1e-12, atol=1e-12)
+
+    settings = cunum.MonteCarloSettings(paths=1 << 16, greeks=True)
+    options = {"spot": np.array([100.0, 95.0]), "strike": 100.0, "expiry": 1.0, "rate": 0.02, "volatility": 0.2}
+    gpu_estimates = cunum.MonteCarloPricer(settings, backend="cuda").price(options, like=device_f)
+    cpu_estimates = cunum.MonteCarloPricer(settings, backend="cpu").price(options)
+    assert isinstance(gpu_estimates["price"], cp.ndarray)
+    assert np.allclose(host(gpu_estimates["price"]), cpu_estimates["price"], rtol=1e-10)
+
+
+def test_errors_are_raised_from_the_device():
+    reducer = cunum.Reducer("float64", backend="cuda")
+    if not cunum.device_properties().pageable_memory_access:
+        with pytest.raises(cunum.InvalidArgument, match="argument 'data' is pageable host memory"):
+            reducer.reduce("sum", np.ones(10), cp.zeros(()))
+    with pytest.raises(cunum.InvalidArgument, match="argument 'data' has dtype float32"):
+        reducer.reduce("sum", cp.ones(10, dtype=cp.float32))
+    cpu = cunum.Reducer("float64", backend="cpu")
+    with pytest.raises(cunum.InvalidArgument, match="is memory of CUDA device"):
+        cpu.reduce("sum", cp.ones(10))
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        try:
+            with pytest.raises(cunum.NotSupported, match="captur"):
+                cunum.Reducer("float64", backend="cuda", stream=stream)
+        finally:
+            stream.end_capture()
+    with pytest.raises(cunum.OutOfMemory):
+        cunum.PoissonSolver((1 << 17, 1 << 17), backend="cuda")
