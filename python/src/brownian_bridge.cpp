@@ -107,6 +107,9 @@ Args:
     fixed_end: w, d values, for a bridge pinned at T; None: a free bridge.
     backend, device: where generate calls run ('automatic', 'cpu', 'cuda').
 
+Synchronizes: cuda: the constructor waits for the upload of the strategy (on a
+stream of cunum's own, never the caller's streams).
+
 Raises:
     InvalidArgument: naming the argument that breaks a rule above.
     NoDevice: 'cuda' without a device.)";
