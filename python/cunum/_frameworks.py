@@ -24,9 +24,10 @@ def current_stream(like):
 
 
 def empty(like, shape, dtype, stream):
-    """A new uninitialised array of `like`'s library on its device, for work on the
-    stream `stream` (an int handle; 1 is the legacy default stream), or None when
-    `like` is from a library whose arrays cunum does not allocate (JAX: immutable)."""
+    """A new uninitialised array of `like`'s library on its device (host memory for a
+    NumPy array or a CPU tensor), for work on the stream `stream` (an int handle; 1 is
+    the legacy default stream), or None when `like` is from a library whose arrays
+    cunum does not allocate (JAX: immutable)."""
     library = _library(like)
     if library == "cupy":
         cupy = sys.modules["cupy"]
@@ -35,6 +36,8 @@ def empty(like, shape, dtype, stream):
     if library == "torch":
         torch = sys.modules["torch"]
         result = torch.empty(shape, dtype=getattr(torch, dtype), device=like.device)
+        if like.device.type != "cuda":
+            return result
         current = torch.cuda.current_stream(like.device)
         if stream not in (1, current.cuda_stream):
             # The caching allocator may hand the block out again once the tensor dies;

@@ -283,13 +283,13 @@ nb::object new_array(nb::handle like, const std::vector<std::int64_t>& shape, nb
   for (std::int64_t extent : shape) extents_list.append(extent);
   nb::tuple shape_tuple(extents_list);
   const std::string name = dtype_name(dtype);
-  if (target.backend == Backend::cpu) {
-    static nb::object numpy_empty = nb::module_::import_("numpy").attr("empty");
-    return numpy_empty(shape_tuple, nb::arg("dtype") = name);
-  }
   if (!like.is_none()) {
     nb::object made = frameworks("empty")(like, shape_tuple, name, stream_number(stream));
     if (!made.is_none()) return made;
+  }
+  if (target.backend == Backend::cpu) {
+    static nb::object numpy_empty = nb::module_::import_("numpy").attr("empty");
+    return numpy_empty(shape_tuple, nb::arg("dtype") = name);
   }
   // cunum's own device memory, stream-ordered on `stream`, freed on it when the last
   // reference to the array goes.
