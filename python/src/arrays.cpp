@@ -37,7 +37,8 @@ Library library_of(nb::handle object) {
 
 // cunum._frameworks, the Python side of the libraries' conventions.
 nb::object frameworks(const char* function) {
-  static nb::object module = nb::module_::import_("cunum._frameworks");
+  // Released, never destroyed: a static object would be freed after the interpreter finalises.
+  static const nb::handle module = nb::module_::import_("cunum._frameworks").release();
   return module.attr(function);
 }
 
@@ -288,7 +289,7 @@ nb::object new_array(nb::handle like, const std::vector<std::int64_t>& shape, nb
     if (!made.is_none()) return made;
   }
   if (target.backend == Backend::cpu) {
-    static nb::object numpy_empty = nb::module_::import_("numpy").attr("empty");
+    static const nb::handle numpy_empty = nb::object(nb::module_::import_("numpy").attr("empty")).release();
     return numpy_empty(shape_tuple, nb::arg("dtype") = name);
   }
   // cunum's own device memory, stream-ordered on `stream`, freed on it when the last

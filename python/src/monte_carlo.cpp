@@ -63,7 +63,7 @@ std::vector<Field> asset_greek_fields() {
 template <class T, class Record>
 void add_field_views(nb::dict& results, const std::vector<Field>& fields, const Array& buffer, nb::handle like,
                      std::int64_t rows, std::int64_t columns, bool matrix) {
-  static nb::object wrap = nb::module_::import_("cunum._frameworks").attr("wrap");
+  static const nb::handle wrap = nb::object(nb::module_::import_("cunum._frameworks").attr("wrap")).release();
   const std::size_t shape[2] = {static_cast<std::size_t>(rows), static_cast<std::size_t>(columns)};
   for (const Field& field : fields) {
     const std::size_t element = field.count ? sizeof(std::int64_t) : sizeof(T);
