@@ -109,12 +109,12 @@ nb::dlpack::dtype dtype_from_typestr(const std::string& typestr, const char* rou
 
 // An object exposing only __cuda_array_interface__ (Numba's device arrays): its view,
 // and its stream waited for on `stream` when the producer names one.
-nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream, const char* name,
+nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream, bool& read_only, const char* name,
                                           const char* routine) {
   nb::dict interface = nb::cast<nb::dict>(object.attr("__cuda_array_interface__"));
   nb::tuple data = nb::cast<nb::tuple>(interface["data"]);
   void* pointer = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data[0]));
-  const bool read_only = nb::cast<bool>(data[1]);
+  read_only = nb::cast<bool>(data[1]);
   nb::tuple shape_tuple = nb::cast<nb::tuple>(interface["shape"]);
   std::vector<std::size_t> shape;
   for (nb::handle extent : shape_tuple) shape.push_back(nb::cast<std::size_t>(extent));
@@ -134,10 +134,8 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
     if (cudaPointerGetAttributes(&attributes, pointer) == cudaSuccess) device = attributes.device;
     else cudaGetLastError();
   }
-  nb::ndarray<> view(pointer, shape.size(), shape.data(), object, strides.empty() ? nullptr : strides.data(), dtype,
-                     nb::device::cuda::value, device);
-  detail::require(!read_only, routine, name, "is read-only (its __cuda_array_interface__ says so)");
-  return view;
+  return nb::ndarray<>(pointer, shape.size(), shape.data(), object, strides.empty() ? nullptr : strides.data(), dtype,
+                       nb::device::cuda::value, device);
 }
 
 // The view of an object nanobind imports itself (a DLPack capsule, __dlpack__ without
@@ -233,7 +231,8 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
     nb::object capsule = object.attr("__dlpack__")(nb::arg("stream") = stream_number(stream));
     imported = try_view(capsule, access, array.view, read_only);
   } else if (!has_dlpack && nb::hasattr(object, "__cuda_array_interface__")) {
-    array.view = import_cuda_array_interface(object, stream, name, routine);
+    array.view = import_cuda_array_interface(object, stream, read_only, name, routine);
+    read_only = read_only && access == Access::write;
     imported = true;
   }
   if (!imported) imported = try_view(object, access, array.view, read_only);

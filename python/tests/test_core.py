@@ -83,3 +83,19 @@ def test_stubs_and_docstrings_are_there():
     assert stub.exists() and "class BlackScholesPricer" in stub.read_text()
     assert "Synchronizes" in cunum.BlackScholesPricer.price.__doc__
     assert "Black-Scholes-Merton" in cunum.black_scholes.__doc__
+
+
+def test_cuda_array_interface_objects_are_read_and_their_device_checked():
+    class DeviceOnly:  # a Numba-like array: only __cuda_array_interface__ (never dereferenced here)
+        __cuda_array_interface__ = {"data": (0x7F0000000000, True), "shape": (4,), "typestr": "<f8",
+                                    "strides": None, "version": 3}
+
+    reducer = cunum.Reducer("float64", backend="cpu")
+    require_error(cunum.InvalidArgument, "argument 'data' is memory of CUDA device", reducer.reduce, "sum",
+                  DeviceOnly())
+
+    class ReadOnlyScalar:
+        __cuda_array_interface__ = {"data": (0x7F0000000000, True), "shape": (), "typestr": "<f8", "version": 3}
+
+    require_error(cunum.InvalidArgument, "argument 'result' is read-only", reducer.reduce, "sum", np.ones(2),
+                  ReadOnlyScalar())
