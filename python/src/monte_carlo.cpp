@@ -188,6 +188,10 @@ Args:
         price() call spreads its paths over (prices bit-identical to one device's).
     stream: cuda: the stream load() copies on.
 
+Synchronizes: cuda with source 'sobol_bridge': the constructor waits for the upload
+of its bridge and Sobol tables (on a stream of cunum's own). Otherwise nothing is
+enqueued.
+
 Raises:
     InvalidArgument: naming the setting ('settings.paths', 'settings.payoff', ...),
         'placement.backend' or 'placement.devices'.
