@@ -176,13 +176,18 @@ EventTimer::~EventTimer() {
 void EventTimer::start(StreamHandle stream) {
   const detail::RoutineScope scope("cunum::EventTimer::start");
   CUNUM_CHECK(cudaEventRecord(start_, stream));
+  started_ = true;
+  stopped_ = false;  // a stop before this start measures nothing
 }
 void EventTimer::stop(StreamHandle stream) {
   const detail::RoutineScope scope("cunum::EventTimer::stop");
   CUNUM_CHECK(cudaEventRecord(stop_, stream));
+  stopped_ = true;
 }
 float EventTimer::elapsed_ms() const {
-  const detail::RoutineScope scope("cunum::EventTimer::elapsed_ms");
+  constexpr const char* routine = "cunum::EventTimer::elapsed_ms";
+  const detail::RoutineScope scope(routine);
+  detail::require(started_ && stopped_, routine, "this", "has not recorded both start() and stop()");
   CUNUM_CHECK(cudaEventSynchronize(stop_));
   float ms = 0.0f;
   CUNUM_CHECK(cudaEventElapsedTime(&ms, start_, stop_));

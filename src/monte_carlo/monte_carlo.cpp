@@ -642,6 +642,7 @@ const MonteCarloBackend<T>& MonteCarloAccess::backend(const MonteCarloPricer<T>&
 template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloBasketOption<T>>& options,
                                                               std::uint64_t first_stream) const {
+  const detail::RoutineScope scope(kPriceRoutine);  // what load() allocates is the call's
   return price_loaded(*this, load(options, first_stream));
 }
 
@@ -649,12 +650,14 @@ template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloBasketOption<T>>& options,
                                                               std::vector<MonteCarloAssetGreeks<T>>& asset_greeks,
                                                               std::uint64_t first_stream) const {
+  const detail::RoutineScope scope(kPriceRoutine);  // what load() allocates is the call's
   return price_loaded(*this, load(options, first_stream), &asset_greeks);
 }
 
 template <class T>
 std::vector<MonteCarloEstimate<T>> MonteCarloPricer<T>::price(const std::vector<MonteCarloOption<T>>& options,
                                                               std::uint64_t first_stream) const {
+  const detail::RoutineScope scope(kPriceRoutine);  // what load() allocates is the call's
   return price_loaded(*this, load(options, first_stream));
 }
 

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <new>
 #include <optional>
 #include <string>
@@ -61,25 +62,30 @@ TEST(Stream, AMovedFromStreamHoldsTheDefaultStream) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-// elapsed_ms() needs both timestamps: without them CUDA refuses the interval.
-TEST(EventTimer, ElapsedBeforeStartOrStopIsACudaFailureNamingIt) {
+// elapsed_ms() needs both timestamps, in order: without them it refuses before asking
+// CUDA (which would fail the call, and show as an API error under compute-sanitizer).
+TEST(EventTimer, ElapsedBeforeStartOrStopIsRefusedNamingIt) {
   CUNUM_REQUIRE_GPU();
   cunum::Stream stream;
+  const std::string refused = "cunum::EventTimer::elapsed_ms: argument 'this' has not recorded both start() and stop()";
   {
     const cunum::EventTimer neither;
-    EXPECT_CUNUM_ERROR(neither.elapsed_ms(), cunum::ErrorCode::cuda_failure, "cunum::EventTimer::elapsed_ms: ");
+    EXPECT_CUNUM_ERROR(neither.elapsed_ms(), cunum::ErrorCode::invalid_argument, refused);
   }
   {
     cunum::EventTimer started;
     started.start(stream);
-    EXPECT_CUNUM_ERROR(started.elapsed_ms(), cunum::ErrorCode::cuda_failure, "cunum::EventTimer::elapsed_ms: ");
+    EXPECT_CUNUM_ERROR(started.elapsed_ms(), cunum::ErrorCode::invalid_argument, refused);
     started.stop(stream);
     EXPECT_GE(started.elapsed_ms(), 0.0f);
+    started.start(stream);  // a new interval: the old stop does not close it
+    EXPECT_CUNUM_ERROR(started.elapsed_ms(), cunum::ErrorCode::invalid_argument, refused);
+    started.stop(stream);
   }
   {
     cunum::EventTimer stopped;
     stopped.stop(stream);
-    EXPECT_CUNUM_ERROR(stopped.elapsed_ms(), cunum::ErrorCode::cuda_failure, "cunum::EventTimer::elapsed_ms: ");
+    EXPECT_CUNUM_ERROR(stopped.elapsed_ms(), cunum::ErrorCode::invalid_argument, refused);
   }
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
@@ -166,7 +172,12 @@ TEST(DeviceMemoryResource, ARefusalNamesTheRoutineInProgressAndTheBytes) {
     EXPECT_CUNUM_ERROR(cunum::DeviceBuffer<float>(16, stream, &dry), cunum::ErrorCode::out_of_memory,
                        "cunum [out_of_memory]: cunum::outer: the device memory resource refused 64 bytes");
   }
-  // More than the device holds, from cudaMallocAsync through a resource that forwards to it.
+  // More than the device holds, from cudaMallocAsync through a resource that forwards
+  // to it: a real failing CUDA call, which compute-sanitizer reports as an API error.
+  if (std::getenv("CUNUM_SANITIZER") != nullptr) {
+    GTEST_SKIP() << "under compute-sanitizer (" << std::getenv("CUNUM_SANITIZER")
+                 << "): the failing cudaMallocAsync part is left out; it runs in the plain GPU suite";
+  }
   CountingResource forwarding;
   const std::size_t too_many = 4 * cunum::device_properties().global_memory_bytes;
   const auto error = cunum::testing::error_from([&] { cunum::DeviceBuffer<char> huge(too_many, stream, &forwarding); });

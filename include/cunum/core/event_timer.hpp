@@ -39,13 +39,16 @@ class EventTimer {
   /// Waits for the stop timestamp, then measures.
   /// @return milliseconds of device time between start() and stop() (resolution about
   ///         half a microsecond)
-  /// @throws Error ErrorCode::cuda_failure when start() or stop() has not been called,
-  ///         or the work before stop() failed.
+  /// @throws Error ErrorCode::invalid_argument naming 'this' when start() or stop()
+  ///         has not been called (before CUDA is asked); ErrorCode::cuda_failure when
+  ///         the work before stop() failed.
   float elapsed_ms() const;
 
  private:
   CUevent_st* start_ = nullptr;
   CUevent_st* stop_ = nullptr;
+  bool started_ = false;
+  bool stopped_ = false;
 };
 
 }  // namespace cunum
