@@ -1,13 +1,13 @@
 # Runs a program for one CTest test of its command line or output:
 #
-#   cmake -DPROGRAM=<executable> -DARGS="<its arguments>" -DEXIT=0|nonzero
+#   cmake -DPROGRAM=<executable> -DARGS="<its arguments>" -DEXIT=<status>|nonzero
 #         [-DEXPECT=<regex>] [-DREJECT=<regex>] [-DTIMEOUT=<seconds, default 15>]
 #         -P program_test.cmake
 #
-# Fails unless the program ends within TIMEOUT, its exit status is as EXIT says, and its
-# stdout and stderr together match EXPECT and do not match REJECT. A script that
-# includes this one for further checks reads the output in `out` (stdout) and `all`
-# (stdout then stderr).
+# Fails unless the program ends within TIMEOUT, its exit status is EXIT (a number; with
+# EXIT=nonzero, any but 0), and its stdout and stderr together match EXPECT and do not
+# match REJECT. A script that includes this one for further checks reads the output in
+# `out` (stdout) and `all` (stdout then stderr).
 
 if(NOT DEFINED TIMEOUT)
   set(TIMEOUT 15)
@@ -19,16 +19,16 @@ set(all "${out}${err}")
 get_filename_component(program_name "${PROGRAM}" NAME)
 message(STATUS "${program_name} ${ARGS}: exit ${status}\n${all}")
 
-if(EXIT STREQUAL "0")
-  if(NOT status STREQUAL "0")
-    message(FATAL_ERROR "expected exit status 0, got '${status}'")
+if(EXIT MATCHES "^[0-9]+$")
+  if(NOT status STREQUAL "${EXIT}")
+    message(FATAL_ERROR "expected exit status ${EXIT}, got '${status}'")
   endif()
 elseif(EXIT STREQUAL "nonzero")
   if(status STREQUAL "0" OR NOT status MATCHES "^[0-9]+$")
     message(FATAL_ERROR "expected a non-zero exit status, got '${status}'")
   endif()
 else()
-  message(FATAL_ERROR "EXIT must be 0 or nonzero, not '${EXIT}'")
+  message(FATAL_ERROR "EXIT must be a number or nonzero, not '${EXIT}'")
 endif()
 
 if(DEFINED EXPECT AND NOT all MATCHES "${EXPECT}")

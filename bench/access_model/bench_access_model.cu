@@ -19,13 +19,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench_command_line.hpp"
 #include "bench_harness.hpp"
 #include "cunum/access_model.hpp"
 #include "cunum/core.hpp"
@@ -274,14 +273,40 @@ int ncu_fill(double segments, int max_requests) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::strcmp(argv[1], "--ncu-gather") == 0 && argc == 5) {
-    return ncu_gather(std::atof(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]));
+  cunum::bench::BenchCommandLine command_line(
+      "cunum-bench-access-model",
+      "random gathers and dependent-load latencies against the access model; sections: gather (the latencies "
+      "always run)");
+  CLI::App& app = command_line.app();
+  std::vector<long long> gather;
+  std::vector<long long> fill;
+  CLI::Option* gather_option =
+      app.add_option("--ncu-gather", gather,
+                     "For Nsight Compute, instead of the sections: one launch of a gather from a table of SECTORS "
+                     "32-byte sectors (1 to 2^28) by ACTIVE lanes a warp (1 to 32) of BYTES-byte elements (4 or 16)")
+          ->expected(3)
+          ->type_name("SECTORS ACTIVE BYTES")
+          ->check(cunum::programs::integer_in(1, 1 << 28).application_index(0))
+          ->check(cunum::programs::integer_in(1, kWarp).application_index(1))
+          ->check(CLI::IsMember({"4", "16"}).description("").application_index(2));
+  app.add_option("--ncu-fill", fill,
+                 "For Nsight Compute, instead of the sections: the cache-fill experiment on a table of M sectors "
+                 "(1 to 2^28), one launch for each request count t = 1..T (1 to 1024)")
+      ->expected(2)
+      ->type_name("M T")
+      ->check(cunum::programs::integer_in(1, 1 << 28).application_index(0))
+      ->check(cunum::programs::integer_in(1, 1024).application_index(1))
+      ->excludes(gather_option);
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
+  try {
+    if (!gather.empty()) {
+      return ncu_gather(static_cast<double>(gather[0]), static_cast<int>(gather[1]), static_cast<int>(gather[2]));
+    }
+    if (!fill.empty()) return ncu_fill(static_cast<double>(fill[0]), static_cast<int>(fill[1]));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "cunum-bench-access-model: error: %s\n", error.what());
+    return 1;
   }
-  if (argc >= 2 && std::strcmp(argv[1], "--ncu-fill") == 0 && argc == 4) {
-    return ncu_fill(std::atof(argv[2]), std::atoi(argv[3]));
-  }
-  return cunum::bench::bench_main(argc, argv, "cunum-bench-access-model",
-                                  "random gathers and dependent-load latencies against the access model; sections: "
-                                  "gather (the latencies always run)",
-                                  failures, run);
+  return cunum::bench::bench_main(command_line.options(), "cunum-bench-access-model", failures, run);
 }

@@ -3,11 +3,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <ctime>
+
+#include "bench_command_line.hpp"
 
 namespace cunum::bench {
 
@@ -15,27 +16,6 @@ namespace {
 
 // Whether section_selected() has let a section run: a --filter that lets none is said so.
 bool any_section_selected = false;
-
-[[noreturn]] void usage_and_exit(const char* program, const char* summary, int status) {
-  std::FILE* out = status == 0 ? stdout : stderr;
-  std::fprintf(out,
-               "%s\n\nusage: %s [--quick] [--reps N] [--json FILE] [--filter TEXT]\n"
-               "  --quick        fewer sizes and runs (CI smoke)\n"
-               "  --reps N       timed runs per case, median reported (default 25, --quick 5)\n"
-               "  --json FILE    also write one JSON object per row to FILE\n"
-               "  --filter TEXT  run only the sections whose title contains TEXT\n",
-               summary, program);
-  std::exit(status);
-}
-
-std::string today_utc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-  return text;
-}
 
 // Device-to-device cudaMemcpyAsync of options.copy_bytes; bytes read + written per time.
 double device_copy_gbps(const BenchOptions& options) {
@@ -68,89 +48,49 @@ double host_copy_gbps(const BenchOptions& options) {
   return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
 
-// Doubles as JSON numbers; NaN and infinities (never expected) become null.
-std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
-std::string json_string(const std::string& value) {
-  std::string quoted = "\"";
-  for (const char c : value) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", c);
-      quoted += escape;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
-}
-
 }  // namespace
 
-BenchOptions parse_options(int argc, char** argv, const char* program_summary) {
-  BenchOptions options;
-  std::optional<int> reps;
-  for (int i = 1; i < argc; ++i) {
-    const std::string argument = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (argument == "--quick") {
-      options.quick = true;
-    } else if (argument == "--reps" && has_value) {
-      char* end = nullptr;
-      const long value = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || value < 1 || value > 100000) {
-        std::fprintf(stderr, "--reps needs a positive integer, got '%s'\n", argv[i]);
-        usage_and_exit(argv[0], program_summary, 2);
-      }
-      reps = static_cast<int>(value);
-    } else if (argument == "--json" && has_value) {
-      options.json_path = argv[++i];
-    } else if (argument == "--filter" && has_value) {
-      options.filter = argv[++i];
-    } else if (argument == "--help" || argument == "-h") {
-      usage_and_exit(argv[0], program_summary, 0);
-    } else {
-      std::fprintf(stderr, "unknown or incomplete argument '%s'\n", argument.c_str());
-      usage_and_exit(argv[0], program_summary, 2);
-    }
+BenchCommandLine::BenchCommandLine(const std::string& program, const std::string& summary, BenchOptionSet set)
+    : command_line_(program, summary) {
+  CLI::App& app = command_line_.app();
+  app.add_flag("--quick", options_.quick, "Fewer sizes and runs (CI smoke)");
+  if (set == BenchOptionSet::sections) {
+    programs::add_integer(app, "--reps", reps_, 1, 100000,
+                          "Timed runs per case, the median reported (default 25, with --quick 5)")
+        ->default_str("");
   }
-  if (options.quick) {
-    options.warmup_runs = 1;
-    options.timed_runs = 5;
+  app.add_option("--json", options_.json_path, "Also write one JSON object per row to FILE")->type_name("FILE");
+  if (set == BenchOptionSet::sections) {
+    app.add_option("--filter", options_.filter, "Run only the sections whose title contains TEXT, in any case")
+        ->type_name("TEXT");
   }
-  if (reps) options.timed_runs = *reps;
-  // Emptied once here; every report of the run appends its rows.
-  if (!options.json_path.empty()) {
-    std::FILE* json = std::fopen(options.json_path.c_str(), "w");
-    if (json == nullptr) {
-      std::fprintf(stderr, "--json: cannot open '%s' for writing\n", options.json_path.c_str());
-      usage_and_exit(argv[0], program_summary, 2);
-    }
-    std::fclose(json);
+}
+
+int BenchCommandLine::parse(int argc, char** argv) {
+  const int status = command_line_.parse(argc, argv);
+  if (status >= 0) return status;
+  if (options_.quick) {
+    options_.warmup_runs = 1;
+    options_.timed_runs = 5;
   }
-  return options;
+  if (reps_ > 0) options_.timed_runs = reps_;
+  if (!options_.json_path.empty() && !start_json_file(options_.json_path)) {
+    std::fprintf(stderr, "--json: cannot open '%s' for writing\n", options_.json_path.c_str());
+    return 2;
+  }
+  return -1;
 }
 
 BenchEnvironment measure_environment(const BenchOptions& options) {
   BenchEnvironment environment;
   environment.backend = resolve_backend(Backend::automatic);
-  environment.date_utc = today_utc();
+  environment.provenance = run_provenance(environment.backend);
   if (environment.backend == Backend::cuda) {
     const DeviceProperties& device = device_properties();
-    environment.device_name = device.name;
     environment.multiprocessor_count = device.multiprocessor_count;
     environment.l2_cache_bytes = device.l2_cache_bytes;
     environment.copy_gbps = device_copy_gbps(options);
   } else {
-    environment.device_name = "host CPU (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)";
     environment.copy_gbps = host_copy_gbps(options);
   }
   return environment;
@@ -166,7 +106,14 @@ void FailureLog::fail(const std::string& message) {
 
 int bench_main(int argc, char** argv, const char* program, const char* summary, const FailureLog& failures,
                const std::function<void(const BenchOptions&)>& run) {
-  const BenchOptions options = parse_options(argc, argv, summary);
+  BenchCommandLine command_line(program, summary);
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
+  return bench_main(command_line.options(), program, failures, run);
+}
+
+int bench_main(const BenchOptions& options, const char* program, const FailureLog& failures,
+               const std::function<void(const BenchOptions&)>& run) {
   try {
     run(options);
   } catch (const std::exception& error) {
@@ -186,7 +133,12 @@ int bench_main(int argc, char** argv, const char* program, const char* summary, 
 }
 
 bool section_selected(const BenchOptions& options, const std::string& title) {
-  const bool selected = options.filter.empty() || title.find(options.filter) != std::string::npos;
+  const auto lower = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  const bool selected = options.filter.empty() || lower(title).find(lower(options.filter)) != std::string::npos;
   any_section_selected = any_section_selected || selected;
   return selected;
 }
@@ -231,22 +183,15 @@ BenchRow bench_row(const std::string& module, const std::string& case_name, cons
 
 BenchReport::BenchReport(const BenchEnvironment& environment, const BenchOptions& options,
                          const std::string& title)
-    : environment_(environment) {
-  if (!options.json_path.empty()) {
-    json_ = std::fopen(options.json_path.c_str(), "a");
-    if (json_ == nullptr) {
-      throw Error(ErrorCode::invalid_argument, "--json: cannot open '" + options.json_path + "' for appending");
-    }
-  }
+    : environment_(environment), json_path_(options.json_path) {
+  const RunProvenance& run = environment.provenance;
   if (environment.backend == Backend::cuda) {
     std::printf("%s on %s, %d SMs, measured device-to-device copy %.1f GB/s, %s\n", title.c_str(),
-                environment.device_name.c_str(), environment.multiprocessor_count,
-                environment.copy_gbps, environment.date_utc.c_str());
+                run.device.c_str(), environment.multiprocessor_count, environment.copy_gbps, run.date_utc.c_str());
   } else {
     std::printf("%s: NO CUDA DEVICE, CPU backend on %s, measured host memcpy %.1f GB/s, %s"
                 " (std::chrono timings; CUDA-only cases and GPU peers skipped)\n",
-                title.c_str(), environment.device_name.c_str(), environment.copy_gbps,
-                environment.date_utc.c_str());
+                title.c_str(), run.device.c_str(), environment.copy_gbps, run.date_utc.c_str());
     std::printf("%% of copy is left blank: CPU inputs are not rotated past the caches, so a row may run from "
                 "cache, faster than any copy through memory\n");
   }
@@ -258,10 +203,6 @@ BenchReport::BenchReport(const BenchEnvironment& environment, const BenchOptions
               "peer median ms | speed-up vs peer | note |\n"
               "|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
   std::fflush(stdout);
-}
-
-BenchReport::~BenchReport() {
-  if (json_ != nullptr) std::fclose(json_);
 }
 
 void BenchReport::add(const BenchRow& row) {
@@ -285,23 +226,22 @@ void BenchReport::add(const BenchRow& row) {
               row.peer.value_or("").c_str(), peer_ms, peer_speedup, row.note.c_str());
   std::fflush(stdout);
 
-  if (json_ == nullptr) return;
-  const auto optional_number = [](const std::optional<double>& value) {
-    return value ? json_number(*value) : std::string("null");
-  };
-  std::fprintf(json_,
-               "{\"module\":%s,\"case\":%s,\"precision\":%s,\"n\":%lld,\"median_ms\":%s,\"gbps\":%s,"
-               "\"pct_of_copy\":%s,\"copy_gbps\":%s,\"peer\":%s,\"peer_median_ms\":%s,"
-               "\"speedup_vs_peer\":%s,\"note\":%s,\"backend\":%s,\"device\":%s,\"date\":%s}\n",
-               json_string(row.module).c_str(), json_string(row.case_name).c_str(),
-               json_string(row.precision).c_str(), static_cast<long long>(row.n),
-               json_number(row.median_ms).c_str(), json_number(gbps).c_str(),
-               optional_number(pct_of_copy).c_str(), json_number(environment_.copy_gbps).c_str(),
-               row.peer ? json_string(*row.peer).c_str() : "null",
-               optional_number(row.peer_median_ms).c_str(), optional_number(speedup).c_str(),
-               json_string(row.note).c_str(), json_string(to_string(environment_.backend)).c_str(),
-               json_string(environment_.device_name).c_str(), json_string(environment_.date_utc).c_str());
-  std::fflush(json_);
+  if (json_path_.empty()) return;
+  JsonRow json;
+  json.text("module", row.module)
+      .text("case", row.case_name)
+      .text("precision", row.precision)
+      .integer("n", row.n)
+      .number("median_ms", row.median_ms)
+      .number("gbps", gbps)
+      .number("pct_of_copy", pct_of_copy)
+      .number("copy_gbps", environment_.copy_gbps)
+      .text("peer", row.peer)
+      .number("peer_median_ms", row.peer_median_ms)
+      .number("speedup_vs_peer", speedup)
+      .text("note", row.note)
+      .text("backend", std::string(to_string(environment_.backend)));
+  append_json_row(json_path_, add_provenance(json, environment_.provenance));
 }
 
 }  // namespace cunum::bench

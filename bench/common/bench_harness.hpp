@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_json.hpp"
 #include "cunum/core.hpp"
 
 namespace cunum::bench {
@@ -23,24 +24,18 @@ struct BenchOptions {
   int warmup_runs = 3;           // untimed runs before timing (clocks, allocations, caches)
   int timed_runs = 25;           // the median is taken over these
   std::string json_path;         // --json FILE: one JSON object per row; empty: none
-  std::string filter;            // --filter TEXT: only sections whose title contains TEXT
+  std::string filter;            // --filter TEXT: only sections whose title contains TEXT, in any case
   double l2_rotation_factor = 4.0;          // inputs rotate until their copies exceed this x L2
   std::size_t copy_bytes = std::size_t{1} << 30;  // size of the copy-bandwidth yardstick
 };
 
-// Parses --quick, --reps N, --json FILE, --filter TEXT, --help. Prints usage and exits on --help
-// or on a bad argument (status 0 and 2). The JSON file is emptied here, once;
-// every BenchReport of the run appends to it.
-BenchOptions parse_options(int argc, char** argv, const char* program_summary);
-
 // Where the bench runs and the yardstick it is measured against.
 struct BenchEnvironment {
   Backend backend = Backend::cpu;
-  std::string device_name;       // GPU name, or "host CPU (N OpenMP threads)"
+  RunProvenance provenance;      // commit, version, device, driver, CUDA runtime, date: in every JSON row
   int multiprocessor_count = 0;  // 0 on the CPU backend
   std::size_t l2_cache_bytes = 0;
   double copy_gbps = 0.0;        // (bytes read + written) / time of a large copy, median of runs
-  std::string date_utc;
 };
 
 // Picks the backend (CUDA when a device exists) and measures the copy bandwidth:
@@ -49,8 +44,8 @@ BenchEnvironment measure_environment(const BenchOptions& options);
 
 double median(std::vector<double> values);
 
-// Whether a section with this title runs under options.filter. A run whose filter
-// lets no section run ends by saying so (bench_main).
+// Whether a section with this title runs under options.filter (a part of the title, in
+// any case). A run whose filter lets no section run ends by saying so (bench_main).
 bool section_selected(const BenchOptions& options, const std::string& title);
 
 // What the CUDA events of a device timing bracket.
@@ -102,9 +97,13 @@ class FailureLog {
   int failures_ = 0;
 };
 
-// A bench's main(): parses the options, runs `run` and returns its status; an
-// exception, or any failure in `failures`, makes the status 1 with a loud line.
+// A bench's main(): parses its command line (BenchCommandLine, bench_command_line.hpp), runs `run` and returns
+// its status; an exception, or any failure in `failures`, makes the status 1 with a
+// loud line.
 int bench_main(int argc, char** argv, const char* program, const char* summary, const FailureLog& failures,
+               const std::function<void(const BenchOptions&)>& run);
+// The same for a command line already parsed (a bench that added options of its own).
+int bench_main(const BenchOptions& options, const char* program, const FailureLog& failures,
                const std::function<void(const BenchOptions&)>& run);
 
 // Identical copies of one input in device memory, handed out in turn by next(). One
@@ -170,11 +169,11 @@ const char* precision_name() {
 }
 
 // Prints the heading and table header at construction, then one line per row as it
-// is added (and a JSON line with --json), so that long runs show progress.
+// is added (and a JSON line with --json: the row's columns and the run's provenance),
+// so that long runs show progress.
 class BenchReport {
  public:
   BenchReport(const BenchEnvironment& environment, const BenchOptions& options, const std::string& title);
-  ~BenchReport();
   BenchReport(const BenchReport&) = delete;
   BenchReport& operator=(const BenchReport&) = delete;
 
@@ -182,7 +181,7 @@ class BenchReport {
 
  private:
   const BenchEnvironment& environment_;
-  std::FILE* json_ = nullptr;
+  std::string json_path_;
 };
 
 }  // namespace cunum::bench

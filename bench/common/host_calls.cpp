@@ -3,7 +3,7 @@
 // enqueueing its launch), on the public API only, so that the same source builds
 // against an earlier tree for a before/after table.
 //
-// Usage: cunum-bench-host-calls [--calls N]
+// Usage: cunum-bench-host-calls [--calls N] (--help, --version: programs/command_line.hpp)
 // Each row: the median over 7 rounds of the host time of N calls in a row (no wait
 // inside a round; the CUDA backend's work is waited for between rounds), per call.
 
@@ -11,8 +11,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,6 +21,7 @@
 #include "cunum/poisson_fft.hpp"
 #include "cunum/random.hpp"
 #include "cunum/reduce.hpp"
+#include "programs/command_line.hpp"
 
 namespace {
 
@@ -107,26 +106,19 @@ void run(cunum::Backend backend, int calls) {
 
 int main(int argc, char** argv) {
   int calls = 20000;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--calls") == 0 && i + 1 < argc) {
-      char* end = nullptr;
-      const long value = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || value < 1 || value > 100000000) {
-        std::fprintf(stderr, "--calls needs an integer from 1 to 100000000, got '%s'\n", argv[i]);
-        return 2;
-      }
-      calls = static_cast<int>(value);
-    } else {
-      std::fprintf(stderr, "usage: %s [--calls N]\n", argv[0]);
-      return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
-    }
-  }
+  cunum::programs::CommandLine command_line(
+      "cunum-bench-host-calls",
+      "The host time of one small call of each plan class (reduce, black_scholes, random, poisson_fft): the median "
+      "over 7 rounds of N calls in a row, per call, on the CPU backend and, where there is a GPU, the CUDA backend.");
+  cunum::programs::add_integer(command_line.app(), "--calls", calls, 1, 100000000, "Calls a round");
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
   std::printf("| small call | backend | host ns a call (median of 7 rounds of %d) |\n|---|---|---:|\n", calls);
   try {
     run(cunum::Backend::cpu, calls);
     if (cunum::cuda_available()) run(cunum::Backend::cuda, calls);
   } catch (const cunum::Error& error) {
-    std::fprintf(stderr, "%s\n", error.what());
+    std::fprintf(stderr, "cunum-bench-host-calls: %s\n", error.what());
     return 1;
   }
   return 0;

@@ -31,13 +31,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench_command_line.hpp"
 #include "bench_harness.hpp"
 #include "cunum/core.hpp"
 #include "cunum/device/divergence.cuh"
@@ -620,20 +619,44 @@ int ncu_barrier() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  cunum::bench::BenchCommandLine command_line(
+      "cunum-bench-divergence",
+      "Kato, Suda and Tamada's divergence experiments through cunum/device/divergence.cuh; sections: loops, "
+      "branches");
+  CLI::App& app = command_line.app();
+  std::vector<long long> branches;
+  std::vector<long long> loops;
+  bool barrier = false;
+  CLI::Option* branches_option =
+      app.add_option("--ncu-branches", branches,
+                     "For Nsight Compute, instead of the sections: one launch of each branch scheme with "
+                     "DATA_PER_THREAD items a thread (1, 4, 16 or 64) and LOOP rounds a path (1 to 10^6)")
+          ->expected(2)
+          ->type_name("DATA_PER_THREAD LOOP")
+          ->check(CLI::IsMember({"1", "4", "16", "64"}).description("").application_index(0))
+          ->check(cunum::programs::integer_in(1, 1000000).application_index(1));
+  CLI::Option* loops_option =
+      app.add_option("--ncu-loops", loops,
+                     "For Nsight Compute, instead of the sections: one launch of each loop assignment, LOOP_NUM "
+                     "rounds an iteration (1 to 10^6), on BLOCKS_PER_SM blocks a multiprocessor (1 to 64, default 16)")
+          ->expected(1, 2)
+          ->type_name("LOOP_NUM [BLOCKS_PER_SM]")
+          ->check(cunum::programs::integer_in(1, 1000000).application_index(0))
+          ->check(cunum::programs::integer_in(1, 64).application_index(1))
+          ->excludes(branches_option);
+  app.add_flag("--ncu-barrier", barrier,
+               "For Nsight Compute, instead of the sections: one price() of the Monte Carlo pricer's up-and-out calls")
+      ->excludes(branches_option)
+      ->excludes(loops_option);
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
   try {
-    if (argc == 4 && std::strcmp(argv[1], "--ncu-branches") == 0) {
-      return ncu_branches(std::atoi(argv[2]), std::atoi(argv[3]));
-    }
-    if (argc == 2 && std::strcmp(argv[1], "--ncu-barrier") == 0) return ncu_barrier();
-    if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--ncu-loops") == 0) {
-      return ncu_loops(std::atoi(argv[2]), argc == 4 ? std::atoi(argv[3]) : 16);
-    }
+    if (!branches.empty()) return ncu_branches(static_cast<int>(branches[0]), static_cast<int>(branches[1]));
+    if (!loops.empty()) return ncu_loops(static_cast<int>(loops[0]), loops.size() == 2 ? static_cast<int>(loops[1]) : 16);
+    if (barrier) return ncu_barrier();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "cunum-bench-divergence: error: %s\n", error.what());
     return 1;
   }
-  return cunum::bench::bench_main(argc, argv, "cunum-bench-divergence",
-                                  "Kato, Suda and Tamada's divergence experiments through cunum/device/divergence.cuh; "
-                                  "sections: loops, branches",
-                                  failures, run);
+  return cunum::bench::bench_main(command_line.options(), "cunum-bench-divergence", failures, run);
 }

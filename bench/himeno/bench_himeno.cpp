@@ -211,18 +211,27 @@ void run(const BenchOptions& options) {
 #endif
 }
 
+#if CUNUM_BENCH_HIMENO_MPI
+// MPI for the run's one-rank section, started after the command line is parsed (--help
+// and a bad argument need no MPI) and finalized however the run ends.
+struct MpiSession {
+  MpiSession() { MPI_Init(nullptr, nullptr); }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
-#if CUNUM_BENCH_HIMENO_MPI
-  MPI_Init(&argc, &argv);
-#endif
-  const int status = cunum::bench::bench_main(
+  return cunum::bench::bench_main(
       argc, argv, "cunum-bench-himeno",
       "Himeno sweeps against the two-kernel port and the reference tiles; sections: sweeps, tuning, check, cpu, mpi",
-      failures, run);
+      failures, [](const BenchOptions& options) {
 #if CUNUM_BENCH_HIMENO_MPI
-  MPI_Finalize();
+        const MpiSession mpi;
 #endif
-  return status;
+        run(options);
+      });
 }

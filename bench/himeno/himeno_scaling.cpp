@@ -4,7 +4,9 @@
 // sweep (the slowest rank's, between barriers) and GFLOPS by the benchmark's count.
 // Run it with -np 1 in the same session for the efficiency's one-GPU base. First it
 // checks that the distributed pressure equals the one-box problem's bit for bit (M).
-// Usage: mpirun -np N cunum-bench-himeno-scaling [--quick] (--help says so, without MPI).
+// Usage: mpirun -np N cunum-bench-himeno-scaling [--quick] [--json FILE] (--help and
+// --version say so without MPI). --json writes one row per table line, with the run's
+// provenance (bench/common/bench_json.hpp).
 
 #include <mpi.h>
 
@@ -15,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/common/scaling_options.hpp"
+#include "bench_command_line.hpp"
 #include "cunum/himeno.hpp"
 #include "cunum/himeno_mpi.hpp"
 
@@ -26,6 +28,8 @@ using cunum::HimenoGrid;
 
 int rank = 0;
 int ranks = 1;
+std::string json_path;                     // --json FILE; empty: none
+cunum::bench::RunProvenance provenance;  // of rank 0's run, in every JSON row
 
 template <class T>
 double ms_per_sweep(const HimenoGrid& grid, bool overlap, int sweeps, int repeats) {
@@ -56,6 +60,21 @@ void report(const char* kind, const char* name, const HimenoGrid& grid, bool qui
                   ranks, sizeof(T) == 4 ? "float32" : "float64", ranks == 1 ? "-" : (overlap ? "yes" : "no"), ms,
                   cunum::himeno_flops(grid, 1) / (ms * 1e6));
       std::fflush(stdout);
+      if (!json_path.empty()) {
+        cunum::bench::JsonRow row;
+        row.text("module", "himeno")
+            .text("scaling", kind)
+            .text("size", name)
+            .integer("nx", grid.nx)
+            .integer("ny", grid.ny)
+            .integer("nz", grid.nz)
+            .integer("ranks", ranks)
+            .text("precision", sizeof(T) == 4 ? "float32" : "float64")
+            .text("overlap", ranks == 1 ? "-" : (overlap ? "yes" : "no"))
+            .number("ms_per_sweep", ms)
+            .number("gflops", cunum::himeno_flops(grid, 1) / (ms * 1e6));
+        cunum::bench::append_json_row(json_path, cunum::bench::add_provenance(row, provenance));
+      }
     }
   }
 }
@@ -83,20 +102,29 @@ bool check(const HimenoGrid& grid) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  const int status_of_options = cunum::bench::parse_scaling_options(
-      argc, argv, "cunum-bench-himeno-scaling",
+  cunum::bench::BenchCommandLine command_line(
+      "cunum-bench-himeno-scaling",
       "HimenoDistributed under mpirun, one GPU per rank: strong scaling at M, L and XL and weak scaling with an L "
       "slab per rank, float and double, with and without the halo overlap, in milliseconds per sweep and GFLOPS. It "
       "first checks the distributed pressure against the one-box problem's (M). Run it as mpirun -np N "
-      "cunum-bench-himeno-scaling, and with -np 1 for the one-GPU base.",
-      "Strong scaling at M only, with fewer sweeps and repeats", quick);
+      "cunum-bench-himeno-scaling, and with -np 1 for the one-GPU base. --quick: strong scaling at M only, with "
+      "fewer sweeps and repeats.",
+      cunum::bench::BenchOptionSet::scaling);
+  const int status_of_options = command_line.parse(argc, argv);
   if (status_of_options >= 0) return status_of_options;
+  const bool quick = command_line.options().quick;
+  json_path = command_line.options().json_path;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (cunum::device_count() == 0) {
+    if (rank == 0) std::printf("cunum-bench-himeno-scaling: no CUDA device; nothing to measure\n");
+    MPI_Finalize();
+    return 0;
+  }
   int status = 0;
   try {
+    provenance = cunum::bench::run_provenance(Backend::cuda);
     const HimenoGrid m = cunum::himeno_grid(cunum::HimenoSize::m);
     if (!check<float>(m) || !check<double>(m)) status = 1;
     if (rank == 0) {

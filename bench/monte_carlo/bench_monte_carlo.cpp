@@ -374,7 +374,8 @@ int main(int argc, char** argv) {
   FailureLog failures;
   return bench_main(
       argc, argv, "cunum-bench-monte-carlo",
-      "Monte Carlo pricing: Gpaths/s, vs the sample design, cuRAND normals and the reference two-kernel route",
+      "Monte Carlo pricing: Gpaths/s, vs the sample design, cuRAND normals and the reference two-kernel route; "
+      "sections: European call, Batch shapes, Multi-asset, Arithmetic Asian, CPU backend",
       failures, [&](const BenchOptions& options) {
         const BenchEnvironment environment = measure_environment(options);
         if (environment.backend == Backend::cuda) {

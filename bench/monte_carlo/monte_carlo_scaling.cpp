@@ -5,8 +5,10 @@
 // are medians of wall-clock calls (results on the host) between barriers; efficiency
 // is against one GPU in the same run; every multi-GPU estimate is checked bit for bit
 // against the one-GPU pricer's.
-// Usage: mpirun -np N cunum-bench-monte-carlo-scaling [--quick] (--help says so, without
-// MPI; with -np 1 it also runs the one-process plan over 1, 2, ... devices).
+// Usage: mpirun -np N cunum-bench-monte-carlo-scaling [--quick] [--json FILE] (--help and
+// --version say so without MPI; with -np 1 it also runs the one-process plan over 1, 2,
+// ... devices). --json writes one row per table line, with the run's provenance
+// (bench/common/bench_json.hpp).
 
 #include <cuda_runtime.h>
 #include <mpi.h>
@@ -19,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/common/scaling_options.hpp"
+#include "bench_command_line.hpp"
 #include "cunum/core.hpp"
 #include "cunum/monte_carlo_mpi.hpp"
 
@@ -34,6 +36,8 @@ using cunum::MonteCarloSettings;
 int rank = 0;
 int ranks = 1;
 int failures = 0;
+std::string json_path;                     // --json FILE; empty: none
+cunum::bench::RunProvenance provenance;  // of rank 0's run, in every JSON row
 
 struct Case {
   const char* name;
@@ -89,25 +93,43 @@ double median_ms(int repeats, const std::function<void()>& call) {
 void row(const char* mode, const Case& c, int gpus, double ms, double one_gpu_ms, bool identical) {
   if (rank != 0) return;
   const double paths = double(c.settings.paths) * double(c.options.size());
-  std::printf("| %s | %s | %d | %.3f | %.1f | %.1f%% | %s |\n", mode, c.name, gpus, ms, paths / (ms * 1e6),
-              100.0 * one_gpu_ms / (gpus * ms), identical ? "yes" : "NO");
+  const double gpaths_per_second = paths / (ms * 1e6);
+  const double efficiency = one_gpu_ms / (gpus * ms);
+  std::printf("| %s | %s | %d | %.3f | %.1f | %.1f%% | %s |\n", mode, c.name, gpus, ms, gpaths_per_second,
+              100.0 * efficiency, identical ? "yes" : "NO");
   std::fflush(stdout);
+  if (!json_path.empty()) {
+    cunum::bench::JsonRow json;
+    json.text("module", "monte_carlo")
+        .text("plan", mode)
+        .text("case", c.name)
+        .text("precision", "float32")
+        .integer("gpus", gpus)
+        .number("median_ms", ms)
+        .number("gpaths_per_second", gpaths_per_second)
+        .number("efficiency", efficiency)
+        .boolean("bit_identical_to_one_gpu", identical);
+    cunum::bench::append_json_row(json_path, cunum::bench::add_provenance(json, provenance));
+  }
   if (!identical) ++failures;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  const int status_of_options = cunum::bench::parse_scaling_options(
-      argc, argv, "cunum-bench-monte-carlo-scaling",
+  cunum::bench::BenchCommandLine command_line(
+      "cunum-bench-monte-carlo-scaling",
       "Monte Carlo over several GPUs of one host, both ways: one process spreading each call over "
       "placement.devices, and MPI ranks (MonteCarloDistributed, one GPU a rank). One European call with 2^32 paths "
       "and 4096 arithmetic Asian calls, float; medians of wall-clock calls, efficiency against one GPU, every "
       "multi-GPU estimate checked bit for bit against the one-GPU pricer's. Run it as mpirun -np N "
-      "cunum-bench-monte-carlo-scaling (with -np 1 it also runs the one-process plan over 1, 2, ... devices).",
-      "Fewer paths (2^28 for the European call, 4096 an Asian call) and repeats", quick);
+      "cunum-bench-monte-carlo-scaling (with -np 1 it also runs the one-process plan over 1, 2, ... devices). "
+      "--quick: fewer paths (2^28 for the European call, 4096 an Asian call) and repeats.",
+      cunum::bench::BenchOptionSet::scaling);
+  const int status_of_options = command_line.parse(argc, argv);
   if (status_of_options >= 0) return status_of_options;
+  const bool quick = command_line.options().quick;
+  json_path = command_line.options().json_path;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -122,6 +144,7 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   const int repeats = quick ? 3 : 9;
+  provenance = cunum::bench::run_provenance(Backend::cuda);
   if (rank == 0) {
     std::printf("Monte Carlo scaling on %d x %s, %d rank(s)\n\n", devices, cunum::device_properties().name.c_str(),
                 ranks);

@@ -230,7 +230,8 @@ void cpu_case(const Context& context, bool normal, std::int64_t n) {
 int main(int argc, char** argv) {
   FailureLog failures;
   return bench_main(argc, argv, "cunum-bench-random",
-                    "Philox4x32-10, MRG32k3a and Sobol uniform and normal fills: GB/s, % of copy bandwidth, vs cuRAND's host API",
+                    "Philox4x32-10, MRG32k3a and Sobol uniform and normal fills: GB/s, % of copy bandwidth, vs "
+                    "cuRAND's host API; sections: RandomGenerator fills, CPU backend",
                     failures, [&](const BenchOptions& options) {
                       const BenchEnvironment environment = measure_environment(options);
                       if (environment.backend == Backend::cuda) {

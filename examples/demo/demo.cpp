@@ -1,7 +1,12 @@
-// cunum-demo: runs each module once on the GPU, or on the OpenMP CPU backend where
-// no GPU exists, and prints a table. On the GPU each answer is checked against the
-// CPU backend; without a GPU there is nothing independent to check against, and the
-// table says so rather than compare the CPU backend with itself.
+// cunum-demo: runs each of the nine modules once on the GPU, or on the OpenMP CPU
+// backend where no GPU exists, and prints a table. On the GPU each answer is checked
+// against the CPU backend (divergence's against the host's count); without a GPU there
+// is nothing independent to check those against, and the table says so rather than
+// compare the CPU backend with itself. access_model is host code: its row holds the
+// model to a simulation on either. divergence is device code only: without a GPU its
+// row says it did not run. Exit status 1 if a check failed.
+//
+//   cunum-demo [--backend automatic|cpu|cuda] [--help] [--version]
 
 #include <algorithm>
 #include <chrono>
@@ -13,25 +18,20 @@
 #include <string>
 #include <vector>
 
+#include "cunum/access_model.hpp"
 #include "cunum/black_scholes.hpp"
 #include "cunum/brownian_bridge.hpp"
 #include "cunum/core.hpp"
 #include "cunum/himeno.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "cunum/poisson_fft.hpp"
+#include "cunum/random.hpp"
 #include "cunum/reduce.hpp"
+#include "demo.hpp"
+#include "programs/command_line.hpp"
 
-namespace {
+namespace cunum::demo {
 
-struct DemoRow {
-  std::string module;
-  std::string problem;
-  double milliseconds;
-  double gigabytes_per_second;
-  std::optional<bool> agrees_with_cpu;  // empty when the run was the CPU backend itself
-};
-
-// Median wall time of `runs` calls of `work`, which must finish its device work.
 double median_ms(int runs, const std::function<void()>& work) {
   work();  // warm-up
   std::vector<double> times;
@@ -42,6 +42,16 @@ double median_ms(int runs, const std::function<void()>& work) {
   }
   std::nth_element(times.begin(), times.begin() + runs / 2, times.end());
   return times[static_cast<std::size_t>(runs / 2)];
+}
+
+namespace {
+
+// The row of a run that moved `bytes` in `ms`, its answer held to the CPU backend's on
+// the GPU; on the CPU backend there is nothing independent to hold it to.
+DemoRow row_of(const char* module, const char* problem, Backend backend, double ms, double bytes, bool agrees) {
+  const bool checked = backend == Backend::cuda;
+  return {module, problem, ms, bytes / (ms * 1e6), checked ? (agrees ? "yes" : "NO") : "n/a (no GPU: CPU only)",
+          checked && !agrees};
 }
 
 DemoRow demo_reduce(cunum::Backend backend) {
@@ -66,12 +76,12 @@ DemoRow demo_reduce(cunum::Backend backend) {
   } else {
     ms = median_ms(5, [&] { reducer.reduce(cunum::ReduceOp::sum, host.data(), n, &sum); });
   }
-  std::optional<bool> agrees;
+  bool agrees = true;  // on the CPU backend, nothing independent to check
   if (backend == cunum::Backend::cuda) {
     const float cpu = cunum::reduce(cunum::ReduceOp::sum, host, cunum::Backend::cpu);
     agrees = std::fabs(sum - cpu) <= 1e-6f * std::max(1.0f, std::fabs(cpu));
   }
-  return {"reduce", "sum of 2^26 floats", ms, n * sizeof(float) / (ms * 1e6), agrees};
+  return row_of("reduce", "sum of 2^26 floats", backend, ms, n * sizeof(float), agrees);
 }
 
 DemoRow demo_brownian_bridge(cunum::Backend backend) {
@@ -104,16 +114,16 @@ DemoRow demo_brownian_bridge(cunum::Backend backend) {
   } else {
     ms = median_ms(5, [&] { x = bridge.generate_paths(paths, z); });
   }
-  std::optional<bool> agrees;
+  bool agrees = true;  // on the CPU backend, nothing independent to check
   if (backend == cunum::Backend::cuda) {
     const std::vector<float> cpu = make(cunum::Backend::cpu).generate_paths(paths, z);
     agrees = x.size() == cpu.size();
-    for (std::size_t i = 0; *agrees && i < x.size(); ++i) {
+    for (std::size_t i = 0; agrees && i < x.size(); ++i) {
       agrees = std::fabs(x[i] - cpu[i]) <= 1e-5f * std::max(1.0f, std::fabs(cpu[i]));
     }
   }
   const double bytes = static_cast<double>(z.size() + x.size()) * sizeof(float);
-  return {"brownian_bridge", "2^18 float paths x 64 steps, bisection", ms, bytes / (ms * 1e6), agrees};
+  return row_of("brownian_bridge", "2^18 float paths x 64 steps, bisection", backend, ms, bytes, agrees);
 }
 
 DemoRow demo_black_scholes(cunum::Backend backend) {
@@ -151,17 +161,17 @@ DemoRow demo_black_scholes(cunum::Backend backend) {
   } else {
     ms = median_ms(5, [&] { call = pricer.price(spot, strike, expiry, market).call; });
   }
-  std::optional<bool> agrees;
+  bool agrees = true;  // on the CPU backend, nothing independent to check
   if (backend == cunum::Backend::cuda) {
     const std::vector<float> cpu =
         cunum::BlackScholesPricer<float>(outputs, cunum::Backend::cpu).price(spot, strike, expiry, market).call;
     agrees = true;
-    for (std::size_t i = 0; *agrees && i < n; ++i) {
+    for (std::size_t i = 0; agrees && i < n; ++i) {
       agrees = std::fabs(call[i] - cpu[i]) <= 1e-4f * std::max(1.0f, std::fabs(cpu[i]));
     }
   }
   const double bytes = static_cast<double>(n) * 5 * sizeof(float);  // S, K, T in; call, put out
-  return {"black_scholes", "2^22 float calls and puts (the SDK sample's book)", ms, bytes / (ms * 1e6), agrees};
+  return row_of("black_scholes", "2^22 float calls and puts (the SDK sample's book)", backend, ms, bytes, agrees);
 }
 
 // 64 float European calls x 2^20 paths each (CPU backend: 2^16), Philox drawn in the
@@ -188,17 +198,17 @@ DemoRow demo_monte_carlo(cunum::Backend backend) {
   } else {
     ms = median_ms(5, [&] { pricer.price(batch, estimates.data()); });
   }
-  std::optional<bool> agrees;
+  bool agrees = true;  // on the CPU backend, nothing independent to check
   if (backend == cunum::Backend::cuda) {
     const auto cpu = cunum::MonteCarloPricer<float>(settings, cunum::Backend::cpu).price(options);
     agrees = true;
-    for (std::size_t i = 0; *agrees && i < cpu.size(); ++i) {
+    for (std::size_t i = 0; agrees && i < cpu.size(); ++i) {
       agrees = std::fabs(estimates[i].price - cpu[i].price) <= 1e-3f * cpu[i].standard_error + 1e-5f * cpu[i].price;
     }
   }
   const double bytes = double(options.size()) * double(settings.paths) * sizeof(float);
-  return {"monte_carlo", "64 float European calls x 2^20 paths (CPU: 2^16), Philox in the kernel", ms,
-          bytes / (ms * 1e6), agrees};
+  return row_of("monte_carlo", "64 float European calls x 2^20 paths (CPU: 2^16), Philox in the kernel", backend, ms,
+                bytes, agrees);
 }
 
 // A periodic 1024 x 1024 Poisson problem in float: the reference work's spectral solve.
@@ -224,16 +234,16 @@ DemoRow demo_poisson_fft(cunum::Backend backend) {
   } else {
     ms = median_ms(5, [&] { u = solver.solve(f); });
   }
-  std::optional<bool> agrees;
+  bool agrees = true;  // on the CPU backend, nothing independent to check
   if (backend == cunum::Backend::cuda) {
     const std::vector<float> cpu = cunum::PoissonSolver<float>(grid, {}, cunum::Backend::cpu).solve(f);
     float scale = 0;
     for (float v : cpu) scale = std::max(scale, std::fabs(v));
     agrees = true;
-    for (std::size_t i = 0; *agrees && i < u.size(); ++i) agrees = std::fabs(u[i] - cpu[i]) <= 1e-4f * scale;
+    for (std::size_t i = 0; agrees && i < u.size(); ++i) agrees = std::fabs(u[i] - cpu[i]) <= 1e-4f * scale;
   }
   const double bytes = 2.0 * static_cast<double>(f.size()) * sizeof(float);
-  return {"poisson_fft", "periodic 1024^2 float, spectral", ms, bytes / (ms * 1e6), agrees};
+  return row_of("poisson_fft", "periodic 1024^2 float, spectral", backend, ms, bytes, agrees);
 }
 
 // The Himeno benchmark's size S, 10 sweeps in float; the GPU's pressure must equal the
@@ -243,7 +253,7 @@ DemoRow demo_himeno(cunum::Backend backend) {
   constexpr int sweeps = 10;
   cunum::HimenoProblem<float> problem(grid, {}, backend);
   const double ms = median_ms(5, [&] { problem.iterate(sweeps); });
-  std::optional<bool> agrees;
+  bool agrees = true;  // on the CPU backend, nothing independent to check
   if (backend == cunum::Backend::cuda) {
     cunum::HimenoProblem<float> gpu(grid, {}, backend);
     cunum::HimenoProblem<float> cpu(grid, {}, cunum::Backend::cpu);
@@ -252,31 +262,111 @@ DemoRow demo_himeno(cunum::Backend backend) {
     agrees = gpu.pressure() == cpu.pressure();
   }
   const double bytes = 14.0 * sizeof(float) * static_cast<double>(grid.interior_points()) * sweeps;
-  return {"himeno", "size S, 10 Jacobi sweeps, float", ms, bytes / (ms * 1e6), agrees};
+  return row_of("himeno", "size S, 10 Jacobi sweeps, float", backend, ms, bytes, agrees);
+}
+
+// 2^24 uniform floats from Philox4x32-10; the GPU's must equal the CPU backend's bit
+// for bit (the same stream on both).
+DemoRow demo_random(cunum::Backend backend) {
+  const std::int64_t n = std::int64_t{1} << 24;
+  cunum::RandomGenerator generator(cunum::RandomGeneratorKind::philox4x32_10, 20261126, backend);
+  std::vector<float> uniforms;
+  double ms = 0.0;
+  if (backend == cunum::Backend::cuda) {
+    cunum::Stream stream;
+    cunum::DeviceBuffer<float> device_uniforms(static_cast<std::size_t>(n), stream);
+    ms = median_ms(20, [&] {
+      generator.uniform(n, device_uniforms.data(), stream);
+      stream.synchronize();
+    });
+    uniforms = device_uniforms.to_host();
+  } else {
+    ms = median_ms(5, [&] { uniforms = generator.uniform<float>(n); });
+  }
+  bool agrees = true;  // on the CPU backend, nothing independent to check
+  if (backend == cunum::Backend::cuda) {
+    // The last call's numbers: the stream offset after the warm-up and 19 timed calls.
+    cunum::RandomGenerator cpu(cunum::RandomGeneratorKind::philox4x32_10, 20261126, cunum::Backend::cpu);
+    cpu.set_offset(static_cast<std::uint64_t>(20 * n));
+    agrees = cpu.uniform<float>(n) == uniforms;
+  }
+  return row_of("random", "2^24 uniform floats, Philox4x32-10", backend, ms, static_cast<double>(n) * sizeof(float),
+                agrees);
+}
+
+// The access model's expected sectors of one warp request (32 lanes gathering at random
+// from a table of 2^12 sectors) against 10^5 simulated requests, on the host: within 4
+// standard errors of the simulation's mean.
+DemoRow demo_access_model() {
+  constexpr int kLanes = 32;
+  constexpr double kSectors = 4096;
+  constexpr int kRequests = 100000;
+  cunum::SegmentCountMoments model;
+  const double ms = median_ms(5, [&] { model = cunum::segment_count_moments(kLanes, kSectors); });
+  std::mt19937_64 engine(17);
+  std::uniform_int_distribution<int> sector(0, static_cast<int>(kSectors) - 1);
+  double sum = 0.0;
+  std::vector<int> touched(kLanes);
+  for (int request = 0; request < kRequests; ++request) {
+    for (int& s : touched) s = sector(engine);
+    std::sort(touched.begin(), touched.end());
+    sum += static_cast<double>(std::unique(touched.begin(), touched.end()) - touched.begin());
+  }
+  const double simulated = sum / kRequests;
+  const double standard_error = std::sqrt(model.variance / kRequests);
+  const bool agrees = std::fabs(simulated - model.mean) <= 4 * standard_error;
+  char check[128];
+  std::snprintf(check, sizeof check, "%s: %.4f sectors a request, simulated %.4f", agrees ? "yes" : "NO", model.mean,
+                simulated);
+  return {"access_model", "sectors of a 32-lane random gather from 2^12 sectors (host code)", ms, {}, check, !agrees};
 }
 
 }  // namespace
 
-int main() {
-  const cunum::Backend backend = cunum::resolve_backend(cunum::Backend::automatic);
-  if (backend == cunum::Backend::cuda) {
-    const auto& device = cunum::device_properties();
-    std::printf("cunum demo on %s (%d SMs), CUDA backend\n\n", device.name.c_str(), device.multiprocessor_count);
-  } else {
-    std::printf("cunum demo: no CUDA device found, running the OpenMP CPU backend\n"
-                "(with no GPU the CPU backend is the only one run, so no answer is checked against it)\n\n");
-  }
-  const std::vector<DemoRow> rows = {demo_reduce(backend),      demo_brownian_bridge(backend),
-                                     demo_black_scholes(backend), demo_monte_carlo(backend),
-                                     demo_poisson_fft(backend),   demo_himeno(backend)};
+}  // namespace cunum::demo
 
-  std::printf("| module | problem | median ms | GB/s | agrees with CPU |\n|---|---|---|---|---|\n");
-  bool all_agree = true;
-  for (const DemoRow& row : rows) {
-    std::printf("| %s | %s | %.3f | %.1f | %s |\n", row.module.c_str(), row.problem.c_str(), row.milliseconds,
-                row.gigabytes_per_second,
-                !row.agrees_with_cpu ? "n/a (no GPU: CPU only)" : *row.agrees_with_cpu ? "yes" : "NO");
-    all_agree = all_agree && row.agrees_with_cpu.value_or(true);
+int main(int argc, char** argv) {
+  using namespace cunum::demo;
+  cunum::Backend requested = cunum::Backend::automatic;
+  cunum::programs::CommandLine command_line(
+      "cunum-demo",
+      "Runs each of cunum's nine modules once, on the GPU or on the OpenMP CPU backend, and prints a table: the "
+      "median time, the bandwidth, and what each answer was checked against (on the GPU, the CPU backend).");
+  cunum::programs::add_choice(command_line.app(), "--backend", requested,
+                              cunum::programs::named_values(cunum::BackendValues::all),
+                              "cuda, cpu (OpenMP), or automatic: CUDA when a GPU is visible, else the CPU")
+      ->type_name("BACKEND");
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
+  try {
+    const cunum::Backend backend = cunum::resolve_backend(requested);
+    if (backend == cunum::Backend::cuda) {
+      const auto& device = cunum::device_properties();
+      std::printf("cunum demo on %s (%d SMs), CUDA backend\n\n", device.name.c_str(), device.multiprocessor_count);
+    } else {
+      std::printf("cunum demo: %s, running the OpenMP CPU backend\n"
+                  "(the CPU backend is the only one run, so no answer is checked against it)\n\n",
+                  cunum::device_count() == 0 ? "no CUDA device found" : "--backend cpu");
+    }
+    const std::vector<DemoRow> rows = {demo_reduce(backend),      demo_brownian_bridge(backend),
+                                       demo_black_scholes(backend), demo_monte_carlo(backend),
+                                       demo_poisson_fft(backend),   demo_random(backend),
+                                       demo_himeno(backend),        demo_access_model(),
+                                       demo_divergence(backend)};
+    std::printf("| module | problem | median ms | GB/s | checked |\n|---|---|---|---|---|\n");
+    bool failed = false;
+    for (const DemoRow& row : rows) {
+      char ms[32] = "-";
+      char gbps[32] = "-";
+      if (row.milliseconds) std::snprintf(ms, sizeof ms, "%.4g", *row.milliseconds);
+      if (row.gigabytes_per_second) std::snprintf(gbps, sizeof gbps, "%.1f", *row.gigabytes_per_second);
+      std::printf("| %s | %s | %s | %s | %s |\n", row.module.c_str(), row.problem.c_str(), ms, gbps,
+                  row.check.c_str());
+      failed = failed || row.failed;
+    }
+    return failed ? 1 : 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "cunum-demo: %s\n", error.what());
+    return 1;
   }
-  return all_agree ? 0 : 1;
 }

@@ -4,7 +4,8 @@
 //
 //   cunum-himeno [--size XS|S|M|L|XL] [--iterations N] [--seconds S]
 //                [--backend automatic|cpu|cuda] [--precision float|double]
-//                [--sweeps-per-pass 0-4] [--help] [--version]
+//                [--sweeps-per-pass 0-4] [--json FILE] [--quiet] [--progress-interval S]
+//                [--help] [--version]
 //
 // --iterations N runs exactly N sweeps from the benchmark's initial fields and prints
 // the gosa of the N-th: HimenoProblem::iterate(N) on a fresh problem. Without it the
@@ -15,32 +16,36 @@
 // a pass, so that it changes no answer. MFLOPS counts the interior points as the
 // static C edition does ((nx-2)(ny-2)(nz-2) x 34 a sweep).
 //
-// The command line is parsed with CLI11: choices are case-insensitive, numbers are
-// checked whole (decimal, in range, nothing after them). A bad command line exits 2
-// with a message naming the option; an error of the library exits 1.
+// The measured sweeps run in rounds (iterate() called once a round, each round a
+// second or so once the rate is known), so that a line on stderr says how far the run
+// is about every --progress-interval seconds (5); --quiet prints none. The pressure
+// and gosa are those of one iterate() call of all the sweeps: each sweep's arithmetic
+// is the same however they are grouped. --json FILE also writes the result as one
+// JSON object.
+//
+// The command line is parsed as every cunum program's (programs/command_line.hpp):
+// choices are case-insensitive, numbers are checked whole (decimal, in range, nothing
+// after them). A bad command line exits 2 with a message naming the option; an error
+// of the library exits 1.
 
-#include <CLI/CLI.hpp>
-
-#include <charconv>
+#include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <exception>
-#include <stdexcept>
 #include <string>
-#include <system_error>
-#include <vector>
 
 #include "cunum/core.hpp"
 #include "cunum/himeno.hpp"
-#include "cunum/version.hpp"
+#include "programs/command_line.hpp"
+#include "programs/json_row.hpp"
 
 namespace {
 
 // The original counts its loops in an int.
 constexpr long long kMaxIterations = INT_MAX;
-constexpr long long kMaxSweepsPerPass = 4;  // HimenoOptions::sweeps_per_pass: 0 is the library's choice
+constexpr int kMaxSweepsPerPass = 4;        // HimenoOptions::sweeps_per_pass: 0 is the library's choice
 constexpr int kRehearsalSweeps = 3;         // the original's nn = 3
 
 struct Arguments {
@@ -50,120 +55,53 @@ struct Arguments {
   cunum::Backend backend = cunum::Backend::automatic;
   bool double_precision = false;
   int sweeps_per_pass = 0;
+  std::string json_path;            // --json FILE; empty: none
+  bool quiet = false;               // no progress lines
+  double progress_interval = 5.0;   // seconds between progress lines
 };
-
-// A whole decimal integer in [low, high]: no sign but '-', no spaces, nothing after it.
-bool parse_integer(const std::string& text, long long low, long long high, long long& value) {
-  const char* const first = text.data();
-  const char* const last = first + text.size();
-  const auto [end, error] = std::from_chars(first, last, value);
-  return error == std::errc() && end == last && value >= low && value <= high;
-}
-
-// A whole decimal number, finite and above zero.
-bool parse_positive(const std::string& text, double& value) {
-  const char* const first = text.data();
-  const char* const last = first + text.size();
-  const auto [end, error] = std::from_chars(first, last, value, std::chars_format::general);
-  return error == std::errc() && end == last && std::isfinite(value) && value > 0.0;
-}
-
-CLI::Validator integer_in(long long low, long long high) {
-  const std::string range = std::to_string(low) + " to " + std::to_string(high);
-  return CLI::Validator(
-      [low, high, range](std::string& text) {
-        long long value = 0;
-        if (parse_integer(text, low, high, value)) return std::string();
-        return "'" + text + "' is not a whole number from " + range;
-      },
-      "");
-}
-
-CLI::Validator positive_number() {
-  return CLI::Validator(
-      [](std::string& text) {
-        double value = 0.0;
-        return parse_positive(text, value) ? std::string() : "'" + text + "' is not a finite number above 0";
-      },
-      "");
-}
-
-template <class Enum, std::size_t n>
-std::vector<std::string> names(const Enum (&values)[n]) {
-  std::vector<std::string> result;
-  for (const Enum value : values) result.emplace_back(to_string(value));
-  return result;
-}
-
-// The value listed as `name`, which CLI::IsMember has checked and given its listed spelling.
-template <class Enum, std::size_t n>
-Enum value_named(const Enum (&values)[n], const std::string& name) {
-  for (const Enum value : values) {
-    if (name == to_string(value)) return value;
-  }
-  throw std::logic_error("cunum-himeno: no value is named '" + name + "'");
-}
 
 // Parses the command line into `arguments`; returns -1 to go on, or the exit status.
 int parse(int argc, char** argv, Arguments& arguments) {
-  CLI::App app("The Himeno benchmark (RIKEN, C edition 3.0) on cunum: point-Jacobi sweeps of the 19-point "
-               "pressure-Poisson stencil. Prints what the original program prints: the grid, the loop count, "
-               "gosa, MFLOPS by its 34-flop count and the Pentium III score.",
-               "cunum-himeno");
-  app.get_formatter()->column_width(40);
-  app.set_version_flag("--version", std::string("cunum-himeno (cunum) ") + CUNUM_VERSION_STRING,
-                       "Print the cunum version and exit");
-
-  std::string size = to_string(arguments.size);
-  std::string iterations;
-  std::string seconds = "60";
-  std::string backend = to_string(arguments.backend);
-  std::string precision = "float";
-  std::string sweeps_per_pass = "0";
-  app.add_option("--size", size, "The grid: XS 32x32x64, S 64x64x128, M 128x128x256, L 256x256x512, XL 512x512x1024")
-      ->type_name("SIZE")
-      ->transform(CLI::IsMember(names(cunum::HimenoSizeValues::all), CLI::ignore_case))
-      ->capture_default_str();
-  CLI::Option* iterations_option =
-      app.add_option("--iterations", iterations,
-                     "Run exactly N sweeps (1 to 2147483647) from the initial fields and print the gosa of the "
-                     "N-th (default: the original's 3 rehearsal sweeps, then as many as fill --seconds)")
-          ->type_name("N")
-          ->check(integer_in(1, kMaxIterations));
-  app.add_option("--seconds", seconds, "Without --iterations: how long the measured sweeps should take, above 0")
+  using namespace cunum::programs;
+  CommandLine command_line(
+      "cunum-himeno",
+      "The Himeno benchmark (RIKEN, C edition 3.0) on cunum: point-Jacobi sweeps of the 19-point pressure-Poisson "
+      "stencil. Prints what the original program prints: the grid, the loop count, gosa, MFLOPS by its 34-flop "
+      "count and the Pentium III score; on stderr, a line about every 5 seconds of the measured run.");
+  CLI::App& app = command_line.app();
+  add_choice(app, "--size", arguments.size, named_values(cunum::HimenoSizeValues::all),
+             "The grid: XS 32x32x64, S 64x64x128, M 128x128x256, L 256x256x512, XL 512x512x1024")
+      ->type_name("SIZE");
+  CLI::Option* iterations =
+      add_integer(app, "--iterations", arguments.iterations, 1, kMaxIterations,
+                  "Run exactly N sweeps (1 to 2147483647) from the initial fields and print the gosa of the N-th "
+                  "(default: the original's 3 rehearsal sweeps, then as many as fill --seconds)")
+          ->default_str("");
+  add_number_above(app, "--seconds", arguments.seconds, 0.0,
+                   "Without --iterations: how long the measured sweeps should take, above 0")
       ->type_name("S")
-      ->check(positive_number())
-      ->capture_default_str()
-      ->excludes(iterations_option);
-  app.add_option("--backend", backend, "cuda, cpu (OpenMP), or automatic: CUDA when a GPU is visible, else the CPU")
-      ->type_name("BACKEND")
-      ->transform(CLI::IsMember(names(cunum::BackendValues::all), CLI::ignore_case))
-      ->capture_default_str();
-  app.add_option("--precision", precision, "The floating-point type of the fields")
-      ->type_name("TYPE")
-      ->transform(CLI::IsMember({"float", "double"}, CLI::ignore_case))
-      ->capture_default_str();
-  app.add_option("--sweeps-per-pass", sweeps_per_pass,
-                 "CUDA backend: sweeps per pass over memory, 1 to 4, or 0 for the fastest measured")
-      ->type_name("K")
-      ->check(integer_in(0, kMaxSweepsPerPass))
-      ->capture_default_str();
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    const int status = app.exit(error);  // prints the help, the version or the error
-    return status == 0 ? 0 : 2;
+      ->excludes(iterations);
+  add_choice(app, "--backend", arguments.backend, named_values(cunum::BackendValues::all),
+             "cuda, cpu (OpenMP), or automatic: CUDA when a GPU is visible, else the CPU")
+      ->type_name("BACKEND");
+  add_choice(app, "--precision", arguments.double_precision, {{"float", false}, {"double", true}},
+             "The floating-point type of the fields")
+      ->type_name("TYPE");
+  add_integer(app, "--sweeps-per-pass", arguments.sweeps_per_pass, 0, kMaxSweepsPerPass,
+              "CUDA backend: sweeps per pass over memory, 1 to 4, or 0 for the fastest measured")
+      ->type_name("K");
+  app.add_option("--json", arguments.json_path, "Also write the result to FILE as one JSON object")->type_name("FILE");
+  CLI::Option* quiet = app.add_flag("--quiet", arguments.quiet, "No progress lines on stderr");
+  add_number_above(app, "--progress-interval", arguments.progress_interval, 0.0,
+                   "Seconds between progress lines on stderr, above 0")
+      ->type_name("S")
+      ->excludes(quiet);
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
+  if (!arguments.json_path.empty() && !start_json_file(arguments.json_path)) {
+    std::fprintf(stderr, "--json: cannot open '%s' for writing\n", arguments.json_path.c_str());
+    return 2;
   }
-  // Every value has passed its check above; these conversions cannot fail.
-  arguments.size = value_named(cunum::HimenoSizeValues::all, size);
-  arguments.backend = value_named(cunum::BackendValues::all, backend);
-  arguments.double_precision = precision == "double";
-  if (!iterations.empty()) parse_integer(iterations, 1, kMaxIterations, arguments.iterations);
-  parse_positive(seconds, arguments.seconds);
-  long long sweeps = 0;
-  parse_integer(sweeps_per_pass, 0, kMaxSweepsPerPass, sweeps);
-  arguments.sweeps_per_pass = static_cast<int>(sweeps);
   return -1;
 }
 
@@ -175,6 +113,49 @@ long long sweeps_to_fill(double seconds, double rehearsal_seconds) {
   if (!(sweeps >= 1.0)) return 1;
   if (sweeps >= static_cast<double>(kMaxIterations)) return kMaxIterations;
   return static_cast<long long>(sweeps);
+}
+
+// Runs `sweeps` sweeps of `problem` in rounds, timed from the first to the last, and
+// returns the seconds; `gosa` is the last sweep's. The first round is one sweep; each
+// next one lasts about kRoundSeconds (or a fifth of the progress interval, if shorter)
+// at the rate so far. Unless quiet, a line on stderr says how far the run is whenever
+// progress_interval seconds have passed since the last one.
+template <class T>
+double measured_run(cunum::HimenoProblem<T>& problem, long long sweeps, const Arguments& arguments, double& gosa) {
+  using Clock = std::chrono::steady_clock;
+  constexpr double kRoundSeconds = 1.0;
+  const double round_seconds = std::min(kRoundSeconds, arguments.progress_interval / 5);
+  const auto start = Clock::now();
+  auto last_line = start;
+  double elapsed = 0.0;
+  long long round = 1;
+  for (long long done = 0; done < sweeps;) {
+    const long long this_round = std::min(round, sweeps - done);
+    gosa = problem.iterate(this_round);
+    done += this_round;
+    const auto now = Clock::now();
+    elapsed = std::chrono::duration<double>(now - start).count();
+    const double per_second = elapsed > 0.0 ? static_cast<double>(done) / elapsed : 1e9;
+    round = std::max(1LL, static_cast<long long>(std::min(per_second * round_seconds, double(kMaxIterations))));
+    if (!arguments.quiet && done < sweeps &&
+        std::chrono::duration<double>(now - last_line).count() >= arguments.progress_interval) {
+      std::fprintf(stderr, "cunum-himeno: %lld of %lld sweeps (%.0f%%), %.1f s, about %.0f s left, gosa %e\n", done,
+                   sweeps, 100.0 * static_cast<double>(done) / static_cast<double>(sweeps), elapsed,
+                   static_cast<double>(sweeps - done) / per_second, gosa);
+      std::fflush(stderr);
+      last_line = now;
+    }
+  }
+  return elapsed;
+}
+
+std::string now_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return text;
 }
 
 template <class T>
@@ -194,28 +175,47 @@ int run(const Arguments& arguments) {
     cunum::HimenoProblem<T> warm_up(cunum::himeno_grid(cunum::HimenoSize::xs), options, problem.backend());
     warm_up.iterate(1);
   }
-  const auto timed = [&](long long sweeps, double& gosa) {
-    const auto start = std::chrono::steady_clock::now();
-    gosa = problem.iterate(sweeps);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
   double gosa = 0.0;
   long long sweeps = arguments.iterations;
   if (sweeps == 0) {
     std::printf(" Start rehearsal measurement process.\n Measure the performance in %d times.\n\n", kRehearsalSweeps);
-    const double rehearsal = timed(kRehearsalSweeps, gosa);
+    const auto start = std::chrono::steady_clock::now();
+    gosa = problem.iterate(kRehearsalSweeps);
+    const double rehearsal = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf(" MFLOPS: %f time(s): %f %e\n\n", cunum::himeno_flops(grid, kRehearsalSweeps) / rehearsal * 1e-6,
                 rehearsal, gosa);
     sweeps = sweeps_to_fill(arguments.seconds, rehearsal);
     std::printf(" Now, start the actual measurement process.\n The loop will be excuted in %lld times\n", sweeps);
+    std::fflush(stdout);
   }
   // With --iterations, from the initial fields; else from where the rehearsal left them.
-  const double seconds = timed(sweeps, gosa);
+  const double seconds = measured_run(problem, sweeps, arguments, gosa);
   const double mflops = cunum::himeno_flops(grid, sweeps) / seconds * 1e-6;
+  const double score = mflops / 82.84;
   std::printf(" Loop executed for %lld times\n", sweeps);
   std::printf(" Gosa : %e \n", gosa);
   std::printf(" MFLOPS measured : %f\tcpu : %f\n", mflops, seconds);
-  std::printf(" Score based on Pentium III 600MHz using Fortran 77: %f\n", mflops / 82.84);
+  std::printf(" Score based on Pentium III 600MHz using Fortran 77: %f\n", score);
+  if (!arguments.json_path.empty()) {
+    cunum::programs::JsonRow result;
+    result.text("program", "cunum-himeno")
+        .text("cunum_version", CUNUM_VERSION_STRING)
+        .text("size", to_string(arguments.size))
+        .integer("nx", grid.nx)
+        .integer("ny", grid.ny)
+        .integer("nz", grid.nz)
+        .text("backend", to_string(problem.backend()))
+        .text("device", problem.backend() == cunum::Backend::cuda ? cunum::device_properties().name : "host CPU")
+        .text("precision", sizeof(T) == 4 ? "float" : "double")
+        .integer("sweeps_per_pass", problem.sweeps_per_pass())
+        .integer("sweeps", sweeps)
+        .number("gosa", gosa)
+        .number("seconds", seconds)
+        .number("mflops", mflops)
+        .number("score", score)
+        .text("date", now_utc());
+    cunum::programs::append_json_row(arguments.json_path, result);
+  }
   return 0;
 }
 
