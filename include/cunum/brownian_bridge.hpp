@@ -189,7 +189,7 @@ class BrownianBridge {
   ///                           N <= 2^31 - 2, finite, distinct, inside (t0, T)
   /// @param dimension          d >= 1
   /// @param covariance         d x d values, row-major, read as `form` says
-  /// @param form               CovarianceForm::factor (C) or ::covariance (Sigma)
+  /// @param form               CovarianceForm::factor (C) or CovarianceForm::covariance (Sigma)
   /// @param start              x0: d finite values
   /// @param fixed_end          w: d finite values for a bridge pinned at T; empty for a free bridge
   /// @param placement          where generate calls run (cunum/core/placement.hpp):

@@ -357,7 +357,10 @@ class MonteCarloPricer {
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
   /// price() for multi-asset options that also writes each asset's Greeks:
   /// asset_greeks[i * settings.assets + j] for asset j of batch option i.
+  /// @param batch         as price()
+  /// @param results       as price()
   /// @param asset_greeks  batch.size() x settings.assets values in memory the backend can write
+  /// @param stream        as price()
   /// @throws Error as price(); ErrorCode::invalid_argument naming 'asset_greeks' when
   ///         the payoff is a one-asset payoff, settings.greeks is off, the pointer is null,
   ///         or the array overlaps `results`
