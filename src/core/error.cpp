@@ -1,6 +1,5 @@
 #include "cunum/core/error.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "src/core/check.hpp"
@@ -23,14 +22,6 @@ namespace {
 std::string routine_prefix() {
   const char* routine = RoutineScope::current();
   return routine != nullptr ? std::string(routine) + ": " : std::string();
-}
-
-// The source location relative to the project, so that messages do not carry the
-// build machine's paths.
-const char* project_relative(const char* file) {
-  constexpr const char* source_dir = CUNUM_SOURCE_DIR;
-  const std::size_t length = std::strlen(source_dir);
-  return std::strncmp(file, source_dir, length) == 0 ? file + length : file;
 }
 
 const char* curand_status_name(curandStatus_t status) {
@@ -98,8 +89,8 @@ LibraryFailure LibraryStatus<cufftResult>::describe(cufftResult status) noexcept
 
 void throw_library_failure(const LibraryFailure& failure, const char* expression, const char* file, int line) {
   cudaGetLastError();  // clear a sticky launch error so later calls report their own status
-  const std::string location =
-      std::string(" [") + project_relative(file) + ":" + std::to_string(line) + "]";
+  // `file` is relative to the project: the build maps the source directory away (CMakeLists.txt).
+  const std::string location = std::string(" [") + file + ":" + std::to_string(line) + "]";
   if (failure.code == ErrorCode::no_device) {
     throw Error(failure.code, routine_prefix() + "no CUDA device (" + failure.status_name + " from " +
                                   expression + ")" + location);
