@@ -1,7 +1,9 @@
 # QuantLib, the external truth for bridges and Black-Scholes. Debian's
 # libquantlib0-dev ships neither a CMake package nor a pkg-config file, so it is
 # found by hand; CMAKE_PREFIX_PATH may point at a carried copy (scripts/device-deps).
-# Defines the target cunum_quantlib when found.
+# Defines the target cunum_quantlib when found. Included by the parts of the tree that
+# compare with it (tests/, bench/).
+include_guard(GLOBAL)
 find_path(QuantLib_INCLUDE_DIR ql/methods/montecarlo/brownianbridge.hpp)
 find_library(QuantLib_LIBRARY NAMES QuantLib)
 find_path(QuantLib_BOOST_INCLUDE_DIR boost/shared_ptr.hpp)  # QuantLib's headers include Boost

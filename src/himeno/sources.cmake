@@ -13,24 +13,26 @@ target_sources(cunum PRIVATE
 set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/himeno/himeno.cu PROPERTIES COMPILE_OPTIONS "-fmad=false")
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/himeno_cpu.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 
-# The MPI layer is its own library, cunum::himeno_mpi, built when MPI is found; its
-# CUDA backend exchanges halos through NCCL (shipped with the CUDA toolkit) when found.
-# (MPI and NCCL are found in cmake/CunumMPI.cmake.)
-if(MPI_CXX_FOUND)
-  add_library(cunum_himeno_mpi ${CMAKE_CURRENT_LIST_DIR}/himeno_mpi.cpp)
-  add_library(cunum::himeno_mpi ALIAS cunum_himeno_mpi)
-  target_link_libraries(cunum_himeno_mpi PUBLIC cunum MPI::MPI_CXX PRIVATE CUDA::cudart)
-  target_include_directories(cunum_himeno_mpi PRIVATE ${PROJECT_SOURCE_DIR})
-  if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
-    target_include_directories(cunum_himeno_mpi SYSTEM PRIVATE ${NCCL_INCLUDE_DIR})
-    target_link_libraries(cunum_himeno_mpi PRIVATE ${NCCL_LIBRARY})
+# The MPI layer is its own library, cunum::himeno_mpi, built with MPI (CUNUM_WITH_MPI,
+# cmake/CunumMPI.cmake); its CUDA backend exchanges halos through NCCL where it is
+# built with it (CUNUM_WITH_NCCL; NCCL ships with the CUDA toolkit).
+include(CunumMPI)
+cunum_find_mpi(cunum_himeno_has_mpi)
+if(cunum_himeno_has_mpi)
+  cunum_add_mpi_library(himeno_mpi ${CMAKE_CURRENT_LIST_DIR}/himeno_mpi.cpp)
+  cunum_find_nccl(cunum_himeno_has_nccl)
+  if(cunum_himeno_has_nccl)
+    target_link_libraries(cunum_himeno_mpi PRIVATE CunumNCCL::NCCL)
     target_compile_definitions(cunum_himeno_mpi PRIVATE CUNUM_HAVE_NCCL=1)
-    message(STATUS "himeno_mpi: MPI and NCCL (${NCCL_LIBRARY})")
+    # The installed component finds NCCL again on the consumer's machine (cmake/CunumInstall.cmake).
+    set_property(TARGET cunum_himeno_mpi APPEND PROPERTY CUNUM_FIND_DEPENDENCIES CunumNCCL)
+    message(STATUS "himeno_mpi: MPI and NCCL (${CunumNCCL_LIBRARY})")
   else()
     target_compile_definitions(cunum_himeno_mpi PRIVATE CUNUM_HAVE_NCCL=0)
-    message(STATUS "himeno_mpi: MPI without NCCL (the CUDA backend is not supported)")
+    message(STATUS "himeno_mpi: MPI without NCCL (CUNUM_WITH_NCCL ${CUNUM_WITH_NCCL}; the CUDA backend exchanges "
+                   "through MPI)")
   endif()
-  cunum_set_warnings(cunum_himeno_mpi)
 else()
-  message(STATUS "himeno_mpi: MPI not found, not built (Debian: libopenmpi-dev openmpi-bin)")
+  cunum_refuse_nccl_without_mpi()
+  message(STATUS "himeno_mpi: not built (CUNUM_WITH_MPI ${CUNUM_WITH_MPI}; MPI on Debian: libopenmpi-dev openmpi-bin)")
 endif()

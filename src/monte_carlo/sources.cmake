@@ -14,14 +14,13 @@ set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carl
 # keeps its results the same bits on CPUs with and without FMA.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/monte_carlo_cpu.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 
-# The MPI layer is its own library, cunum::monte_carlo_mpi, built when MPI is found
-# (cmake/CunumMPI.cmake).
-if(MPI_CXX_FOUND)
-  add_library(cunum_monte_carlo_mpi ${CMAKE_CURRENT_LIST_DIR}/monte_carlo_mpi.cpp)
-  add_library(cunum::monte_carlo_mpi ALIAS cunum_monte_carlo_mpi)
-  target_link_libraries(cunum_monte_carlo_mpi PUBLIC cunum MPI::MPI_CXX PRIVATE CUDA::cudart)
-  target_include_directories(cunum_monte_carlo_mpi PRIVATE ${PROJECT_SOURCE_DIR})
-  cunum_set_warnings(cunum_monte_carlo_mpi)
+# The MPI layer is its own library, cunum::monte_carlo_mpi, built with MPI
+# (CUNUM_WITH_MPI, cmake/CunumMPI.cmake).
+include(CunumMPI)
+cunum_find_mpi(cunum_monte_carlo_has_mpi)
+if(cunum_monte_carlo_has_mpi)
+  cunum_add_mpi_library(monte_carlo_mpi ${CMAKE_CURRENT_LIST_DIR}/monte_carlo_mpi.cpp)
 else()
-  message(STATUS "monte_carlo_mpi: MPI not found, not built (Debian: libopenmpi-dev openmpi-bin)")
+  message(STATUS "monte_carlo_mpi: not built (CUNUM_WITH_MPI ${CUNUM_WITH_MPI}; MPI on Debian: libopenmpi-dev "
+                 "openmpi-bin)")
 endif()

@@ -4,6 +4,7 @@ target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/poisson_fft_cuda.cpp
   ${PROJECT_SOURCE_DIR}/kernels/poisson_fft/poisson_fft.cu
   ${PROJECT_SOURCE_DIR}/kernels/poisson_fft/poisson_fft_pencils.cu)
-# The CPU backend is FFTW (cmake/CunumFFTW.cmake); the CUDA backend is cuFFT.
-target_include_directories(cunum SYSTEM PRIVATE ${FFTW_INCLUDE_DIR})
-target_link_libraries(cunum PRIVATE ${FFTW_LIBRARIES} CUDA::cufft)
+# The CPU backend is FFTW (through pkg-config: cmake/FindCunumFFTW.cmake, which the
+# installed package uses again on the consumer's machine); the CUDA backend is cuFFT.
+find_package(CunumFFTW REQUIRED GLOBAL)
+target_link_libraries(cunum PRIVATE CunumFFTW::FFTW CUDA::cufft)

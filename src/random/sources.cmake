@@ -5,3 +5,6 @@ target_sources(cunum PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/curand_generator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sobol_tables.cpp
   ${PROJECT_SOURCE_DIR}/kernels/random/random.cu)
+# The CUDA backend's generators and the Sobol direction numbers are cuRAND's (the
+# bridge and Monte Carlo reach them through src/random/random_internal.hpp).
+target_link_libraries(cunum PRIVATE CUDA::curand)
