@@ -55,6 +55,22 @@ function(expect_no_build_paths tree)
   message("no file under ${tree} names ${paths}")
 endfunction()
 
+# Fails if a file of the CMake package under `cmake_dir` names any absolute path: every
+# dependency is an imported target found again on the consumer's machine.
+function(expect_relative_cmake_package cmake_dir)
+  file(GLOB package_files ${cmake_dir}/*.cmake)
+  if(NOT package_files)
+    message(FATAL_ERROR "no CMake package in ${cmake_dir}")
+  endif()
+  foreach(package_file IN LISTS package_files)
+    file(STRINGS ${package_file} absolute_paths REGEX "(^|[ \"=;(])/[A-Za-z]")
+    if(absolute_paths)
+      message(FATAL_ERROR "${package_file} names absolute paths:\n${absolute_paths}")
+    endif()
+  endforeach()
+  message("no file of the CMake package in ${cmake_dir} names an absolute path")
+endfunction()
+
 # examples/consumer configured with CMAKE_PREFIX_PATH=`prefix` into `build`, built and
 # run: without components (MPI must not be looked for), then, where cunum::himeno_mpi
 # is built (WITH_HIMENO_MPI), configured again with the himeno_mpi component.
