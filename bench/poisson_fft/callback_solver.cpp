@@ -25,7 +25,7 @@ CallbackPoissonSolver<T>::CallbackPoissonSolver(const cunum::PoissonGrid& grid, 
   }
   info.half_last = layout.spectrum_shape[cunum::detail::kPoissonAxes - 1];  // periodic grids only: the halved axis
   info.screening = layout.screening;
-  info.scale = 1.0 / static_cast<double>(layout.extended_points);
+  info.scale = 1.0 / static_cast<double>(layout.pair_factor);
   info_ = cunum::DeviceBuffer<PoissonDivideInfo>(1, stream);
   info_.copy_from_host(&info, 1);
   spectrum_ = cunum::DeviceBuffer<T>(static_cast<std::size_t>(2 * layout.batch * layout.modes), stream);

@@ -2,35 +2,44 @@
 /// @file
 /// Poisson and screened Poisson equations on rectangular 2-D and 3-D grids, solved by
 /// fast Fourier transforms (cunum::PoissonSolver): (Laplacian - alpha) u = f, alpha >= 0,
-/// with a boundary condition per axis (periodic, homogeneous Dirichlet, homogeneous
-/// Neumann) and two discretizations of the Laplacian (spectral, or the eigenvalues of
-/// the second-order finite-difference stencil). float and double; one problem or a
-/// batch of independent problems of the same shape per call. docs/poisson_fft.md has
-/// the user guide, the formulas and the accuracy.
+/// with a boundary condition per axis (periodic; homogeneous Dirichlet or Neumann on both
+/// walls, or Dirichlet on one and Neumann on the other), the walls at grid points or at
+/// cell faces (a centring per axis), and two discretizations of the Laplacian
+/// (spectral, or the eigenvalues of the second-order finite-difference stencil). float
+/// and double; one problem or a batch of independent problems of the same shape per
+/// call. docs/poisson_fft.md has the user guide, the formulas and the accuracy.
 ///
 /// Grid and layout. Axis a has n_a points on [0, L_a]; where they sit depends on its
-/// boundary condition:
-/// - periodic:  x_i = i h,         h = L / n       (period L);
-/// - dirichlet: x_i = (i + 1) h,   h = L / (n + 1) (u = 0 at x = 0 and x = L, not stored);
-/// - neumann:   x_i = (i + 1/2) h, h = L / n       (cell centres; du/dx = 0 at 0 and L).
+/// centring (PoissonCentring) and its boundary condition:
+/// - cell (walls at cell faces, as in CaNS and AMReX): x_i = (i + 1/2) h, h = L / n;
+/// - vertex (walls at grid points): a Neumann wall's point is stored, a Dirichlet
+///   wall's (u = 0) is not: periodic x_i = i h, h = L / n; dirichlet x_i = (i + 1) h,
+///   h = L / (n + 1); neumann x_i = i h, h = L / (n - 1) (n >= 2); dirichlet_neumann
+///   x_i = (i + 1) h and neumann_dirichlet x_i = i h, both h = L / n.
+/// The default centring (PoissonGrid::centrings empty) is vertex for periodic and
+/// dirichlet axes and cell for the others.
 /// Arrays are row-major with the last axis fastest: point (i, j) of a 2-D problem is
 /// element i n_1 + j, point (i, j, k) of a 3-D problem is (i n_1 + j) n_2 + k, and
 /// problem b of a batch starts at element b n_0 n_1 (n_2).
 ///
-/// Discretizations, on each axis's periodic extension of length N (periodic: n,
-/// dirichlet: 2(n + 1), neumann: 2n) with its mode m, wavenumber k = 2 pi m' / (N h),
-/// m' = m for m <= N/2 and m - N otherwise:
+/// Discretizations. Each axis is diagonalised by the DFT of its periodic extension of
+/// length N restricted by symmetry (periodic: n; dirichlet: 2(n + 1) at vertices, 2n at
+/// cells; neumann: 2(n - 1) at vertices, 2n at cells; mixed: 4n), its transform mode k
+/// being mode m of the extension (m = k, k + 1 or 2k + 1: docs/poisson_fft.md), with
+/// wavenumber k = 2 pi m' / (N h), m' = m for m <= N/2 and m - N otherwise:
 /// - spectral: the axis contributes -k^2 (exact for band-limited data; the method of the
 ///   reference work, NVIDIA's spectral Poisson example, docs/poisson_fft.md [1]);
 /// - finite_difference: -(4 / h^2) sin^2(pi m / N), the eigenvalues of the 3-point
 ///   second difference, so that u solves the 5-point (2-D) or 7-point (3-D) system
 ///   exactly, with the boundary condition imposed as a finite-difference code would.
 ///
-/// The null space. Without a Dirichlet axis and with alpha = 0, constants solve the
+/// The null space. Without a Dirichlet wall and with alpha = 0, constants solve the
 /// homogeneous problem: a solution exists only for f of mean zero (the compatibility
 /// condition) and is unique up to a constant. PoissonOptions chooses what a non-zero
 /// mean does (projected away or rejected) and which constant is returned (mean zero, or
-/// u = 0 at the first grid point).
+/// u = 0 at the first grid point). The mean is over the grid's points, except that the
+/// wall points of an axis with neumann walls at vertices count half (they stand for
+/// half cells: the trapezoidal rule, which is what the operator's range leaves out).
 
 #include <cstddef>
 #include <cstdint>
@@ -45,13 +54,28 @@
 
 namespace cunum {
 
-/// The boundary condition of one axis (cunum::PoissonBoundary): periodic, homogeneous
-/// Dirichlet (u = 0 on both walls) or homogeneous Neumann (du/dn = 0 on both walls).
-#define CUNUM_POISSON_BOUNDARIES(X) \
-  X(periodic, "periodic")           \
-  X(dirichlet, "dirichlet")         \
-  X(neumann, "neumann")
+/// The boundary condition of one axis (cunum::PoissonBoundary), at its lower wall
+/// (x = 0) and its upper wall (x = L): `periodic`; homogeneous `dirichlet` (u = 0) or
+/// `neumann` (du/dn = 0) on both walls; `dirichlet_neumann` (u = 0 at x = 0, du/dx = 0
+/// at x = L) and `neumann_dirichlet` (du/dx = 0 at x = 0, u = 0 at x = L), CaNS's 'DN'
+/// and 'ND', AMReX's (odd, even) and (even, odd).
+#define CUNUM_POISSON_BOUNDARIES(X)         \
+  X(periodic, "periodic")                   \
+  X(dirichlet, "dirichlet")                 \
+  X(neumann, "neumann")                     \
+  X(dirichlet_neumann, "dirichlet_neumann") \
+  X(neumann_dirichlet, "neumann_dirichlet")
 CUNUM_ENUM(PoissonBoundary, CUNUM_POISSON_BOUNDARIES)
+
+/// Where an axis's walls sit (cunum::PoissonCentring): `vertex`, at grid points (a
+/// Dirichlet wall's point, where u = 0, is not stored; a Neumann wall's is); `cell`, at
+/// cell faces, half a spacing beyond the first and last points (cell-centred data, the
+/// staggered grid of CaNS's pressure and AMReX's cell-centred solvers). See the file
+/// comment for the points and spacing of each.
+#define CUNUM_POISSON_CENTRINGS(X) \
+  X(vertex, "vertex")              \
+  X(cell, "cell")
+CUNUM_ENUM(PoissonCentring, CUNUM_POISSON_CENTRINGS)
 
 /// How the Laplacian is discretized (cunum::PoissonDiscretization): `spectral`, -k^2
 /// per mode; `finite_difference`, the eigenvalues of the second-order stencil.
@@ -64,7 +88,8 @@ CUNUM_ENUM(PoissonDiscretization, CUNUM_POISSON_DISCRETIZATIONS)
 /// null space (cunum::PoissonCompatibility): `project` solves for f - mean(f);
 /// `reject` throws ErrorCode::invalid_argument naming 'rhs' when
 /// |sum f| > compatibility_tolerance * sum |f| for any problem of the batch, and when
-/// sum |f| is not finite (a NaN or an infinity in f: see PoissonSolver::solve).
+/// sum |f| is not finite (a NaN or an infinity in f: see PoissonSolver::solve). Means
+/// and sums are weighted as the file comment says (neumann walls at vertices).
 #define CUNUM_POISSON_COMPATIBILITIES(X) \
   X(project, "project")                  \
   X(reject, "reject")
@@ -78,12 +103,17 @@ CUNUM_ENUM(PoissonCompatibility, CUNUM_POISSON_COMPATIBILITIES)
   X(zero_at_origin, "zero_at_origin")
 CUNUM_ENUM(PoissonGauge, CUNUM_POISSON_GAUGES)
 
-/// The grid of a problem: 2 or 3 axes, with a length and a boundary condition each.
+/// The grid of a problem: 2 or 3 axes, with a length, a boundary condition and a
+/// centring each.
 struct PoissonGrid {
-  std::vector<std::int64_t> shape;             ///< points per axis, {n0, n1} or {n0, n1, n2}, each >= 1
+  std::vector<std::int64_t> shape;             ///< points per axis, {n0, n1} or {n0, n1, n2}, each >= 1 (>= 2 for neumann at vertices)
   std::vector<double> lengths;                 ///< domain length per axis, finite and > 0
   std::vector<PoissonBoundary> boundaries;     ///< boundary condition per axis
   std::int64_t batch = 1;                      ///< independent problems per call, >= 1
+  /// Where each axis's walls sit, one per axis; empty: vertex for periodic and
+  /// dirichlet axes, cell for neumann and the mixed ones (the placements of cunum
+  /// before centrings existed).
+  std::vector<PoissonCentring> centrings = {};
 };
 
 /// The equation and the rules for singular problems.
@@ -101,11 +131,13 @@ struct PoissonOptions {
 /// backend, then called many times. It owns its FFT plans (cuFFT on the CUDA backend,
 /// FFTW on the CPU backend) and its work areas.
 ///
-/// Method: the right-hand side is extended to a periodic array along every wall axis
-/// (odd for Dirichlet, even about the half sample for Neumann), transformed with a
-/// real-to-complex FFT, divided mode by mode by the eigenvalue of the discrete
-/// operator (scaling by 1/N folded in), transformed back and restricted to the grid.
-/// Periodic axes need no extension; each wall axis doubles that axis's length.
+/// Method: every wall axis is transformed by the sine or cosine transform that
+/// diagonalises it (DST or DCT of type I, II/III or IV; FFTW's real-to-real kinds on the
+/// CPU), the periodic axes by a real-to-complex FFT; each mode is divided by the
+/// eigenvalue of the discrete operator (the transforms' normalisation folded in), and
+/// the inverse transforms run in reverse. The CUDA backend serves, on wall axes,
+/// dirichlet at vertices and neumann at cells (the default centrings); it refuses the
+/// other wall placements and the mixed axes (below) until it transforms them.
 ///
 /// Moved from, a solver holds nothing: every member function then throws Error
 /// ErrorCode::invalid_argument naming 'this' (assigning to it or destroying it is fine).
@@ -122,7 +154,7 @@ template <class T>
 class PoissonSolver {
  public:
   /// Plans the solver.
-  /// @param grid     shape, lengths, boundaries and batch
+  /// @param grid     shape, lengths, boundaries, batch and centrings
   /// @param options  discretization, screening and the singular-problem rules
   /// @param placement where it runs (cunum/core/placement.hpp), resolved once here: the
   ///                 backend, one device at most, the stream the one-time setup (tables,
@@ -130,8 +162,10 @@ class PoissonSolver {
   ///                 after it), and the resource every work area comes from, cuFFT's
   ///                 included (a misaligned array's staging copy too)
   /// @throws Error ErrorCode::invalid_argument naming the argument ('grid.shape',
-  ///         'grid.lengths', 'grid.boundaries', 'grid.batch', 'options.screening', ...)
-  ///         for a value out of range or lists of different sizes;
+  ///         'grid.lengths', 'grid.boundaries', 'grid.batch', 'grid.centrings',
+  ///         'options.screening', ...) for a value out of range or lists of different
+  ///         sizes ('grid.shape' for fewer than 2 points on an axis with neumann walls
+  ///         at vertices);
   ///         'placement.backend' or 'placement.devices';
   ///         ErrorCode::no_device for CUDA without a device;
   ///         ErrorCode::out_of_memory "needs N bytes", before anything is allocated, when
@@ -139,6 +173,9 @@ class PoissonSolver {
   ///         physical memory (CPU) or the device's total memory (CUDA), and from the plans;
   ///         ErrorCode::not_supported (CUDA) when placement.stream is being captured into
   ///         a CUDA graph, before anything is allocated: the setup would belong to the graph;
+  ///         ErrorCode::not_supported (CUDA) naming 'grid.centrings' or 'grid.boundaries'
+  ///         for a wall axis the CUDA backend does not serve (see Method), before
+  ///         anything is allocated;
   ///         ErrorCode::cuda_failure from the plans
   explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {}, const Placement& placement = {});
   ~PoissonSolver();

@@ -29,7 +29,7 @@ struct SpectralDivision {
   const T* middle;
   const T* inner;
   T screening;
-  T scale;  // 1 / extended_points: the transform pair's normalisation
+  T scale;  // 1 / pair_factor: the transform pairs' normalisation
 
   // 1 / (the operator's eigenvalue), the scale folded in; 0 for a zero eigenvalue (the
   // constants of a singular problem).

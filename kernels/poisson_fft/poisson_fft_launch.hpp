@@ -42,7 +42,7 @@ struct SpectralTables {
   const T* middle;
   const T* inner;
   T screening;
-  T scale;  // 1 / extended_points: the transform pair's normalisation
+  T scale;  // 1 / pair_factor: the transform pairs' normalisation
 };
 
 // One wall axis's pass: `lines` 1-D transforms of `length` real samples (half =

@@ -1,6 +1,8 @@
 """Poisson and screened Poisson equations on 2-D and 3-D grids, solved by FFTs:
 (Laplacian - alpha) u = f with a boundary condition per axis (periodic, Dirichlet,
-Neumann), spectral or second-order finite-difference eigenvalues, float32 and float64,
+Neumann, or Dirichlet at one wall and Neumann at the other) and the walls at cell
+faces or at grid points (a centring per axis), spectral or second-order
+finite-difference eigenvalues, float32 and float64,
 one problem or a batch per call (the C++ cunum::PoissonSolver,
 include/cunum/poisson_fft.hpp).
 
@@ -16,7 +18,8 @@ Arrays are C-ordered with the last axis fastest; a batch is (batch, *shape).
 
 from ._cunum import PoissonSolver
 
-BOUNDARIES = ("periodic", "dirichlet", "neumann")
+BOUNDARIES = ("periodic", "dirichlet", "neumann", "dirichlet_neumann", "neumann_dirichlet")
+CENTRINGS = ("vertex", "cell")
 DISCRETIZATIONS = ("spectral", "finite_difference")
 
-__all__ = ["PoissonSolver", "BOUNDARIES", "DISCRETIZATIONS"]
+__all__ = ["PoissonSolver", "BOUNDARIES", "CENTRINGS", "DISCRETIZATIONS"]

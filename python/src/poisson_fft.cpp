@@ -52,12 +52,22 @@ constexpr const char* solver_doc = R"(A Poisson solver planned once for a grid, 
 
 Solves (Laplacian - alpha) u = f, alpha = screening >= 0, on a 2-D or 3-D grid by
 FFTs (cuFFT on the GPU, FFTW on the CPU), with a boundary condition per axis:
+'periodic'; 'dirichlet' (u = 0) or 'neumann' (du/dn = 0) on both walls;
+'dirichlet_neumann' (u = 0 at x = 0, du/dx = 0 at x = L) or 'neumann_dirichlet'.
+Each axis's walls sit at cell faces ('cell': x_i = (i + 1/2) h, h = L / n) or at
+grid points ('vertex': a Dirichlet wall's point is not stored, a Neumann wall's is):
 
-- 'periodic':  x_i = i h,         h = L / n       (period L);
-- 'dirichlet': x_i = (i + 1) h,   h = L / (n + 1) (u = 0 on both walls, not stored);
-- 'neumann':   x_i = (i + 1/2) h, h = L / n       (du/dn = 0 on both walls).
+- 'periodic':          x_i = i h,       h = L / n;
+- 'dirichlet':         x_i = (i + 1) h, h = L / (n + 1);
+- 'neumann':           x_i = i h,       h = L / (n - 1) (n >= 2);
+- 'dirichlet_neumann': x_i = (i + 1) h, h = L / n;
+- 'neumann_dirichlet': x_i = i h,       h = L / n.
 
-Arrays are C-ordered, the last axis fastest. Without a Dirichlet axis and with
+The default centrings are 'vertex' for periodic and dirichlet axes and 'cell' for
+the others. The cuda backend serves, on wall axes, dirichlet at vertices and neumann
+at cells; it raises NotSupported for the others (the cpu backend solves them).
+
+Arrays are C-ordered, the last axis fastest. Without a Dirichlet wall and with
 alpha = 0 the constants solve the homogeneous problem: `compatibility` says what a
 right-hand side of non-zero mean does ('project' solves for f - mean f, 'reject'
 raises InvalidArgument naming 'rhs'), `gauge` which constant is returned
@@ -68,6 +78,8 @@ Args:
     lengths: domain length per axis, > 0; None: 1 on every axis.
     boundaries: one name for every axis, or one per axis.
     batch: independent problems per call, >= 1.
+    centrings: 'vertex' or 'cell' for every axis, or one per axis; None: the
+        defaults above.
     discretization: 'spectral' (-k^2 per mode) or 'finite_difference' (the
         eigenvalues of the 5-point / 7-point stencil).
     screening: alpha >= 0.
@@ -81,10 +93,11 @@ Args:
 
 Raises:
     InvalidArgument: naming the argument ('grid.shape', 'grid.lengths',
-        'grid.boundaries', 'grid.batch', 'options.screening', ...).
+        'grid.boundaries', 'grid.batch', 'grid.centrings', 'options.screening', ...).
     OutOfMemory: the work arrays exceed the machine's or device's memory.
     NoDevice: 'cuda' without a device.
-    NotSupported: `stream` is being captured into a CUDA graph.)";
+    NotSupported: `stream` is being captured into a CUDA graph; cuda: a wall axis it
+        does not serve, naming 'grid.boundaries' or 'grid.centrings'.)";
 
 constexpr const char* solve_doc = R"(Solves every problem of the batch: out = (Laplacian - alpha)^-1 rhs.
 
@@ -116,9 +129,9 @@ void bind_poisson_fft(nb::module_& m) {
       .def(
           "__init__",
           [](PyPoissonSolver* self, const std::vector<std::int64_t>& shape, nb::handle lengths, nb::handle boundaries,
-             std::int64_t batch, const std::string& discretization, double screening, const std::string& compatibility,
-             double compatibility_tolerance, const std::string& gauge, nb::handle dtype, const std::string& backend,
-             nb::handle device, nb::handle stream) {
+             std::int64_t batch, nb::handle centrings, const std::string& discretization, double screening,
+             const std::string& compatibility, double compatibility_tolerance, const std::string& gauge,
+             nb::handle dtype, const std::string& backend, nb::handle device, nb::handle stream) {
             const char* routine = "cunum::PoissonSolver";
             PoissonGrid grid;
             grid.shape = shape;
@@ -131,6 +144,12 @@ void bind_poisson_fft(nb::module_& m) {
             };
             if (nb::isinstance<nb::str>(boundaries)) grid.boundaries.assign(shape.size(), boundary(boundaries));
             else for (nb::handle name : boundaries) grid.boundaries.push_back(boundary(name));
+            auto centring = [&](nb::handle name) {
+              return parse_enum(nb::cast<std::string>(name), PoissonCentringValues::all, routine, "grid.centrings",
+                                "PoissonCentring");
+            };
+            if (nb::isinstance<nb::str>(centrings)) grid.centrings.assign(shape.size(), centring(centrings));
+            else if (!centrings.is_none()) for (nb::handle name : centrings) grid.centrings.push_back(centring(name));
             PoissonOptions options;
             options.discretization = parse_enum(discretization, PoissonDiscretizationValues::all, routine,
                                                 "options.discretization", "PoissonDiscretization");
@@ -145,7 +164,7 @@ void bind_poisson_fft(nb::module_& m) {
             });
           },
           nb::arg("shape"), nb::arg("lengths") = nb::none(), nb::arg("boundaries") = "periodic",
-          nb::arg("batch") = 1, nb::kw_only(), nb::arg("discretization") = "spectral", nb::arg("screening") = 0.0,
+          nb::arg("batch") = 1, nb::kw_only(), nb::arg("centrings") = nb::none(), nb::arg("discretization") = "spectral", nb::arg("screening") = 0.0,
           nb::arg("compatibility") = "project", nb::arg("compatibility_tolerance") = 0.0,
           nb::arg("gauge") = "zero_mean", nb::arg("dtype") = "float64", nb::arg("backend") = "automatic",
           nb::arg("device") = nb::none(), nb::arg("stream") = nb::none())

@@ -201,3 +201,8 @@ def test_errors_are_raised_from_the_device():
             stream.end_capture()
     with pytest.raises(cunum.OutOfMemory):
         cunum.PoissonSolver((1 << 17, 1 << 17), backend="cuda")
+    # Walls the cuda backend does not transform yet are refused by name, never solved wrongly.
+    with pytest.raises(cunum.NotSupported, match="argument 'grid.boundaries'"):
+        cunum.PoissonSolver((16, 16), None, ("dirichlet_neumann", "periodic"), backend="cuda")
+    with pytest.raises(cunum.NotSupported, match="argument 'grid.centrings'"):
+        cunum.PoissonSolver((16, 16), None, "dirichlet", centrings="cell", backend="cuda")

@@ -10,41 +10,61 @@ from conftest import require_error
 pytestmark = pytest.mark.cpu
 
 
-def grid(n, length, boundary):
+def walls(boundary):
+    """The conditions at x = 0 and x = L: 'D', 'N' or None (periodic)."""
+    return {"periodic": (None, None), "dirichlet": ("D", "D"), "neumann": ("N", "N"),
+            "dirichlet_neumann": ("D", "N"), "neumann_dirichlet": ("N", "D")}[boundary]
+
+
+def grid(n, length, boundary, centring):
+    """The points: cell centres, or vertices with the Dirichlet walls' points left out."""
     i = np.arange(n)
+    if centring == "cell":
+        return (i + 0.5) * length / n
     if boundary == "periodic":
         return i * length / n
-    if boundary == "dirichlet":
-        return (i + 1) * length / (n + 1)
-    return (i + 0.5) * length / n
+    lower, upper = walls(boundary)
+    intervals = n + 1 - (lower == "N") - (upper == "N")
+    return (i + (lower == "D")) * length / intervals
 
 
-def mode(n, length, boundary, m):
+def mode(n, length, boundary, centring, m):
     """An eigenfunction of the axis and its eigenvalue -k^2 (spectral)."""
-    x = grid(n, length, boundary)
+    x = grid(n, length, boundary, centring)
     if boundary == "periodic":
         k = 2 * np.pi * m / length
         return np.cos(k * x), -k * k
-    if boundary == "dirichlet":
-        k = np.pi * m / length
-        return np.sin(k * x), -k * k
-    k = np.pi * m / length
-    return np.cos(k * x), -k * k
+    lower, upper = walls(boundary)
+    k = np.pi * (m if lower == upper else m + 0.5) / length
+    return (np.sin(k * x) if lower == "D" else np.cos(k * x)), -k * k
 
 
-@pytest.mark.parametrize("boundaries", [("periodic", "periodic"), ("dirichlet", "neumann"), ("neumann", "periodic")])
+@pytest.mark.parametrize("boundaries", [("periodic", "periodic"), ("dirichlet", "neumann"), ("neumann", "periodic"),
+                                        ("dirichlet_neumann", "neumann_dirichlet"), ("neumann_dirichlet", "dirichlet")])
+@pytest.mark.parametrize("centrings", [None, "vertex", "cell", ("cell", "vertex")])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_modes_are_solved_exactly_in_2d(boundaries, dtype):
+def test_modes_are_solved_exactly_in_2d(boundaries, centrings, dtype):
     shape, lengths = (24, 17), (2.0, 1.5)
-    (u0, l0), (u1, l1) = (mode(shape[a], lengths[a], boundaries[a], 3) for a in range(2))
+    if centrings is None:
+        placed = tuple("vertex" if b in ("periodic", "dirichlet") else "cell" for b in boundaries)
+    else:
+        placed = (centrings, centrings) if isinstance(centrings, str) else centrings
+    (u0, l0), (u1, l1) = (mode(shape[a], lengths[a], boundaries[a], placed[a], 3) for a in range(2))
     u = np.outer(u0, u1)
     alpha = 0.5
     f = ((l0 + l1 - alpha) * u).astype(dtype)
-    solver = cunum.PoissonSolver(shape, lengths, boundaries, screening=alpha, dtype=dtype, backend="cpu")
+    solver = cunum.PoissonSolver(shape, lengths, boundaries, centrings=centrings, screening=alpha, dtype=dtype,
+                                 backend="cpu")
     solution = solver.solve(f)
     assert solution.shape == shape and solution.dtype == dtype
     tolerance = 1e-11 if dtype == np.float64 else 2e-5
     assert np.allclose(solution, u, atol=tolerance * np.abs(u).max())
+
+
+def test_every_boundary_and_centring_is_named():
+    assert cunum.poisson_fft.BOUNDARIES == ("periodic", "dirichlet", "neumann", "dirichlet_neumann",
+                                            "neumann_dirichlet")
+    assert cunum.poisson_fft.CENTRINGS == ("vertex", "cell")
 
 
 def test_three_dimensional_batches_and_in_place_solves(rng):
@@ -85,6 +105,12 @@ def test_bad_arguments_are_refused_by_name():
     require_error(cunum.InvalidArgument, "argument 'grid.boundaries'", cunum.PoissonSolver, (8, 8),
                   boundaries="robin")
     require_error(cunum.InvalidArgument, "argument 'grid.shape'", cunum.PoissonSolver, (8,), backend="cpu")
+    require_error(cunum.InvalidArgument, "argument 'grid.centrings'", cunum.PoissonSolver, (8, 8),
+                  centrings="staggered")
+    require_error(cunum.InvalidArgument, "argument 'grid.centrings'", cunum.PoissonSolver, (8, 8),
+                  centrings=("cell",), backend="cpu")
+    require_error(cunum.InvalidArgument, "argument 'grid.shape' must be >= 2 on an axis with neumann walls at vertices",
+                  cunum.PoissonSolver, (8, 1), None, "neumann", centrings="vertex", backend="cpu")
     data = np.zeros(65)
     require_error(cunum.InvalidArgument, "argument 'solution'", solver.solve, data[:64].reshape(8, 8),
                   data[1:].reshape(8, 8))

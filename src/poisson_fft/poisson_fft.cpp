@@ -20,6 +20,7 @@
 namespace cunum {
 
 CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonBoundary, CUNUM_POISSON_BOUNDARIES)
+CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonCentring, CUNUM_POISSON_CENTRINGS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonDiscretization, CUNUM_POISSON_DISCRETIZATIONS)
 CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonCompatibility, CUNUM_POISSON_COMPATIBILITIES)
 CUNUM_DEFINE_ENUM_FUNCTIONS(PoissonGauge, CUNUM_POISSON_GAUGES)
@@ -43,6 +44,9 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
   detail::require(grid.boundaries.size() == rank, kPlanRoutine, "grid.boundaries",
                   [&] { return "must have one value per axis (" + std::to_string(rank) + "), got " +
                       std::to_string(grid.boundaries.size()); });
+  detail::require(grid.centrings.empty() || grid.centrings.size() == rank, kPlanRoutine, "grid.centrings",
+                  [&] { return "must be empty (the default centrings) or have one value per axis (" +
+                      std::to_string(rank) + "), got " + std::to_string(grid.centrings.size()); });
   detail::require_at_least(grid.batch, 1, kPlanRoutine, "grid.batch");
   // Every count below (grid, extension, batch) must fit a 64-bit byte count; the
   // extension at most doubles an axis, and the complex work area is about as large.
@@ -55,6 +59,15 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
                     [&] { return "must be finite and > 0 on every axis, got " + std::to_string(grid.lengths[a]) + " on axis " +
                         std::to_string(a); });
     detail::require_enum(grid.boundaries[a], kPlanRoutine, "grid.boundaries", "PoissonBoundary");
+    if (!grid.centrings.empty()) detail::require_enum(grid.centrings[a], kPlanRoutine, "grid.centrings", "PoissonCentring");
+    const PoissonCentring centring = grid.centrings.empty() ? detail::default_centring(grid.boundaries[a]) : grid.centrings[a];
+    // DCT-I needs both walls' points: h = L / (n - 1).
+    detail::require(detail::axis_transform(grid.boundaries[a], centring) != detail::AxisTransform::cosine_vertex ||
+                        grid.shape[a] >= 2,
+                    kPlanRoutine, "grid.shape", [&] {
+                      return "must be >= 2 on an axis with neumann walls at vertices (both walls are grid points), "
+                             "got " + std::to_string(grid.shape[a]) + " on axis " + std::to_string(a);
+                    });
     extended_bytes *= 2.0 * static_cast<double>(grid.shape[a] + 1);
   }
   detail::require(extended_bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), kPlanRoutine,
@@ -77,29 +90,73 @@ std::string significant(double value) {
   return text;
 }
 
-// The axis's eigenvalue contribution at each of its n transform modes: mode k of the
-// axis's transform is mode k + first_mode of its periodic extension of length N.
-void append_eigenvalues(PoissonBoundary boundary, std::int64_t n, double length, std::int64_t extended,
-                        PoissonDiscretization discretization, std::vector<double>& table) {
-  const double spacing = boundary == PoissonBoundary::dirichlet ? length / static_cast<double>(n + 1)
-                                                                : length / static_cast<double>(n);
-  const std::int64_t first_mode = boundary == PoissonBoundary::dirichlet ? 1 : 0;
+// How an axis's transform modes map onto its periodic extension (poisson_layout.hpp):
+// mode k is mode first_mode + mode_step k of the extension of length `extended`, on a
+// grid of spacing `spacing`; a forward and inverse pair multiplies by `pair_factor`.
+struct AxisSpectrum {
+  std::int64_t extended;
+  std::int64_t first_mode;
+  std::int64_t mode_step;
+  std::int64_t pair_factor;
+  double spacing;
+};
+
+AxisSpectrum axis_spectrum(detail::AxisTransform transform, std::int64_t n, double length) {
+  using detail::AxisTransform;
+  const double cells = static_cast<double>(n);
+  switch (transform) {
+    case AxisTransform::fourier: return {n, 0, 1, n, length / cells};
+    case AxisTransform::sine_vertex: return {2 * (n + 1), 1, 1, 2 * (n + 1), length / (cells + 1)};
+    case AxisTransform::cosine_vertex: return {2 * (n - 1), 0, 1, 2 * (n - 1), length / (cells - 1)};
+    case AxisTransform::sine_cell: return {2 * n, 1, 1, 2 * n, length / cells};
+    case AxisTransform::cosine_cell: return {2 * n, 0, 1, 2 * n, length / cells};
+    default: return {4 * n, 1, 2, 2 * n, length / cells};  // the four quarter-wave transforms
+  }
+}
+
+// The axis's eigenvalue contribution at each of its n transform modes.
+void append_eigenvalues(const AxisSpectrum& axis, std::int64_t n, PoissonDiscretization discretization,
+                        std::vector<double>& table) {
+  const double extended = static_cast<double>(axis.extended);
   for (std::int64_t k = 0; k < n; ++k) {
-    const std::int64_t m = k + first_mode;
+    const std::int64_t m = axis.first_mode + axis.mode_step * k;
     if (discretization == PoissonDiscretization::finite_difference) {
-      const double s = std::sin(kPi * static_cast<double>(m) / static_cast<double>(extended));
-      table.push_back(-4.0 * s * s / (spacing * spacing));
+      const double s = std::sin(kPi * static_cast<double>(m) / extended);
+      table.push_back(-4.0 * s * s / (axis.spacing * axis.spacing));
     } else {
-      const std::int64_t signed_mode = m <= extended / 2 ? m : m - extended;
-      const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (static_cast<double>(extended) * spacing);
+      const std::int64_t signed_mode = m <= axis.extended / 2 ? m : m - axis.extended;
+      const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (extended * axis.spacing);
       table.push_back(-wavenumber * wavenumber);
     }
   }
 }
 
+bool has_dirichlet_wall(PoissonBoundary boundary) {
+  return boundary == PoissonBoundary::dirichlet || boundary == PoissonBoundary::dirichlet_neumann ||
+         boundary == PoissonBoundary::neumann_dirichlet;
+}
+
 }  // namespace
 
 namespace detail {
+
+AxisTransform axis_transform(PoissonBoundary boundary, PoissonCentring centring) {
+  const bool vertex = centring == PoissonCentring::vertex;
+  switch (boundary) {
+    case PoissonBoundary::dirichlet: return vertex ? AxisTransform::sine_vertex : AxisTransform::sine_cell;
+    case PoissonBoundary::neumann: return vertex ? AxisTransform::cosine_vertex : AxisTransform::cosine_cell;
+    case PoissonBoundary::dirichlet_neumann:
+      return vertex ? AxisTransform::sine_quarter_vertex : AxisTransform::sine_quarter_cell;
+    case PoissonBoundary::neumann_dirichlet:
+      return vertex ? AxisTransform::cosine_quarter_vertex : AxisTransform::cosine_quarter_cell;
+    default: return AxisTransform::fourier;
+  }
+}
+
+PoissonCentring default_centring(PoissonBoundary boundary) {
+  return boundary == PoissonBoundary::periodic || boundary == PoissonBoundary::dirichlet ? PoissonCentring::vertex
+                                                                                          : PoissonCentring::cell;
+}
 
 template <class T>
 PoissonLayout make_poisson_layout(const PoissonGrid& grid, const PoissonOptions& options) {
@@ -109,27 +166,34 @@ PoissonLayout make_poisson_layout(const PoissonGrid& grid, const PoissonOptions&
   const int first = kPoissonAxes - layout.rank;
   bool any_dirichlet = false;
   layout.points = 1;
-  layout.extended_points = 1;
+  layout.weight_total = 1;
+  layout.pair_factor = 1;
   layout.last_fourier = -1;
   layout.wall_count = 0;
   for (int a = 0; a < kPoissonAxes; ++a) {
     const bool present = a >= first;
     const std::int64_t n = present ? grid.shape[a - first] : 1;
     const PoissonBoundary boundary = present ? grid.boundaries[a - first] : PoissonBoundary::periodic;
+    const PoissonCentring centring = !present                ? PoissonCentring::vertex
+                                     : grid.centrings.empty() ? default_centring(boundary)
+                                                              : grid.centrings[a - first];
     const double length = present ? grid.lengths[a - first] : 1.0;
     layout.shape[a] = n;
     layout.boundaries[a] = boundary;
-    layout.extended[a] = boundary == PoissonBoundary::dirichlet ? 2 * (n + 1)
-                         : boundary == PoissonBoundary::neumann ? 2 * n
-                                                                : n;
-    any_dirichlet = any_dirichlet || boundary == PoissonBoundary::dirichlet;
+    layout.centrings[a] = centring;
+    layout.transforms[a] = axis_transform(boundary, centring);
+    const AxisSpectrum axis = axis_spectrum(layout.transforms[a], n, length);
+    layout.extended[a] = axis.extended;
+    any_dirichlet = any_dirichlet || has_dirichlet_wall(boundary);
     layout.fourier[a] = boundary == PoissonBoundary::periodic && n > 1;
     if (layout.fourier[a]) layout.last_fourier = a;
     if (boundary != PoissonBoundary::periodic) layout.walls[layout.wall_count++] = a;
     layout.points *= n;
-    layout.extended_points *= layout.extended[a];
+    layout.half_weight_ends[a] = layout.transforms[a] == AxisTransform::cosine_vertex;
+    layout.weight_total *= layout.half_weight_ends[a] ? static_cast<double>(n - 1) : static_cast<double>(n);
+    layout.pair_factor *= axis.pair_factor;
     layout.eigen_offset[a] = static_cast<std::int64_t>(layout.eigenvalues.size());
-    append_eigenvalues(boundary, n, length, layout.extended[a], options.discretization, layout.eigenvalues);
+    append_eigenvalues(axis, n, options.discretization, layout.eigenvalues);
   }
   layout.modes = 1;
   for (int a = 0; a < kPoissonAxes; ++a) {
@@ -160,10 +224,10 @@ void require_compatible(const PoissonLayout& layout, const double* sums, const c
              ": its solution would not be finite (PoissonCompatibility::reject refuses non-finite input)";
     });
     require(std::abs(sum) <= layout.compatibility_tolerance * absolute_sum, routine, "rhs", [&] {
-      return "has mean " + significant(sum / static_cast<double>(layout.points)) + " in problem " +
+      return "has mean " + significant(sum / layout.weight_total) + " in problem " +
              std::to_string(b) + " (|sum f| / sum |f| = " + significant(std::abs(sum) / absolute_sum) +
              " > tolerance " + significant(layout.compatibility_tolerance) +
-             "): without a Dirichlet axis or screening a solution needs mean zero "
+             "): without a Dirichlet wall or screening a solution needs mean zero "
              "(PoissonCompatibility::project removes the mean)";
     });
   }

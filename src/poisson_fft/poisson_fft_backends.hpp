@@ -32,7 +32,8 @@ std::unique_ptr<PoissonBackend<T>> make_poisson_cpu(const PoissonLayout& layout)
 template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, const Placement& placement);
 
-// The `reject` rule: `sums` holds sum f and sum |f| of each problem of the batch.
+// The `reject` rule: `sums` holds sum f and sum |f| of each problem of the batch,
+// weighted as PoissonLayout::half_weight_ends says.
 // @throws Error(invalid_argument) naming 'rhs' for the first problem whose sum |f| is
 // not finite (f holds a NaN or an infinity) or whose |sum f| exceeds the tolerance
 // times sum |f|. Both backends compute the sums only under this rule, so that no other

@@ -1,10 +1,12 @@
 // Poisson solver, CPU backend: FFTW 3 (threads through OpenMP, plans made once with
 // FFTW_ESTIMATE on the solver's own arrays). The wall axes are transformed by FFTW's
-// real-to-real kinds, in place on the grid-sized array: RODFT00 (DST-I) on Dirichlet
-// axes, REDFT10 (DCT-II) forward and REDFT01 (DCT-III) back on Neumann axes; then the
-// periodic axes by a real-to-complex DFT; each mode is divided by the operator's
-// eigenvalue (OpenMP loop), and the inverse transforms run in the reverse order. It is
-// the reference the CUDA backend is tested against.
+// real-to-real kinds, in place on the grid-sized array, each by the pair its
+// AxisTransform names (src/poisson_fft/poisson_layout.hpp: RODFT00, REDFT00, RODFT10
+// and RODFT01, REDFT10 and REDFT01, RODFT11, REDFT11, or type III forward and type II
+// back for a mixed axis at vertices); then the periodic axes by a real-to-complex DFT;
+// each mode is divided by the operator's eigenvalue (OpenMP loop), and the inverse
+// transforms run in the reverse order. It is the reference the CUDA backend is tested
+// against.
 
 #include <fftw3.h>
 #include <omp.h>
@@ -62,6 +64,25 @@ CUNUM_FFTW_TRAITS(double, fftw)
 CUNUM_FFTW_TRAITS(float, fftwf)
 #undef CUNUM_FFTW_TRAITS
 
+struct WallKinds {
+  fftw_r2r_kind forward;
+  fftw_r2r_kind inverse;
+};
+
+// FFTW's kinds for a wall axis's forward and inverse transforms.
+WallKinds wall_kinds(AxisTransform transform) {
+  switch (transform) {
+    case AxisTransform::sine_vertex: return {FFTW_RODFT00, FFTW_RODFT00};
+    case AxisTransform::cosine_vertex: return {FFTW_REDFT00, FFTW_REDFT00};
+    case AxisTransform::sine_cell: return {FFTW_RODFT10, FFTW_RODFT01};
+    case AxisTransform::cosine_cell: return {FFTW_REDFT10, FFTW_REDFT01};
+    case AxisTransform::sine_quarter_vertex: return {FFTW_RODFT01, FFTW_RODFT10};
+    case AxisTransform::cosine_quarter_vertex: return {FFTW_REDFT01, FFTW_REDFT10};
+    case AxisTransform::sine_quarter_cell: return {FFTW_RODFT11, FFTW_RODFT11};
+    default: return {FFTW_REDFT11, FFTW_REDFT11};  // cosine_quarter_cell
+  }
+}
+
 // The loops of a transform: the batch and the axes of one problem it does not
 // transform, as FFTW "howmany" dimensions.
 struct TransformLoops {
@@ -106,10 +127,10 @@ class PoissonCpu final : public PoissonBackend<T> {
       fftw_r2r_kind forward_kinds[kPoissonAxes], inverse_kinds[kPoissonAxes];
       for (int w = 0; w < layout.wall_count; ++w) {
         const int a = layout.walls[w];
-        const bool dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
+        const WallKinds kinds = wall_kinds(layout.transforms[a]);
         dims[w] = {layout.shape[a], real_stride[a], real_stride[a]};
-        forward_kinds[w] = dirichlet ? FFTW_RODFT00 : FFTW_REDFT10;
-        inverse_kinds[w] = dirichlet ? FFTW_RODFT00 : FFTW_REDFT01;
+        forward_kinds[w] = kinds.forward;
+        inverse_kinds[w] = kinds.inverse;
       }
       // In place on the real array.
       const TransformLoops loops = loops_of([&](int a) { return layout.boundaries[a] != PoissonBoundary::periodic; },
@@ -180,8 +201,14 @@ class PoissonCpu final : public PoissonBackend<T> {
     }
   }
 
-  // sum f and sum |f| per problem, in double, by rows of the last axis then rows in
-  // order: the same result for any thread count.
+  // The weight of point i of axis a in a singular problem's mean: 1/2 at the ends of
+  // an axis with Neumann walls at vertices, 1 otherwise.
+  double end_weight(int a, std::int64_t i) const {
+    return layout_.half_weight_ends[a] && (i == 0 || i == layout_.shape[a] - 1) ? 0.5 : 1.0;
+  }
+
+  // sum f and sum |f| per problem (weighted as end_weight says), in double, by rows of
+  // the last axis then rows in order: the same result for any thread count.
   std::vector<double> sums(const T* rhs) const {
     const std::int64_t rows_per_problem = layout_.shape[0] * layout_.shape[1];
     const std::int64_t rows = layout_.batch * rows_per_problem;
@@ -189,14 +216,16 @@ class PoissonCpu final : public PoissonBackend<T> {
     std::vector<double> row_sums(static_cast<std::size_t>(2 * rows));
 #pragma omp parallel for schedule(static)
     for (std::int64_t row = 0; row < rows; ++row) {
+      const std::int64_t within = row % rows_per_problem;
+      const double row_weight = end_weight(0, within / layout_.shape[1]) * end_weight(1, within % layout_.shape[1]);
       double sum = 0, absolute = 0;
       for (std::int64_t k = 0; k < n; ++k) {
-        const double value = rhs[row * n + k];
+        const double value = end_weight(2, k) * static_cast<double>(rhs[row * n + k]);
         sum += value;
         absolute += std::abs(value);
       }
-      row_sums[2 * row] = sum;
-      row_sums[2 * row + 1] = absolute;
+      row_sums[2 * row] = row_weight * sum;
+      row_sums[2 * row + 1] = row_weight * absolute;
     }
     std::vector<double> totals(static_cast<std::size_t>(2 * layout_.batch), 0.0);
     for (std::int64_t row = 0; row < rows; ++row) {
@@ -218,7 +247,7 @@ class PoissonCpu final : public PoissonBackend<T> {
   template <class Value>
   void divide(Value* spectrum) const {
     const PoissonLayout& l = layout_;
-    const double scale = 1.0 / static_cast<double>(l.extended_points);
+    const double scale = 1.0 / static_cast<double>(l.pair_factor);
     const double* ev0 = l.eigenvalues.data() + l.eigen_offset[0];
     const double* ev1 = l.eigenvalues.data() + l.eigen_offset[1];
     const double* ev2 = l.eigenvalues.data() + l.eigen_offset[2];

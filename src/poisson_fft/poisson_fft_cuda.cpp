@@ -7,6 +7,9 @@
 //   Neumann    Makhoul's DCT-II / DCT-III: a shuffle, one real DFT of the grid's own
 //              length n, a twiddle; the inverse the other way round;
 //   Dirichlet  DST-I: one real DFT of the line's odd extension, 2(n + 1).
+// Those are the default centrings (Dirichlet at vertices, Neumann at cells); the other
+// wall placements and the mixed axes are refused (require_served_walls) until the
+// backend transforms them.
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
 // contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
 // that scatters the real coefficients back into a grid-sized array (the coefficient
@@ -33,10 +36,12 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
+#include "cunum/core/error.hpp"
 #include "kernels/poisson_fft/poisson_fft_launch.hpp"
 #include "src/core/check_libraries.hpp"
 #include "src/core/device_binding.hpp"
@@ -406,7 +411,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     const T* tables = eigenvalues_.data();
     return {tables + layout_.eigen_offset[outer], tables + layout_.eigen_offset[middle],
             tables + layout_.eigen_offset[inner], static_cast<T>(layout_.screening),
-            static_cast<T>(1.0 / static_cast<double>(layout_.extended_points))};
+            static_cast<T>(1.0 / static_cast<double>(layout_.pair_factor))};
   }
   SpectralTables<T> division(const LineGeometry& g) const { return division(g.axis, g.lane, g.block); }
 
@@ -618,10 +623,32 @@ class PoissonCuda final : public PoissonBackend<T> {
   SetupFence setup_;
 };
 
+// The wall transforms this backend computes are DST-I (dirichlet at vertices) and
+// DCT-II / DCT-III (neumann at cells); any other wall axis is refused before anything
+// is allocated, naming the argument that asks for it, never solved with the wrong
+// transform.
+void require_served_walls(const PoissonLayout& layout) {
+  for (int w = 0; w < layout.wall_count; ++w) {
+    const int a = layout.walls[w];
+    const AxisTransform transform = layout.transforms[a];
+    if (transform == AxisTransform::sine_vertex || transform == AxisTransform::cosine_cell) continue;
+    const PoissonBoundary boundary = layout.boundaries[a];
+    const bool mixed = boundary == PoissonBoundary::dirichlet_neumann || boundary == PoissonBoundary::neumann_dirichlet;
+    const char* routine = RoutineScope::current();
+    throw Error(ErrorCode::not_supported,
+                std::string(routine != nullptr ? routine : "cunum") + ": argument '" +
+                    (mixed ? "grid.boundaries" : "grid.centrings") + "' asks for " + to_string(boundary) + " at " +
+                    to_string(layout.centrings[a]) + " on axis " + std::to_string(a - (kPoissonAxes - layout.rank)) +
+                    ", which the CUDA backend does not transform yet (its wall axes are dirichlet at vertices and "
+                    "neumann at cells); the cpu backend solves it");
+  }
+}
+
 }  // namespace
 
 template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, const Placement& placement) {
+  require_served_walls(layout);
   return std::make_unique<PoissonCuda<T>>(layout, placement);
 }
 

@@ -1,7 +1,8 @@
 // PoissonSolver on the CPU (FFTW) backend against exact solutions: the reference work's
 // Gaussian (docs/poisson_fft.md [1]) and its spectral convergence, manufactured
-// eigenfunction solutions for every boundary combination in 2-D and 3-D, the
-// finite-difference mode against the discrete operator applied to its own solution, the
+// eigenfunction solutions for every boundary combination and centring in 2-D and 3-D,
+// the finite-difference mode against the discrete operator applied to its own solution
+// (the ghost-point rules of every wall and centring), the
 // singular-problem rules, batches, in-place calls, every argument check, and use after
 // move.
 
@@ -28,6 +29,7 @@ namespace {
 using cunum::Backend;
 using cunum::ErrorCode;
 using cunum::PoissonBoundary;
+using cunum::PoissonCentring;
 using cunum::PoissonCompatibility;
 using cunum::PoissonDiscretization;
 using cunum::PoissonGauge;
@@ -39,6 +41,8 @@ using namespace cunum::testing::poisson;
 constexpr PoissonBoundary kPeriodic = PoissonBoundary::periodic;
 constexpr PoissonBoundary kDirichlet = PoissonBoundary::dirichlet;
 constexpr PoissonBoundary kNeumann = PoissonBoundary::neumann;
+constexpr PoissonCentring kVertex = PoissonCentring::vertex;
+constexpr PoissonCentring kCell = PoissonCentring::cell;
 
 double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double worst = 0;
@@ -76,7 +80,8 @@ GaussianErrors gaussian_errors(std::int64_t n, double sigma, PoissonGauge gauge)
   const double s2 = sigma * sigma;
   for (std::int64_t i = 0; i < n; ++i) {
     for (std::int64_t j = 0; j < n; ++j) {
-      const double x = coordinate(kPeriodic, n, length, i) - 0.5, y = coordinate(kPeriodic, n, length, j) - 0.5;
+      const Axis axis{n, length, kPeriodic, kVertex};
+      const double x = coordinate(axis, i) - 0.5, y = coordinate(axis, j) - 0.5;
       const double r2 = x * x + y * y;
       exact[i * n + j] = std::exp(-r2 / (2 * s2));
       f[i * n + j] = static_cast<T>(exact[i * n + j] * (r2 - 2 * s2) / (s2 * s2));
@@ -128,8 +133,9 @@ TEST(PoissonFftCpu, SpectralConvergenceOfTheGaussian) {
 // spectral solve of f = -(sum k_a^2 + alpha) u returns u to rounding.
 template <class T>
 void check_manufactured(const std::vector<std::int64_t>& shape, const std::vector<double>& lengths,
-                        const std::vector<PoissonBoundary>& boundaries, double alpha, double tolerance) {
-  const PoissonGrid grid{shape, lengths, boundaries};
+                        const AxisConditions& conditions, double alpha, double tolerance) {
+  PoissonGrid grid{shape, lengths, conditions.boundaries};
+  grid.centrings = conditions.centrings;
   PoissonOptions options;
   options.screening = alpha;
   PoissonSolver<T> solver(grid, options, Backend::cpu);
@@ -149,73 +155,143 @@ void check_manufactured(const std::vector<std::int64_t>& shape, const std::vecto
         const std::int64_t flat = (i0 * axes.n[1] + i1) * axes.n[2] + i2;
         const std::int64_t index[3] = {i0, i1, i2};
         double value = 1;
-        for (int a = 0; a < 3; ++a) value *= modes[a](coordinate(axes.boundary[a], axes.n[a], axes.length[a], index[a]));
+        for (int a = 0; a < 3; ++a) value *= modes[a](coordinate(axes.axis(a), index[a]));
         exact[flat] = value;
         f[flat] = static_cast<T>(eigenvalue * value);
       }
   const double error = max_abs_difference(to_double(solver.solve(f)), exact);
-  EXPECT_LT(error, tolerance) << describe(boundaries) << " alpha " << alpha;
+  EXPECT_LT(error, tolerance) << describe(conditions.boundaries, conditions.centrings) << " alpha " << alpha;
 }
 
 TEST(PoissonFftCpu, ManufacturedEigenfunctionsEveryBoundary2D) {
-  for (const auto& boundaries : boundary_combinations(2)) {
+  for (const AxisConditions& conditions : condition_combinations(2)) {
     for (double alpha : {0.0, 3.5}) {
-      check_manufactured<double>({12, 9}, {2.0, 0.7}, boundaries, alpha, 1e-12);
-      check_manufactured<float>({12, 9}, {2.0, 0.7}, boundaries, alpha, 2e-5);
+      check_manufactured<double>({12, 9}, {2.0, 0.7}, conditions, alpha, 1e-12);
+      check_manufactured<float>({12, 9}, {2.0, 0.7}, conditions, alpha, 2e-5);
     }
+  }
+  // The default centrings (none given).
+  for (const auto& boundaries : boundary_combinations(2)) {
+    check_manufactured<double>({12, 9}, {2.0, 0.7}, {boundaries, {}}, 0.0, 1e-12);
   }
 }
 
 TEST(PoissonFftCpu, ManufacturedEigenfunctionsEveryBoundary3D) {
-  for (const auto& boundaries : boundary_combinations(3)) {
-    check_manufactured<double>({8, 7, 10}, {1.0, 1.3, 0.6}, boundaries, 0.0, 1e-12);
-    check_manufactured<float>({8, 7, 10}, {1.0, 1.3, 0.6}, boundaries, 1.0, 2e-5);
+  for (const AxisConditions& conditions : condition_combinations(3)) {
+    check_manufactured<double>({8, 7, 10}, {1.0, 1.3, 0.6}, conditions, 0.0, 1e-12);
+    check_manufactured<float>({8, 7, 10}, {1.0, 1.3, 0.6}, conditions, 1.0, 2e-5);
+  }
+}
+
+// The default centrings are vertex for periodic and dirichlet axes and cell for the
+// others: the solver given them explicitly returns the same bits.
+TEST(PoissonFftCpu, DefaultCentringsAreTheClassicPlacements) {
+  const std::vector<double> f = cunum::testing::random_vector<double>(11 * 6, 5);
+  for (const auto& boundaries : boundary_combinations(2)) {
+    PoissonGrid implicit{{11, 6}, {1.0, 2.0}, boundaries};
+    PoissonGrid explicit_grid = implicit;
+    for (PoissonBoundary boundary : boundaries) {
+      explicit_grid.centrings.push_back(boundary == kPeriodic || boundary == kDirichlet ? kVertex : kCell);
+    }
+    EXPECT_EQ(PoissonSolver<double>(implicit, {}, Backend::cpu).solve(f),
+              PoissonSolver<double>(explicit_grid, {}, Backend::cpu).solve(f))
+        << describe(boundaries);
   }
 }
 
 double worst_finite_difference_residual = 0;
 
+// Whether an axis of the grid has Neumann walls at vertices and fewer than the two
+// points that needs (refused naming 'grid.shape').
+bool too_short_for_vertex_neumann(const PoissonGrid& grid) {
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    if (grid.boundaries[a] == kNeumann && !grid.centrings.empty() && grid.centrings[a] == kVertex &&
+        grid.shape[a] < 2) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The finite-difference mode solves the discrete system: applying the 5/7-point
 // operator to the solution gives back f (minus its mean where constants are a null space).
 void check_finite_difference(const std::vector<std::int64_t>& shape, const std::vector<double>& lengths,
-                             const std::vector<PoissonBoundary>& boundaries, double alpha, std::uint64_t stream) {
-  const PoissonGrid grid{shape, lengths, boundaries};
+                             const AxisConditions& conditions, double alpha, std::uint64_t stream) {
+  PoissonGrid grid{shape, lengths, conditions.boundaries};
+  grid.centrings = conditions.centrings;
   PoissonOptions options;
   options.discretization = PoissonDiscretization::finite_difference;
   options.screening = alpha;
+  if (too_short_for_vertex_neumann(grid)) {
+    EXPECT_CUNUM_ERROR(PoissonSolver<double>(grid, options, Backend::cpu), ErrorCode::invalid_argument,
+                       "'grid.shape'");
+    return;
+  }
   PoissonSolver<double> solver(grid, options, Backend::cpu);
   const Axes axes = axes_of(grid);
   std::vector<double> f = cunum::testing::random_vector<double>(static_cast<std::size_t>(axes.points()), stream);
-  const bool singular = alpha == 0 && std::count(boundaries.begin(), boundaries.end(), kDirichlet) == 0;
+  const bool singular =
+      alpha == 0 && std::none_of(conditions.boundaries.begin(), conditions.boundaries.end(), has_dirichlet_wall);
   if (singular) {
-    const double mean = std::accumulate(f.begin(), f.end(), 0.0) / static_cast<double>(f.size());
+    // The weighted mean is what the operator's range leaves out (mean_weight).
+    const double mean = weighted_mean(axes, f);
     for (double& v : f) v -= mean;
   }
   const std::vector<double> u = solver.solve(f);
+  if (singular) EXPECT_LT(std::abs(weighted_mean(axes, u)), 1e-12) << "zero_mean gauge";
   const std::vector<double> applied = apply_discrete_operator(axes, u, alpha);
   const double scale = max_abs(f) > 0 ? max_abs(f) : 1.0;  // a singular 1 x 1 grid projects f to 0
   const double relative = max_abs_difference(applied, f) / scale;
   worst_finite_difference_residual = std::max(worst_finite_difference_residual, relative);
-  EXPECT_LE(relative, 1e-12) << describe(boundaries) << " alpha " << alpha;
+  EXPECT_LE(relative, 1e-12) << describe(conditions.boundaries, conditions.centrings) << " alpha " << alpha;
 }
 
 TEST(PoissonFftCpu, FiniteDifferenceSolvesTheDiscreteSystem) {
   std::uint64_t stream = 0;
-  for (const auto& boundaries : boundary_combinations(2)) {
-    check_finite_difference({13, 8}, {1.0, 2.5}, boundaries, 0.0, ++stream);
-    check_finite_difference({13, 8}, {1.0, 2.5}, boundaries, 7.0, ++stream);
+  for (const AxisConditions& conditions : condition_combinations(2)) {
+    check_finite_difference({13, 8}, {1.0, 2.5}, conditions, 0.0, ++stream);
+    check_finite_difference({13, 8}, {1.0, 2.5}, conditions, 7.0, ++stream);
   }
-  for (const auto& boundaries : boundary_combinations(3)) {
-    check_finite_difference({7, 11, 13}, {1.0, 0.5, 2.0}, boundaries, 0.0, ++stream);
+  for (const AxisConditions& conditions : condition_combinations(3)) {
+    check_finite_difference({7, 11, 13}, {1.0, 0.5, 2.0}, conditions, 0.0, ++stream);
+  }
+  for (const auto& boundaries : boundary_combinations(2)) {
+    check_finite_difference({13, 8}, {1.0, 2.5}, {boundaries, {}}, 0.0, ++stream);
   }
   std::printf("[ residual ] worst |(L_h - alpha) u - f| / max |f|: %.3e\n", worst_finite_difference_residual);
 }
 
 TEST(PoissonFftCpu, SmallestGrids) {
-  for (const auto& boundaries : boundary_combinations(2)) {
-    check_finite_difference({1, 1}, {1.0, 1.0}, boundaries, 0.0, 100);
-    check_finite_difference({1, 2}, {1.0, 1.0}, boundaries, 0.5, 101);
+  for (const AxisConditions& conditions : condition_combinations(2)) {
+    check_finite_difference({1, 1}, {1.0, 1.0}, conditions, 0.0, 100);
+    check_finite_difference({1, 2}, {1.0, 1.0}, conditions, 0.5, 101);
+    check_finite_difference({2, 3}, {1.0, 1.0}, conditions, 0.0, 102);
   }
+}
+
+// Neumann walls at vertices: the wall points stand for half cells, so a singular
+// problem's mean counts them half (the left null vector of the operator). `project`
+// removes that mean, `zero_mean` returns u of that mean zero, and `reject` tests it.
+TEST(PoissonFftCpu, VertexNeumannMeansCountTheWallPointsHalf) {
+  PoissonGrid grid{{6, 9}, {1.0, 2.0}, {kNeumann, kPeriodic}};
+  grid.centrings = {kVertex, kVertex};
+  const Axes axes = axes_of(grid);
+  std::vector<double> f = cunum::testing::random_vector<double>(54, 21);
+  const double mean = weighted_mean(axes, f);
+  std::vector<double> compatible = f;
+  for (double& v : compatible) v -= mean;
+  const std::vector<double> projected = PoissonSolver<double>(grid, {}, Backend::cpu).solve(f);
+  EXPECT_LT(max_abs_difference(projected, PoissonSolver<double>(grid, {}, Backend::cpu).solve(compatible)), 1e-13);
+  EXPECT_LT(std::abs(weighted_mean(axes, projected)), 1e-13);
+  PoissonOptions reject;
+  reject.compatibility = PoissonCompatibility::reject;
+  PoissonSolver<double> rejecting(grid, reject, Backend::cpu);
+  EXPECT_NO_THROW(rejecting.solve(compatible));
+  // Of plain mean zero but not of weighted mean zero: refused.
+  std::vector<double> plain = f;
+  const double plain_mean = std::accumulate(f.begin(), f.end(), 0.0) / 54.0;
+  for (double& v : plain) v -= plain_mean;
+  EXPECT_CUNUM_ERROR(rejecting.solve(plain), ErrorCode::invalid_argument, "'rhs' has mean");
 }
 
 TEST(PoissonFftCpu, CompatibilityRules) {
@@ -502,6 +578,12 @@ TEST(PoissonFftCpu, ArgumentChecks) {
                      ErrorCode::invalid_argument, "'grid.boundaries'");
   EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 0}), ErrorCode::invalid_argument,
                      "'grid.batch'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 1.0}, {kPeriodic, kNeumann}, 1, {kCell}}), ErrorCode::invalid_argument,
+                     "'grid.centrings'");
+  EXPECT_CUNUM_ERROR(make({{4, 4}, {1.0, 1.0}, {kPeriodic, kNeumann}, 1, {kCell, static_cast<PoissonCentring>(4)}}),
+                     ErrorCode::invalid_argument, "'grid.centrings'");
+  EXPECT_CUNUM_ERROR(make({{4, 1}, {1.0, 1.0}, {kPeriodic, kNeumann}, 1, {kCell, kVertex}}),
+                     ErrorCode::invalid_argument, "'grid.shape' must be >= 2 on an axis with neumann walls at vertices");
   EXPECT_CUNUM_ERROR(make({{1 << 30, 1 << 30, 1 << 30}, {1, 1, 1}, {kPeriodic, kPeriodic, kPeriodic}}),
                      ErrorCode::invalid_argument, "'grid.shape'");
   PoissonOptions options;

@@ -1,5 +1,6 @@
 // PoissonSolver's CUDA backend against its CPU (FFTW) backend, to rounding: every
-// boundary combination, both discretizations, screening, batches, both gauges, at
+// boundary combination it serves (the others refused naming the argument), both
+// discretizations, screening, batches, both gauges, at
 // awkward sizes (1 x 1, axes of one point, primes 7 x 11 x 13, 1000 x 1500, 243 x 343),
 // fresh random inputs, poisoned outputs, the right-hand side left unchanged, in place,
 // misaligned arrays, the reject rule, non-finite right-hand sides and host pointers
@@ -27,6 +28,7 @@ using cunum::Backend;
 using cunum::DeviceBuffer;
 using cunum::ErrorCode;
 using cunum::PoissonBoundary;
+using cunum::PoissonCentring;
 using cunum::PoissonCompatibility;
 using cunum::PoissonDiscretization;
 using cunum::PoissonGauge;
@@ -34,12 +36,18 @@ using cunum::PoissonGrid;
 using cunum::PoissonOptions;
 using cunum::PoissonSolver;
 
+using cunum::testing::poisson::AxisConditions;
 using cunum::testing::poisson::boundary_combinations;
+using cunum::testing::poisson::condition_combinations;
 using cunum::testing::poisson::describe;
 
 constexpr PoissonBoundary kPeriodic = PoissonBoundary::periodic;
 constexpr PoissonBoundary kDirichlet = PoissonBoundary::dirichlet;
 constexpr PoissonBoundary kNeumann = PoissonBoundary::neumann;
+
+// The boundaries the CUDA backend transforms at their default centrings (dirichlet at
+// vertices, neumann at cells); it refuses the others (UnservedWallsAreRefusedOrSolved).
+const std::vector<PoissonBoundary> kServedBoundaries{kPeriodic, kDirichlet, kNeumann};
 
 template <class T>
 using PoissonGpu = ::testing::Test;
@@ -86,7 +94,7 @@ void compare_backends(const PoissonGrid& grid, const PoissonOptions& options, st
 TYPED_TEST(PoissonGpu, EveryBoundary2DAndBothDiscretizations) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 0;
-  for (const auto& boundaries : boundary_combinations(2)) {
+  for (const auto& boundaries : boundary_combinations(2, kServedBoundaries)) {
     for (PoissonDiscretization discretization : cunum::PoissonDiscretizationValues::all) {
       PoissonOptions options;
       options.discretization = discretization;
@@ -105,11 +113,48 @@ TYPED_TEST(PoissonGpu, EveryBoundary2DAndBothDiscretizations) {
 TYPED_TEST(PoissonGpu, EveryBoundary3DAtPrimeSizes) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 100;
-  for (const auto& boundaries : boundary_combinations(3)) {
+  for (const auto& boundaries : boundary_combinations(3, kServedBoundaries)) {
     PoissonOptions options;
     options.discretization = stream % 2 ? PoissonDiscretization::spectral : PoissonDiscretization::finite_difference;
     options.gauge = stream % 3 ? PoissonGauge::zero_mean : PoissonGauge::zero_at_origin;
     compare_backends<TypeParam>({{7, 11, 13}, {1.0, 0.5, 2.0}, boundaries}, options, ++stream);
+  }
+}
+
+// Whether the CUDA backend transforms an axis: periodic at either centring, dirichlet
+// at vertices, neumann at cells.
+bool served_on_gpu(PoissonBoundary boundary, PoissonCentring centring) {
+  return boundary == kPeriodic || (boundary == kDirichlet && centring == PoissonCentring::vertex) ||
+         (boundary == kNeumann && centring == PoissonCentring::cell);
+}
+
+// Every boundary and centring on every axis: solved as the CPU backend solves it, or
+// refused with not_supported naming the argument that asks for the unserved wall
+// ('grid.boundaries' for a mixed axis, 'grid.centrings' for a wall at the other
+// placement) before anything is allocated; never solved with the wrong transform.
+TYPED_TEST(PoissonGpu, UnservedWallsAreRefusedOrSolved) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 500;
+  for (int rank : {2, 3}) {
+    for (const AxisConditions& conditions : condition_combinations(rank)) {
+      PoissonGrid grid{rank == 2 ? std::vector<std::int64_t>{9, 16} : std::vector<std::int64_t>{5, 8, 7},
+                       std::vector<double>(static_cast<std::size_t>(rank), 1.0), conditions.boundaries};
+      grid.centrings = conditions.centrings;
+      const char* unserved_argument = nullptr;
+      for (int a = 0; a < rank && unserved_argument == nullptr; ++a) {
+        const PoissonBoundary boundary = conditions.boundaries[a];
+        if (served_on_gpu(boundary, conditions.centrings[a])) continue;
+        unserved_argument = boundary == kDirichlet || boundary == kNeumann ? "argument 'grid.centrings'"
+                                                                           : "argument 'grid.boundaries'";
+      }
+      SCOPED_TRACE(describe(conditions.boundaries, conditions.centrings));
+      if (unserved_argument == nullptr) {
+        compare_backends<TypeParam>(grid, {}, ++stream);
+      } else {
+        EXPECT_CUNUM_ERROR(PoissonSolver<TypeParam>(grid, {}, Backend::cuda), ErrorCode::not_supported,
+                           unserved_argument);
+      }
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <cstdint>
 #include <string>
@@ -19,51 +20,104 @@ namespace cunum::testing::poisson {
 
 constexpr double kPi = 3.14159265358979323846;
 
-inline double spacing(PoissonBoundary boundary, std::int64_t n, double length) {
-  return boundary == PoissonBoundary::dirichlet ? length / static_cast<double>(n + 1)
-                                                : length / static_cast<double>(n);
-}
+// The condition at one wall of an axis: none (periodic), u = 0 or du/dn = 0.
+enum class Wall { none, dirichlet, neumann };
 
-// x of grid point i on an axis (see cunum/poisson_fft.hpp).
-inline double coordinate(PoissonBoundary boundary, std::int64_t n, double length, std::int64_t i) {
-  const double h = spacing(boundary, n, length);
+inline Wall lower_wall(PoissonBoundary boundary) {
   switch (boundary) {
-    case PoissonBoundary::dirichlet: return static_cast<double>(i + 1) * h;
-    case PoissonBoundary::neumann: return (static_cast<double>(i) + 0.5) * h;
-    default: return static_cast<double>(i) * h;
+    case PoissonBoundary::dirichlet:
+    case PoissonBoundary::dirichlet_neumann: return Wall::dirichlet;
+    case PoissonBoundary::neumann:
+    case PoissonBoundary::neumann_dirichlet: return Wall::neumann;
+    default: return Wall::none;
   }
 }
 
-// The grid as three axes (a 2-D grid gets a leading axis of one point).
+inline Wall upper_wall(PoissonBoundary boundary) {
+  switch (boundary) {
+    case PoissonBoundary::dirichlet:
+    case PoissonBoundary::neumann_dirichlet: return Wall::dirichlet;
+    case PoissonBoundary::neumann:
+    case PoissonBoundary::dirichlet_neumann: return Wall::neumann;
+    default: return Wall::none;
+  }
+}
+
+// One axis: its points, length, condition and centring.
+struct Axis {
+  std::int64_t n;
+  double length;
+  PoissonBoundary boundary;
+  PoissonCentring centring;
+};
+
+// The spacing: cells are L / n wide; at vertices the n points and the unstored
+// Dirichlet walls' points split [0, L] into n + 1 - (Neumann walls) intervals (a
+// periodic axis: n).
+inline double spacing(const Axis& axis) {
+  if (axis.centring == PoissonCentring::cell || axis.boundary == PoissonBoundary::periodic) {
+    return axis.length / static_cast<double>(axis.n);
+  }
+  const int neumann_walls = (lower_wall(axis.boundary) == Wall::neumann) + (upper_wall(axis.boundary) == Wall::neumann);
+  return axis.length / static_cast<double>(axis.n + 1 - neumann_walls);
+}
+
+// x of grid point i (see cunum/poisson_fft.hpp): a cell centre, or a vertex that is
+// one spacing in from an unstored Dirichlet wall and on a stored Neumann wall.
+inline double coordinate(const Axis& axis, std::int64_t i) {
+  const double h = spacing(axis);
+  if (axis.centring == PoissonCentring::cell) return (static_cast<double>(i) + 0.5) * h;
+  return static_cast<double>(i + (lower_wall(axis.boundary) == Wall::dirichlet ? 1 : 0)) * h;
+}
+
+// The grid as three axes (a 2-D grid gets a leading periodic axis of one point); the
+// default centrings where the grid gives none (vertex for periodic and Dirichlet axes,
+// cell otherwise).
 struct Axes {
   std::int64_t n[3];
   double length[3];
   PoissonBoundary boundary[3];
+  PoissonCentring centring[3];
   std::int64_t points() const { return n[0] * n[1] * n[2]; }
+  Axis axis(int a) const { return {n[a], length[a], boundary[a], centring[a]}; }
 };
 
 inline Axes axes_of(const PoissonGrid& grid) {
-  Axes axes{{1, 1, 1}, {1, 1, 1}, {PoissonBoundary::periodic, PoissonBoundary::periodic, PoissonBoundary::periodic}};
+  Axes axes{{1, 1, 1},
+            {1, 1, 1},
+            {PoissonBoundary::periodic, PoissonBoundary::periodic, PoissonBoundary::periodic},
+            {PoissonCentring::vertex, PoissonCentring::vertex, PoissonCentring::vertex}};
   const std::size_t first = 3 - grid.shape.size();
   for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    const PoissonBoundary boundary = grid.boundaries[a];
+    const bool vertex_by_default = boundary == PoissonBoundary::periodic || boundary == PoissonBoundary::dirichlet;
     axes.n[first + a] = grid.shape[a];
     axes.length[first + a] = grid.lengths[a];
-    axes.boundary[first + a] = grid.boundaries[a];
+    axes.boundary[first + a] = boundary;
+    axes.centring[first + a] = !grid.centrings.empty() ? grid.centrings[a]
+                               : vertex_by_default     ? PoissonCentring::vertex
+                                                       : PoissonCentring::cell;
   }
   return axes;
 }
 
-// The neighbour of point i at offset +-1 along an axis: its value, given the axis's
-// values through `at`, with the wall rules (Dirichlet: 0 beyond the wall; Neumann:
-// the mirror of the last cell; periodic: wrap around).
+// The value at index j of an axis, j possibly one beyond either end, given the axis's
+// stored values through `at`, as a finite-difference code sets its ghost points:
+// periodic wraps around; a Dirichlet wall at a vertex is the unstored 0; a Neumann wall
+// at a vertex is the stored end point, the ghost its mirror image about it; a wall at
+// a cell face mirrors the end cell, evenly (Neumann) or oddly (Dirichlet, u = 0 on the
+// face).
 template <class At>
-double neighbour(PoissonBoundary boundary, std::int64_t n, std::int64_t j, At at) {
+double neighbour(const Axis& axis, std::int64_t j, At at) {
+  const std::int64_t n = axis.n;
   if (j >= 0 && j < n) return at(j);
-  switch (boundary) {
-    case PoissonBoundary::dirichlet: return 0.0;
-    case PoissonBoundary::neumann: return at(j < 0 ? 0 : n - 1);
-    default: return at((j + n) % n);
-  }
+  if (axis.boundary == PoissonBoundary::periodic) return at((j + n) % n);
+  const Wall wall = j < 0 ? lower_wall(axis.boundary) : upper_wall(axis.boundary);
+  const std::int64_t end = j < 0 ? 0 : n - 1;
+  if (axis.centring == PoissonCentring::cell) return wall == Wall::neumann ? at(end) : -at(end);
+  if (wall == Wall::dirichlet) return 0.0;
+  // The mirror of j about the end point; with one point, beyond the other wall.
+  return neighbour(axis, 2 * end - j, at);
 }
 
 // (Laplacian_h - alpha) u for one problem (a periodic axis of one point contributes 0).
@@ -77,11 +131,10 @@ inline std::vector<double> apply_discrete_operator(const Axes& axes, const std::
         const std::int64_t flat = i0 * strides[0] + i1 * strides[1] + i2;
         double sum = -alpha * u[flat];
         for (int a = 0; a < 3; ++a) {
-          const double h = spacing(axes.boundary[a], axes.n[a], axes.length[a]);
+          const Axis axis = axes.axis(a);
+          const double h = spacing(axis);
           const auto at = [&](std::int64_t j) { return u[flat + (j - index[a]) * strides[a]]; };
-          sum += (neighbour(axes.boundary[a], axes.n[a], index[a] - 1, at) - 2 * u[flat] +
-                  neighbour(axes.boundary[a], axes.n[a], index[a] + 1, at)) /
-                 (h * h);
+          sum += (neighbour(axis, index[a] - 1, at) - 2 * u[flat] + neighbour(axis, index[a] + 1, at)) / (h * h);
         }
         result[flat] = sum;
       }
@@ -91,8 +144,9 @@ inline std::vector<double> apply_discrete_operator(const Axes& axes, const std::
 }
 
 // An eigenfunction of d2/dx2 that satisfies the axis's boundary condition, with its
-// wavenumber: periodic cos(2 pi m x / L + phase), Dirichlet sin(pi m x / L), Neumann
-// cos(pi m x / L).
+// wavenumber: periodic cos(2 pi m x / L + phase), Dirichlet sin(pi m x / L) (m >= 1),
+// Neumann cos(pi m x / L), dirichlet_neumann sin(pi (m + 1/2) x / L),
+// neumann_dirichlet cos(pi (m + 1/2) x / L).
 struct AxisMode {
   double wavenumber;
   double phase;
@@ -103,17 +157,55 @@ inline AxisMode axis_mode(PoissonBoundary boundary, double length, int m) {
   switch (boundary) {
     case PoissonBoundary::dirichlet: return {kPi * m / length, -kPi / 2};
     case PoissonBoundary::neumann: return {kPi * m / length, 0.0};
+    case PoissonBoundary::dirichlet_neumann: return {kPi * (m + 0.5) / length, -kPi / 2};
+    case PoissonBoundary::neumann_dirichlet: return {kPi * (m + 0.5) / length, 0.0};
     default: return {2 * kPi * m / length, 0.3};
   }
 }
 
-// Every boundary combination of `rank` axes, and its name ("periodic/dirichlet").
-inline std::vector<std::vector<PoissonBoundary>> boundary_combinations(int rank) {
+// The weight of point i in a singular problem's mean: a Neumann wall's point at a
+// vertex stands for half a cell (the trapezoidal rule), every other point for one.
+inline double mean_weight(const Axis& axis, std::int64_t i) {
+  if (axis.centring != PoissonCentring::vertex) return 1.0;
+  const bool at_neumann_wall = (i == 0 && lower_wall(axis.boundary) == Wall::neumann) ||
+                               (i == axis.n - 1 && upper_wall(axis.boundary) == Wall::neumann);
+  return at_neumann_wall ? 0.5 : 1.0;
+}
+
+// The weighted mean of one problem's values (see mean_weight).
+inline double weighted_mean(const Axes& axes, const std::vector<double>& values) {
+  double sum = 0, weights = 0;
+  for (std::int64_t i0 = 0; i0 < axes.n[0]; ++i0)
+    for (std::int64_t i1 = 0; i1 < axes.n[1]; ++i1)
+      for (std::int64_t i2 = 0; i2 < axes.n[2]; ++i2) {
+        const double w = mean_weight(axes.axis(0), i0) * mean_weight(axes.axis(1), i1) * mean_weight(axes.axis(2), i2);
+        sum += w * values[static_cast<std::size_t>((i0 * axes.n[1] + i1) * axes.n[2] + i2)];
+        weights += w;
+      }
+  return sum / weights;
+}
+
+// Whether a wall of the axis holds u = 0 (no constant null space).
+inline bool has_dirichlet_wall(PoissonBoundary boundary) {
+  return lower_wall(boundary) == Wall::dirichlet || upper_wall(boundary) == Wall::dirichlet;
+}
+
+// The boundaries and centrings of a grid's axes.
+struct AxisConditions {
+  std::vector<PoissonBoundary> boundaries;
+  std::vector<PoissonCentring> centrings;
+};
+
+// Every combination of `rank` axes drawn from `boundaries` (all of them by default),
+// with the default centrings (empty).
+inline std::vector<std::vector<PoissonBoundary>> boundary_combinations(
+    int rank, const std::vector<PoissonBoundary>& boundaries = {std::begin(PoissonBoundaryValues::all),
+                                                                std::end(PoissonBoundaryValues::all)}) {
   std::vector<std::vector<PoissonBoundary>> all{{}};
   for (int a = 0; a < rank; ++a) {
     std::vector<std::vector<PoissonBoundary>> next;
     for (const auto& prefix : all) {
-      for (PoissonBoundary boundary : PoissonBoundaryValues::all) {
+      for (PoissonBoundary boundary : boundaries) {
         next.push_back(prefix);
         next.back().push_back(boundary);
       }
@@ -123,9 +215,32 @@ inline std::vector<std::vector<PoissonBoundary>> boundary_combinations(int rank)
   return all;
 }
 
-inline std::string describe(const std::vector<PoissonBoundary>& boundaries) {
+// Every boundary and every centring on each of `rank` axes.
+inline std::vector<AxisConditions> condition_combinations(int rank) {
+  std::vector<AxisConditions> all{{}};
+  for (int a = 0; a < rank; ++a) {
+    std::vector<AxisConditions> next;
+    for (const AxisConditions& prefix : all) {
+      for (PoissonBoundary boundary : PoissonBoundaryValues::all) {
+        for (PoissonCentring centring : PoissonCentringValues::all) {
+          next.push_back(prefix);
+          next.back().boundaries.push_back(boundary);
+          next.back().centrings.push_back(centring);
+        }
+      }
+    }
+    all = next;
+  }
+  return all;
+}
+
+inline std::string describe(const std::vector<PoissonBoundary>& boundaries,
+                            const std::vector<PoissonCentring>& centrings = {}) {
   std::string text;
-  for (PoissonBoundary boundary : boundaries) text += std::string(text.empty() ? "" : "/") + to_string(boundary);
+  for (std::size_t a = 0; a < boundaries.size(); ++a) {
+    text += std::string(text.empty() ? "" : "/") + to_string(boundaries[a]);
+    if (!centrings.empty()) text += std::string("@") + to_string(centrings[a]);
+  }
   return text;
 }
 
