@@ -94,11 +94,14 @@ struct HimenoFields {
 /// How the sweeps run.
 struct HimenoOptions {
   double omega = 0.8;  ///< the relaxation factor, finite
-  /// CUDA backend: Jacobi sweeps done per pass over memory (temporal blocking: the
+  /// Jacobi sweeps done per pass over memory (temporal blocking: on CUDA the
   /// coefficients are read once for that many sweeps, the intermediate pressure planes
-  /// stay on chip). 0 picks the fastest measured for the device and precision; 1 to 4
-  /// forces it. The pressure is bit-identical for every choice (each point's
-  /// arithmetic is the same); only the time differs. CPU backend: ignored.
+  /// stay on chip). 0 picks the fastest measured for the device and precision (1 on the
+  /// CPU backend, and 1 for a grid cut into slabs); 1 to 4 forces it. Slabs (several
+  /// devices, MPI ranks) hold ghost planes as deep as a pass has sweeps and exchange
+  /// them once a pass, so a value deeper than the thinnest slab is refused. The
+  /// pressure is bit-identical for every choice (each point's arithmetic is the same);
+  /// only the time differs.
   int sweeps_per_pass = 0;
 };
 
@@ -112,11 +115,13 @@ struct HimenoOptions {
 /// - CUDA, several devices (placement.devices of more entries): the grid's interior
 ///   planes i = 1..nx-2 are cut into contiguous slabs along i, one per entry in order
 ///   (HimenoDistributed's decomposition; a device may appear more than once, its slabs
-///   then share it), each on its device with a ghost plane on each side. After every
-///   sweep each slab's first and last updated planes are copied into its neighbours'
-///   ghost planes, device to device (peer access enabled where the devices allow it).
-///   The pressure equals the one-device problem's bit for bit; gosa is the slabs' sums
-///   added in slab order. Sweeps run one a pass (no temporal blocking across slabs).
+///   then share it), each on its device with S ghost planes on each side that faces
+///   another slab, S the sweeps per pass. A pass of S sweeps also updates the ghost
+///   planes a later sweep of the pass reads (recomputing what the neighbour owns);
+///   after it each slab's first and last S updated planes are copied into its
+///   neighbours' ghost planes, device to device (peer access enabled where the devices
+///   allow it). The pressure equals the one-device problem's bit for bit; gosa is the
+///   slabs' sums added in slab order.
 ///   The first device is the problem's home: calls must be made with it current, and
 ///   their `stream` is a stream of it.
 ///
@@ -155,6 +160,8 @@ class HimenoProblem {
   /// @throws Error ErrorCode::invalid_argument naming 'grid' (an axis < 3, a (j, k)
   ///         plane of 2^31 points or more, or fields that overflow 64-bit byte counts),
   ///         'options' (omega not finite, sweeps_per_pass outside 0..4),
+  ///         'options.sweeps_per_pass' (several devices: more than the thinnest slab's
+  ///         planes, (nx - 2) / devices: its neighbours' halos would reach past it),
   ///         'placement.backend' (not a listed Backend) or 'placement.devices' (given
   ///         with the CPU backend, an ordinal that is not a device here, or more entries
   ///         than the grid's nx - 2 interior planes); ErrorCode::no_device for CUDA
@@ -209,8 +216,9 @@ class HimenoProblem {
   /// @return the resolved placement: backend cpu or cuda; for CUDA the devices (the
   ///         slabs' devices, in order, with several) and both resources filled in
   const Placement& placement() const;
-  /// @return the sweeps per pass iterate() uses: CUDA on one device, the option or the
-  ///         fastest measured; 1 on several devices and on the CPU backend
+  /// @return the sweeps per pass iterate() uses (the halos' depth on several devices):
+  ///         the option, or for 0 the fastest measured on one CUDA device, 1 on several
+  ///         devices and on the CPU backend
   int sweeps_per_pass() const;
   /// @return the bytes of memory the whole grid's fields occupy, 14 arrays of
   ///         grid().points() values (slabs on several devices hold two ghost planes

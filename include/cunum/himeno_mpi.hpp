@@ -3,9 +3,12 @@
 /// The Himeno problem across MPI ranks (library target `cunum::himeno_mpi`, built when
 /// CMake finds MPI; needs `<mpi.h>`). The grid's interior planes i = 1..nx-2 are cut
 /// into contiguous slabs along i, the slowest axis, one per rank in rank order, as in
-/// Ogawa and Aoki's z-slab decomposition; each rank holds its slab and one ghost plane
-/// on each side. After every sweep each rank sends its first and last updated planes to
-/// its neighbours (one plane of ny x nz values each way).
+/// Ogawa and Aoki's z-slab decomposition; each rank holds its slab and S ghost planes
+/// on each side that faces another rank, S the sweeps per pass
+/// (HimenoOptions::sweeps_per_pass, 1 when 0). A pass of S sweeps also updates the
+/// ghost planes that a later sweep of the pass reads (recomputing what the neighbour
+/// owns), so that after each pass each rank sends its first and last S updated planes
+/// to its neighbours (S planes of ny x nz values each way) once, not once a sweep.
 ///
 /// CPU backend: each rank sweeps its slab with OpenMP and exchanges through MPI.
 /// CUDA backend: each rank runs on one GPU, its Placement's: placement.devices' one
@@ -15,8 +18,8 @@
 /// current device. Every rank gives the same backend and either names its device or
 /// none (choosing by local rank is collective). Ranks exchange through NCCL
 /// point-to-point calls (built when CMake finds NCCL), overlapped with the sweep of the
-/// planes inside the slab: the two edge planes are swept first on one stream and sent
-/// while the interior sweeps on another. Where NCCL cannot serve (ranks sharing a GPU,
+/// planes inside the slab: the S planes at each edge are swept first on one stream and
+/// sent while the interior sweeps on another. Where NCCL cannot serve (ranks sharing a GPU,
 /// which NCCL refuses, or a build without NCCL) the planes go through page-locked host
 /// memory, from placement.pinned_memory, and MPI instead. The slab's fields come from
 /// placement.device_memory, set up on placement.stream (without waiting; the sweeps
@@ -61,14 +64,17 @@ class HimenoDistributed {
   /// Collective over `comm`.
   /// @param comm        the ranks, one slab each in rank order
   /// @param grid        the whole grid
-  /// @param options     omega and, for one rank on CUDA, the sweeps per pass
+  /// @param options     omega and the sweeps per pass (one rank: as HimenoProblem's;
+  ///                    several: the halos' depth, 0 for 1)
   /// @param distributed how the exchange runs
   /// @param placement   where this rank runs (see the file comment): the backend, its
   ///                    GPU (at most one entry; empty: by local rank), the setup
   ///                    stream, and the device and page-locked memory resources
   /// @throws Error ErrorCode::invalid_argument naming 'grid...' or 'options...' as
   ///         HimenoProblem, 'comm' when it has more ranks than the grid has interior
-  ///         planes (nx - 2), 'placement.backend' (not a listed Backend) or
+  ///         planes (nx - 2), 'options.sweeps_per_pass' when it is more than the
+  ///         thinnest slab's planes ((nx - 2) / ranks: its neighbours' halos would reach
+  ///         past it), on every rank alike, 'placement.backend' (not a listed Backend) or
   ///         'placement.devices' (given with the CPU backend, more than one entry, or an
   ///         ordinal that is not a device here); ErrorCode::no_device for CUDA on a rank
   ///         without a device; ErrorCode::out_of_memory "needs N bytes", on every rank

@@ -118,21 +118,33 @@ std::unique_ptr<HimenoBackend<T>> make_himeno_backend(const Placement& placement
                                                                  const HimenoFieldSource<T>&, double, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_MAKE_HIMENO_BACKEND, CUNUM_REAL_TYPES)
 
-HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs) {
+HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs, int halo_depth) {
   const std::int64_t interior = grid.nx - 2;
   const std::int64_t base = interior / slabs;
   const std::int64_t extra = interior % slabs;
   HimenoSlab slab;
   slab.count = base + (index < extra ? 1 : 0);
   slab.first = 1 + index * base + std::min<std::int64_t>(index, extra);
-  slab.box = {slab.count + 2, grid.ny, grid.nz, slab.first - 1, grid.nx};
+  slab.lower = index == 0 ? 1 : halo_depth;
+  const std::int64_t upper = index == slabs - 1 ? 1 : halo_depth;
+  slab.box = {slab.lower + slab.count + upper, grid.ny, grid.nz, slab.first - slab.lower, grid.nx};
   return slab;
+}
+
+int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& grid, int slabs,
+                                const char* routine) {
+  const std::int64_t thinnest = (grid.nx - 2) / slabs;
+  require(options.sweeps_per_pass <= thinnest, routine, "options.sweeps_per_pass", [&] {
+    return "asks " + std::to_string(options.sweeps_per_pass) + " sweeps a pass, which need halos as deep, but the " +
+           "thinnest of the " + std::to_string(slabs) + " slabs has " + std::to_string(thinnest) +
+           (thinnest == 1 ? " plane" : " planes") + ": at most " + std::to_string(thinnest) + " here";
+  });
+  return options.sweeps_per_pass == 0 ? 1 : options.sweeps_per_pass;
 }
 
 template <class T>
 int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper) {
-  const int asked = options.sweeps_per_pass == 0 ? sweeper.best_sweeps_per_pass() : options.sweeps_per_pass;
-  return asked < sweeper.max_sweeps_per_pass() ? asked : sweeper.max_sweeps_per_pass();
+  return options.sweeps_per_pass == 0 ? sweeper.best_sweeps_per_pass() : options.sweeps_per_pass;
 }
 
 #define CUNUM_INSTANTIATE_HIMENO_SWEEPS_PER_PASS(T) \
@@ -149,7 +161,7 @@ class HimenoOneBox final : public HimenoGridBackend<T> {
       : box_(std::move(box)), planes_(planes), sweeps_per_pass_(himeno_sweeps_per_pass(options, *box_)) {}
 
   double iterate(std::int64_t sweeps, StreamHandle stream) override {
-    HimenoSlabWork<T> whole_grid{box_.get(), planes_, stream};
+    HimenoSlabWork<T> whole_grid{box_.get(), 1, planes_ - 1, stream};
     NoHalo halo;
     return himeno_iterate(&whole_grid, 1, sweeps_per_pass_, sweeps, halo);
   }

@@ -3,8 +3,9 @@
 //
 // A backend holds the fields of a box: `planes` i-planes of ny x nz points whose first
 // and last plane are never updated. For a whole grid they are its boundary planes; for
-// an MPI rank's slab they are the neighbours' planes (ghosts), refreshed by the halo
-// exchange after each sweep. Two pressure arrays alternate: a sweep reads the current
+// a slab (an MPI rank's, or a device's) its box holds the neighbours' planes next to
+// it (ghosts, as many as a pass has sweeps), refreshed by the halo exchange after each
+// pass. Two pressure arrays alternate: a sweep reads the current
 // one and writes the next, then swap() exchanges them.
 
 #include <cstdint>
@@ -59,10 +60,14 @@ template <class T>
 class HimenoBackend {
  public:
   virtual ~HimenoBackend() = default;
-  // Updates the local planes [begin, end), 1 <= begin < end <= planes - 1, by `sweeps`
-  // sweeps from the current pressure into the next one (sweeps > 1 only over every
-  // updated plane of the box: the pass keeps its intermediate planes to itself), and
-  // sets gosa slot `slot` (0 <= slot < kHimenoGosaSlots) to the last sweep's sum of ss^2 over those planes.
+  // One pass of `sweeps` sweeps that updates the local planes [begin, end),
+  // 1 <= begin < end <= planes - 1, from the current pressure into the next one: sweep
+  // t (1..sweeps) computes the planes within sweeps - t of [begin, end), the box's
+  // first and last plane excluded, from sweep t - 1's, and keeps them to itself; the
+  // last sweep's planes [begin, end) are written to the next pressure and its sum of
+  // ss^2 over them to gosa slot `slot` (0 <= slot < kHimenoGosaSlots). So the current
+  // pressure must be right on the planes within `sweeps` of [begin, end): the slab's
+  // own and its ghost planes, `sweeps` deep where the box does not end the grid.
   virtual void sweep(int sweeps, std::int64_t begin, std::int64_t end, int slot, StreamHandle stream) = 0;
   virtual void swap() noexcept = 0;
   // Waits for `stream`, then returns slot 0 + ... + slot (slots - 1), in that order.
@@ -72,9 +77,9 @@ class HimenoBackend {
   // The address of local plane `plane` of the current or of the next pressure, in the
   // backend's memory: what the halo exchange sends and receives.
   virtual T* pressure_plane(bool next, std::int64_t plane) noexcept = 0;
-  // The sweeps per pass that run fastest (1 on the CPU).
+  // The sweeps per pass that run fastest on one box (1 on the CPU); every backend
+  // takes 1 to kHimenoMaxSweepsPerPass.
   virtual int best_sweeps_per_pass() const noexcept = 0;
-  virtual int max_sweeps_per_pass() const noexcept = 0;
 };
 
 template <class T>

@@ -1,7 +1,9 @@
 // The Himeno CPU backend (OpenMP): the published serial algorithm's sweep, with the
 // point update shared with the GPU (himeno_stencil.hpp) and gosa accumulated in double.
 // Each plane's gosa is summed by one thread in (j, k) order and the planes are added
-// in order, so gosa does not depend on the thread count.
+// in order, so gosa does not depend on the thread count. A pass of several sweeps
+// (HimenoBackend::sweep) keeps its intermediate sweeps in two scratch pressure arrays,
+// so that it runs the slabs' deep-halo sequence as the GPU does.
 
 #include <algorithm>
 #include <cstring>
@@ -35,9 +37,19 @@ class HimenoCpu final : public HimenoBackend<T> {
     next_ = current_;  // the boundary points, which sweeps never write, in both arrays
   }
 
-  // max_sweeps_per_pass() is 1: the front end passes one sweep at a time.
-  void sweep(int, std::int64_t begin, std::int64_t end, int slot, StreamHandle) override {
-    sweep_once(begin, end);
+  void sweep(int sweeps, std::int64_t begin, std::int64_t end, int slot, StreamHandle) override {
+    if (sweeps > 1 && scratch_[0].empty()) {
+      // Copies of the pressure for their boundary points, which no sweep writes.
+      scratch_[0] = current_;
+      scratch_[1] = current_;
+    }
+    const T* from = current_.data();
+    for (int t = 1; t <= sweeps; ++t) {
+      T* to = t == sweeps ? next_.data() : scratch_[t % 2].data();
+      const std::int64_t reach = sweeps - t;
+      sweep_once(from, to, std::max<std::int64_t>(1, begin - reach), std::min(box_.planes - 1, end + reach));
+      from = to;
+    }
     double gosa = 0.0;
     for (std::int64_t i = begin; i < end; ++i) gosa += plane_gosa_[static_cast<std::size_t>(i)];
     gosa_[slot] = gosa;
@@ -60,7 +72,6 @@ class HimenoCpu final : public HimenoBackend<T> {
   }
 
   int best_sweeps_per_pass() const noexcept override { return 1; }
-  int max_sweeps_per_pass() const noexcept override { return 1; }
 
  private:
   void fill_benchmark_fields() {
@@ -84,11 +95,10 @@ class HimenoCpu final : public HimenoBackend<T> {
     T operator()(int di, int dj, int dk) const { return centre[di * plane_stride + dj * row_stride + dk]; }
   };
 
-  void sweep_once(std::int64_t begin, std::int64_t end) {
+  // One sweep of planes [begin, end) of pressure `p` into `next`.
+  void sweep_once(const T* p, T* next, std::int64_t begin, std::int64_t end) {
     const std::int64_t ny = box_.ny;
     const std::int64_t nz = box_.nz;
-    const T* p = current_.data();
-    T* next = next_.data();
     const T* const* q = coefficient_pointers();
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = begin; i < end; ++i) {
@@ -119,6 +129,7 @@ class HimenoCpu final : public HimenoBackend<T> {
   const T* pointers_[kHimenoCoefficientArrays] = {};
   std::vector<T> current_;
   std::vector<T> next_;
+  std::vector<T> scratch_[2];  // a pass's intermediate sweeps, once a pass has several
   std::vector<double> plane_gosa_;
   double gosa_[kHimenoGosaSlots] = {};
 };

@@ -97,7 +97,6 @@ class HimenoCuda final : public HimenoBackend<T> {
   }
 
   int best_sweeps_per_pass() const noexcept override { return HimenoBestSweeps<T>::value; }
-  int max_sweeps_per_pass() const noexcept override { return kHimenoMaxSweepsPerPass; }
 
  private:
   // Each array starts on a 128-byte line.

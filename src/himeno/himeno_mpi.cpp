@@ -1,6 +1,7 @@
 // The Himeno problem across MPI ranks: slabs of i-planes, one backend box per rank,
-// swept by the one sweep sequence (himeno_sequence.hpp), ghost planes refreshed after
-// every sweep (MPI on the CPU backend, NCCL or staged MPI on CUDA).
+// swept by the one sweep sequence (himeno_sequence.hpp), ghost planes as deep as a
+// pass has sweeps, refreshed after every pass (MPI on the CPU backend, NCCL or staged
+// MPI on CUDA).
 
 #include "cunum/himeno_mpi.hpp"
 
@@ -76,7 +77,7 @@ class NcclCommunicator {
 #endif
 
 // Page-locked host memory for the staged exchange, from the placement's resource: two
-// planes out, two in.
+// halos out, two in.
 template <class T>
 class PinnedPlanes {
  public:
@@ -137,9 +138,7 @@ struct HimenoDistributed<T>::Impl {
   HimenoDistributedOptions distributed;
   Placement placement;
   detail::DeviceBinding binding;  // CUDA: the rank's device
-  std::int64_t first = 1;  // global i of the first updated plane
-  std::int64_t count = 0;  // updated planes
-  detail::HimenoBox box;
+  detail::HimenoSlab slab;  // its planes, and its box with the ghost planes
   // CUDA: the edge planes' queue (the whole slab's without overlap) and the interior's,
   // one event each. Declared before the sweeper, so destroyed after it.
   std::unique_ptr<detail::DeviceQueue> edge;
@@ -152,7 +151,7 @@ struct HimenoDistributed<T>::Impl {
   // a build without NCCL): the planes go through page-locked host memory and MPI.
   bool staged = false;
   std::unique_ptr<PinnedPlanes<T>> staging;
-  int sweeps_per_pass = 1;  // above 1 only with one rank: a pass keeps its planes to itself
+  int sweeps_per_pass = 1;  // also the depth of the halos
 
   bool has_lower() const noexcept { return rank > 0; }
   bool has_upper() const noexcept { return rank < ranks - 1; }
@@ -163,52 +162,68 @@ struct HimenoDistributed<T>::Impl {
 
   // The slab as the sweep sequence (himeno_sequence.hpp) sees it: split when overlapped.
   detail::HimenoSlabWork<T> work() {
-    return {sweeper.get(), box.planes, edge_stream(), overlap() ? interior->stream() : nullptr};
+    return {sweeper.get(), slab.begin(), slab.end(), edge_stream(), overlap() ? interior->stream() : nullptr};
   }
 
-  // Host memory on both sides: the edges go to the neighbours, their planes come back
-  // into the ghosts (MPI_PROC_NULL past the grid's ends leaves those untouched).
+  // Host memory on both sides: the edges, sweeps_per_pass planes each, go to the
+  // neighbours, theirs come back into the ghosts; a side without a neighbour (the
+  // grid's end) passes null, which MPI_PROC_NULL and a count of 0 leave alone. A plane
+  // at a time: MPI counts in int, and a plane is at most 2^31 - 1 values.
   void exchange_on_host(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost) {
     const int lower = has_lower() ? rank - 1 : MPI_PROC_NULL;
     const int upper = has_upper() ? rank + 1 : MPI_PROC_NULL;
-    const int n = static_cast<int>(box.plane_points());
-    check_mpi(MPI_Sendrecv(upper_edge, n, mpi_type<T>(), upper, 0, lower_ghost, n, mpi_type<T>(), lower, 0, comm,
-                           MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
-    check_mpi(MPI_Sendrecv(lower_edge, n, mpi_type<T>(), lower, 1, upper_ghost, n, mpi_type<T>(), upper, 1, comm,
-                           MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
+    const std::int64_t plane_points = slab.box.plane_points();
+    const auto plane_of = [&](auto* halo, std::int64_t plane) { return halo ? halo + plane * plane_points : halo; };
+    const auto count_of = [&](const T* halo) { return halo ? static_cast<int>(plane_points) : 0; };
+    for (std::int64_t plane = 0; plane < sweeps_per_pass; ++plane) {
+      check_mpi(MPI_Sendrecv(plane_of(upper_edge, plane), count_of(upper_edge), mpi_type<T>(), upper, 0,
+                             plane_of(lower_ghost, plane), count_of(lower_ghost), mpi_type<T>(), lower, 0, comm,
+                             MPI_STATUS_IGNORE),
+                "MPI_Sendrecv");
+      check_mpi(MPI_Sendrecv(plane_of(lower_edge, plane), count_of(lower_edge), mpi_type<T>(), lower, 1,
+                             plane_of(upper_ghost, plane), count_of(upper_ghost), mpi_type<T>(), upper, 1, comm,
+                             MPI_STATUS_IGNORE),
+                "MPI_Sendrecv");
+    }
   }
 
-  // Sends the next pressure's first and last updated planes to the neighbours and
-  // receives their planes into the ghost planes.
+  // Sends the next pressure's first and last `depth` updated planes to the neighbours
+  // and receives theirs into the ghost planes (depth: sweeps_per_pass; a side that
+  // ends the grid has no neighbour).
   void exchange_planes(cudaStream_t stream) {
-    const std::int64_t plane_points = box.plane_points();
-    T* lower_ghost = sweeper->pressure_plane(true, 0);
-    T* lower_edge = sweeper->pressure_plane(true, 1);
-    T* upper_edge = sweeper->pressure_plane(true, box.planes - 2);
-    T* upper_ghost = sweeper->pressure_plane(true, box.planes - 1);
+    const std::int64_t depth = sweeps_per_pass;
+    const std::int64_t plane_points = slab.box.plane_points();
+    const std::int64_t halo_points = depth * plane_points;
+    // Null on a side without a neighbour (the grid's end).
+    T* lower_edge = has_lower() ? sweeper->pressure_plane(true, slab.begin()) : nullptr;
+    T* upper_edge = has_upper() ? sweeper->pressure_plane(true, slab.end() - depth) : nullptr;
+    T* lower_ghost = has_lower() ? sweeper->pressure_plane(true, slab.begin() - depth) : nullptr;
+    T* upper_ghost = has_upper() ? sweeper->pressure_plane(true, slab.end()) : nullptr;
     if (!cuda()) {
       exchange_on_host(lower_edge, upper_edge, lower_ghost, upper_ghost);
       return;
     }
     if (staged) {
-      const std::size_t bytes = static_cast<std::size_t>(plane_points) * sizeof(T);
+      const std::size_t bytes = static_cast<std::size_t>(halo_points) * sizeof(T);
+      // The staging halos: lower edge, upper edge, lower ghost, upper ghost.
       T* host = staging->data();
-      CUNUM_CHECK(cudaMemcpyAsync(host, lower_edge, bytes, cudaMemcpyDeviceToHost, stream));
-      CUNUM_CHECK(cudaMemcpyAsync(host + plane_points, upper_edge, bytes, cudaMemcpyDeviceToHost, stream));
+      T* lower = has_lower() ? host : nullptr;
+      T* upper = has_upper() ? host + halo_points : nullptr;
+      if (lower) CUNUM_CHECK(cudaMemcpyAsync(lower, lower_edge, bytes, cudaMemcpyDeviceToHost, stream));
+      if (upper) CUNUM_CHECK(cudaMemcpyAsync(upper, upper_edge, bytes, cudaMemcpyDeviceToHost, stream));
       CUNUM_CHECK(cudaStreamSynchronize(stream));
-      exchange_on_host(host, host + plane_points, host + 2 * plane_points, host + 3 * plane_points);
-      if (has_lower()) {
-        CUNUM_CHECK(cudaMemcpyAsync(lower_ghost, host + 2 * plane_points, bytes, cudaMemcpyHostToDevice, stream));
+      exchange_on_host(lower, upper, lower ? lower + 2 * halo_points : nullptr,
+                       upper ? upper + 2 * halo_points : nullptr);
+      if (lower) {
+        CUNUM_CHECK(cudaMemcpyAsync(lower_ghost, lower + 2 * halo_points, bytes, cudaMemcpyHostToDevice, stream));
       }
-      if (has_upper()) {
-        CUNUM_CHECK(cudaMemcpyAsync(upper_ghost, host + 3 * plane_points, bytes, cudaMemcpyHostToDevice, stream));
+      if (upper) {
+        CUNUM_CHECK(cudaMemcpyAsync(upper_ghost, upper + 2 * halo_points, bytes, cudaMemcpyHostToDevice, stream));
       }
       return;
     }
 #if CUNUM_HAVE_NCCL
-    const auto n = static_cast<std::size_t>(plane_points);
+    const auto n = static_cast<std::size_t>(halo_points);
     check_nccl(ncclGroupStart(), "ncclGroupStart");
     if (has_lower()) {
       check_nccl(ncclSend(lower_edge, n, nccl_type<T>(), rank - 1, nccl->get(), stream), "ncclSend");
@@ -225,7 +240,8 @@ struct HimenoDistributed<T>::Impl {
   }
 
   // The Halo of the sweep sequence (himeno_sequence.hpp): one slab on this rank, its
-  // ghost planes refreshed through MPI (CPU), NCCL or staged MPI (CUDA).
+  // ghost planes refreshed through MPI (CPU), NCCL or staged MPI (CUDA), sweeps_per_pass
+  // deep.
   void enter(std::size_t) noexcept {}
   void swept(std::size_t) noexcept {}
   void exchange() {
@@ -273,6 +289,11 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   detail::require(self->ranks <= interior, kDistributedRoutine, "comm",
                   [&] { return "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
                       " interior planes (nx - 2)"; });
+  // One rank: the one-box problem, at its backend's best (below). Several: halos as
+  // deep as a pass has sweeps.
+  if (self->ranks > 1) {
+    self->sweeps_per_pass = detail::himeno_slab_sweeps_per_pass(options, grid, self->ranks, kDistributedRoutine);
+  }
   self->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kDistributedRoutine);
   if (self->cuda() && placement.devices.empty()) {
     // No device named: the GPU of the node-local rank, left current for the calls.
@@ -282,14 +303,15 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   const detail::PlacementDeviceScope on_device(self->placement);
   self->grid = grid;
   self->distributed = distributed;
-  const detail::HimenoSlab slab = detail::himeno_slab(grid, self->rank, self->ranks);
-  // Every rank weighs the largest slab (the first), so that all throw alike, before
-  // any communication.
-  const detail::HimenoBox largest = detail::himeno_slab(grid, 0, self->ranks).box;
+  self->slab = detail::himeno_slab(grid, self->rank, self->ranks, self->sweeps_per_pass);
+  // Every rank weighs the largest box, so that all throw alike, before any
+  // communication.
+  detail::HimenoBox largest = self->slab.box;
+  for (int r = 0; r < self->ranks; ++r) {
+    const detail::HimenoBox box = detail::himeno_slab(grid, r, self->ranks, self->sweeps_per_pass).box;
+    if (box.planes > largest.planes) largest = box;
+  }
   detail::require_himeno_field_memory(&largest, 1, sizeof(T), self->placement.backend, kDistributedRoutine);
-  self->count = slab.count;
-  self->first = slab.first;
-  self->box = slab.box;
   if (self->cuda()) {
     self->binding = detail::DeviceBinding::current();
     self->edge = std::make_unique<detail::DeviceQueue>(self->binding.device, 1);
@@ -299,12 +321,13 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
     if (!self->staged && self->ranks > 1) self->nccl = std::make_unique<NcclCommunicator>(comm, self->rank, self->ranks);
 #endif
     if (self->staged) {
-      self->staging = std::make_unique<PinnedPlanes<T>>(4 * grid.ny * grid.nz, self->placement.pinned_memory);
+      self->staging = std::make_unique<PinnedPlanes<T>>(4 * self->sweeps_per_pass * grid.ny * grid.nz,
+                                                         self->placement.pinned_memory);
     }
   }
-  self->sweeper = detail::make_himeno_backend<T>(self->placement, self->box,
-                                                 {fields, (self->first - 1) * grid.ny * grid.nz}, options.omega,
-                                                 self->placement.stream);
+  self->sweeper = detail::make_himeno_backend<T>(self->placement, self->slab.box,
+                                                 {fields, self->slab.box.first_plane * grid.ny * grid.nz},
+                                                 options.omega, self->placement.stream);
   if (self->ranks == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweeper);
   impl_ = std::move(self);
 }
@@ -333,12 +356,12 @@ std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
   const Impl& self = detail::require_plan(impl_, routine, kClassName);
   if (self.cuda()) self.binding.require_current(routine);
   const std::int64_t plane_points = self.grid.ny * self.grid.nz;
-  std::vector<T> slab(static_cast<std::size_t>(self.box.points()));
+  std::vector<T> slab(static_cast<std::size_t>(self.slab.box.points()));
   self.sweeper->copy_pressure(slab.data(), self.edge_stream());
   // Each rank sends its updated planes; the first and the last rank add the grid's
   // boundary plane on their side.
-  const std::int64_t from = self.rank == 0 ? 0 : 1;
-  const std::int64_t to = self.rank == self.ranks - 1 ? self.box.planes : self.box.planes - 1;
+  const std::int64_t from = self.rank == 0 ? 0 : self.slab.begin();
+  const std::int64_t to = self.rank == self.ranks - 1 ? self.slab.box.planes : self.slab.end();
   const std::int64_t sent = (to - from) * plane_points;
   detail::require(self.grid.points() <= std::numeric_limits<int>::max(), routine,
                   "grid", "has more than 2^31 - 1 points, which one MPI gather cannot address");
@@ -356,11 +379,11 @@ std::vector<T> HimenoDistributed<T>::gather_pressure(int root) const {
 
 template <class T>
 std::int64_t HimenoDistributed<T>::first_plane() const {
-  return detail::require_plan(impl_, "cunum::HimenoDistributed::first_plane", kClassName).first;
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::first_plane", kClassName).slab.first;
 }
 template <class T>
 std::int64_t HimenoDistributed<T>::planes() const {
-  return detail::require_plan(impl_, "cunum::HimenoDistributed::planes", kClassName).count;
+  return detail::require_plan(impl_, "cunum::HimenoDistributed::planes", kClassName).slab.count;
 }
 template <class T>
 const HimenoGrid& HimenoDistributed<T>::grid() const {

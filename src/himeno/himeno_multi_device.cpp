@@ -1,7 +1,7 @@
 // HimenoProblem on several devices of this process (placement.devices): slabs of
 // i-planes, one DeviceQueue each, swept by the one sweep sequence (himeno_sequence.hpp)
-// with ghost planes refreshed by device-to-device copies after every sweep
-// (PeerCopyHalo).
+// with ghost planes as deep as a pass has sweeps, refreshed by device-to-device copies
+// after every pass (PeerCopyHalo).
 
 #include <cuda_runtime.h>
 
@@ -49,14 +49,15 @@ struct DeviceSlab {
   }
 };
 
-// The slabs' halos, refreshed by device-to-device copies: after every slab's sweep each
-// copies its neighbours' edge planes into its ghost planes, on its own queue once the
-// neighbour's sweep is done; the next pass, which writes the arrays the neighbours just
-// read, waits for their copies.
+// The slabs' halos, `depth` planes deep, refreshed by device-to-device copies: after
+// every slab's pass each copies its neighbours' edge planes into its ghost planes, on
+// its own queue once the neighbour's pass is done; the next pass, which writes the
+// arrays the neighbours just read, waits for their copies.
 template <class T>
 class PeerCopyHalo {
  public:
-  PeerCopyHalo(const std::vector<DeviceSlab<T>>& slabs, const HimenoGrid& grid) : slabs_(slabs), grid_(grid) {}
+  PeerCopyHalo(const std::vector<DeviceSlab<T>>& slabs, const HimenoGrid& grid, int depth)
+      : slabs_(slabs), grid_(grid), depth_(depth) {}
 
   void enter(std::size_t s) { CUNUM_CHECK(cudaSetDevice(slabs_[s].queue->device())); }
   void swept(std::size_t s) {
@@ -65,7 +66,7 @@ class PeerCopyHalo {
 
   void exchange() {
     const std::size_t count = slabs_.size();
-    const std::size_t plane_bytes = static_cast<std::size_t>(grid_.ny * grid_.nz) * sizeof(T);
+    const std::size_t halo_bytes = static_cast<std::size_t>(depth_ * grid_.ny * grid_.nz) * sizeof(T);
     for (std::size_t s = 0; s < count; ++s) {
       const DeviceQueue& queue = *slabs_[s].queue;
       CUNUM_CHECK(cudaSetDevice(queue.device()));
@@ -74,10 +75,11 @@ class PeerCopyHalo {
         CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), theirs.event(kSwept), 0));
         CUNUM_CHECK(cudaMemcpyPeerAsync(slabs_[s].sweeper->pressure_plane(true, my_plane), queue.device(),
                                         slabs_[neighbour].sweeper->pressure_plane(true, their_plane),
-                                        theirs.device(), plane_bytes, queue.stream()));
+                                        theirs.device(), halo_bytes, queue.stream()));
       };
-      if (s > 0) copy_from(s - 1, slabs_[s - 1].cut.box.planes - 2, 0);
-      if (s + 1 < count) copy_from(s + 1, 1, slabs_[s].cut.box.planes - 1);
+      const HimenoSlab& mine = slabs_[s].cut;
+      if (s > 0) copy_from(s - 1, slabs_[s - 1].cut.end() - depth_, mine.begin() - depth_);
+      if (s + 1 < count) copy_from(s + 1, slabs_[s + 1].cut.begin(), mine.end());
       CUNUM_CHECK(cudaEventRecord(queue.event(kExchanged), queue.stream()));
     }
     for (std::size_t s = 0; s < count; ++s) {
@@ -93,6 +95,7 @@ class PeerCopyHalo {
  private:
   const std::vector<DeviceSlab<T>>& slabs_;
   const HimenoGrid& grid_;
+  std::int64_t depth_;
 };
 
 template <class T>
@@ -105,8 +108,9 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     const CurrentDeviceGuard home_device;
     const std::vector<int>& devices = placement.devices;
     const int count = static_cast<int>(devices.size());
+    sweeps_per_pass_ = himeno_slab_sweeps_per_pass(options, grid, count, RoutineScope::current());
     std::vector<HimenoSlab> cuts;
-    for (int s = 0; s < count; ++s) cuts.push_back(himeno_slab(grid, s, count));
+    for (int s = 0; s < count; ++s) cuts.push_back(himeno_slab(grid, s, count, sweeps_per_pass_));
     require_memory_per_device(cuts, devices);
     for (int s = 1; s < count; ++s) {
       enable_peer_access(devices[static_cast<std::size_t>(s)], devices[static_cast<std::size_t>(s) - 1]);
@@ -127,9 +131,11 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     const CurrentDeviceGuard caller_device;
     after_callers_work(stream);
     std::vector<HimenoSlabWork<T>> work;
-    for (DeviceSlab<T>& slab : slabs_) work.push_back({slab.sweeper.get(), slab.cut.box.planes, slab.queue->stream()});
-    PeerCopyHalo<T> halo(slabs_, grid_);
-    return himeno_iterate(work.data(), work.size(), sweeps_per_pass(), sweeps, halo);
+    for (DeviceSlab<T>& slab : slabs_) {
+      work.push_back({slab.sweeper.get(), slab.cut.begin(), slab.cut.end(), slab.queue->stream()});
+    }
+    PeerCopyHalo<T> halo(slabs_, grid_, sweeps_per_pass_);
+    return himeno_iterate(work.data(), work.size(), sweeps_per_pass_, sweeps, halo);
   }
 
   // Each slab's updated planes, and the grid's boundary plane on the ends.
@@ -138,9 +144,10 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     after_callers_work(stream);
     const std::int64_t plane_points = grid_.ny * grid_.nz;
     for (std::size_t s = 0; s < slabs_.size(); ++s) {
-      const HimenoBox& box = slabs_[s].cut.box;
-      const std::int64_t from = s == 0 ? 0 : 1;
-      const std::int64_t to = s + 1 == slabs_.size() ? box.planes : box.planes - 1;
+      const HimenoSlab& cut = slabs_[s].cut;
+      const HimenoBox& box = cut.box;
+      const std::int64_t from = s == 0 ? 0 : cut.begin();
+      const std::int64_t to = s + 1 == slabs_.size() ? box.planes : cut.end();
       CUNUM_CHECK(cudaSetDevice(slabs_[s].queue->device()));
       memory::copy_device_to_host(host + (box.first_plane + from) * plane_points,
                                   slabs_[s].sweeper->pressure_plane(false, from),
@@ -149,8 +156,7 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     }
   }
 
-  // A pass keeps its intermediate planes to itself: one sweep a pass across slabs.
-  int sweeps_per_pass() const noexcept override { return 1; }
+  int sweeps_per_pass() const noexcept override { return sweeps_per_pass_; }
 
  private:
   // Each device holds the fields of its slabs (several where it is listed more than once).
@@ -181,6 +187,7 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
   }
 
   HimenoGrid grid_;
+  int sweeps_per_pass_ = 1;  // also the halos' depth
   std::vector<DeviceSlab<T>> slabs_;
 };
 

@@ -7,12 +7,21 @@
 //   void enter(std::size_t slab)  before work of slab `slab` is enqueued (makes its
 //                                 device current where slabs have several)
 //   void swept(std::size_t slab)  after that slab's sweep is enqueued
-//   void exchange()               after every slab's sweep: refreshes each slab's ghost
-//                                 planes of the next pressure from its neighbours' edge
-//                                 planes, and orders the next pass after them
+//   void exchange()               after every slab's pass: refreshes each slab's ghost
+//                                 planes of the next pressure (sweeps_per_pass deep)
+//                                 from its neighbours' edge planes, and orders the next
+//                                 pass after them
 //   double total(double gosa)     the whole grid's gosa from the slabs' sum
 //
 // NoHalo is the one-box problem's; the others live with their plans.
+//
+// Across slabs a pass of S sweeps is temporal blocking that avoids communication: each
+// box holds S ghost planes on a side that faces a neighbour, and sweep t of the pass
+// updates the slab's planes and the ghost planes within S - t of them (what sweep t + 1
+// reads), so that after S sweeps the slab's own planes are right and one exchange of S
+// planes a side refreshes the ghosts. The ghost planes' updates are done twice (here
+// and on the neighbour, which owns them); only the slab's own planes are written to
+// the next pressure and counted in gosa.
 
 #include <cstddef>
 #include <cstdint>
@@ -22,48 +31,45 @@
 
 namespace cunum::detail {
 
-// One slab's part in the sequence: its backend, its box's planes (the two ghost or
-// boundary planes included), and the streams its sweeps are enqueued on.
+// One slab's part in the sequence: its backend, its updated planes [begin, end) as
+// local planes of its box (below and above them its ghost planes, or the grid's
+// boundary plane), and the streams its sweeps are enqueued on.
 template <class T>
 struct HimenoSlabWork {
   HimenoBackend<T>* backend = nullptr;
-  std::int64_t planes = 0;
+  std::int64_t begin = 1;
+  std::int64_t end = 1;
   StreamHandle stream = nullptr;           // the slab's sweeps, or its edge planes' when split
-  StreamHandle interior_stream = nullptr;  // set: each sweep is split (himeno_sweep_slab)
-  int gosa_slots = 1;                      // the gosa slots its last sweep wrote
+  StreamHandle interior_stream = nullptr;  // set: each pass is split (himeno_sweep_slab)
+  int gosa_slots = 1;                      // the gosa slots its last pass wrote
 };
 
-// Enqueues one pass of `sweeps` sweeps of the slab's updated planes 1..planes-2.
-// Whole: on `stream`, gosa slot 0. Split (interior_stream set, which only a slab among
-// several does, so one sweep a pass): the first plane (slot 0) and the last (slot 1)
-// on `stream`, then the planes between (slot 2) on the interior stream, so that the
-// exchange sends the edges while the interior sweeps.
+// Enqueues one pass of `sweeps` sweeps of the slab's updated planes; each sweep but the
+// last also updates the ghost planes within the sweeps left of them (the redundant halo
+// sweeps), so that the halos, `depth` planes deep, are exchanged once a pass. Whole: on
+// `stream`, gosa slot 0. Split (interior_stream set, which only a slab among several
+// does, and only when it has planes between its two edges): the `depth` planes at each
+// edge, which the neighbours read, first on `stream` (slots 0 and 1), then the planes
+// between (slot 2) on the interior stream, so that the exchange sends the edges while
+// the interior sweeps.
 template <class T>
-void himeno_sweep_slab(HimenoSlabWork<T>& slab, int sweeps) {
-  const std::int64_t last = slab.planes - 2;
-  if (slab.interior_stream == nullptr) {
-    slab.backend->sweep(sweeps, 1, last + 1, 0, slab.stream);
+void himeno_sweep_slab(HimenoSlabWork<T>& slab, int sweeps, int depth) {
+  if (slab.interior_stream == nullptr || slab.end - slab.begin <= 2 * std::int64_t{depth}) {
+    slab.backend->sweep(sweeps, slab.begin, slab.end, 0, slab.stream);
     slab.gosa_slots = 1;
     return;
   }
-  slab.backend->sweep(1, 1, 2, 0, slab.stream);
-  slab.gosa_slots = 1;
-  if (last > 1) {
-    slab.backend->sweep(1, last, last + 1, 1, slab.stream);
-    slab.gosa_slots = 2;
-  }
+  slab.backend->sweep(sweeps, slab.begin, slab.begin + depth, 0, slab.stream);
+  slab.backend->sweep(sweeps, slab.end - depth, slab.end, 1, slab.stream);
   // The interior is enqueued before the exchange, which may block the host (staged).
-  if (last > 2) {
-    slab.backend->sweep(1, 2, last, 2, slab.interior_stream);
-    slab.gosa_slots = 3;
-  }
+  slab.backend->sweep(sweeps, slab.begin + depth, slab.end - depth, 2, slab.interior_stream);
+  slab.gosa_slots = 3;
 }
 
-// Runs `sweeps` sweeps of `count` slabs in passes of at most `sweeps_per_pass` (above 1
-// only where one slab holds the whole grid: a pass keeps its intermediate planes to
-// itself): each pass sweeps every slab, exchanges the halos, and swaps every slab's
-// pressure arrays. Returns, once done, halo.total() of the slabs' gosa added in slab
-// order.
+// Runs `sweeps` sweeps of `count` slabs in passes of `sweeps_per_pass` (the last pass
+// takes what is left), with halos `sweeps_per_pass` planes deep: each pass sweeps every
+// slab, exchanges the halos, and swaps every slab's pressure arrays. Returns, once done,
+// halo.total() of the slabs' gosa added in slab order.
 template <class T, class Halo>
 double himeno_iterate(HimenoSlabWork<T>* slabs, std::size_t count, int sweeps_per_pass, std::int64_t sweeps,
                       Halo& halo) {
@@ -72,7 +78,7 @@ double himeno_iterate(HimenoSlabWork<T>* slabs, std::size_t count, int sweeps_pe
     const int pass = static_cast<int>(left < sweeps_per_pass ? left : sweeps_per_pass);
     for (std::size_t s = 0; s < count; ++s) {
       halo.enter(s);
-      himeno_sweep_slab(slabs[s], pass);
+      himeno_sweep_slab(slabs[s], pass, sweeps_per_pass);
       halo.swept(s);
     }
     halo.exchange();

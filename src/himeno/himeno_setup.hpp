@@ -34,16 +34,32 @@ std::unique_ptr<HimenoBackend<T>> make_himeno_backend(const Placement& placement
                                                       StreamHandle stream);
 
 // Slab `index` of `slabs` along i: the grid's interior planes 1..nx-2 cut into
-// contiguous runs in index order, the first (interior % slabs) one plane longer; its
-// box adds the ghost plane on each side. slabs <= nx - 2.
+// contiguous runs in index order, the first (interior % slabs) one plane longer. Its
+// box adds `halo_depth` ghost planes on each side that faces a neighbour (the planes a
+// pass of that many sweeps reads) and the grid's one boundary plane on a side that
+// ends the grid. slabs <= nx - 2; halo_depth >= 1 and at most the thinnest slab's
+// planes (himeno_slab_sweeps_per_pass), so that a neighbour holds every ghost plane.
 struct HimenoSlab {
   std::int64_t first = 1;  // the global i of its first updated plane
   std::int64_t count = 0;  // its updated planes
+  std::int64_t lower = 1;  // its box's planes below the first updated one
   HimenoBox box;
-};
-HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs);
 
-// The sweeps per pass iterate() uses: the option, or the backend's best, at most its most.
+  // Its updated planes, [begin(), end()), as local planes of its box.
+  std::int64_t begin() const noexcept { return lower; }
+  std::int64_t end() const noexcept { return lower + count; }
+};
+HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs, int halo_depth);
+
+// The sweeps per pass of the grid cut into `slabs` slabs (two or more), which is also
+// their halos' depth: options.sweeps_per_pass, or for 0, 1. Deep halos are exchanged
+// once per pass, and each slab recomputes the planes within a pass of its edges.
+// @throws Error(invalid_argument) naming 'options.sweeps_per_pass' when it is deeper
+//         than the thinnest slab: its neighbours' ghost planes would reach past it.
+int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& grid, int slabs,
+                                const char* routine);
+
+// The sweeps per pass of the whole grid in one box: the option, or the backend's best.
 template <class T>
 int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper);
 

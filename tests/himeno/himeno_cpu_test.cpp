@@ -81,6 +81,27 @@ TYPED_TEST(HimenoCpu, CallerFieldsMatchTheSerialCode) {
   }
 }
 
+// Several sweeps a pass (the slabs' deep-halo passes run them on the CPU too): each
+// sweep's points are computed as in one sweep a pass, so the pressure is the serial
+// code's bit for bit, whatever the pass, a shorter last one included.
+TYPED_TEST(HimenoCpu, EverySweepsPerPassMatchesTheSerialCode) {
+  using T = TypeParam;
+  const HimenoGrid grid{11, 9, 13};
+  for (int sweeps_per_pass = 1; sweeps_per_pass <= 4; ++sweeps_per_pass) {
+    auto reference = himeno_random_arrays<T>(grid, 60);
+    cunum::HimenoOptions options;
+    options.sweeps_per_pass = sweeps_per_pass;
+    HimenoProblem<T> problem(grid, reference.fields(), options, Backend::cpu);
+    EXPECT_EQ(problem.sweeps_per_pass(), sweeps_per_pass);
+    for (const int sweeps : {1, 6}) {
+      const double gosa = problem.iterate(sweeps);
+      const double expected = himeno_serial_jacobi(sweeps, reference);
+      EXPECT_NEAR(gosa, expected, kGosaOrderTolerance * expected) << sweeps_per_pass << " sweeps a pass";
+      EXPECT_EQ(problem.pressure(), reference.p) << sweeps_per_pass << " sweeps a pass, " << sweeps << " more";
+    }
+  }
+}
+
 TYPED_TEST(HimenoCpu, GosaDoesNotDependOnTheThreadCount) {
   using T = TypeParam;
   const HimenoGrid grid{23, 29, 31};

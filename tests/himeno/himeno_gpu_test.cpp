@@ -120,13 +120,14 @@ cunum::Placement on_devices(std::vector<int> devices, cunum::StreamHandle stream
   return placement;
 }
 
-// Slabs on several devices of this process, or on one device several times: the
-// one-box pressure bit for bit, gosa to the order of its sum; calls on a stream of
-// the caller's as on the default stream.
+// Slabs on several devices of this process, or on one device several times, at 1 to
+// 4 sweeps a pass (halos as deep): the one-box pressure (one sweep a pass) bit for bit,
+// gosa to the order of its sum; calls on a stream of the caller's as on the default
+// stream; sweep counts that leave a shorter last pass.
 TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  const HimenoGrid grid{29, 21, 67};
+  const HimenoGrid grid{29, 21, 67};  // 27 interior planes: slabs of 6 planes or more
   const auto arrays = himeno_random_arrays<T>(grid, 500);
   HimenoOptions options;
   options.sweeps_per_pass = 1;
@@ -136,19 +137,31 @@ TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
     layouts.push_back({0, 1, 0, 1});
   }
   cunum::Stream stream;
-  for (const std::vector<int>& devices : layouts) {
-    HimenoProblem<T> box(grid, arrays.fields(), options, Backend::cuda);
-    HimenoProblem<T> several(grid, arrays.fields(), options, on_devices(devices));
-    EXPECT_EQ(several.placement().devices, devices);
-    EXPECT_EQ(several.sweeps_per_pass(), 1);
-    for (const int sweeps : {1, 4}) {
-      const double expected = box.iterate(sweeps);
-      const double gosa = several.iterate(sweeps, stream);
-      EXPECT_NEAR(gosa, expected, 1e-12 * expected) << devices.size() << " slabs";
-      EXPECT_TRUE(several.pressure(stream) == box.pressure()) << devices.size() << " slabs, after " << sweeps;
+  for (int sweeps_per_pass = 1; sweeps_per_pass <= 4; ++sweeps_per_pass) {
+    HimenoOptions deep = options;
+    deep.sweeps_per_pass = sweeps_per_pass;
+    for (const std::vector<int>& devices : layouts) {
+      HimenoProblem<T> box(grid, arrays.fields(), options, Backend::cuda);
+      HimenoProblem<T> several(grid, arrays.fields(), deep, on_devices(devices));
+      EXPECT_EQ(several.placement().devices, devices);
+      EXPECT_EQ(several.sweeps_per_pass(), sweeps_per_pass);
+      for (const int sweeps : {1, 6}) {
+        const double expected = box.iterate(sweeps);
+        const double gosa = several.iterate(sweeps, stream);
+        EXPECT_NEAR(gosa, expected, 1e-12 * expected) << devices.size() << " slabs, " << sweeps_per_pass;
+        EXPECT_TRUE(several.pressure(stream) == box.pressure())
+            << devices.size() << " slabs, " << sweeps_per_pass << " sweeps a pass, after " << sweeps;
+      }
+      EXPECT_TRUE(several.pressure() == box.pressure()) << devices.size() << " slabs, on the default stream";
     }
-    EXPECT_TRUE(several.pressure() == box.pressure()) << devices.size() << " slabs, on the default stream";
   }
+  // Halos deeper than the thinnest slab (27 planes in 9 slabs of 3) are refused by name.
+  HimenoOptions too_deep;
+  too_deep.sweeps_per_pass = 4;
+  EXPECT_CUNUM_ERROR(HimenoProblem<T>(grid, arrays.fields(), too_deep, on_devices(std::vector<int>(9, 0))),
+                     cunum::ErrorCode::invalid_argument,
+                     "'options.sweeps_per_pass' asks 4 sweeps a pass, which need halos as deep, but the thinnest of "
+                     "the 9 slabs has 3 planes");
   HimenoProblem<T> benchmark(cunum::himeno_grid(cunum::HimenoSize::xs), options, on_devices({0, 0}));
   HimenoProblem<T> benchmark_box(cunum::himeno_grid(cunum::HimenoSize::xs), options, Backend::cuda);
   EXPECT_NEAR(benchmark.iterate(3), benchmark_box.iterate(3), 1e-12);

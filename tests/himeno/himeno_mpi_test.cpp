@@ -1,6 +1,7 @@
 // HimenoDistributed on however many ranks mpirun starts, against the one-box
 // HimenoProblem on the same backend: the pressure bit for bit, gosa to the rounding of
-// its sum, with and without the halo overlap; and too many ranks refused by name.
+// its sum, for 1 to 4 sweeps a pass (halos as deep), with and without the halo overlap;
+// halos deeper than a slab and too many ranks refused by name.
 // Usage: cunum-test-himeno-mpi cpu|cuda. Exit status 0: passed or skipped, 1: failed.
 // A cuda run on a machine without a device skips loudly, in GoogleTest's words, so that
 // CTest (SKIP_REGULAR_EXPRESSION) and scripts/test count it and its reason.
@@ -33,23 +34,51 @@ void fail(const std::string& what) {
   ++failures;
 }
 
+// S sweeps a pass across the ranks: halos S planes deep, exchanged once a pass, against
+// the one-box problem at one sweep a pass. Sweep counts that leave a shorter last pass
+// (1, 2, 5, 7 in all) are included. An S deeper than the thinnest slab is refused by
+// name on every rank alike, before anything is communicated.
 template <class T>
-void compare(const HimenoGrid& grid, const cunum::testing::HimenoArrays<T>* arrays, Backend backend, bool overlap) {
+void compare(const HimenoGrid& grid, const cunum::testing::HimenoArrays<T>* arrays, Backend backend, bool overlap,
+             int sweeps_per_pass) {
   const std::string name = std::string(sizeof(T) == 4 ? "float " : "double ") + std::to_string(grid.nx) + "x" +
                            std::to_string(grid.ny) + "x" + std::to_string(grid.nz) +
-                           (arrays != nullptr ? " random fields" : " benchmark fields") +
+                           (arrays != nullptr ? " random fields" : " benchmark fields") + ", " +
+                           std::to_string(sweeps_per_pass) + " sweeps a pass" +
                            (overlap ? ", overlapped" : ", not overlapped");
   cunum::HimenoDistributedOptions distributed;
   distributed.overlap_halo = overlap;
   cunum::HimenoOptions options;
-  options.sweeps_per_pass = 1;
+  options.sweeps_per_pass = sweeps_per_pass;
+  cunum::HimenoOptions one_sweep_a_pass;
+  one_sweep_a_pass.sweeps_per_pass = 1;
   auto fields = arrays != nullptr ? arrays->fields() : cunum::HimenoFields<T>{};
-  cunum::HimenoDistributed<T> problem =
-      arrays != nullptr ? cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, fields, options, distributed, backend)
-                        : cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, options, distributed, backend);
-  auto one_box = arrays != nullptr ? cunum::HimenoProblem<T>(grid, fields, options, backend)
-                                   : cunum::HimenoProblem<T>(grid, options, backend);
-  for (const int sweeps : {1, 2, 5}) {
+  const auto make = [&] {
+    return arrays != nullptr ? cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, fields, options, distributed, backend)
+                             : cunum::HimenoDistributed<T>(MPI_COMM_WORLD, grid, options, distributed, backend);
+  };
+  const std::int64_t thinnest = (grid.nx - 2) / ranks;
+  if (ranks > 1 && sweeps_per_pass > thinnest) {
+    try {
+      make();
+      fail(name + ": was accepted with slabs of " + std::to_string(thinnest) + " planes");
+    } catch (const cunum::Error& error) {
+      const std::string expected = "cunum::HimenoDistributed: argument 'options.sweeps_per_pass' asks " +
+                                   std::to_string(sweeps_per_pass) + " sweeps a pass, which need halos as deep, " +
+                                   "but the thinnest of the " + std::to_string(ranks) + " slabs has " +
+                                   std::to_string(thinnest);
+      if (error.code() != cunum::ErrorCode::invalid_argument ||
+          std::string(error.what()).find(expected) == std::string::npos) {
+        fail(name + ": refused with " + error.what());
+      }
+    }
+    if (rank == 0) std::printf("[himeno-mpi] %s on %d ranks: refused by name\n", name.c_str(), ranks);
+    return;
+  }
+  cunum::HimenoDistributed<T> problem = make();
+  auto one_box = arrays != nullptr ? cunum::HimenoProblem<T>(grid, fields, one_sweep_a_pass, backend)
+                                   : cunum::HimenoProblem<T>(grid, one_sweep_a_pass, backend);
+  for (const int sweeps : {1, 2, 5, 7}) {
     const double gosa = problem.iterate(sweeps);
     const double expected = one_box.iterate(sweeps);
     if (std::fabs(gosa - expected) > 1e-12 * std::fabs(expected)) {
@@ -190,11 +219,15 @@ void cuda_without_a_device_is_refused() {
 
 template <class T>
 void run_all(Backend backend) {
-  compare<T>(cunum::himeno_grid(cunum::HimenoSize::xs), nullptr, backend, true);
-  const HimenoGrid grid{13, 9, 17};  // 11 interior planes: uneven slabs on 2 and 4 ranks
+  // 11 interior planes: uneven slabs on 2, 3 and 4 ranks (6 5, 4 4 3, 3 3 3 2), some
+  // thinner than the deepest halos.
+  const HimenoGrid grid{13, 9, 17};
   const auto arrays = cunum::testing::himeno_random_arrays<T>(grid, 5);
-  compare<T>(grid, &arrays, backend, true);
-  if (backend == Backend::cuda) compare<T>(grid, &arrays, backend, false);
+  for (int sweeps_per_pass = 1; sweeps_per_pass <= 4; ++sweeps_per_pass) {
+    compare<T>(cunum::himeno_grid(cunum::HimenoSize::xs), nullptr, backend, true, sweeps_per_pass);
+    compare<T>(grid, &arrays, backend, true, sweeps_per_pass);
+    if (backend == Backend::cuda) compare<T>(grid, &arrays, backend, false, sweeps_per_pass);
+  }
 }
 
 }  // namespace
