@@ -267,12 +267,29 @@ TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
 // Wall passes whose lines span several 32 x 32 tiles, partial ones at every edge, in
 // every position of the axis order (contiguous lines, and lines transposed through
 // shared memory with lanes on either other axis), batched and mixed with periodic axes.
-TYPED_TEST(PoissonGpu, WallPassesAcrossManyTiles) {
+// One grid a test, so that the sanitizers' shards (scripts/device-check) can split them.
+TYPED_TEST(PoissonGpu, WallPassesAcrossManyTilesWallsOnEveryAxisBatched) {
   CUNUM_REQUIRE_GPU();
   compare_backends<TypeParam>({{70, 33, 45}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}, 300);
+}
+
+TYPED_TEST(PoissonGpu, WallPassesAcrossManyTilesPeriodicFirstAxis) {
+  CUNUM_REQUIRE_GPU();
   compare_backends<TypeParam>({{40, 37, 66}, {1.0, 2.0, 1.0}, {kPeriodic, kDirichlet, kNeumann}}, {}, 301);
+}
+
+TYPED_TEST(PoissonGpu, WallPassesAcrossManyTilesPeriodicMiddleAxis) {
+  CUNUM_REQUIRE_GPU();
   compare_backends<TypeParam>({{33, 40, 70}, {1.0, 1.0, 3.0}, {kNeumann, kPeriodic, kDirichlet}}, {}, 302);
+}
+
+TYPED_TEST(PoissonGpu, WallPassesAcrossManyTilesUnitMiddleAxisBatched) {
+  CUNUM_REQUIRE_GPU();
   compare_backends<TypeParam>({{97, 1, 65}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kNeumann}, 3}, {}, 303);
+}
+
+TYPED_TEST(PoissonGpu, WallPassesAcrossManyTiles2DBatched) {
+  CUNUM_REQUIRE_GPU();
   compare_backends<TypeParam>({{257, 129}, {1.0, 1.0}, {kDirichlet, kPeriodic}, 2}, {}, 304);
 }
 
