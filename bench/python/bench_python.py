@@ -75,7 +75,7 @@ ELEMENTWISE = cp.ElementwiseKernel(
     T d1 = (log(S / K) + (r + (T)0.5 * v * v) * t) / (v * root);
     T d2 = d1 - v * root;
     T discounted = K * exp(-r * t);
-    T n1 = (T)0.5 * erfc(-d1 * (T)M_SQRT1_2), n2 = (T)0.5 * erfc(-d2 * (T)M_SQRT1_2);
+    T n1 = (T)0.5 * erfc(-d1 * (T)0.70710678118654752440), n2 = (T)0.5 * erfc(-d2 * (T)0.70710678118654752440);
     call = S * n1 - discounted * n2;
     put = discounted * ((T)1 - n2) - S * ((T)1 - n1);
     """, "black_scholes_erfc")
