@@ -238,7 +238,9 @@ void check_finite_difference(const std::vector<std::int64_t>& shape, const std::
     for (double& v : f) v -= mean;
   }
   const std::vector<double> u = solver.solve(f);
-  if (singular) EXPECT_LT(std::abs(weighted_mean(axes, u)), 1e-12) << "zero_mean gauge";
+  if (singular) {
+    EXPECT_LT(std::abs(weighted_mean(axes, u)), 1e-12) << "zero_mean gauge";
+  }
   const std::vector<double> applied = apply_discrete_operator(axes, u, alpha);
   const double scale = max_abs(f) > 0 ? max_abs(f) : 1.0;  // a singular 1 x 1 grid projects f to 0
   const double relative = max_abs_difference(applied, f) / scale;
