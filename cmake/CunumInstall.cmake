@@ -1,7 +1,8 @@
 # The install tree, relocatable: no file names a path of the build machine. Each
 # dependency is looked up again where the tree is used: cunumConfig.cmake with
-# find_dependency (CUDAToolkit, OpenMP, and cmake/FindCunumFFTW.cmake, which reads
-# FFTW's pkg-config files), cunum.pc with Requires.private and Libs.private.
+# find_dependency (CUDAToolkit through cmake/FindCunumCUDAToolkit.cmake, OpenMP, and
+# cmake/FindCunumFFTW.cmake, which reads FFTW's pkg-config files), cunum.pc with
+# Requires.private and Libs.private.
 #
 # Install components: development (the libraries, headers, CMake package and pkg-config
 # files), programs (cunum-himeno and cunum-demo, built with the examples) and bench
@@ -36,7 +37,7 @@ install(FILES ${PROJECT_BINARY_DIR}/include/cunum/version.hpp DESTINATION ${CMAK
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT development)
 install(EXPORT cunumTargets NAMESPACE cunum:: DESTINATION ${CUNUM_CMAKE_INSTALL_DIR} COMPONENT development)
 export(EXPORT cunumTargets NAMESPACE cunum:: FILE ${PROJECT_BINARY_DIR}/cunumTargets.cmake)
-set(_cunum_find_modules cmake/FindCunumFFTW.cmake cmake/FindCunumNCCL.cmake)
+set(_cunum_find_modules cmake/FindCunumCUDAToolkit.cmake cmake/FindCunumFFTW.cmake cmake/FindCunumNCCL.cmake)
 install(FILES ${_cunum_find_modules} DESTINATION ${CUNUM_CMAKE_INSTALL_DIR} COMPONENT development)
 file(COPY ${_cunum_find_modules} DESTINATION ${PROJECT_BINARY_DIR})  # for the build tree's package
 
