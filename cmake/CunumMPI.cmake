@@ -38,14 +38,15 @@ function(cunum_find_mpi result)
     set(${result} FALSE PARENT_SCOPE)
     return()
   endif()
-  if(NOT TARGET MPI::MPI_CXX)
-    find_package(MPI QUIET COMPONENTS CXX GLOBAL)
-  endif()
-  if(mode STREQUAL "ON" AND NOT TARGET MPI::MPI_CXX)
+  # FindMPI creates MPI::MPI_CXX even where it finds no MPI (an empty target), so
+  # MPI_CXX_FOUND decides; it is local to this function, so every call asks again
+  # (FindMPI keeps what it found in the cache).
+  find_package(MPI QUIET COMPONENTS CXX GLOBAL)
+  if(mode STREQUAL "ON" AND NOT MPI_CXX_FOUND)
     message(FATAL_ERROR "CUNUM_WITH_MPI is ON, but MPI (C++) was not found: install it (Debian: apt-get install "
                         "libopenmpi-dev openmpi-bin), or configure with -DCUNUM_WITH_MPI=AUTO or OFF.")
   endif()
-  if(TARGET MPI::MPI_CXX)
+  if(MPI_CXX_FOUND)
     set(${result} TRUE PARENT_SCOPE)
   else()
     set(${result} FALSE PARENT_SCOPE)
