@@ -27,11 +27,13 @@ void himeno_tuning_deep(const BenchOptions& options, BenchReport& report, Failur
                  HimenoSweepPolicy<4, 16, 64, 256, 2, 2, 2>,
                  HimenoSweepPolicy<4, 8, 64, 256, 3, 2, 2>,
                  HimenoSweepPolicy<4, 16, 64, 256, 2, 1, 2>>(options, report, failures, stream);
-  // Tiles of 32 x 64 at four sweeps a pass: 184 KB of rings a block in float, more
-  // than a multiprocessor holds in double.
+  // Tiles of 32 x 64 or 16 x 128, 512 threads: up to 209 KB of rings a block in float
+  // (four sweeps, 16 x 128), more than a multiprocessor holds in double.
   if constexpr (std::is_same_v<T, float>) {
     tuning_rows<T, HimenoSweepPolicy<4, 32, 64, 512, 1, 2, 2>,
-                   HimenoSweepPolicy<3, 32, 64, 512, 1, 2, 2>>(options, report, failures, stream);
+                   HimenoSweepPolicy<3, 32, 64, 512, 1, 2, 2>,
+                   HimenoSweepPolicy<4, 16, 128, 512, 1, 2, 2>,
+                   HimenoSweepPolicy<3, 16, 128, 512, 1, 2, 2>>(options, report, failures, stream);
   }
 }
 

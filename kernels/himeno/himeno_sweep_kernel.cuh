@@ -54,6 +54,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr int RJ = Policy::region_j;
   constexpr int RK = Policy::region_k;
   constexpr int kRing = Policy::ring_planes;
+  // The shared-memory budget of a policy: its rings must fit what a block may opt in to
+  // on sm_90 (227 KB), or no launch could run it.
+  static_assert(Policy::template shared_bytes<T>() <= 227 * 1024, "the policy's rings exceed a block's shared memory");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* const ring = reinterpret_cast<T*>(shared_bytes);  // [S][kRing][RJ][RK]
   const auto slot = [&](int level, std::int64_t plane) {
