@@ -121,7 +121,7 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     const CurrentDeviceGuard home_device;
     const std::vector<int>& devices = placement.devices;
     const int count = static_cast<int>(devices.size());
-    sweeps_per_pass_ = himeno_slab_sweeps_per_pass(options, grid, count, RoutineScope::current());
+    sweeps_per_pass_ = himeno_slab_sweeps_per_pass<T>(options, grid, count, Backend::cuda, RoutineScope::current());
     std::vector<HimenoSlab> cuts;
     for (int s = 0; s < count; ++s) cuts.push_back(himeno_slab(grid, s, count, sweeps_per_pass_));
     require_memory_per_device(cuts, devices);
