@@ -14,10 +14,7 @@
 
 namespace cunum::bench {
 
-// A chain of one policy set of one policy, whatever the architecture and the sweeps
-// asked for. (This file is built with -fmad=false, as the library's launchers are.)
-template <class Policy>
-using OnePolicy = detail::PolicyChain<detail::ArchPolicy<0, detail::HimenoPolicySet<Policy, Policy, Policy, Policy>>>;
+// (This file is built with -fmad=false, as the library's launchers are.)
 
 constexpr int kTuningSweepsPerCall = 12;
 
@@ -28,7 +25,7 @@ void tuning_row(const BenchOptions& options, BenchReport& report, FailureLog& fa
                 HimenoPeer<T>& port, double port_gosa, const std::vector<T>& expected) {
   const HimenoGrid grid = himeno_grid(HimenoSize::l);
   const detail::HimenoBox box{grid.nx, grid.ny, grid.nz, 0, grid.nx};
-  detail::HimenoCuda<T, OnePolicy<Policy>> backend(box, {}, 0.8, stream, current_device_resource());
+  detail::HimenoCuda<T, detail::HimenoSinglePolicy<Policy>> backend(box, {}, 0.8, stream, current_device_resource());
   const auto run = [&] {
     for (int done = 0; done < kTuningSweepsPerCall; done += Policy::sweeps) {
       backend.sweep(Policy::sweeps, 1, grid.nx - 1, 0, stream);

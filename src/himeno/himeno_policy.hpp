@@ -87,6 +87,11 @@ struct HimenoPolicies<double>
                                                   HimenoSweepPolicy<3, 16, 64, 256, 2, 2>,
                                                   HimenoSweepPolicy<4, 16, 64, 256, 2, 2>>>> {};
 
+// A chain of one policy, whatever the architecture and the sweeps asked for: the CUDA
+// backend as the bench's tuning sweep and the policy tests run it.
+template <class Policy>
+using HimenoSinglePolicy = PolicyChain<ArchPolicy<0, HimenoPolicySet<Policy, Policy, Policy, Policy>>>;
+
 // The benchmark's fields computed on the device: a grid-stride kernel.
 template <int BlockThreads, int BlocksPerMultiprocessor>
 struct HimenoFillPolicy {
