@@ -195,6 +195,10 @@ void run(const BenchOptions& options) {
     cunum::bench::himeno_tuning_two_sweeps<double>(options, report, failures, stream.get());
     cunum::bench::himeno_tuning_more_sweeps<double>(options, report, failures, stream.get());
   }
+  if (!options.quick && cunum::bench::section_selected(options, "deep")) {
+    cunum::bench::himeno_tuning_deep<float>(options, report, failures, stream.get());
+    cunum::bench::himeno_tuning_deep<double>(options, report, failures, stream.get());
+  }
   if (cunum::bench::section_selected(options, "check")) {
     check_m_against_cpu<float>(stream.get());
     check_m_against_cpu<double>(stream.get());
@@ -227,7 +231,8 @@ struct MpiSession {
 int main(int argc, char** argv) {
   return cunum::bench::bench_main(
       argc, argv, "cunum-bench-himeno",
-      "Himeno sweeps against the two-kernel port and the reference tiles; sections: sweeps, tuning, check, cpu, mpi",
+      "Himeno sweeps against the two-kernel port and the reference tiles; sections: sweeps, tuning, deep, check, cpu, "
+      "mpi",
       failures, [](const BenchOptions& options) {
 #if CUNUM_BENCH_HIMENO_MPI
         const MpiSession mpi;

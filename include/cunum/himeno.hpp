@@ -96,8 +96,9 @@ struct HimenoOptions {
   double omega = 0.8;  ///< the relaxation factor, finite
   /// Jacobi sweeps done per pass over memory (temporal blocking: on CUDA the
   /// coefficients are read once for that many sweeps, the intermediate pressure planes
-  /// stay on chip). 0 picks the fastest measured for the device and precision (1 on the
-  /// CPU backend, and 1 for a grid cut into slabs); 1 to 4 forces it. Slabs (several
+  /// stay on chip). 0 picks the fastest measured on one GPU for the precision (1 on the
+  /// CPU backend; for a grid cut into slabs, at most the thinnest slab's planes); 1 to
+  /// 4 forces it. Slabs (several
   /// devices, MPI ranks) hold ghost planes as deep as a pass has sweeps and exchange
   /// them once a pass, so a value deeper than the thinnest slab is refused. The
   /// pressure is bit-identical for every choice (each point's arithmetic is the same);
@@ -217,8 +218,8 @@ class HimenoProblem {
   ///         slabs' devices, in order, with several) and both resources filled in
   const Placement& placement() const;
   /// @return the sweeps per pass iterate() uses (the halos' depth on several devices):
-  ///         the option, or for 0 the fastest measured on one CUDA device, 1 on several
-  ///         devices and on the CPU backend
+  ///         the option, or for 0 the fastest measured on one CUDA device (on several,
+  ///         at most the thinnest slab's planes), 1 on the CPU backend
   int sweeps_per_pass() const;
   /// @return the bytes of memory the whole grid's fields occupy, 14 arrays of
   ///         grid().points() values (slabs on several devices hold two ghost planes

@@ -5,7 +5,8 @@
 /// into contiguous slabs along i, the slowest axis, one per rank in rank order, as in
 /// Ogawa and Aoki's z-slab decomposition; each rank holds its slab and S ghost planes
 /// on each side that faces another rank, S the sweeps per pass
-/// (HimenoOptions::sweeps_per_pass, 1 when 0). A pass of S sweeps also updates the
+/// (HimenoOptions::sweeps_per_pass; 0: the fastest measured on one GPU, at most the
+/// thinnest slab's planes, and 1 on CPU ranks). A pass of S sweeps also updates the
 /// ghost planes that a later sweep of the pass reads (recomputing what the neighbour
 /// owns), so that after each pass each rank sends its first and last S updated planes
 /// to its neighbours (S planes of ny x nz values each way) once, not once a sweep.
@@ -65,7 +66,7 @@ class HimenoDistributed {
   /// @param comm        the ranks, one slab each in rank order
   /// @param grid        the whole grid
   /// @param options     omega and the sweeps per pass (one rank: as HimenoProblem's;
-  ///                    several: the halos' depth, 0 for 1)
+  ///                    several: also the halos' depth)
   /// @param distributed how the exchange runs
   /// @param placement   where this rank runs (see the file comment): the backend, its
   ///                    GPU (at most one entry; empty: by local rank), the setup

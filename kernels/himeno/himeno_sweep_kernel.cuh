@@ -3,10 +3,12 @@
 //
 // A block owns a tile of TileJ x TileK points of a (j, k) plane and a chunk of i-planes,
 // and marches along i (the slowest axis) keeping the pressure planes it needs in
-// shared memory: for `Sweeps` sweeps per pass, a ring of three planes per sweep level.
-// At step f it loads plane f + 1 of the current pressure (level 0), then computes
-// level t (the pressure after t sweeps) at plane f - t + 1 from level t - 1's planes
-// around it. Level t covers the tile widened by Sweeps - t points on each side of j
+// shared memory: for `Sweeps` sweeps per pass, a ring of 2 + Lag planes per sweep
+// level. At step f it loads plane f + 1 of the current pressure (level 0), then
+// computes level t (the pressure after t sweeps) at plane f + 1 - Lag t from level
+// t - 1's planes around it: with Lag 1 the plane above was written earlier in the same
+// step (a barrier after each level), with Lag 2 in the step before (one barrier a
+// step). Level t covers the tile widened by Sweeps - t points on each side of j
 // and k (what the levels above it read), and its planes reach Sweeps - t past the chunk
 // on each side, so neighbouring blocks recompute those overlaps instead of exchanging
 // them. The last level is written to the next pressure and its ss^2 summed into gosa.
@@ -52,6 +54,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr int RJ = Policy::region_j;
   constexpr int RK = Policy::region_k;
   constexpr int kRing = Policy::ring_planes;
+  // The shared-memory budget of a policy: its rings must fit what a block may opt in to
+  // on sm_90 (227 KB), or no launch could run it.
+  static_assert(Policy::template shared_bytes<T>() <= 227 * 1024, "the policy's rings exceed a block's shared memory");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* const ring = reinterpret_cast<T*>(shared_bytes);  // [S][kRing][RJ][RK]
   const auto slot = [&](int level, std::int64_t plane) {
@@ -70,8 +75,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   const int k_origin = 1 + tile_k * Policy::tile_k - S;
   const std::int64_t plane_points = args.ny * args.nz;
 
+  constexpr int kLag = Policy::lag;
   double gosa = 0.0;
-  for (std::int64_t f = i0 - S - 1; f <= i1 + S - 2; ++f) {
+  for (std::int64_t f = i0 - S - 1; f <= i1 + kLag * S - 2; ++f) {
     // Level 0: plane f + 1 of the current pressure, over the whole region.
     const std::int64_t loaded = f + 1;
     if (loaded >= max(std::int64_t{0}, i0 - S) && loaded < min(args.planes, i1 + S)) {
@@ -84,10 +90,10 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
         if (j >= 0 && j < ny && k >= 0 && k < nz) destination[e] = __ldg(source + j * nz + k);
       }
     }
-    __syncthreads();
+    if (kLag == 1) __syncthreads();
 #pragma unroll
     for (int t = 1; t <= S; ++t) {
-      const std::int64_t x = f - t + 1;  // the plane level t reaches at this step
+      const std::int64_t x = f + 1 - kLag * t;  // the plane level t reaches at this step
       const std::int64_t reach = S - t;  // planes past the chunk this level covers
       if (x >= max(std::int64_t{0}, i0 - reach) && x < min(args.planes, i1 + reach)) {
         const T* below = slot(t - 1, x + kRing - 1);
@@ -136,8 +142,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
           }
         }
       }
-      __syncthreads();
+      if (kLag == 1) __syncthreads();
     }
+    if (kLag == 2) __syncthreads();
   }
   grid_sum<Policy::block_threads>(gosa, args.partials, args.ticket, args.gosa);
 }

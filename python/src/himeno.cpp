@@ -78,9 +78,9 @@ Args:
         'bnd', 'wrk1' and 'pressure' (copied; host memory).
     omega: the relaxation factor, finite.
     sweeps_per_pass: Jacobi sweeps per pass over memory (temporal blocking), 1 to
-        4, or 0 for the fastest measured (1 on the CPU and across devices); across
-        devices also the halos' depth, at most the thinnest slab's planes. The
-        pressure does not depend on it.
+        4, or 0 for the fastest measured (1 on the CPU); across devices also the
+        halos' depth, at most the thinnest slab's planes. The pressure does not
+        depend on it.
     dtype: 'float32' (the benchmark's) or 'float64'.
     backend: 'automatic', 'cpu' or 'cuda'.
     devices: cuda: None (the current device), a device ordinal, or a list of

@@ -131,7 +131,13 @@ HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs, int halo_de
   return slab;
 }
 
-int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& grid, int slabs,
+template <class T>
+int himeno_best_sweeps_per_pass(Backend backend) noexcept {
+  return backend == Backend::cuda ? HimenoBestSweeps<T>::value : 1;
+}
+
+template <class T>
+int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& grid, int slabs, Backend backend,
                                 const char* routine) {
   const std::int64_t thinnest = (grid.nx - 2) / slabs;
   require(options.sweeps_per_pass <= thinnest, routine, "options.sweeps_per_pass", [&] {
@@ -139,16 +145,21 @@ int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& 
            "thinnest of the " + std::to_string(slabs) + " slabs has " + std::to_string(thinnest) +
            (thinnest == 1 ? " plane" : " planes") + ": at most " + std::to_string(thinnest) + " here";
   });
-  return options.sweeps_per_pass == 0 ? 1 : options.sweeps_per_pass;
+  if (options.sweeps_per_pass != 0) return options.sweeps_per_pass;
+  const int best = himeno_best_sweeps_per_pass<T>(backend);
+  return best < thinnest ? best : static_cast<int>(thinnest);
 }
 
 template <class T>
-int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper) {
-  return options.sweeps_per_pass == 0 ? sweeper.best_sweeps_per_pass() : options.sweeps_per_pass;
+int himeno_sweeps_per_pass(const HimenoOptions& options, Backend backend) noexcept {
+  return options.sweeps_per_pass == 0 ? himeno_best_sweeps_per_pass<T>(backend) : options.sweeps_per_pass;
 }
 
 #define CUNUM_INSTANTIATE_HIMENO_SWEEPS_PER_PASS(T) \
-  template int himeno_sweeps_per_pass(const HimenoOptions&, const HimenoBackend<T>&);
+  template int himeno_best_sweeps_per_pass<T>(Backend) noexcept;                                        \
+  template int himeno_slab_sweeps_per_pass<T>(const HimenoOptions&, const HimenoGrid&, int, Backend,     \
+                                              const char*);                                              \
+  template int himeno_sweeps_per_pass<T>(const HimenoOptions&, Backend) noexcept;
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_HIMENO_SWEEPS_PER_PASS, CUNUM_REAL_TYPES)
 
 namespace {
@@ -157,8 +168,8 @@ namespace {
 template <class T>
 class HimenoOneBox final : public HimenoGridBackend<T> {
  public:
-  HimenoOneBox(std::unique_ptr<HimenoBackend<T>> box, std::int64_t planes, const HimenoOptions& options)
-      : box_(std::move(box)), planes_(planes), sweeps_per_pass_(himeno_sweeps_per_pass(options, *box_)) {}
+  HimenoOneBox(std::unique_ptr<HimenoBackend<T>> box, std::int64_t planes, int sweeps_per_pass)
+      : box_(std::move(box)), planes_(planes), sweeps_per_pass_(sweeps_per_pass) {}
 
   double iterate(std::int64_t sweeps, StreamHandle stream) override {
     HimenoSlabWork<T> whole_grid{box_.get(), 1, planes_ - 1, stream};
@@ -221,7 +232,7 @@ HimenoProblem<T>::HimenoProblem(const HimenoGrid& grid, const HimenoFields<T>* f
     impl->backend = std::make_unique<detail::HimenoOneBox<T>>(
         detail::make_himeno_backend<T>(impl->placement, whole_grid, {fields, 0}, options.omega,
                                        impl->placement.stream),
-        grid.nx, options);
+        grid.nx, detail::himeno_sweeps_per_pass<T>(options, impl->placement.backend));
   }
   impl_ = std::move(impl);
 }

@@ -77,9 +77,8 @@ class HimenoBackend {
   // The address of local plane `plane` of the current or of the next pressure, in the
   // backend's memory: what the halo exchange sends and receives.
   virtual T* pressure_plane(bool next, std::int64_t plane) noexcept = 0;
-  // The sweeps per pass that run fastest on one box (1 on the CPU); every backend
-  // takes 1 to kHimenoMaxSweepsPerPass.
-  virtual int best_sweeps_per_pass() const noexcept = 0;
+  // Every backend takes 1 to kHimenoMaxSweepsPerPass sweeps a pass; the fastest is
+  // himeno_best_sweeps_per_pass (himeno_setup.hpp).
 };
 
 template <class T>

@@ -71,7 +71,6 @@ class HimenoCpu final : public HimenoBackend<T> {
     return (next ? next_ : current_).data() + plane * box_.plane_points();
   }
 
-  int best_sweeps_per_pass() const noexcept override { return 1; }
 
  private:
   void fill_benchmark_fields() {

@@ -96,8 +96,6 @@ class HimenoCuda final : public HimenoBackend<T> {
     return array(kHimenoCoefficientArrays + (next ? 1 - current_ : current_)) + plane * box_.plane_points();
   }
 
-  int best_sweeps_per_pass() const noexcept override { return HimenoBestSweeps<T>::value; }
-
  private:
   // Each array starts on a 128-byte line.
   static constexpr std::int64_t kArrayAlignment = 128 / sizeof(T);

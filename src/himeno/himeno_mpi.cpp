@@ -289,12 +289,14 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   detail::require(self->ranks <= interior, kDistributedRoutine, "comm",
                   [&] { return "has " + std::to_string(self->ranks) + " ranks, more than the grid's " + std::to_string(interior) +
                       " interior planes (nx - 2)"; });
-  // One rank: the one-box problem, at its backend's best (below). Several: halos as
-  // deep as a pass has sweeps.
-  if (self->ranks > 1) {
-    self->sweeps_per_pass = detail::himeno_slab_sweeps_per_pass(options, grid, self->ranks, kDistributedRoutine);
-  }
   self->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kDistributedRoutine);
+  // One rank: the one-box problem, at its backend's best. Several: halos as deep as a
+  // pass has sweeps.
+  self->sweeps_per_pass =
+      self->ranks == 1
+          ? detail::himeno_sweeps_per_pass<T>(options, self->placement.backend)
+          : detail::himeno_slab_sweeps_per_pass<T>(options, grid, self->ranks, self->placement.backend,
+                                                   kDistributedRoutine);
   if (self->cuda() && placement.devices.empty()) {
     // No device named: the GPU of the node-local rank, left current for the calls.
     self->placement.devices = {local_rank(comm) % device_count()};
@@ -328,7 +330,6 @@ HimenoDistributed<T>::HimenoDistributed(MPI_Comm comm, const HimenoGrid& grid, c
   self->sweeper = detail::make_himeno_backend<T>(self->placement, self->slab.box,
                                                  {fields, self->slab.box.first_plane * grid.ny * grid.nz},
                                                  options.omega, self->placement.stream);
-  if (self->ranks == 1) self->sweeps_per_pass = detail::himeno_sweeps_per_pass(options, *self->sweeper);
   impl_ = std::move(self);
 }
 

@@ -1,7 +1,8 @@
 // HimenoProblem on several devices of this process (placement.devices): slabs of
-// i-planes, one DeviceQueue each, swept by the one sweep sequence (himeno_sequence.hpp)
-// with ghost planes as deep as a pass has sweeps, refreshed by device-to-device copies
-// after every pass (PeerCopyHalo).
+// i-planes, two DeviceQueues each (the edge planes and the interior), swept by the one
+// sweep sequence (himeno_sequence.hpp) with ghost planes as deep as a pass has sweeps,
+// refreshed by device-to-device copies once the neighbours' edge planes are swept,
+// while the interiors sweep (PeerCopyHalo).
 
 #include <cuda_runtime.h>
 
@@ -22,19 +23,25 @@
 namespace cunum::detail {
 namespace {
 
-// The events of a slab's queue: after its sweep; after its ghost copies; and, on the
+// The events of a slab's edge queue: after its edge planes' sweep; after its ghost
+// copies; once it has waited for its neighbours' copies and its interior; and, on the
 // first slab's (the home device's), the caller's stream, which every queue waits for.
-enum QueueEvent { kSwept, kExchanged, kCallerWork, kQueueEvents };
+enum QueueEvent { kSwept, kExchanged, kPassDone, kCallerWork, kQueueEvents };
 
-// One slab on its device. Its memory is freed on its queue's stream, with its device
-// current (the caller's restored afterwards), also when construction fails half-way.
+// One slab on its device. Its memory is freed on its edge queue's stream, with its
+// device current (the caller's restored afterwards), also when construction fails
+// half-way; every pass ends with the interior queue's work joined to the edge queue.
 template <class T>
 struct DeviceSlab {
   HimenoSlab cut;
-  std::unique_ptr<DeviceQueue> queue;  // before the sweeper, so destroyed after it
+  std::unique_ptr<DeviceQueue> queue;     // the edge planes' (setup, copies); before the sweeper,
+  std::unique_ptr<DeviceQueue> interior;  // so both are destroyed after it
   std::unique_ptr<HimenoBackend<T>> sweeper;
 
-  DeviceSlab(const HimenoSlab& slab, int device) : cut(slab), queue(std::make_unique<DeviceQueue>(device, kQueueEvents)) {}
+  DeviceSlab(const HimenoSlab& slab, int device)
+      : cut(slab),
+        queue(std::make_unique<DeviceQueue>(device, kQueueEvents)),
+        interior(std::make_unique<DeviceQueue>(device, 1)) {}
   DeviceSlab(DeviceSlab&&) noexcept = default;
   DeviceSlab& operator=(DeviceSlab&&) = delete;
   DeviceSlab(const DeviceSlab&) = delete;
@@ -49,10 +56,11 @@ struct DeviceSlab {
   }
 };
 
-// The slabs' halos, `depth` planes deep, refreshed by device-to-device copies: after
-// every slab's pass each copies its neighbours' edge planes into its ghost planes, on
-// its own queue once the neighbour's pass is done; the next pass, which writes the
-// arrays the neighbours just read, waits for their copies.
+// The slabs' halos, `depth` planes deep, refreshed by device-to-device copies: each
+// slab copies its neighbours' edge planes into its ghost planes, on its edge queue once
+// the neighbours' edge planes are swept (their interiors may still be sweeping); the
+// next pass, which reads what both of its queues wrote and writes the arrays the
+// neighbours just read, waits for its interior and for their copies.
 template <class T>
 class PeerCopyHalo {
  public:
@@ -84,9 +92,14 @@ class PeerCopyHalo {
     }
     for (std::size_t s = 0; s < count; ++s) {
       const DeviceQueue& queue = *slabs_[s].queue;
+      const DeviceQueue& interior = *slabs_[s].interior;
       CUNUM_CHECK(cudaSetDevice(queue.device()));
       if (s > 0) CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), slabs_[s - 1].queue->event(kExchanged), 0));
       if (s + 1 < count) CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), slabs_[s + 1].queue->event(kExchanged), 0));
+      CUNUM_CHECK(cudaEventRecord(interior.event(0), interior.stream()));
+      CUNUM_CHECK(cudaStreamWaitEvent(queue.stream(), interior.event(0), 0));
+      CUNUM_CHECK(cudaEventRecord(queue.event(kPassDone), queue.stream()));
+      CUNUM_CHECK(cudaStreamWaitEvent(interior.stream(), queue.event(kPassDone), 0));
     }
   }
 
@@ -108,7 +121,7 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     const CurrentDeviceGuard home_device;
     const std::vector<int>& devices = placement.devices;
     const int count = static_cast<int>(devices.size());
-    sweeps_per_pass_ = himeno_slab_sweeps_per_pass(options, grid, count, RoutineScope::current());
+    sweeps_per_pass_ = himeno_slab_sweeps_per_pass<T>(options, grid, count, Backend::cuda, RoutineScope::current());
     std::vector<HimenoSlab> cuts;
     for (int s = 0; s < count; ++s) cuts.push_back(himeno_slab(grid, s, count, sweeps_per_pass_));
     require_memory_per_device(cuts, devices);
@@ -132,7 +145,8 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     after_callers_work(stream);
     std::vector<HimenoSlabWork<T>> work;
     for (DeviceSlab<T>& slab : slabs_) {
-      work.push_back({slab.sweeper.get(), slab.cut.begin(), slab.cut.end(), slab.queue->stream()});
+      work.push_back(
+          {slab.sweeper.get(), slab.cut.begin(), slab.cut.end(), slab.queue->stream(), slab.interior->stream()});
     }
     PeerCopyHalo<T> halo(slabs_, grid_, sweeps_per_pass_);
     return himeno_iterate(work.data(), work.size(), sweeps_per_pass_, sweeps, halo);
@@ -183,6 +197,7 @@ class MultiDeviceGrid final : public HimenoGridBackend<T> {
     CUNUM_CHECK(cudaEventRecord(home.event(kCallerWork), stream));
     for (const DeviceSlab<T>& slab : slabs_) {
       CUNUM_CHECK(cudaStreamWaitEvent(slab.queue->stream(), home.event(kCallerWork), 0));
+      CUNUM_CHECK(cudaStreamWaitEvent(slab.interior->stream(), home.event(kCallerWork), 0));
     }
   }
 

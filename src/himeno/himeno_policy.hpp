@@ -13,12 +13,20 @@
 
 namespace cunum::detail {
 
-template <int SweepsPerPass, int TileJ, int TileK, int BlockThreads, int MinBlocksPerMultiprocessor, int Batch = 2>
+template <int SweepsPerPass, int TileJ, int TileK, int BlockThreads, int MinBlocksPerMultiprocessor, int Batch = 2,
+          int Lag = 1>
 struct HimenoSweepPolicy {
+  static_assert(Lag == 1 || Lag == 2, "a level lags the one below by one plane or two");
   static constexpr int sweeps = SweepsPerPass;
   // Points a thread takes at once in a level: their coefficient loads are all issued
   // before the first update, so that more loads are in flight.
   static constexpr int batch = Batch;
+  // Planes a level lags the level below it along i. 1: level t reads the plane level
+  // t - 1 wrote in the same step, so the block synchronises after every level (S + 1
+  // barriers a step). 2: every level reads only planes written in earlier steps, so a
+  // step has one barrier and its levels' loads overlap, for a fourth plane per ring
+  // and S more steps of pipeline a block (the wavefront skewed by two).
+  static constexpr int lag = Lag;
   static constexpr int tile_j = TileJ;
   static constexpr int tile_k = TileK;
   static constexpr int block_threads = BlockThreads;
@@ -27,7 +35,7 @@ struct HimenoSweepPolicy {
   static constexpr int region_j = TileJ + 2 * SweepsPerPass;
   static constexpr int region_k = TileK + 2 * SweepsPerPass;
   static constexpr int region_points = region_j * region_k;
-  static constexpr int ring_planes = 3;
+  static constexpr int ring_planes = 2 + Lag;
 
   template <class T>
   static constexpr std::size_t shared_bytes() {
@@ -79,6 +87,11 @@ struct HimenoPolicies<double>
                                                   HimenoSweepPolicy<3, 16, 64, 256, 2, 2>,
                                                   HimenoSweepPolicy<4, 16, 64, 256, 2, 2>>>> {};
 
+// A chain of one policy, whatever the architecture and the sweeps asked for: the CUDA
+// backend as the bench's tuning sweep and the policy tests run it.
+template <class Policy>
+using HimenoSinglePolicy = PolicyChain<ArchPolicy<0, HimenoPolicySet<Policy, Policy, Policy, Policy>>>;
+
 // The benchmark's fields computed on the device: a grid-stride kernel.
 template <int BlockThreads, int BlocksPerMultiprocessor>
 struct HimenoFillPolicy {
@@ -106,10 +119,11 @@ std::int64_t himeno_tiles(std::int64_t ny, std::int64_t nz) {
 }
 
 // Tiles over the interior (j, k), and the planes [begin, end) cut into chunks of C
-// planes, one block per tile and chunk. A block's time grows as C + sweeps (the planes
-// it recomputes or loads past its chunk), and the launch takes as many such times as
-// it has waves of `resident` blocks; C is the one that minimises the product, so that
-// neither a part-filled last wave nor the recomputed borders cost much.
+// planes, one block per tile and chunk. A block's time grows as C + lag x sweeps (the
+// planes it recomputes or loads past its chunk, and its pipeline's depth), and the
+// launch takes as many such times as it has waves of `resident` blocks; C is the one
+// that minimises the product, so that neither a part-filled last wave nor the
+// recomputed borders cost much.
 template <class Policy>
 HimenoLaunchShape himeno_launch_shape(std::int64_t ny, std::int64_t nz, std::int64_t begin, std::int64_t end,
                                       std::int64_t resident) {
@@ -122,7 +136,7 @@ HimenoLaunchShape himeno_launch_shape(std::int64_t ny, std::int64_t nz, std::int
   for (std::int64_t chunk = 1; chunk <= planes; ++chunk) {
     const std::int64_t blocks = tiles * ((planes + chunk - 1) / chunk);
     const std::int64_t waves = (blocks + resident - 1) / resident;
-    const double cost = static_cast<double>(waves) * static_cast<double>(chunk + Policy::sweeps);
+    const double cost = static_cast<double>(waves) * static_cast<double>(chunk + Policy::lag * Policy::sweeps);
     if (shape.blocks == 0 || cost < best_cost) {
       best_cost = cost;
       shape.chunk_planes = chunk;

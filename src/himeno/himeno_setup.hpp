@@ -51,16 +51,23 @@ struct HimenoSlab {
 };
 HimenoSlab himeno_slab(const HimenoGrid& grid, int index, int slabs, int halo_depth);
 
-// The sweeps per pass of the grid cut into `slabs` slabs (two or more), which is also
-// their halos' depth: options.sweeps_per_pass, or for 0, 1. Deep halos are exchanged
-// once per pass, and each slab recomputes the planes within a pass of its edges.
+// The sweeps per pass that ran fastest on one box of `backend` (resolved): 1 on the
+// CPU, HimenoBestSweeps (src/himeno/himeno_policy.hpp) on CUDA.
+template <class T>
+int himeno_best_sweeps_per_pass(Backend backend) noexcept;
+
+// The sweeps per pass of the grid cut into `slabs` slabs (two or more) on `backend`,
+// which is also their halos' depth: options.sweeps_per_pass, or for 0 the one-box
+// best, at most the thinnest slab's planes. Deep halos are exchanged once per pass, and
+// each slab recomputes the planes within a pass of its edges.
 // @throws Error(invalid_argument) naming 'options.sweeps_per_pass' when it is deeper
 //         than the thinnest slab: its neighbours' ghost planes would reach past it.
-int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& grid, int slabs,
+template <class T>
+int himeno_slab_sweeps_per_pass(const HimenoOptions& options, const HimenoGrid& grid, int slabs, Backend backend,
                                 const char* routine);
 
 // The sweeps per pass of the whole grid in one box: the option, or the backend's best.
 template <class T>
-int himeno_sweeps_per_pass(const HimenoOptions& options, const HimenoBackend<T>& sweeper);
+int himeno_sweeps_per_pass(const HimenoOptions& options, Backend backend) noexcept;
 
 }  // namespace cunum::detail

@@ -162,6 +162,12 @@ TYPED_TEST(HimenoGpu, SeveralDevicesFromOneProcessGiveTheOneBoxResult) {
                      cunum::ErrorCode::invalid_argument,
                      "'options.sweeps_per_pass' asks 4 sweeps a pass, which need halos as deep, but the thinnest of "
                      "the 9 slabs has 3 planes");
+  // Automatic: the one-device problem's choice, at most the thinnest slab's planes.
+  const HimenoProblem<T> one_device(grid, arrays.fields(), {}, Backend::cuda);
+  const HimenoProblem<T> automatic(grid, arrays.fields(), {}, on_devices({0, 0}));
+  EXPECT_EQ(automatic.sweeps_per_pass(), one_device.sweeps_per_pass());
+  const HimenoProblem<T> thin(HimenoGrid{5, 9, 9}, {}, on_devices({0, 0, 0}));
+  EXPECT_EQ(thin.sweeps_per_pass(), 1);
   HimenoProblem<T> benchmark(cunum::himeno_grid(cunum::HimenoSize::xs), options, on_devices({0, 0}));
   HimenoProblem<T> benchmark_box(cunum::himeno_grid(cunum::HimenoSize::xs), options, Backend::cuda);
   EXPECT_NEAR(benchmark.iterate(3), benchmark_box.iterate(3), 1e-12);
