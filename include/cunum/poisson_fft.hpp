@@ -136,8 +136,8 @@ struct PoissonOptions {
 /// CPU), the periodic axes by a real-to-complex FFT; each mode is divided by the
 /// eigenvalue of the discrete operator (the transforms' normalisation folded in), and
 /// the inverse transforms run in reverse. The CUDA backend serves, on wall axes,
-/// dirichlet at vertices and neumann at cells (the default centrings); it refuses the
-/// other wall placements and the mixed axes (below) until it transforms them.
+/// dirichlet at vertices or cells and neumann at cells; it refuses neumann at vertices
+/// and the mixed axes (below) until it transforms them.
 ///
 /// Moved from, a solver holds nothing: every member function then throws Error
 /// ErrorCode::invalid_argument naming 'this' (assigning to it or destroying it is fine).

@@ -59,11 +59,12 @@ void launch_divide(const PoissonDevice& device, const SpectralTables<T>& divisio
 }  // namespace
 
 template <class T>
-void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, std::int64_t n, const LineGeometry& g,
-                               std::int64_t pitch, const T* grid, T* lines, StreamHandle stream) {
+void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, bool alternating, std::int64_t n,
+                               const LineGeometry& g, std::int64_t pitch, const T* grid, T* lines,
+                               StreamHandle stream) {
   PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const ExtendedLine<T> extend{dirichlet, n};
+    const ExtendedLine<T> extend{dirichlet, alternating, n};
     launch_lines<Policy>(lines_from_grid_kernel<Policy, T, ExtendedLine<T>>, "poisson_wall_lines_kernel", g, pitch,
                          stream, extend, g, pitch, grid, lines);
   });
@@ -98,11 +99,12 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, bool dirichle
 }
 
 template <class T>
-void launch_poisson_cosine_unshuffle(const PoissonDevice& device, std::int64_t n, const LineGeometry& g,
-                                     std::int64_t pitch, const T* lines, T* grid, StreamHandle stream) {
+void launch_poisson_cosine_unshuffle(const PoissonDevice& device, bool alternating, std::int64_t n,
+                                     const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
+                                     StreamHandle stream) {
   PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const CosineUnshuffle<T> unshuffle{n};
+    const CosineUnshuffle<T> unshuffle{alternating, n};
     launch_lines<Policy>(grid_from_lines_kernel<Policy, T, CosineUnshuffle<T>>, "poisson_cosine_unshuffle_kernel", g,
                          g.n_axis, stream, unshuffle, g, pitch, lines, grid);
   });
@@ -164,7 +166,7 @@ void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::i
 }
 
 #define CUNUM_INSTANTIATE_POISSON_LAUNCHERS(T)                                                                       \
-  template void launch_poisson_wall_lines(const PoissonDevice&, bool, std::int64_t, const LineGeometry&,            \
+  template void launch_poisson_wall_lines(const PoissonDevice&, bool, bool, std::int64_t, const LineGeometry&,      \
                                           std::int64_t, const T*, T*, StreamHandle);                                \
   template void launch_poisson_cosine_inverse_spectrum(const PoissonDevice&, std::int64_t, const T*,                \
                                                        const LineGeometry&, std::int64_t, const T*,                 \
@@ -172,7 +174,7 @@ void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::i
   template void launch_poisson_wall_coefficients(const PoissonDevice&, bool, std::int64_t, const T*,                \
                                                  const LineGeometry&, std::int64_t, const PoissonComplex<T>*, T*,   \
                                                  StreamHandle);                                                     \
-  template void launch_poisson_cosine_unshuffle(const PoissonDevice&, std::int64_t, const LineGeometry&,            \
+  template void launch_poisson_cosine_unshuffle(const PoissonDevice&, bool, std::int64_t, const LineGeometry&,      \
                                                 std::int64_t, const T*, T*, StreamHandle);                          \
   template void launch_poisson_turnaround(const PoissonDevice&, const WallPass<T>&, const LineGeometry&,            \
                                           const SpectralTables<T>&, PoissonComplex<T>*, T*, StreamHandle);          \

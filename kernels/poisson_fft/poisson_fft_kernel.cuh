@@ -52,10 +52,15 @@ template <class T>
 struct ExtendedLine {
   using Value = T;
   bool dirichlet;
+  bool alternating;  // the cosine shuffle's grid point i times (-1)^i (Dirichlet at cells)
   std::int64_t n;
   template <class Fetch>
   __device__ T operator()(std::int64_t e, const Fetch& fetch) const {
-    if (!dirichlet) return fetch(cosine_shuffle_source(n, e));
+    if (!dirichlet) {
+      const std::int64_t i = cosine_shuffle_source(n, e);
+      const T value = fetch(i);
+      return alternating && alternating_sign(i) < 0 ? -value : value;
+    }
     const OddExtensionSource source = odd_extension_source(n, e);
     return source.sign == 0 ? T(0) : static_cast<T>(source.sign) * fetch(source.source);
   }
@@ -93,12 +98,16 @@ struct WallCoefficient {
   }
 };
 
-// Neumann inverse: the C2R's line unshuffled.
+// Neumann inverse: the C2R's line unshuffled (times (-1)^i, Dirichlet at cells).
 template <class T>
 struct CosineUnshuffle {
   using Line = T;
+  bool alternating;
   std::int64_t n;
-  __device__ T operator()(std::int64_t i, const T* line) const { return line[cosine_shuffle_position(n, i)]; }
+  __device__ T operator()(std::int64_t i, const T* line) const {
+    const T value = line[cosine_shuffle_position(n, i)];
+    return alternating && alternating_sign(i) < 0 ? -value : value;
+  }
 };
 
 // q = z / n and r = z - q n, in 32 bits when both fit (a 64-bit division costs a thread
@@ -303,7 +312,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     // Grid point i of the line as the coefficient array would hold it: divided.
     const auto divided = [&](std::int64_t i) { return coefficient(i, line) * division.factor(i, m_lane, m_block); };
     if (p.dirichlet) {
-      const ExtendedLine<T> extend{true, p.n};
+      const ExtendedLine<T> extend{true, false, p.n};
       T* target = extended + r * p.length;
       for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) target[e] = extend(e, divided);
       continue;

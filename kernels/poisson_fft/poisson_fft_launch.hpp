@@ -54,9 +54,13 @@ struct SpectralTables {
 template <class T>
 struct WallPass {
   int axis;
-  bool dirichlet;
+  bool dirichlet;                          // DST-I (Dirichlet at vertices); otherwise Makhoul's DCT-II / DCT-III
+  // Dirichlet at cells: the cosine pass with grid sample i times (-1)^i on the way in
+  // and out (DST-II / DST-III, src/poisson_fft/wall_transforms.hpp), its coefficients
+  // in reverse order (the backend's eigenvalue table is reversed to match).
+  bool alternating;
   std::int64_t n;                          // grid points on the axis
-  std::int64_t length;                     // the DFT's length: 2(n + 1) Dirichlet, n Neumann
+  std::int64_t length;                     // the DFT's length: 2(n + 1) Dirichlet at vertices, n otherwise
   std::int64_t half;
   std::int64_t lines;
   const T* twiddles;                       // Neumann: (cos, sin)(pi k / 2n), k < n, interleaved
@@ -106,10 +110,12 @@ enum class WallStage { forward, turnaround, inverse };
 // --- the wall passes' line kernels (lines_from_grid_kernel, grid_from_lines_kernel) ---
 
 // lines[r * pitch + e] = sample e of line r's odd extension (Dirichlet) or of Makhoul's
-// shuffle of its n points (Neumann), e < pitch, from the grid-shaped array `grid`.
+// shuffle of its n points (Neumann; grid point i times (-1)^i with `alternating`),
+// e < pitch, from the grid-shaped array `grid`.
 template <class T>
-void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, std::int64_t n, const LineGeometry& g,
-                               std::int64_t pitch, const T* grid, T* lines, StreamHandle stream);
+void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, bool alternating, std::int64_t n,
+                               const LineGeometry& g, std::int64_t pitch, const T* grid, T* lines,
+                               StreamHandle stream);
 
 // lines[r * pitch + k] = mode k of the half spectrum whose C2R is line r's shuffled
 // DCT-III (Neumann inverse), k < pitch; `twiddles`: (cos, sin)(pi k / 2n) interleaved.
@@ -125,10 +131,12 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, bool dirichle
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream);
 
-// Grid point i of each line = the C2R's line r unshuffled (Neumann inverse).
+// Grid point i of each line = the C2R's line r unshuffled (Neumann inverse; times
+// (-1)^i with `alternating`).
 template <class T>
-void launch_poisson_cosine_unshuffle(const PoissonDevice& device, std::int64_t n, const LineGeometry& g,
-                                     std::int64_t pitch, const T* lines, T* grid, StreamHandle stream);
+void launch_poisson_cosine_unshuffle(const PoissonDevice& device, bool alternating, std::int64_t n,
+                                     const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
+                                     StreamHandle stream);
 
 // --- the division and the grid-stride kernels ---
 

@@ -64,8 +64,8 @@ grid points ('vertex': a Dirichlet wall's point is not stored, a Neumann wall's 
 - 'neumann_dirichlet': x_i = i h,       h = L / n.
 
 The default centrings are 'vertex' for periodic and dirichlet axes and 'cell' for
-the others. The cuda backend serves, on wall axes, dirichlet at vertices and neumann
-at cells; it raises NotSupported for the others (the cpu backend solves them).
+the others. The cuda backend serves, on wall axes, dirichlet at vertices or cells and
+neumann at cells; it raises NotSupported for the others (the cpu backend solves them).
 
 Arrays are C-ordered, the last axis fastest. Without a Dirichlet wall and with
 alpha = 0 the constants solve the homogeneous problem: `compatibility` says what a

@@ -205,4 +205,4 @@ def test_errors_are_raised_from_the_device():
     with pytest.raises(cunum.NotSupported, match="argument 'grid.boundaries'"):
         cunum.PoissonSolver((16, 16), None, ("dirichlet_neumann", "periodic"), backend="cuda")
     with pytest.raises(cunum.NotSupported, match="argument 'grid.centrings'"):
-        cunum.PoissonSolver((16, 16), None, "dirichlet", centrings="cell", backend="cuda")
+        cunum.PoissonSolver((16, 16), None, "neumann", centrings="vertex", backend="cuda")

@@ -7,9 +7,11 @@
 //   Neumann    Makhoul's DCT-II / DCT-III: a shuffle, one real DFT of the grid's own
 //              length n, a twiddle; the inverse the other way round;
 //   Dirichlet  DST-I: one real DFT of the line's odd extension, 2(n + 1).
-// Those are the default centrings (Dirichlet at vertices, Neumann at cells); the other
-// wall placements and the mixed axes are refused (require_served_walls) until the
-// backend transforms them.
+//   Dirichlet at cells: the Neumann pass with grid sample i times (-1)^i on the way in
+//              and out (DST-II / DST-III), its coefficients in reverse order and its
+//              eigenvalue table reversed to match; line passes only (no pencils).
+// Neumann walls at vertices and the mixed axes are refused (require_served_walls) until
+// the backend transforms them.
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
 // contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
 // that scatters the real coefficients back into a grid-sized array (the coefficient
@@ -33,6 +35,7 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -168,7 +171,14 @@ class PoissonCuda final : public PoissonBackend<T> {
       Wall wall;
       WallPass<T>& p = wall.pass;
       p.axis = a;
-      p.dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
+      p.dirichlet = layout.transforms[a] == AxisTransform::sine_vertex;
+      p.alternating = layout.transforms[a] == AxisTransform::sine_cell;
+      // The sine pass at cells holds its coefficients in the cosine pass's order,
+      // reversed: so is its axis's eigenvalue table here.
+      if (p.alternating) {
+        auto first = host_eigenvalues_.begin() + layout.eigen_offset[a];
+        std::reverse(first, first + layout.shape[a]);
+      }
       p.n = layout.shape[a];
       p.length = p.dirichlet ? 2 * (p.n + 1) : p.n;
       p.half = p.length / 2 + 1;
@@ -343,7 +353,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   // own inverse.
   void transform_lines(const Wall& wall, const T* source, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    launch_poisson_wall_lines(device_, p.dirichlet, p.n, geometry, p.length, source, line_real_.data(), stream);
+    launch_poisson_wall_lines(device_, p.dirichlet, p.alternating, p.n, geometry, p.length, source, line_real_.data(),
+                              stream);
     CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
   }
 
@@ -363,7 +374,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     const WallPass<T>& p = wall.pass;
     const T* source = coefficients_.data();
     if (p.dirichlet) {
-      launch_poisson_wall_lines(device_, true, p.n, wall.on_coefficients, p.length, source, line_real_.data(), stream);
+      launch_poisson_wall_lines(device_, true, false, p.n, wall.on_coefficients, p.length, source, line_real_.data(),
+                                stream);
       return;
     }
     launch_poisson_cosine_inverse_spectrum(device_, p.n, p.twiddles, wall.on_coefficients, p.half, source, spectrum(),
@@ -379,7 +391,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       return;
     }
     CUNUM_CHECK(Library::inverse(wall.inverse->get(), complex_.data(), line_real_.data()));
-    launch_poisson_cosine_unshuffle(device_, p.n, geometry, p.n, static_cast<const T*>(line_real_.data()), target,
+    launch_poisson_cosine_unshuffle(device_, p.alternating, p.n, geometry, p.n, static_cast<const T*>(line_real_.data()), target,
                                     stream);
   }
 
@@ -455,6 +467,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
+    if (p.alternating) return false;  // cosine_pencil_kernel applies no signs: the line passes serve it
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
     bool after = false;
@@ -623,15 +636,18 @@ class PoissonCuda final : public PoissonBackend<T> {
   SetupFence setup_;
 };
 
-// The wall transforms this backend computes are DST-I (dirichlet at vertices) and
-// DCT-II / DCT-III (neumann at cells); any other wall axis is refused before anything
-// is allocated, naming the argument that asks for it, never solved with the wrong
-// transform.
+// The wall transforms this backend computes are DST-I (dirichlet at vertices), DCT-II /
+// DCT-III (neumann at cells) and DST-II / DST-III through them (dirichlet at cells);
+// any other wall axis is refused before anything is allocated, naming the argument
+// that asks for it, never solved with the wrong transform.
 void require_served_walls(const PoissonLayout& layout) {
   for (int w = 0; w < layout.wall_count; ++w) {
     const int a = layout.walls[w];
     const AxisTransform transform = layout.transforms[a];
-    if (transform == AxisTransform::sine_vertex || transform == AxisTransform::cosine_cell) continue;
+    if (transform == AxisTransform::sine_vertex || transform == AxisTransform::cosine_cell ||
+        transform == AxisTransform::sine_cell) {
+      continue;
+    }
     const PoissonBoundary boundary = layout.boundaries[a];
     const bool mixed = boundary == PoissonBoundary::dirichlet_neumann || boundary == PoissonBoundary::neumann_dirichlet;
     const char* routine = RoutineScope::current();
@@ -639,8 +655,8 @@ void require_served_walls(const PoissonLayout& layout) {
                 std::string(routine != nullptr ? routine : "cunum") + ": argument '" +
                     (mixed ? "grid.boundaries" : "grid.centrings") + "' asks for " + to_string(boundary) + " at " +
                     to_string(layout.centrings[a]) + " on axis " + std::to_string(a - (kPoissonAxes - layout.rank)) +
-                    ", which the CUDA backend does not transform yet (its wall axes are dirichlet at vertices and "
-                    "neumann at cells); the cpu backend solves it");
+                    ", which the CUDA backend does not transform yet (its wall axes are dirichlet at vertices or "
+                    "cells and neumann at cells); the cpu backend solves it");
   }
 }
 

@@ -44,6 +44,7 @@ using cunum::testing::poisson::describe;
 constexpr PoissonBoundary kPeriodic = PoissonBoundary::periodic;
 constexpr PoissonBoundary kDirichlet = PoissonBoundary::dirichlet;
 constexpr PoissonBoundary kNeumann = PoissonBoundary::neumann;
+constexpr PoissonCentring kCell = PoissonCentring::cell;
 
 // The boundaries the CUDA backend transforms at their default centrings (dirichlet at
 // vertices, neumann at cells); it refuses the others (UnservedWallsAreRefusedOrSolved).
@@ -84,7 +85,7 @@ void compare_backends(const PoissonGrid& grid, const PoissonOptions& options, st
   std::string shape;
   for (auto extent : grid.shape) shape += std::to_string(extent) + " ";
   EXPECT_LE(worst, tolerance<T>() * std::max(scale, 1e-30))
-      << "shape " << shape << describe(grid.boundaries) << " batch " << grid.batch;
+      << "shape " << shape << describe(grid.boundaries, grid.centrings) << " batch " << grid.batch;
   // In place gives the same as out of place.
   cuda.solve(rhs.data(), rhs.data());
   const std::vector<T> in_place = rhs.to_host();
@@ -122,9 +123,9 @@ TYPED_TEST(PoissonGpu, EveryBoundary3DAtPrimeSizes) {
 }
 
 // Whether the CUDA backend transforms an axis: periodic at either centring, dirichlet
-// at vertices, neumann at cells.
+// at vertices or cells, neumann at cells.
 bool served_on_gpu(PoissonBoundary boundary, PoissonCentring centring) {
-  return boundary == kPeriodic || (boundary == kDirichlet && centring == PoissonCentring::vertex) ||
+  return boundary == kPeriodic || boundary == kDirichlet ||
          (boundary == kNeumann && centring == PoissonCentring::cell);
 }
 
@@ -182,6 +183,48 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
     compare_backends<T>({{n, m}, {1.0, 2.0}, {slow, slow}}, {}, ++stream);
     compare_backends<T>({{n, 2 * m}, {1.0, 1.0}, {slow, other}, 2}, finite_difference, ++stream);
   }
+}
+
+// Dirichlet walls at cells (DST-II / DST-III through the cosine passes with alternating
+// signs and a reversed eigenvalue table): every power-of-two length from 2 to 8192 on
+// the slow axis, beside itself, periodic and Neumann axes (the periodic pencil
+// turnaround and the line turnaround after it), odd and awkward sizes, 3-D, batches,
+// both discretizations and screening.
+TYPED_TEST(PoissonGpu, DirichletAtCellsAtEveryLength) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  std::uint64_t stream = 700;
+  PoissonOptions finite_difference;
+  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  PoissonOptions screened;
+  screened.screening = 3;
+  const auto cells = [](PoissonGrid grid) {
+    grid.centrings.assign(grid.shape.size(), kCell);
+    return grid;
+  };
+  for (const std::int64_t n : {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) {
+    const std::int64_t m = n <= 64 ? 37 : 3 + 1024 / n;
+    compare_backends<T>(cells({{n, m}, {1.0, 2.0}, {kDirichlet, kDirichlet}}), {}, ++stream);
+    compare_backends<T>(cells({{n, 2 * m}, {1.0, 1.0}, {kDirichlet, kPeriodic}, 2}), finite_difference, ++stream);
+    compare_backends<T>(cells({{m, n}, {1.0, 1.0}, {kPeriodic, kDirichlet}}), screened, ++stream);
+    compare_backends<T>(cells({{n, m}, {1.0, 1.0}, {kDirichlet, kNeumann}}), finite_difference, ++stream);
+  }
+  for (const std::int64_t n : {1, 3, 5, 7, 31, 243, 1000}) {
+    compare_backends<T>(cells({{n, 9}, {1.0, 1.0}, {kDirichlet, kDirichlet}}), {}, ++stream);
+    compare_backends<T>(cells({{9, n}, {1.0, 1.0}, {kNeumann, kDirichlet}, 3}), screened, ++stream);
+  }
+  compare_backends<T>(cells({{16, 5, 7}, {1.0, 1.0, 2.0}, {kDirichlet, kDirichlet, kDirichlet}}), {}, ++stream);
+  compare_backends<T>(cells({{8, 16, 32}, {1.0, 2.0, 1.0}, {kNeumann, kDirichlet, kPeriodic}, 2}), finite_difference,
+                      ++stream);
+  compare_backends<T>(cells({{32, 16, 8}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kDirichlet}}), screened, ++stream);
+  compare_backends<T>(cells({{64, 12, 10}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kPeriodic}, 2}), {}, ++stream);
+  // Beside Dirichlet walls at vertices (DST-I, its sine pencils) and Neumann pencils.
+  PoissonGrid mixed{{31, 16, 64}, {1.0, 1.0, 1.0}, {kDirichlet, kDirichlet, kNeumann}};
+  mixed.centrings = {PoissonCentring::vertex, kCell, kCell};
+  compare_backends<T>(mixed, {}, ++stream);
+  mixed = {{64, 16, 15}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kDirichlet}};
+  mixed.centrings = {kCell, kCell, PoissonCentring::vertex};
+  compare_backends<T>(mixed, finite_difference, ++stream);
 }
 
 // The pencil turnaround (the slowest Fourier axis of power-of-two length, FFT'd, divided

@@ -1,8 +1,10 @@
 // The CUDA backend's wall transforms (src/poisson_fft/wall_transforms.hpp), run on the
 // host around FFTW's real DFTs exactly as the kernels run them around cuFFT's, against
-// FFTW's own real-to-real transforms: DST-I (RODFT00), DCT-II (REDFT10), DCT-III
-// (REDFT01), at even, odd, prime and badly factored lengths. This proves the
-// pre/post-processing algebra without a device.
+// FFTW's own real-to-real transforms: DST-I (RODFT00), DCT-I (REDFT00), DCT-II
+// (REDFT10), DCT-III (REDFT01), DST-II and DST-III (RODFT10, RODFT01) by signs and
+// reversal, DCT-IV (REDFT11) by Makhoul's steps at 2n, DST-IV (RODFT11), at even, odd,
+// prime and badly factored lengths. This proves the pre/post-processing algebra
+// without a device.
 
 #include <fftw3.h>
 #include <gtest/gtest.h>
@@ -17,12 +19,15 @@
 
 namespace {
 
+using cunum::detail::alternating_sign;
 using cunum::detail::cosine_coefficient;
 using cunum::detail::cosine_inverse_mode;
 using cunum::detail::cosine_shuffle_position;
 using cunum::detail::cosine_shuffle_source;
 using cunum::detail::cosine_spectrum_index;
+using cunum::detail::even_extension_source;
 using cunum::detail::odd_extension_source;
+using cunum::detail::quarter_shuffle_source;
 using cunum::detail::sine_spectrum_index;
 
 constexpr double kPi = 3.14159265358979323846;
@@ -100,6 +105,44 @@ std::vector<double> inverse_cosine_by_makhoul(const std::vector<double>& coeffic
   return y;
 }
 
+std::vector<double> cosine_by_even_extension(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<double> extension(static_cast<std::size_t>(2 * (n - 1)));
+  for (std::int64_t e = 0; e < 2 * (n - 1); ++e) extension[e] = x[even_extension_source(n, e)];
+  const auto spectrum = fftw_forward(extension);
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) y[k] = spectrum[k].real();
+  return y;
+}
+
+// DCT-IV: Makhoul's DCT-II at length 2n of the zero-padded line, its odd outputs.
+std::vector<double> quarter_cosine_by_makhoul(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<double> shuffled(static_cast<std::size_t>(2 * n));
+  for (std::int64_t j = 0; j < 2 * n; ++j) {
+    const std::int64_t i = quarter_shuffle_source(n, j);
+    shuffled[j] = i < 0 ? 0.0 : x[i];
+  }
+  const auto spectrum = fftw_forward(shuffled);
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t odd = 2 * k + 1;
+    const std::complex<double> w = twiddle(2 * n, odd), v = spectrum[cosine_spectrum_index(2 * n, odd)];
+    y[k] = cosine_coefficient(2 * n, odd, w.real(), w.imag(), v.real(), v.imag());
+  }
+  return y;
+}
+
+std::vector<double> alternated(std::vector<double> x) {
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] *= alternating_sign(static_cast<std::int64_t>(i));
+  return x;
+}
+
+std::vector<double> reversed(std::vector<double> x) {
+  std::reverse(x.begin(), x.end());
+  return x;
+}
+
 double relative_difference(const std::vector<double>& actual, const std::vector<double>& expected) {
   double worst = 0, scale = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -146,15 +189,87 @@ TEST(PoissonWallTransforms, InverseCosineByMakhoulIsRedft01) {
   }
 }
 
+TEST(PoissonWallTransforms, CosineByEvenExtensionIsRedft00) {
+  for (std::int64_t n : kLengths) {
+    if (n < 2) continue;  // DCT-I needs both end points
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 50 + n);
+    EXPECT_LE(relative_difference(cosine_by_even_extension(x), fftw_real_to_real(x, FFTW_REDFT00)), 1e-13)
+        << "n = " << n;
+  }
+}
+
+// Dirichlet walls at cells (DST-II forward, DST-III back) and the sine halves of the
+// mixed axes at vertices, through the cosine transforms.
+TEST(PoissonWallTransforms, SinesOfTypesTwoAndThreeBySignsAndReversal) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 60 + n);
+    EXPECT_LE(relative_difference(reversed(cosine_by_makhoul(alternated(x))), fftw_real_to_real(x, FFTW_RODFT10)),
+              1e-13)
+        << "n = " << n;
+    EXPECT_LE(relative_difference(alternated(inverse_cosine_by_makhoul(reversed(x))),
+                                  fftw_real_to_real(x, FFTW_RODFT01)),
+              1e-13)
+        << "n = " << n;
+  }
+}
+
+TEST(PoissonWallTransforms, QuarterWaveTransformsByMakhoulAtTwiceTheLength) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 70 + n);
+    EXPECT_LE(relative_difference(quarter_cosine_by_makhoul(x), fftw_real_to_real(x, FFTW_REDFT11)), 1e-13)
+        << "n = " << n;
+    EXPECT_LE(relative_difference(reversed(quarter_cosine_by_makhoul(alternated(x))),
+                                  fftw_real_to_real(x, FFTW_RODFT11)),
+              1e-13)
+        << "n = " << n;
+  }
+}
+
+// The solve's sine passes keep their coefficients in the cosine pass's order (reversed)
+// and apply the signs on the grid side only: f -> s, cosine forward, divide by the
+// reversed eigenvalues, cosine back, -> s is the sine solve (cell: DST-II/III, and
+// DST-IV); the mixed vertex axis reverses on the grid side and its signs cancel.
+TEST(PoissonWallTransforms, SineSolvesAreCosineSolvesWithGridSideSignsOrReversal) {
+  for (std::int64_t n : kLengths) {
+    const auto f = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 80 + n);
+    std::vector<double> eigenvalues(f.size());
+    for (std::int64_t k = 0; k < n; ++k) eigenvalues[k] = -1.0 - 0.37 * static_cast<double>(k * k);
+    const auto divided = [&](std::vector<double> c, bool reverse_table) {
+      for (std::int64_t k = 0; k < n; ++k) c[k] /= eigenvalues[reverse_table ? n - 1 - k : k];
+      return c;
+    };
+    // Dirichlet at cells.
+    const auto expected_cell = fftw_real_to_real(divided(fftw_real_to_real(f, FFTW_RODFT10), false), FFTW_RODFT01);
+    const auto cell = alternated(inverse_cosine_by_makhoul(divided(cosine_by_makhoul(alternated(f)), true)));
+    EXPECT_LE(relative_difference(cell, expected_cell), 1e-13) << "n = " << n;
+    // dirichlet_neumann at cells (DST-IV both ways).
+    const auto expected_quarter = fftw_real_to_real(divided(fftw_real_to_real(f, FFTW_RODFT11), false), FFTW_RODFT11);
+    const auto quarter = alternated(quarter_cosine_by_makhoul(divided(quarter_cosine_by_makhoul(alternated(f)), true)));
+    EXPECT_LE(relative_difference(quarter, expected_quarter), 1e-13) << "n = " << n;
+    // dirichlet_neumann at vertices (DST-III forward, DST-II back).
+    const auto expected_vertex = fftw_real_to_real(divided(fftw_real_to_real(f, FFTW_RODFT01), false), FFTW_RODFT10);
+    const auto vertex = reversed(cosine_by_makhoul(divided(inverse_cosine_by_makhoul(reversed(f)), false)));
+    EXPECT_LE(relative_difference(vertex, expected_vertex), 1e-13) << "n = " << n;
+  }
+}
+
 TEST(PoissonWallTransforms, PairsMultiplyByTheExtensionLength) {
   for (std::int64_t n : kLengths) {
     const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 40 + n);
     std::vector<double> sine_twice = sine_by_odd_extension(sine_by_odd_extension(x));
     std::vector<double> cosine_pair = inverse_cosine_by_makhoul(cosine_by_makhoul(x));
+    std::vector<double> quarter_twice = quarter_cosine_by_makhoul(quarter_cosine_by_makhoul(x));
     for (auto& v : sine_twice) v /= static_cast<double>(2 * (n + 1));
     for (auto& v : cosine_pair) v /= static_cast<double>(2 * n);
+    for (auto& v : quarter_twice) v /= static_cast<double>(2 * n);
     EXPECT_LE(relative_difference(sine_twice, x), 1e-13) << "n = " << n;
     EXPECT_LE(relative_difference(cosine_pair, x), 1e-13) << "n = " << n;
+    EXPECT_LE(relative_difference(quarter_twice, x), 1e-13) << "n = " << n;
+    if (n >= 2) {
+      std::vector<double> even_twice = cosine_by_even_extension(cosine_by_even_extension(x));
+      for (auto& v : even_twice) v /= static_cast<double>(2 * (n - 1));
+      EXPECT_LE(relative_difference(even_twice, x), 1e-13) << "n = " << n;
+    }
   }
 }
 
