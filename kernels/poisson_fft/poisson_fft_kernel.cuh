@@ -45,19 +45,19 @@ SpectralDivision<T> spectral_division(const SpectralTables<T>& tables) {
   return {tables.outer, tables.middle, tables.inner, tables.screening, tables.scale};
 }
 
-// Grid point i of an axis's line as a pass with `side` takes it (GridSide,
-// poisson_fft_launch.hpp): value(i) or value(n - 1 - i), times (-1)^i. On the way in
-// `value` reads the grid; on the way out it computes coefficient i.
+// Grid point i of an axis's line as a pass with `side` takes it (grid_side_sample,
+// src/poisson_fft/wall_transforms.hpp): on the way in `value` reads the grid; on the
+// way out it computes coefficient i.
 template <class T, class Value>
 __device__ __forceinline__ T on_grid_side(GridSide side, std::int64_t n, std::int64_t i, const Value& value) {
-  const T v = value(side.reversed ? n - 1 - i : i);
-  return side.alternating && alternating_sign(i) < 0 ? -v : v;
+  const PassSample at = grid_side_sample(side, n, i);
+  const T v = value(at.source);
+  return at.sign < 0 ? -v : v;
 }
 
 // The samples of a line's R2C input from its grid points (`fetch(i)` reads grid point
-// i, taken as `side` says): the odd extension (DST-I), the even extension (DCT-I),
-// Makhoul's shuffle (DCT-II), or Makhoul's shuffle of the line padded with n zeros
-// (DCT-IV).
+// i, taken as `side` says): line_sample's odd or even extension, Makhoul's shuffle, or
+// Makhoul's shuffle of the line padded with n zeros.
 template <class T>
 struct ExtendedLine {
   using Value = T;
@@ -66,19 +66,10 @@ struct ExtendedLine {
   std::int64_t n;
   template <class Fetch>
   __device__ T operator()(std::int64_t e, const Fetch& fetch) const {
-    const auto sample = [&](std::int64_t i) { return on_grid_side<T>(side, n, i, fetch); };
-    switch (line) {
-      case WallLine::odd_extension: {
-        const OddExtensionSource source = odd_extension_source(n, e);
-        return source.sign == 0 ? T(0) : static_cast<T>(source.sign) * sample(source.source);
-      }
-      case WallLine::even_extension: return sample(even_extension_source(n, e));
-      case WallLine::quarter_cosine: {
-        const std::int64_t i = quarter_shuffle_source(n, e);
-        return i < 0 ? T(0) : sample(i);
-      }
-      default: return sample(cosine_shuffle_source(n, e));
-    }
+    const PassSample sample = line_sample(line, n, e);
+    if (sample.sign == 0) return T(0);
+    const T value = on_grid_side<T>(side, n, sample.source, fetch);
+    return sample.sign < 0 ? -value : value;
   }
 };
 
@@ -103,29 +94,20 @@ struct CosineInverseSpectrum {
 };
 
 // Grid point i of a line from the line's R2C (written as `side` says): the real
-// coefficients -Im U_{k+1} (DST-I), Re U_k (DCT-I), Makhoul's twiddle (DCT-II) or its
-// odd modes at 2n (DCT-IV).
+// coefficients of line_coefficient (-Im U_{k+1} DST-I, Re U_k DCT-I, Makhoul's twiddle
+// DCT-II, its odd modes at 2n DCT-IV).
 template <class T, class Complex>
 struct WallCoefficient {
   using Line = Complex;
   WallLine line;
   GridSide side;
   std::int64_t n;
-  const T* twiddles;
+  const T* twiddles;  // null for the extensions
   __device__ T coefficient(std::int64_t k, const Complex* spectrum) const {
-    switch (line) {
-      case WallLine::odd_extension: return -spectrum[sine_spectrum_index(k)].y;
-      case WallLine::even_extension: return spectrum[k].x;
-      case WallLine::quarter_cosine: {
-        const std::int64_t odd = 2 * k + 1;
-        const Complex mode = spectrum[cosine_spectrum_index(2 * n, odd)];
-        return cosine_coefficient(2 * n, odd, twiddles[2 * k], twiddles[2 * k + 1], mode.x, mode.y);
-      }
-      default: {
-        const Complex mode = spectrum[cosine_spectrum_index(n, k)];
-        return cosine_coefficient(n, k, twiddles[2 * k], twiddles[2 * k + 1], mode.x, mode.y);
-      }
-    }
+    const Complex mode = spectrum[line_coefficient_mode(line, n, k)];
+    const T cos_twiddle = twiddles != nullptr ? twiddles[2 * k] : T(0);
+    const T sin_twiddle = twiddles != nullptr ? twiddles[2 * k + 1] : T(0);
+    return line_coefficient(line, n, k, cos_twiddle, sin_twiddle, mode.x, mode.y);
   }
   __device__ T operator()(std::int64_t i, const Complex* spectrum) const {
     return on_grid_side<T>(side, n, i, [&](std::int64_t k) { return coefficient(k, spectrum); });

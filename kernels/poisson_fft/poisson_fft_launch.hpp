@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "cunum/core/stream.hpp"
+#include "src/poisson_fft/wall_transforms.hpp"  // WallLine, GridSide
 
 namespace cunum::detail {
 
@@ -45,37 +46,13 @@ struct SpectralTables {
   T scale;  // 1 / pair_factor: the transform pairs' normalisation
 };
 
-// How a wall pass makes its lines and reads its coefficients (src/poisson_fft/wall_transforms.hpp).
-enum class WallLine {
-  odd_extension,   // DST-I: the R2C of the odd extension, 2(n + 1); its own inverse
-  even_extension,  // DCT-I: the R2C of the even extension, 2(n - 1); its own inverse
-  cosine,          // Makhoul: DCT-II by an R2C of n, DCT-III by a C2R of n
-  quarter_cosine,  // DCT-IV: Makhoul's DCT-II of the line padded with n zeros, an R2C of 2n; its own inverse
-};
-
-// What a pass does to its axis's grid samples, on the way in and on the way out (never
-// to its coefficients): read or write sample i as sample n - 1 - i (`reversed`), times
-// (-1)^i (`alternating`). These turn the cosine transforms into the sine ones.
-struct GridSide {
-  bool alternating;
-  bool reversed;
-};
-
 // One wall axis's pass: `lines` 1-D transforms of `length` real samples (half =
 // length / 2 + 1 complex modes), one per grid line along `axis`. The line arrays are
 // always contiguous (sample e of line r at r * pitch + e), so every cuFFT plan of a pass
 // is a plain batched 1-D transform: a strided one costs cuFFT extra passes of its own.
 // Line r is the grid line of problem b through (m[slow], m[fast]) with
 // r = (b * n[slow] + m[slow]) * n[fast] + m[fast].
-// By AxisTransform (src/poisson_fft/poisson_layout.hpp):
-//   sine_vertex            odd_extension
-//   cosine_vertex          even_extension
-//   cosine_cell            cosine
-//   sine_cell              cosine, alternating (its coefficients reversed)
-//   cosine_quarter_vertex  cosine, dct3_forward
-//   sine_quarter_vertex    cosine, dct3_forward, reversed
-//   cosine_quarter_cell    quarter_cosine
-//   sine_quarter_cell      quarter_cosine, alternating (its coefficients reversed)
+// wall_pass_kind (src/poisson_fft/wall_passes.hpp) gives each AxisTransform its kind.
 template <class T>
 struct WallPass {
   int axis;

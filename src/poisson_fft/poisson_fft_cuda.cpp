@@ -59,6 +59,7 @@
 #include "src/core/setup_fence.hpp"
 #include "src/poisson_fft/poisson_fft_backends.hpp"
 #include "src/poisson_fft/poisson_fft_policy.hpp"
+#include "src/poisson_fft/wall_passes.hpp"
 
 namespace cunum::detail {
 
@@ -178,10 +179,12 @@ class PoissonCuda final : public PoissonBackend<T> {
       WallPass<T>& p = wall.pass;
       p.axis = a;
       p.n = layout.shape[a];
-      describe_pass(layout.transforms[a], p);
-      // A sine pass through the cosine transforms (alternating signs) holds its
-      // coefficients in the cosine pass's order, reversed: so is its eigenvalue table here.
-      if (p.grid_side.alternating) {
+      const WallPassKind kind = wall_pass_kind(layout.transforms[a], p.n);
+      p.line = kind.line;
+      p.dct3_forward = kind.dct3_forward;
+      p.grid_side = kind.grid_side;
+      p.length = kind.length;
+      if (kind.reversed_coefficients) {
         auto first = host_eigenvalues_.begin() + layout.eigen_offset[a];
         std::reverse(first, first + p.n);
       }
@@ -195,13 +198,10 @@ class PoissonCuda final : public PoissonBackend<T> {
       wall.on_grid = line_geometry(p, others, grid_view_);
       wall.on_coefficients = line_geometry(p, others, coefficient_view_);
       p.twiddles = nullptr;
-      if (has_twiddles(p)) {
-        // cosine: (cos, sin)(pi k / 2n); quarter_cosine: (cos, sin)(pi (2k + 1) / 4n).
-        const bool quarter = p.line == WallLine::quarter_cosine;
+      if (line_has_twiddles(p.line)) {
         twiddle_offsets_[w] = static_cast<std::int64_t>(host_twiddles_.size());
         for (std::int64_t k = 0; k < p.n; ++k) {
-          const double angle = quarter ? kPi * static_cast<double>(2 * k + 1) / (4.0 * static_cast<double>(p.n))
-                                       : kPi * static_cast<double>(k) / (2.0 * static_cast<double>(p.n));
+          const double angle = line_twiddle_angle(p.line, p.n, k);
           host_twiddles_.push_back(static_cast<T>(std::cos(angle)));
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
         }
@@ -265,7 +265,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
     setup_.record(stream);
     for (int w = 0; w < layout.wall_count; ++w) {
-      if (has_twiddles(walls_[w].pass)) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
+      if (line_has_twiddles(walls_[w].pass.line)) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
     }
   }
 
@@ -421,37 +421,6 @@ class PoissonCuda final : public PoissonBackend<T> {
     CUNUM_CHECK(Library::forward(wall.r2c->get(), line_real_.data(), complex_.data()));
     launch_poisson_wall_coefficients(device_, p.line, p.grid_side, p.n, p.twiddles, geometry, p.half,
                                      static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
-  }
-
-  // A wall pass's kind (WallPass, kernels/poisson_fft/poisson_fft_launch.hpp) and its
-  // R2C's length.
-  static void describe_pass(AxisTransform transform, WallPass<T>& p) {
-    p.dct3_forward = transform == AxisTransform::cosine_quarter_vertex || transform == AxisTransform::sine_quarter_vertex;
-    p.grid_side = {transform == AxisTransform::sine_cell || transform == AxisTransform::sine_quarter_cell,
-                   transform == AxisTransform::sine_quarter_vertex};
-    switch (transform) {
-      case AxisTransform::sine_vertex:
-        p.line = WallLine::odd_extension;
-        p.length = 2 * (p.n + 1);
-        break;
-      case AxisTransform::cosine_vertex:
-        p.line = WallLine::even_extension;
-        p.length = 2 * (p.n - 1);
-        break;
-      case AxisTransform::sine_quarter_cell:
-      case AxisTransform::cosine_quarter_cell:
-        p.line = WallLine::quarter_cosine;
-        p.length = 2 * p.n;
-        break;
-      default:  // cosine_cell, sine_cell and the mixed axes at vertices
-        p.line = WallLine::cosine;
-        p.length = p.n;
-        break;
-    }
-  }
-
-  static bool has_twiddles(const WallPass<T>& p) {
-    return p.line == WallLine::cosine || p.line == WallLine::quarter_cosine;
   }
 
   LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {

@@ -117,4 +117,83 @@ CUNUM_HOST_DEVICE inline std::int64_t quarter_shuffle_source(std::int64_t n, std
   return i < n ? i : -1;
 }
 
+// --- a wall pass, as the CUDA backend composes the steps above ---
+
+// How a wall pass makes its R2C input and reads its coefficients.
+enum class WallLine {
+  odd_extension,   // DST-I: the R2C of the odd extension, 2(n + 1); its own inverse
+  even_extension,  // DCT-I: the R2C of the even extension, 2(n - 1); its own inverse
+  cosine,          // Makhoul: DCT-II by an R2C of n, DCT-III by a C2R of n
+  quarter_cosine,  // DCT-IV: Makhoul's DCT-II of the line padded with n zeros, an R2C of 2n; its own inverse
+};
+
+// What a pass does to its axis's grid samples, on the way in and on the way out (never
+// to its coefficients): read or write sample i as sample n - 1 - i (`reversed`), times
+// (-1)^i (`alternating`). These turn the cosine transforms into the sine ones.
+struct GridSide {
+  bool alternating;
+  bool reversed;
+};
+
+// A sample as a pass takes it: value `source` times `sign` (sign 0: a zero sample).
+struct PassSample {
+  std::int64_t source;
+  int sign;
+};
+
+// Sample e of the R2C input `line` makes of a line's n values.
+CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, std::int64_t e) {
+  switch (line) {
+    case WallLine::odd_extension: {
+      const OddExtensionSource source = odd_extension_source(n, e);
+      return {source.source, source.sign};
+    }
+    case WallLine::even_extension: return {even_extension_source(n, e), 1};
+    case WallLine::quarter_cosine: {
+      const std::int64_t i = quarter_shuffle_source(n, e);
+      return {i < 0 ? 0 : i, i < 0 ? 0 : 1};
+    }
+    default: return {cosine_shuffle_source(n, e), 1};
+  }
+}
+
+// Grid point i of the axis as a pass with `side` reads or writes it: value `source` of
+// its line (a sample on the way in, a coefficient on the way out) times `sign`.
+CUNUM_HOST_DEVICE inline PassSample grid_side_sample(GridSide side, std::int64_t n, std::int64_t i) {
+  return {side.reversed ? n - 1 - i : i, side.alternating ? alternating_sign(i) : 1};
+}
+
+// The R2C mode that real coefficient k of `line` is read from.
+CUNUM_HOST_DEVICE inline std::int64_t line_coefficient_mode(WallLine line, std::int64_t n, std::int64_t k) {
+  switch (line) {
+    case WallLine::odd_extension: return sine_spectrum_index(k);
+    case WallLine::even_extension: return k;
+    case WallLine::quarter_cosine: return cosine_spectrum_index(2 * n, 2 * k + 1);
+    default: return cosine_spectrum_index(n, k);
+  }
+}
+
+// Real coefficient k of `line` from its mode (re, im) and the pass's twiddle k
+// (line_twiddle_angle; unused by the extensions).
+template <class T>
+CUNUM_HOST_DEVICE inline T line_coefficient(WallLine line, std::int64_t n, std::int64_t k, T cos_twiddle,
+                                            T sin_twiddle, T re, T im) {
+  switch (line) {
+    case WallLine::odd_extension: return -im;
+    case WallLine::even_extension: return re;
+    case WallLine::quarter_cosine: return cosine_coefficient(2 * n, 2 * k + 1, cos_twiddle, sin_twiddle, re, im);
+    default: return cosine_coefficient(n, k, cos_twiddle, sin_twiddle, re, im);
+  }
+}
+
+// Whether a pass of `line` takes twiddles, and the angle of its twiddle k < n:
+// pi k / 2n (cosine), pi (2k + 1) / 4n (quarter_cosine).
+inline bool line_has_twiddles(WallLine line) { return line == WallLine::cosine || line == WallLine::quarter_cosine; }
+inline double line_twiddle_angle(WallLine line, std::int64_t n, std::int64_t k) {
+  constexpr double kPi = 3.14159265358979323846;
+  const double size = static_cast<double>(n);
+  return line == WallLine::quarter_cosine ? kPi * static_cast<double>(2 * k + 1) / (4.0 * size)
+                                          : kPi * static_cast<double>(k) / (2.0 * size);
+}
+
 }  // namespace cunum::detail
