@@ -187,12 +187,13 @@ void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t 
                                       StreamHandle stream);
 
 // Stage `stage` of a Neumann axis's cosine transforms of DFT length `length` along
-// pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n).
+// pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n);
+// `alternating`: grid point i times (-1)^i on the grid's side (Dirichlet at cells).
 template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   const T* source, T* target, StreamHandle stream);
+                                   bool alternating, const T* source, T* target, StreamHandle stream);
 
 // Stage `stage` of a Dirichlet axis's DST-I of DFT length `length` = 2(n + 1) along
 // pencils, source -> target (may be equal). DST-I is its own inverse: forward and

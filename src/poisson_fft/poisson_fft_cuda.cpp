@@ -16,7 +16,8 @@
 //   mixed, at cells         DCT-IV: Makhoul's DCT-II of the line padded to 2n, its odd
 //                           modes; its own inverse; (-1)^i for dirichlet_neumann (DST-IV).
 // Where a pass keeps its coefficients reversed, its axis's eigenvalue table here is
-// reversed to match. The pencil kernels serve the first two kinds of pass.
+// reversed to match. The pencil kernels serve Dirichlet at vertices and both walls at
+// cells.
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
 // contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
 // that scatters the real coefficients back into a grid-sized array (the coefficient
@@ -495,10 +496,10 @@ class PoissonCuda final : public PoissonBackend<T> {
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
-    // The pencil kernels take DST-I and the plain DCT-II / DCT-III: the other passes run
-    // as line passes.
-    const bool plain = p.line == WallLine::odd_extension || (p.line == WallLine::cosine && !p.dct3_forward);
-    if (!plain || p.grid_side.alternating || p.grid_side.reversed) return false;
+    // The pencil kernels take DST-I and the DCT-II / DCT-III (with alternating signs:
+    // DST-II / DST-III): the other passes run as line passes.
+    const bool pencil_kind = p.line == WallLine::odd_extension || (p.line == WallLine::cosine && !p.dct3_forward);
+    if (!pencil_kind || p.grid_side.reversed) return false;
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
     bool after = false;
@@ -565,7 +566,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a complex value each.
     const auto* quarter_twiddles = reinterpret_cast<const PoissonComplex<T>*>(wall.pass.twiddles);
     launch_poisson_cosine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
-                                  quarter_twiddles, source, target, stream);
+                                  quarter_twiddles, wall.pass.grid_side.alternating, source, target, stream);
   }
 
   // A grid without periodic axes whose slowest wall axis turns around along pencils:

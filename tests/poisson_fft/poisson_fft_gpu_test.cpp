@@ -182,7 +182,7 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 // after a DCT-III forward), beside a periodic axis (the periodic R2C after it) on
 // either side, beside Neumann at cells; odd and awkward sizes, 3-D, batches, both
 // discretizations, screening and the zero_at_origin gauge.
-//   dirichlet at cells        DST-II / DST-III: the cosine pass with (-1)^i
+//   dirichlet at cells        DST-II / DST-III: the cosine pass with (-1)^i (pencils too)
 //   neumann at vertices       DCT-I: the even extension
 //   mixed at vertices         DCT-III forward, DCT-II back (reversed for dirichlet_neumann)
 //   mixed at cells            DCT-IV (DST-IV with (-1)^i): Makhoul at 2n
@@ -220,6 +220,10 @@ void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring cent
     compare_backends<T>(placed({{9, n + shift}, {1.0, 1.0}, {kNeumann, boundary}, 3}), screened_origin, ++stream);
   }
   compare_backends<T>(placed({{16, 5, 7}, {1.0, 1.0, 2.0}, {boundary, boundary, boundary}}), {}, ++stream);
+  // Dirichlet at cells along pencils (cosine_pencil_kernel with its signs): the slow
+  // axis turning around, the middle one forward and back, the contiguous one by cuFFT.
+  compare_backends<T>(placed({{16, 32, 8}, {1.0, 1.0, 1.0}, {boundary, boundary, boundary}, 2}), finite_difference,
+                      ++stream);
   compare_backends<T>(placed({{8, 16, 33}, {1.0, 2.0, 1.0}, {kNeumann, boundary, kPeriodic}, 2}), finite_difference,
                       ++stream);
   compare_backends<T>(placed({{32, 16, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, boundary}}), screened_origin,
