@@ -1,6 +1,8 @@
 // cunum-bench-poisson-fft: PoissonSolver against the bare cuFFT transform pair of the
 // same shape (R2C then C2R, no Poisson work), interleaved on the same rotating inputs;
-// the cost of wall boundaries against periodic of the same grid; 1,000 solves with one
+// the cost of wall boundaries against periodic of the same grid; every boundary and
+// centring ("placements": against periodic and against the bare pair, or listed as
+// refused where the CUDA backend does not serve it); 1,000 solves with one
 // plan; the plan's memory against its input; and an experiment, the division folded
 // into cuFFT's R2C as an LTO store callback (callback_solver.hpp), against the same
 // pair, reported but not held to. Every case solves a manufactured problem
@@ -28,6 +30,7 @@ namespace {
 
 using cunum::Backend;
 using cunum::PoissonBoundary;
+using cunum::PoissonCentring;
 using cunum::PoissonGrid;
 using cunum::PoissonSolver;
 using cunum::bench::BenchEnvironment;
@@ -96,7 +99,9 @@ class BareCufftPair {
 
 // A manufactured problem: u = prod_a phi_a(x_a), phi_a an eigenfunction obeying axis
 // a's condition (periodic cos(2 pi m x / L + 0.3), Dirichlet sin(pi m x / L), Neumann
-// cos(pi m x / L), m = 2 + a), f = -(sum k_a^2) u. The spectral solve returns u to rounding.
+// cos(pi m x / L), dirichlet_neumann sin(pi (m + 1/2) x / L), neumann_dirichlet
+// cos(pi (m + 1/2) x / L), m = 2 + a) at the grid's points (cunum/poisson_fft.hpp),
+// f = -(sum k_a^2) u. The spectral solve returns u to rounding.
 struct Manufactured {
   std::vector<std::vector<double>> factors;  // phi_a at each grid point of axis a
   double eigenvalue = 0;
@@ -107,11 +112,23 @@ struct Manufactured {
       const double length = grid.lengths[a];
       const int m = 2 + static_cast<int>(a);
       const PoissonBoundary boundary = grid.boundaries[a];
-      const bool dirichlet = boundary == PoissonBoundary::dirichlet;
-      const double h = dirichlet ? length / static_cast<double>(n + 1) : length / static_cast<double>(n);
-      const double offset = dirichlet ? 1.0 : boundary == PoissonBoundary::neumann ? 0.5 : 0.0;
-      const double k = boundary == PoissonBoundary::periodic ? 2 * kPi * m / length : kPi * m / length;
-      const double phase = dirichlet ? -kPi / 2 : boundary == PoissonBoundary::periodic ? 0.3 : 0.0;
+      const bool periodic = boundary == PoissonBoundary::periodic;
+      const bool lower_dirichlet = boundary == PoissonBoundary::dirichlet || boundary == PoissonBoundary::dirichlet_neumann;
+      const bool upper_dirichlet = boundary == PoissonBoundary::dirichlet || boundary == PoissonBoundary::neumann_dirichlet;
+      const PoissonCentring centring = !grid.centrings.empty() ? grid.centrings[a]
+                                       : periodic || boundary == PoissonBoundary::dirichlet ? PoissonCentring::vertex
+                                                                                            : PoissonCentring::cell;
+      // Cells: (i + 1/2) h, h = L / n. Vertices: an unstored Dirichlet wall's point is
+      // one interval beyond the first point, a stored Neumann wall's is the point.
+      double h = length / static_cast<double>(n), offset = 0.5;
+      if (centring == PoissonCentring::vertex) {
+        offset = periodic || !lower_dirichlet ? 0.0 : 1.0;
+        const int neumann_walls = periodic ? 0 : (lower_dirichlet ? 0 : 1) + (upper_dirichlet ? 0 : 1);
+        h = periodic ? h : length / static_cast<double>(n + 1 - neumann_walls);
+      }
+      const double mode = lower_dirichlet == upper_dirichlet ? m : m + 0.5;
+      const double k = periodic ? 2 * kPi * m / length : kPi * mode / length;
+      const double phase = periodic ? 0.3 : lower_dirichlet ? -kPi / 2 : 0.0;
       std::vector<double> values(static_cast<std::size_t>(n));
       for (std::int64_t i = 0; i < n; ++i) values[i] = std::cos(k * (static_cast<double>(i) + offset) * h + phase);
       factors.push_back(values);
@@ -164,6 +181,7 @@ std::string shape_name(const PoissonGrid& grid) {
   text += " ";
   for (std::size_t a = 0; a < grid.shape.size(); ++a) {
     text += std::string(a ? "/" : "") + cunum::to_string(grid.boundaries[a]);
+    if (!grid.centrings.empty()) text += std::string("@") + cunum::to_string(grid.centrings[a]);
   }
   return text;
 }
@@ -278,6 +296,60 @@ void bench_walls(BenchContext& context, const PoissonGrid& walls) {
                  [&](const T* input, T* output) { periodic.solve(input, output, context.stream); });
 }
 
+// One boundary and centring (placements): against the periodic solve of the same grid
+// and against the bare cuFFT pair of its shape, or said to be refused.
+template <class T>
+void bench_placement(BenchContext& context, const PoissonGrid& grid) {
+  std::optional<PoissonSolver<T>> solver;
+  try {
+    solver.emplace(grid, cunum::PoissonOptions{}, cunum::Placement{Backend::cuda, context.stream});
+  } catch (const cunum::Error& error) {
+    if (error.code() != cunum::ErrorCode::not_supported) throw;
+    std::printf("placements: %s %s: refused by the CUDA backend (not_supported)\n", shape_name(grid).c_str(),
+                precision_name<T>());
+    return;
+  }
+  PoissonSolver<T> periodic(uniform_grid(grid.shape, PoissonBoundary::periodic), {}, {Backend::cuda, context.stream});
+  BareCufftPair<T> pair(grid.shape, context.stream);
+  const auto ours = [&](const T* input, T* output) { solver->solve(input, output, context.stream); };
+  bench_solve<T>(context, grid,
+                 {"placement " + shape_name(grid), "PoissonSolver, periodic, same grid", "periodic (target <= 1.3x)",
+                  solver->workspace_bytes(), false},
+                 ours, [&](const T* input, T* output) { periodic.solve(input, output, context.stream); });
+  bench_solve<T>(context, grid,
+                 {"placement " + shape_name(grid), "cuFFT R2C + C2R alone", "the bare pair",
+                  solver->workspace_bytes(), false},
+                 ours, [&](const T* input, T* output) { pair.run(input, output); });
+}
+
+// Every boundary at both centrings on every axis, and beside periodic axes, at each
+// placement's good FFT size (n = 2^k at cells and for the mixed axes, 2^k - 1 for
+// Dirichlet at vertices, 2^k + 1 for Neumann at vertices), 2-D and 3-D.
+template <class T>
+void bench_placements(BenchContext& context, std::int64_t side, std::int64_t cube) {
+  for (const PoissonBoundary boundary : cunum::PoissonBoundaryValues::all) {
+    if (boundary == PoissonBoundary::periodic) continue;
+    for (const PoissonCentring centring : cunum::PoissonCentringValues::all) {
+      const bool vertex = centring == PoissonCentring::vertex;
+      const std::int64_t shift = !vertex                                  ? 0
+                                 : boundary == PoissonBoundary::dirichlet ? -1
+                                 : boundary == PoissonBoundary::neumann   ? 1
+                                                                          : 0;
+      for (const std::int64_t n : {side + shift, cube + shift}) {
+        const std::size_t rank = n == side + shift ? 2 : 3;
+        PoissonGrid walls{std::vector<std::int64_t>(rank, n), std::vector<double>(rank, 1.0),
+                          std::vector<PoissonBoundary>(rank, boundary)};
+        walls.centrings.assign(rank, centring);
+        bench_placement<T>(context, walls);
+        // Beside periodic axes: the wall axis last (contiguous), the others periodic.
+        PoissonGrid beside = walls;
+        for (std::size_t a = 0; a + 1 < rank; ++a) beside.boundaries[a] = PoissonBoundary::periodic;
+        bench_placement<T>(context, beside);
+      }
+    }
+  }
+}
+
 // Plan reuse: the time to plan, and `solves` solves with one plan in one timed call.
 void bench_plan_reuse(BenchContext& context, const PoissonGrid& grid, int solves) {
   const std::int64_t points = points_of(grid);
@@ -368,6 +440,10 @@ void run(const BenchOptions& options, FailureLog& failures) {
     bench_walls<float>(context, {{side - 1, side - 1}, {1.0, 1.0}, {dirichlet, dirichlet}});
     bench_walls<float>(context, uniform_grid({cube - 1, cube - 1, cube - 1}, dirichlet));
   }
+  if (cunum::bench::section_selected(options, "placements")) {
+    bench_placements<float>(context, quick ? 1024 : 4096, quick ? 64 : 256);
+    bench_placements<double>(context, quick ? 1024 : 4096, quick ? 64 : 256);
+  }
   if (cunum::bench::section_selected(options, "plan reuse")) {
     bench_plan_reuse(context, uniform_grid({1024, 1024}, periodic), quick ? 100 : 1000);
   }
@@ -379,7 +455,8 @@ int main(int argc, char** argv) {
   FailureLog failures;
   return cunum::bench::bench_main(argc, argv, "cunum-bench-poisson-fft",
                                   "cunum-bench-poisson-fft: cunum::PoissonSolver against the bare cuFFT R2C + C2R "
-                                  "pair, wall boundaries against periodic, plan reuse (FFTW CPU backend without a "
-                                  "GPU). Sections: periodic, walls, plan reuse (GPU); cpu (the FFTW backend, anywhere)",
+                                  "pair, wall boundaries against periodic, every boundary and centring against "
+                                  "both, plan reuse (FFTW CPU backend without a GPU). Sections: periodic, walls, "
+                                  "placements, plan reuse (GPU); cpu (the FFTW backend, anywhere)",
                                   failures, [&](const BenchOptions& options) { run(options, failures); });
 }

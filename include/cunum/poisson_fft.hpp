@@ -135,9 +135,9 @@ struct PoissonOptions {
 /// diagonalises it (DST or DCT of type I, II/III or IV; FFTW's real-to-real kinds on the
 /// CPU), the periodic axes by a real-to-complex FFT; each mode is divided by the
 /// eigenvalue of the discrete operator (the transforms' normalisation folded in), and
-/// the inverse transforms run in reverse. The CUDA backend serves, on wall axes,
-/// dirichlet at vertices and neumann at cells (the default centrings); it refuses the
-/// other wall placements and the mixed axes (below) until it transforms them.
+/// the inverse transforms run in reverse. The CUDA backend computes each wall transform
+/// from one real FFT of the line (length n, 2n, 2(n + 1) or 2(n - 1)) and pre- and
+/// post-processing passes (docs/poisson_fft.md).
 ///
 /// Moved from, a solver holds nothing: every member function then throws Error
 /// ErrorCode::invalid_argument naming 'this' (assigning to it or destroying it is fine).
@@ -173,9 +173,6 @@ class PoissonSolver {
   ///         physical memory (CPU) or the device's total memory (CUDA), and from the plans;
   ///         ErrorCode::not_supported (CUDA) when placement.stream is being captured into
   ///         a CUDA graph, before anything is allocated: the setup would belong to the graph;
-  ///         ErrorCode::not_supported (CUDA) naming 'grid.centrings' or 'grid.boundaries'
-  ///         for a wall axis the CUDA backend does not serve (see Method), before
-  ///         anything is allocated;
   ///         ErrorCode::cuda_failure from the plans
   explicit PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options = {}, const Placement& placement = {});
   ~PoissonSolver();

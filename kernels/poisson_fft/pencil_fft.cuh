@@ -290,11 +290,14 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 // Z_k = e^(i pi k / 2n) (X_k - i X_{n-k}) of each, their sum with i before the second.
 // Reads `source`, writes `target` (may be the same array): grid samples in Makhoul's
 // shuffled order, coefficients in natural order. `quarter_twiddles` holds
-// (cos, sin)(pi k / 2n), k < n. Division: used by the turnaround only.
+// (cos, sin)(pi k / 2n), k < n. Division: used by the turnaround only. With
+// `alternating` (Dirichlet walls at cells: DST-II / DST-III, src/poisson_fft/
+// wall_transforms.hpp) grid point i is taken and given times (-1)^i, and the division's
+// table for this axis is the reversed one.
 template <class Policy, WallStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     cosine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
-                         const PencilValue<typename Policy::Value>* quarter_twiddles,
+                         const PencilValue<typename Policy::Value>* quarter_twiddles, bool alternating,
                          const typename Policy::Value* source, typename Policy::Value* target) {
   using T = typename Policy::Value;
   constexpr int E = Policy::items;
@@ -311,11 +314,17 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     const int e = place.t + m * kStride;
     return (grid ? cosine_shuffle_source(n, e) : std::int64_t{e}) * shape.row_stride;
   };
+  // The sign of the grid point element m holds, on the grid's side (alternating).
+  const auto grid_sign = [&](int m, bool grid) {
+    return grid && alternating && alternating_sign(cosine_shuffle_source(n, place.t + m * kStride)) < 0 ? T(-1)
+                                                                                                         : T(1);
+  };
   PencilValue<T> v[E];
 #pragma unroll
   for (int m = 0; m < E; ++m) {
     const std::int64_t row = offset + row_of(m, kFromGrid);
-    v[m] = {has_first ? source[row] : T(0), has_second ? source[row + 1] : T(0)};
+    const T sign = grid_sign(m, kFromGrid);
+    v[m] = {has_first ? sign * source[row] : T(0), has_second ? sign * source[row + 1] : T(0)};
   }
   if constexpr (kStage != WallStage::inverse) {
     PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
@@ -339,8 +348,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 #pragma unroll
   for (int m = 0; m < E; ++m) {
     const std::int64_t row = offset + row_of(m, kToGrid);
-    if (has_first) target[row] = v[m].re;
-    if (has_second) target[row + 1] = v[m].im;
+    const T sign = grid_sign(m, kToGrid);
+    if (has_first) target[row] = sign * v[m].re;
+    if (has_second) target[row + 1] = sign * v[m].im;
   }
 }
 

@@ -59,24 +59,25 @@ void launch_divide(const PoissonDevice& device, const SpectralTables<T>& divisio
 }  // namespace
 
 template <class T>
-void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, std::int64_t n, const LineGeometry& g,
-                               std::int64_t pitch, const T* grid, T* lines, StreamHandle stream) {
+void launch_poisson_wall_lines(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
+                               const LineGeometry& g, std::int64_t pitch, const T* grid, T* lines,
+                               StreamHandle stream) {
   PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const ExtendedLine<T> extend{dirichlet, n};
+    const ExtendedLine<T> extend{line, side, n};
     launch_lines<Policy>(lines_from_grid_kernel<Policy, T, ExtendedLine<T>>, "poisson_wall_lines_kernel", g, pitch,
                          stream, extend, g, pitch, grid, lines);
   });
 }
 
 template <class T>
-void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, std::int64_t n, const T* twiddles,
-                                            const LineGeometry& g, std::int64_t pitch, const T* grid,
-                                            PoissonComplex<T>* lines, StreamHandle stream) {
+void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, GridSide side, std::int64_t n,
+                                            const T* twiddles, const LineGeometry& g, std::int64_t pitch,
+                                            const T* grid, PoissonComplex<T>* lines, StreamHandle stream) {
   using Complex = CufftComplex<T>;
   PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const CosineInverseSpectrum<T, Complex> spectrum{n, twiddles};
+    const CosineInverseSpectrum<T, Complex> spectrum{side, n, twiddles};
     launch_lines<Policy>(lines_from_grid_kernel<Policy, T, CosineInverseSpectrum<T, Complex>>,
                          "poisson_cosine_inverse_spectrum_kernel", g, pitch, stream, spectrum, g, pitch, grid,
                          reinterpret_cast<Complex*>(lines));
@@ -84,13 +85,13 @@ void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, std::in
 }
 
 template <class T>
-void launch_poisson_wall_coefficients(const PoissonDevice& device, bool dirichlet, std::int64_t n,
+void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream) {
   using Complex = CufftComplex<T>;
   PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const WallCoefficient<T, Complex> coefficient{dirichlet, n, twiddles};
+    const WallCoefficient<T, Complex> coefficient{line, side, n, twiddles};
     launch_lines<Policy>(grid_from_lines_kernel<Policy, T, WallCoefficient<T, Complex>>,
                          "poisson_wall_coefficients_kernel", g, g.n_axis, stream, coefficient, g, pitch,
                          reinterpret_cast<const Complex*>(lines), grid);
@@ -98,11 +99,12 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, bool dirichle
 }
 
 template <class T>
-void launch_poisson_cosine_unshuffle(const PoissonDevice& device, std::int64_t n, const LineGeometry& g,
-                                     std::int64_t pitch, const T* lines, T* grid, StreamHandle stream) {
+void launch_poisson_cosine_unshuffle(const PoissonDevice& device, GridSide side, std::int64_t n,
+                                     const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
+                                     StreamHandle stream) {
   PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const CosineUnshuffle<T> unshuffle{n};
+    const CosineUnshuffle<T> unshuffle{side, n};
     launch_lines<Policy>(grid_from_lines_kernel<Policy, T, CosineUnshuffle<T>>, "poisson_cosine_unshuffle_kernel", g,
                          g.n_axis, stream, unshuffle, g, pitch, lines, grid);
   });
@@ -153,26 +155,26 @@ void launch_poisson_copy(const PoissonDevice& device, std::int64_t total, std::i
 }
 
 template <class T>
-void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::int64_t points, const T* rhs,
-                         double* sums, StreamHandle stream) {
+void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::int64_t points,
+                         const MeanWeights& weights, const T* rhs, double* sums, StreamHandle stream) {
   PoissonStridePolicies::dispatch(device.arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "poisson_sums_kernel";
     const LaunchConfig config{grid_1d(batch, name), dim3(Policy::block_threads), 0, stream};  // a block a problem
-    launch_kernel(sums_kernel<Policy, T>, name, config, points, rhs, sums);
+    launch_kernel(sums_kernel<Policy, T>, name, config, points, weights, rhs, sums);
   });
 }
 
 #define CUNUM_INSTANTIATE_POISSON_LAUNCHERS(T)                                                                       \
-  template void launch_poisson_wall_lines(const PoissonDevice&, bool, std::int64_t, const LineGeometry&,            \
-                                          std::int64_t, const T*, T*, StreamHandle);                                \
-  template void launch_poisson_cosine_inverse_spectrum(const PoissonDevice&, std::int64_t, const T*,                \
+  template void launch_poisson_wall_lines(const PoissonDevice&, WallLine, GridSide, std::int64_t,                 \
+                                          const LineGeometry&, std::int64_t, const T*, T*, StreamHandle);           \
+  template void launch_poisson_cosine_inverse_spectrum(const PoissonDevice&, GridSide, std::int64_t, const T*,      \
                                                        const LineGeometry&, std::int64_t, const T*,                 \
                                                        PoissonComplex<T>*, StreamHandle);                           \
-  template void launch_poisson_wall_coefficients(const PoissonDevice&, bool, std::int64_t, const T*,                \
+  template void launch_poisson_wall_coefficients(const PoissonDevice&, WallLine, GridSide, std::int64_t, const T*,  \
                                                  const LineGeometry&, std::int64_t, const PoissonComplex<T>*, T*,   \
                                                  StreamHandle);                                                     \
-  template void launch_poisson_cosine_unshuffle(const PoissonDevice&, std::int64_t, const LineGeometry&,            \
+  template void launch_poisson_cosine_unshuffle(const PoissonDevice&, GridSide, std::int64_t, const LineGeometry&,  \
                                                 std::int64_t, const T*, T*, StreamHandle);                          \
   template void launch_poisson_turnaround(const PoissonDevice&, const WallPass<T>&, const LineGeometry&,            \
                                           const SpectralTables<T>&, PoissonComplex<T>*, T*, StreamHandle);          \
@@ -182,8 +184,8 @@ void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::i
                                       const T*, T*, StreamHandle);                                                  \
   template void launch_poisson_copy(const PoissonDevice&, std::int64_t, std::int64_t, bool, const T*, T*,           \
                                     StreamHandle);                                                                  \
-  template void launch_poisson_sums(const PoissonDevice&, std::int64_t, std::int64_t, const T*, double*,            \
-                                    StreamHandle);
+  template void launch_poisson_sums(const PoissonDevice&, std::int64_t, std::int64_t, const MeanWeights&,        \
+                                    const T*, double*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_LAUNCHERS, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -45,32 +45,47 @@ SpectralDivision<T> spectral_division(const SpectralTables<T>& tables) {
   return {tables.outer, tables.middle, tables.inner, tables.screening, tables.scale};
 }
 
-// The samples of a line from the grid: `fetch(i)` reads grid point i of the line.
-// Forward (and the Dirichlet inverse, the same transform): the odd extension or
-// Makhoul's shuffle.
+// Grid point i of an axis's line as a pass with `side` takes it (grid_side_sample,
+// src/poisson_fft/wall_transforms.hpp): on the way in `value` reads the grid; on the
+// way out it computes coefficient i.
+template <class T, class Value>
+__device__ __forceinline__ T on_grid_side(GridSide side, std::int64_t n, std::int64_t i, const Value& value) {
+  const PassSample at = grid_side_sample(side, n, i);
+  const T v = value(at.source);
+  return at.sign < 0 ? -v : v;
+}
+
+// The samples of a line's R2C input from its grid points (`fetch(i)` reads grid point
+// i, taken as `side` says): line_sample's odd or even extension, Makhoul's shuffle, or
+// Makhoul's shuffle of the line padded with n zeros.
 template <class T>
 struct ExtendedLine {
   using Value = T;
-  bool dirichlet;
+  WallLine line;
+  GridSide side;
   std::int64_t n;
   template <class Fetch>
   __device__ T operator()(std::int64_t e, const Fetch& fetch) const {
-    if (!dirichlet) return fetch(cosine_shuffle_source(n, e));
-    const OddExtensionSource source = odd_extension_source(n, e);
-    return source.sign == 0 ? T(0) : static_cast<T>(source.sign) * fetch(source.source);
+    const PassSample sample = line_sample(line, n, e);
+    if (sample.sign == 0) return T(0);
+    const T value = on_grid_side<T>(side, n, sample.source, fetch);
+    return sample.sign < 0 ? -value : value;
   }
 };
 
-// Neumann inverse: the half spectrum whose C2R is the shuffled DCT-III.
+// DCT-III (the Neumann inverse, the mixed vertex axes' forward): the half spectrum
+// whose C2R is the shuffled DCT-III of the line's values (taken as `side` says).
 template <class T, class Complex>
 struct CosineInverseSpectrum {
   using Value = Complex;
+  GridSide side;
   std::int64_t n;
   const T* twiddles;
   template <class Fetch>
   __device__ Complex operator()(std::int64_t k, const Fetch& fetch) const {
-    const T mirror = k == 0 ? T(0) : fetch(n - k);
-    const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddles[2 * k], twiddles[2 * k + 1], fetch(k), mirror);
+    const auto sample = [&](std::int64_t i) { return on_grid_side<T>(side, n, i, fetch); };
+    const T mirror = k == 0 ? T(0) : sample(n - k);
+    const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddles[2 * k], twiddles[2 * k + 1], sample(k), mirror);
     Complex mode;
     mode.x = z.re;
     mode.y = z.im;
@@ -78,27 +93,36 @@ struct CosineInverseSpectrum {
   }
 };
 
-// Grid point k of a line from the line's transform: the real coefficients (-Im U_{k+1},
-// or Makhoul's twiddle) after a forward pass.
+// Grid point i of a line from the line's R2C (written as `side` says): the real
+// coefficients of line_coefficient (-Im U_{k+1} DST-I, Re U_k DCT-I, Makhoul's twiddle
+// DCT-II, its odd modes at 2n DCT-IV).
 template <class T, class Complex>
 struct WallCoefficient {
   using Line = Complex;
-  bool dirichlet;
+  WallLine line;
+  GridSide side;
   std::int64_t n;
-  const T* twiddles;
-  __device__ T operator()(std::int64_t k, const Complex* line) const {
-    if (dirichlet) return -line[sine_spectrum_index(k)].y;
-    const Complex mode = line[cosine_spectrum_index(n, k)];
-    return cosine_coefficient(n, k, twiddles[2 * k], twiddles[2 * k + 1], mode.x, mode.y);
+  const T* twiddles;  // null for the extensions
+  __device__ T coefficient(std::int64_t k, const Complex* spectrum) const {
+    const Complex mode = spectrum[line_coefficient_mode(line, n, k)];
+    const T cos_twiddle = twiddles != nullptr ? twiddles[2 * k] : T(0);
+    const T sin_twiddle = twiddles != nullptr ? twiddles[2 * k + 1] : T(0);
+    return line_coefficient(line, n, k, cos_twiddle, sin_twiddle, mode.x, mode.y);
+  }
+  __device__ T operator()(std::int64_t i, const Complex* spectrum) const {
+    return on_grid_side<T>(side, n, i, [&](std::int64_t k) { return coefficient(k, spectrum); });
   }
 };
 
-// Neumann inverse: the C2R's line unshuffled.
+// DCT-III's last step: the C2R's line unshuffled (written as `side` says).
 template <class T>
 struct CosineUnshuffle {
   using Line = T;
+  GridSide side;
   std::int64_t n;
-  __device__ T operator()(std::int64_t i, const T* line) const { return line[cosine_shuffle_position(n, i)]; }
+  __device__ T operator()(std::int64_t i, const T* line) const {
+    return on_grid_side<T>(side, n, i, [&](std::int64_t j) { return line[cosine_shuffle_position(n, j)]; });
+  }
 };
 
 // q = z / n and r = z - q n, in 32 bits when both fit (a 64-bit division costs a thread
@@ -289,27 +313,30 @@ __global__ void __launch_bounds__(Policy::block_threads)
 // directly, with no trip through the coefficient array (which would cost a scatter and
 // a gather over the whole grid). It composes the same functors as those two passes
 // (WallCoefficient, then ExtendedLine or CosineInverseSpectrum), so the values are
-// theirs, bit for bit.
-//   Neumann: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
-//            spectrum's mode k needs those two, so it is written in place.
-//   Dirichlet: the odd extension of the divided DST-I coefficients, into `extended`.
+// theirs, bit for bit. Not for a pass whose forward is the DCT-III (dct3_forward).
+//   cosine: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
+//           spectrum's mode k needs those two, so it is written in place.
+//   the transforms that are their own inverse (DST-I, DCT-I, DCT-IV): the R2C input
+//           made of the divided coefficients, into `extended`.
 template <class Policy, class T, class Complex>
 __global__ void __launch_bounds__(Policy::block_threads)
     turnaround_kernel(WallPass<T> p, LineGeometry g, SpectralDivision<T> division, Complex* spectrum, T* extended) {
-  const WallCoefficient<T, Complex> coefficient{p.dirichlet, p.n, p.twiddles};
+  const WallCoefficient<T, Complex> coefficient{p.line, GridSide{}, p.n, p.twiddles};
   for (std::int64_t r = blockIdx.x; r < p.lines; r += gridDim.x) {
     const std::int64_t m_lane = r / g.lane_lines % g.n_lane, m_block = r / g.block_lines % g.n_block;
     Complex* line = spectrum + r * p.half;
     // Grid point i of the line as the coefficient array would hold it: divided.
-    const auto divided = [&](std::int64_t i) { return coefficient(i, line) * division.factor(i, m_lane, m_block); };
-    if (p.dirichlet) {
-      const ExtendedLine<T> extend{true, p.n};
+    const auto divided = [&](std::int64_t i) {
+      return coefficient.coefficient(i, line) * division.factor(i, m_lane, m_block);
+    };
+    if (p.line != WallLine::cosine) {
+      const ExtendedLine<T> extend{p.line, GridSide{}, p.n};
       T* target = extended + r * p.length;
       for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) target[e] = extend(e, divided);
       continue;
     }
     // Mode k reads grid points k and n - k, both of them mode k of this spectrum.
-    const CosineInverseSpectrum<T, Complex> inverse{p.n, p.twiddles};
+    const CosineInverseSpectrum<T, Complex> inverse{GridSide{}, p.n, p.twiddles};
     for (std::int64_t k = threadIdx.x; k < p.half; k += blockDim.x) {
       const Complex mode = inverse(k, divided);
       line[k] = mode;
@@ -328,13 +355,28 @@ __global__ void __launch_bounds__(Policy::block_threads)
   }
 }
 
-// One block per problem: sum f and sum |f| in double, in a fixed order.
+// The weight of point i of a problem in a singular problem's mean (MeanWeights); only
+// the `reject` rule on an axis with Neumann walls at vertices pays its divisions.
+__device__ __forceinline__ double mean_weight(const MeanWeights& weights, std::int64_t i) {
+  double weight = 1;
+#pragma unroll
+  for (int a = 2; a >= 0; --a) {
+    const std::int64_t n = weights.shape[a], m = i % n;
+    if (weights.half_ends[a] && (m == 0 || m == n - 1)) weight *= 0.5;
+    i /= n;
+  }
+  return weight;
+}
+
+// One block per problem: sum w f and sum w |f| in double, in a fixed order.
 template <class Policy, class T>
-__global__ void __launch_bounds__(Policy::block_threads) sums_kernel(std::int64_t points, const T* rhs, double* sums) {
+__global__ void __launch_bounds__(Policy::block_threads)
+    sums_kernel(std::int64_t points, MeanWeights weights, const T* rhs, double* sums) {
   const T* problem = rhs + blockIdx.x * points;
+  const bool weighted = weights.half_ends[0] || weights.half_ends[1] || weights.half_ends[2];
   double sum = 0, absolute = 0;
   for (std::int64_t i = threadIdx.x; i < points; i += Policy::block_threads) {
-    const double value = problem[i];
+    const double value = weighted ? mean_weight(weights, i) * problem[i] : problem[i];
     sum += value;
     absolute += fabs(value);
   }

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "cunum/core/stream.hpp"
+#include "src/poisson_fft/wall_transforms.hpp"  // WallLine, GridSide
 
 namespace cunum::detail {
 
@@ -51,15 +52,19 @@ struct SpectralTables {
 // is a plain batched 1-D transform: a strided one costs cuFFT extra passes of its own.
 // Line r is the grid line of problem b through (m[slow], m[fast]) with
 // r = (b * n[slow] + m[slow]) * n[fast] + m[fast].
+// wall_pass_kind (src/poisson_fft/wall_passes.hpp) gives each AxisTransform its kind.
 template <class T>
 struct WallPass {
   int axis;
-  bool dirichlet;
+  WallLine line;
+  bool dct3_forward;                       // cosine: DCT-III forward and DCT-II back (the mixed axes at vertices)
+  GridSide grid_side;
   std::int64_t n;                          // grid points on the axis
-  std::int64_t length;                     // the DFT's length: 2(n + 1) Dirichlet, n Neumann
+  std::int64_t length;                     // the R2C's length: 2(n + 1), 2(n - 1), n or 2n by `line`
   std::int64_t half;
   std::int64_t lines;
-  const T* twiddles;                       // Neumann: (cos, sin)(pi k / 2n), k < n, interleaved
+  // cosine: (cos, sin)(pi k / 2n); quarter_cosine: (cos, sin)(pi (2k + 1) / 4n); k < n, interleaved
+  const T* twiddles;
 };
 
 // How a pass's lines meet one grid-shaped array (the caller's grid or the coefficient
@@ -105,30 +110,34 @@ enum class WallStage { forward, turnaround, inverse };
 
 // --- the wall passes' line kernels (lines_from_grid_kernel, grid_from_lines_kernel) ---
 
-// lines[r * pitch + e] = sample e of line r's odd extension (Dirichlet) or of Makhoul's
-// shuffle of its n points (Neumann), e < pitch, from the grid-shaped array `grid`.
+// lines[r * pitch + e] = sample e of the R2C input `line` makes of line r's n points
+// (taken as `side` says) from the grid-shaped array `grid`, e < pitch.
 template <class T>
-void launch_poisson_wall_lines(const PoissonDevice& device, bool dirichlet, std::int64_t n, const LineGeometry& g,
-                               std::int64_t pitch, const T* grid, T* lines, StreamHandle stream);
+void launch_poisson_wall_lines(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
+                               const LineGeometry& g, std::int64_t pitch, const T* grid, T* lines,
+                               StreamHandle stream);
 
-// lines[r * pitch + k] = mode k of the half spectrum whose C2R is line r's shuffled
-// DCT-III (Neumann inverse), k < pitch; `twiddles`: (cos, sin)(pi k / 2n) interleaved.
+// lines[r * pitch + k] = mode k of the half spectrum whose C2R is the shuffled DCT-III
+// of line r's n values (taken as `side` says), k < pitch; `twiddles`:
+// (cos, sin)(pi k / 2n) interleaved.
 template <class T>
-void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, std::int64_t n, const T* twiddles,
-                                            const LineGeometry& g, std::int64_t pitch, const T* grid,
-                                            PoissonComplex<T>* lines, StreamHandle stream);
+void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, GridSide side, std::int64_t n,
+                                            const T* twiddles, const LineGeometry& g, std::int64_t pitch,
+                                            const T* grid, PoissonComplex<T>* lines, StreamHandle stream);
 
-// Grid point k of each line = its real coefficient k (-Im U_{k+1} Dirichlet, Makhoul's
-// twiddle Neumann) from the line's half spectrum at lines + r * pitch.
+// Grid point i of each line = real coefficient i (written as `side` says) of the
+// transform `line` names, from the line's half spectrum at lines + r * pitch.
 template <class T>
-void launch_poisson_wall_coefficients(const PoissonDevice& device, bool dirichlet, std::int64_t n,
+void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream);
 
-// Grid point i of each line = the C2R's line r unshuffled (Neumann inverse).
+// Grid point i of each line = the C2R's line r unshuffled (the DCT-III; written as
+// `side` says).
 template <class T>
-void launch_poisson_cosine_unshuffle(const PoissonDevice& device, std::int64_t n, const LineGeometry& g,
-                                     std::int64_t pitch, const T* lines, T* grid, StreamHandle stream);
+void launch_poisson_cosine_unshuffle(const PoissonDevice& device, GridSide side, std::int64_t n,
+                                     const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
+                                     StreamHandle stream);
 
 // --- the division and the grid-stride kernels ---
 
@@ -154,11 +163,18 @@ template <class T>
 void launch_poisson_copy(const PoissonDevice& device, std::int64_t total, std::int64_t points, bool subtract_origin,
                          const T* in, T* out, StreamHandle stream);
 
-// sums[2b], sums[2b + 1] = sum f and sum |f| of problem b of `batch` (in double, in a
-// fixed order).
+// The weights of a singular problem's mean (PoissonLayout::half_weight_ends): the end
+// points of the axes flagged in `half_ends` count half; `shape` is the problem's.
+struct MeanWeights {
+  bool half_ends[3];
+  std::int64_t shape[3];
+};
+
+// sums[2b], sums[2b + 1] = sum w f and sum w |f| of problem b of `batch` (in double, in
+// a fixed order), w the point's weight.
 template <class T>
-void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::int64_t points, const T* rhs,
-                         double* sums, StreamHandle stream);
+void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::int64_t points,
+                         const MeanWeights& weights, const T* rhs, double* sums, StreamHandle stream);
 
 // --- the pencil kernels (pencil lengths: with_pencil_length, poisson_fft_policy.hpp) ---
 
@@ -171,12 +187,13 @@ void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t 
                                       StreamHandle stream);
 
 // Stage `stage` of a Neumann axis's cosine transforms of DFT length `length` along
-// pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n).
+// pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n);
+// `alternating`: grid point i times (-1)^i on the grid's side (Dirichlet at cells).
 template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   const T* source, T* target, StreamHandle stream);
+                                   bool alternating, const T* source, T* target, StreamHandle stream);
 
 // Stage `stage` of a Dirichlet axis's DST-I of DFT length `length` = 2(n + 1) along
 // pencils, source -> target (may be equal). DST-I is its own inverse: forward and

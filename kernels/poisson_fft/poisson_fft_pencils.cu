@@ -70,14 +70,14 @@ template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   const T* source, T* target, StreamHandle stream) {
+                                   bool alternating, const T* source, T* target, StreamHandle stream) {
   with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "poisson_cosine_pencil_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
     const auto launch = [&](auto kernel) {
       launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
-                    pencil_values(twiddles), pencil_values(quarter_twiddles), source, target);
+                    pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, source, target);
     };
     switch (stage) {
       case WallStage::forward:
@@ -113,7 +113,7 @@ void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, s
                                                  StreamHandle);                                                   \
   template void launch_poisson_cosine_pencils(const PoissonDevice&, WallStage, std::int64_t,                      \
                                               const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
-                                              const PoissonComplex<T>*, const T*, T*, StreamHandle);              \
+                                              const PoissonComplex<T>*, bool, const T*, T*, StreamHandle);        \
   template void launch_poisson_sine_pencils(const PoissonDevice&, WallStage, std::int64_t, const SpectralTables<T>&, \
                                             PencilShape, const PoissonComplex<T>*, const T*, T*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_PENCIL_LAUNCHERS, CUNUM_REAL_TYPES)

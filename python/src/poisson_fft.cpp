@@ -64,8 +64,7 @@ grid points ('vertex': a Dirichlet wall's point is not stored, a Neumann wall's 
 - 'neumann_dirichlet': x_i = i h,       h = L / n.
 
 The default centrings are 'vertex' for periodic and dirichlet axes and 'cell' for
-the others. The cuda backend serves, on wall axes, dirichlet at vertices and neumann
-at cells; it raises NotSupported for the others (the cpu backend solves them).
+the others. Both backends serve every condition at both centrings.
 
 Arrays are C-ordered, the last axis fastest. Without a Dirichlet wall and with
 alpha = 0 the constants solve the homogeneous problem: `compatibility` says what a
@@ -96,8 +95,7 @@ Raises:
         'grid.boundaries', 'grid.batch', 'grid.centrings', 'options.screening', ...).
     OutOfMemory: the work arrays exceed the machine's or device's memory.
     NoDevice: 'cuda' without a device.
-    NotSupported: `stream` is being captured into a CUDA graph; cuda: a wall axis it
-        does not serve, naming 'grid.boundaries' or 'grid.centrings'.)";
+    NotSupported: `stream` is being captured into a CUDA graph.)";
 
 constexpr const char* solve_doc = R"(Solves every problem of the batch: out = (Laplacian - alpha)^-1 rhs.
 

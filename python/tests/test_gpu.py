@@ -166,6 +166,12 @@ def test_poisson_bridge_and_monte_carlo_match_the_cpu_backend():
     assert solved.data.ptr == pointer
     expected = cunum.PoissonSolver((64, 48), (1.0, 1.0), ("dirichlet", "periodic"), backend="cpu").solve(f)
     assert np.allclose(host(solved), expected, rtol=1e-12, atol=1e-14)
+    # A mixed axis and walls at the other placements, as the cpu backend solves them.
+    for boundaries, centrings in ((("dirichlet_neumann", "neumann_dirichlet"), "cell"),
+                                  (("neumann", "dirichlet_neumann"), "vertex"), ("dirichlet", "cell")):
+        gpu = cunum.PoissonSolver((64, 48), None, boundaries, centrings=centrings, backend="cuda").solve(cp.asarray(f))
+        cpu = cunum.PoissonSolver((64, 48), None, boundaries, centrings=centrings, backend="cpu").solve(f)
+        assert np.allclose(host(gpu), cpu, rtol=1e-12, atol=1e-12 * np.abs(cpu).max())
 
     order = cunum.brownian_bridge.make_bridge_order([i / 16 for i in range(1, 16)])
     z = rng.standard_normal((16, 1, 1001))
@@ -201,8 +207,4 @@ def test_errors_are_raised_from_the_device():
             stream.end_capture()
     with pytest.raises(cunum.OutOfMemory):
         cunum.PoissonSolver((1 << 17, 1 << 17), backend="cuda")
-    # Walls the cuda backend does not transform yet are refused by name, never solved wrongly.
-    with pytest.raises(cunum.NotSupported, match="argument 'grid.boundaries'"):
-        cunum.PoissonSolver((16, 16), None, ("dirichlet_neumann", "periodic"), backend="cuda")
-    with pytest.raises(cunum.NotSupported, match="argument 'grid.centrings'"):
-        cunum.PoissonSolver((16, 16), None, "dirichlet", centrings="cell", backend="cuda")
+

@@ -3,13 +3,21 @@
 // through kernels/poisson_fft/poisson_fft_launch.hpp, tuned in poisson_fft_policy.hpp).
 // cuFFT has no sine or cosine transforms, so each wall axis is transformed on its own,
 // along that axis only, by the algorithms of src/poisson_fft/wall_transforms.hpp
-// (docs/poisson_fft.md):
-//   Neumann    Makhoul's DCT-II / DCT-III: a shuffle, one real DFT of the grid's own
-//              length n, a twiddle; the inverse the other way round;
-//   Dirichlet  DST-I: one real DFT of the line's odd extension, 2(n + 1).
-// Those are the default centrings (Dirichlet at vertices, Neumann at cells); the other
-// wall placements and the mixed axes are refused (require_served_walls) until the
-// backend transforms them.
+// (docs/poisson_fft.md; WallPass in kernels/poisson_fft/poisson_fft_launch.hpp maps
+// each AxisTransform to its pass):
+//   Neumann at cells        Makhoul's DCT-II / DCT-III: a shuffle, one real DFT of the
+//                           grid's own length n, a twiddle; the inverse the other way round;
+//   Dirichlet at vertices   DST-I: one real DFT of the line's odd extension, 2(n + 1);
+//   Neumann at vertices     DCT-I: one real DFT of the line's even extension, 2(n - 1);
+//   Dirichlet at cells      the Neumann pass with grid sample i times (-1)^i on the way
+//                           in and out (DST-II / DST-III), its coefficients reversed;
+//   mixed, at vertices      the Neumann pass run the other way (DCT-III forward, DCT-II
+//                           back), the grid's samples reversed for dirichlet_neumann;
+//   mixed, at cells         DCT-IV: Makhoul's DCT-II of the line padded to 2n, its odd
+//                           modes; its own inverse; (-1)^i for dirichlet_neumann (DST-IV).
+// Where a pass keeps its coefficients reversed, its axis's eigenvalue table here is
+// reversed to match. The pencil kernels serve Dirichlet at vertices and both walls at
+// cells.
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
 // contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
 // that scatters the real coefficients back into a grid-sized array (the coefficient
@@ -33,6 +41,7 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -51,6 +60,7 @@
 #include "src/core/setup_fence.hpp"
 #include "src/poisson_fft/poisson_fft_backends.hpp"
 #include "src/poisson_fft/poisson_fft_policy.hpp"
+#include "src/poisson_fft/wall_passes.hpp"
 
 namespace cunum::detail {
 
@@ -103,14 +113,15 @@ class PoissonCuda final : public PoissonBackend<T> {
   using Library = Cufft<T>;
   using Complex = typename Library::Complex;
 
-  // A wall axis's pass: its kernel parameters and its plans (the Dirichlet pass's
-  // forward plan serves both directions: DST-I is its own inverse).
+  // A wall axis's pass: its kernel parameters and its plans: the R2C of its lines'
+  // length, and for the cosine passes the C2R of n (a transform that is its own inverse
+  // runs its R2C both ways).
   struct Wall {
     WallPass<T> pass;
     LineGeometry on_grid;          // the lines in the caller's grid order
     LineGeometry on_coefficients;  // the lines in the coefficient array
-    std::unique_ptr<CufftPlan> forward;
-    std::unique_ptr<CufftPlan> inverse;
+    std::unique_ptr<CufftPlan> r2c;
+    std::unique_ptr<CufftPlan> c2r;
     // Transformed along pencils by cosine_pencil_kernel or sine_pencil_kernel instead
     // (plan_wall_pencils): the pencils, and the offset of its e^(-2 pi i k / length) in
     // the pencil twiddles.
@@ -168,9 +179,16 @@ class PoissonCuda final : public PoissonBackend<T> {
       Wall wall;
       WallPass<T>& p = wall.pass;
       p.axis = a;
-      p.dirichlet = layout.boundaries[a] == PoissonBoundary::dirichlet;
       p.n = layout.shape[a];
-      p.length = p.dirichlet ? 2 * (p.n + 1) : p.n;
+      const WallPassKind kind = wall_pass_kind(layout.transforms[a], p.n);
+      p.line = kind.line;
+      p.dct3_forward = kind.dct3_forward;
+      p.grid_side = kind.grid_side;
+      p.length = kind.length;
+      if (kind.reversed_coefficients) {
+        auto first = host_eigenvalues_.begin() + layout.eigen_offset[a];
+        std::reverse(first, first + p.n);
+      }
       p.half = p.length / 2 + 1;
       p.lines = layout.batch * (layout.points / p.n);
       int others[2], other = 0;
@@ -181,10 +199,10 @@ class PoissonCuda final : public PoissonBackend<T> {
       wall.on_grid = line_geometry(p, others, grid_view_);
       wall.on_coefficients = line_geometry(p, others, coefficient_view_);
       p.twiddles = nullptr;
-      if (!p.dirichlet) {
+      if (line_has_twiddles(p.line)) {
         twiddle_offsets_[w] = static_cast<std::int64_t>(host_twiddles_.size());
         for (std::int64_t k = 0; k < p.n; ++k) {
-          const double angle = kPi * static_cast<double>(k) / (2.0 * static_cast<double>(p.n));
+          const double angle = line_twiddle_angle(p.line, p.n, k);
           host_twiddles_.push_back(static_cast<T>(std::cos(angle)));
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
         }
@@ -194,8 +212,10 @@ class PoissonCuda final : public PoissonBackend<T> {
         continue;
       }
       long long length = p.length, half = p.half, n = p.n;
-      wall.forward = plan(1, &length, &length, 1, p.length, &half, 1, p.half, Library::forward_type, p.lines);
-      if (!p.dirichlet) wall.inverse = plan(1, &n, &half, 1, p.half, &n, 1, p.n, Library::inverse_type, p.lines);
+      wall.r2c = plan(1, &length, &length, 1, p.length, &half, 1, p.half, Library::forward_type, p.lines);
+      if (p.line == WallLine::cosine) {
+        wall.c2r = plan(1, &n, &half, 1, p.half, &n, 1, p.n, Library::inverse_type, p.lines);
+      }
       const auto reals = static_cast<std::size_t>(p.lines * p.length);
       const auto modes = static_cast<std::size_t>(p.lines * p.half);
       line_reals = reals > line_reals ? reals : line_reals;
@@ -246,7 +266,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (twiddles_.size() > 0) twiddles_.copy_from_host_async(host_twiddles_.data(), host_twiddles_.size());
     setup_.record(stream);
     for (int w = 0; w < layout.wall_count; ++w) {
-      if (!walls_[w].pass.dirichlet) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
+      if (line_has_twiddles(walls_[w].pass.line)) walls_[w].pass.twiddles = twiddles_.data() + twiddle_offsets_[w];
     }
   }
 
@@ -269,8 +289,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     const bool fourier = layout_.last_fourier >= 0;
 
     // Forward: the wall passes, rhs -> coefficients. Without periodic axes the last
-    // one turns around on its lines (turnaround_kernel) instead.
-    const int turning_wall = fourier ? -1 : layout_.wall_count - 1;
+    // one turns around on its lines (turnaround_kernel) instead, unless its forward is
+    // the DCT-III (then the coefficients are divided where they lie).
+    const bool last_turns = layout_.wall_count > 0 && !walls_[layout_.wall_count - 1].pass.dct3_forward;
+    const int turning_wall = fourier || !last_turns ? -1 : layout_.wall_count - 1;
     const T* current = rhs;
     for (int w = 0; w < layout_.wall_count; ++w) {
       const LineGeometry& geometry = w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients;
@@ -306,6 +328,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     } else if (layout_.wall_count == 0) {
       launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_, rhs,
                             coefficients_.data(), stream);
+    } else if (turning_wall < 0) {
+      launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_,
+                            static_cast<const T*>(coefficients_.data()), coefficients_.data(), stream);
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).
@@ -343,13 +368,25 @@ class PoissonCuda final : public PoissonBackend<T> {
   // own inverse.
   void transform_lines(const Wall& wall, const T* source, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    launch_poisson_wall_lines(device_, p.dirichlet, p.n, geometry, p.length, source, line_real_.data(), stream);
-    CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
+    if (p.dct3_forward) {
+      launch_poisson_cosine_inverse_spectrum(device_, p.grid_side, p.n, p.twiddles, geometry, p.half, source,
+                                             spectrum(), stream);
+      CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), line_real_.data()));
+      return;
+    }
+    launch_poisson_wall_lines(device_, p.line, p.grid_side, p.n, geometry, p.length, source, line_real_.data(),
+                              stream);
+    CUNUM_CHECK(Library::forward(wall.r2c->get(), line_real_.data(), complex_.data()));
   }
 
   void store_coefficients(const Wall& wall, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    launch_poisson_wall_coefficients(device_, p.dirichlet, p.n, p.twiddles, wall.on_coefficients, p.half,
+    if (p.dct3_forward) {
+      launch_poisson_cosine_unshuffle(device_, GridSide{}, p.n, wall.on_coefficients, p.n,
+                                      static_cast<const T*>(line_real_.data()), coefficients_.data(), stream);
+      return;
+    }
+    launch_poisson_wall_coefficients(device_, p.line, GridSide{}, p.n, p.twiddles, wall.on_coefficients, p.half,
                                      static_cast<const PoissonComplex<T>*>(spectrum()), coefficients_.data(), stream);
   }
 
@@ -359,28 +396,32 @@ class PoissonCuda final : public PoissonBackend<T> {
                               line_real_.data(), stream);
   }
 
+  // The inverse's input from the coefficient array: the DCT-III's half spectrum (the
+  // cosine pass), else the R2C input of the coefficients (a transform that is its own
+  // inverse, and the DCT-II back of a pass whose forward was the DCT-III).
   void load_inverse_lines(const Wall& wall, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     const T* source = coefficients_.data();
-    if (p.dirichlet) {
-      launch_poisson_wall_lines(device_, true, p.n, wall.on_coefficients, p.length, source, line_real_.data(), stream);
+    if (p.line == WallLine::cosine && !p.dct3_forward) {
+      launch_poisson_cosine_inverse_spectrum(device_, GridSide{}, p.n, p.twiddles, wall.on_coefficients, p.half,
+                                             source, spectrum(), stream);
       return;
     }
-    launch_poisson_cosine_inverse_spectrum(device_, p.n, p.twiddles, wall.on_coefficients, p.half, source, spectrum(),
-                                           stream);
+    launch_poisson_wall_lines(device_, p.line, GridSide{}, p.n, wall.on_coefficients, p.length, source,
+                              line_real_.data(), stream);
   }
 
   void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    if (p.dirichlet) {
-      CUNUM_CHECK(Library::forward(wall.forward->get(), line_real_.data(), complex_.data()));
-      launch_poisson_wall_coefficients(device_, true, p.n, static_cast<const T*>(nullptr), geometry, p.half,
-                                       static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
+    if (p.line == WallLine::cosine && !p.dct3_forward) {
+      CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), line_real_.data()));
+      launch_poisson_cosine_unshuffle(device_, p.grid_side, p.n, geometry, p.n,
+                                      static_cast<const T*>(line_real_.data()), target, stream);
       return;
     }
-    CUNUM_CHECK(Library::inverse(wall.inverse->get(), complex_.data(), line_real_.data()));
-    launch_poisson_cosine_unshuffle(device_, p.n, geometry, p.n, static_cast<const T*>(line_real_.data()), target,
-                                    stream);
+    CUNUM_CHECK(Library::forward(wall.r2c->get(), line_real_.data(), complex_.data()));
+    launch_poisson_wall_coefficients(device_, p.line, p.grid_side, p.n, p.twiddles, geometry, p.half,
+                                     static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
   }
 
   LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {
@@ -455,6 +496,10 @@ class PoissonCuda final : public PoissonBackend<T> {
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
+    // The pencil kernels take DST-I and the DCT-II / DCT-III (with alternating signs:
+    // DST-II / DST-III): the other passes run as line passes.
+    const bool pencil_kind = p.line == WallLine::odd_extension || (p.line == WallLine::cosine && !p.dct3_forward);
+    if (!pencil_kind || p.grid_side.reversed) return false;
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
     bool after = false;
@@ -513,7 +558,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_wall_pencils(WallStage stage, const Wall& wall, const T* source, T* target, StreamHandle stream) {
     const PoissonComplex<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
     const SpectralTables<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
-    if (wall.pass.dirichlet) {
+    if (wall.pass.line == WallLine::odd_extension) {
       launch_poisson_sine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
                                   source, target, stream);
       return;
@@ -521,7 +566,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a complex value each.
     const auto* quarter_twiddles = reinterpret_cast<const PoissonComplex<T>*>(wall.pass.twiddles);
     launch_poisson_cosine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
-                                  quarter_twiddles, source, target, stream);
+                                  quarter_twiddles, wall.pass.grid_side.alternating, source, target, stream);
   }
 
   // A grid without periodic axes whose slowest wall axis turns around along pencils:
@@ -565,7 +610,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   std::vector<CufftPlan*> plans() const {
     std::vector<CufftPlan*> all;
     for (const Wall& wall : walls_) {
-      for (CufftPlan* each : {wall.forward.get(), wall.inverse.get()}) {
+      for (CufftPlan* each : {wall.r2c.get(), wall.c2r.get()}) {
         if (each != nullptr) all.push_back(each);
       }
     }
@@ -587,7 +632,9 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   // The `reject` rule: the sums come back to the host (the call waits for them).
   void check_compatible(const T* rhs, StreamHandle stream) {
-    launch_poisson_sums(device_, layout_.batch, layout_.points, rhs, sums_.data(), stream);
+    const MeanWeights weights{{layout_.half_weight_ends[0], layout_.half_weight_ends[1], layout_.half_weight_ends[2]},
+                              {layout_.shape[0], layout_.shape[1], layout_.shape[2]}};
+    launch_poisson_sums(device_, layout_.batch, layout_.points, weights, rhs, sums_.data(), stream);
     std::vector<double> sums(sums_.size());
     CUNUM_CHECK(cudaMemcpyAsync(sums.data(), sums_.data(), sums_.bytes(), cudaMemcpyDeviceToHost, stream));
     CUNUM_CHECK(cudaStreamSynchronize(stream));
@@ -623,32 +670,10 @@ class PoissonCuda final : public PoissonBackend<T> {
   SetupFence setup_;
 };
 
-// The wall transforms this backend computes are DST-I (dirichlet at vertices) and
-// DCT-II / DCT-III (neumann at cells); any other wall axis is refused before anything
-// is allocated, naming the argument that asks for it, never solved with the wrong
-// transform.
-void require_served_walls(const PoissonLayout& layout) {
-  for (int w = 0; w < layout.wall_count; ++w) {
-    const int a = layout.walls[w];
-    const AxisTransform transform = layout.transforms[a];
-    if (transform == AxisTransform::sine_vertex || transform == AxisTransform::cosine_cell) continue;
-    const PoissonBoundary boundary = layout.boundaries[a];
-    const bool mixed = boundary == PoissonBoundary::dirichlet_neumann || boundary == PoissonBoundary::neumann_dirichlet;
-    const char* routine = RoutineScope::current();
-    throw Error(ErrorCode::not_supported,
-                std::string(routine != nullptr ? routine : "cunum") + ": argument '" +
-                    (mixed ? "grid.boundaries" : "grid.centrings") + "' asks for " + to_string(boundary) + " at " +
-                    to_string(layout.centrings[a]) + " on axis " + std::to_string(a - (kPoissonAxes - layout.rank)) +
-                    ", which the CUDA backend does not transform yet (its wall axes are dirichlet at vertices and "
-                    "neumann at cells); the cpu backend solves it");
-  }
-}
-
 }  // namespace
 
 template <class T>
 std::unique_ptr<PoissonBackend<T>> make_poisson_cuda(const PoissonLayout& layout, const Placement& placement) {
-  require_served_walls(layout);
   return std::make_unique<PoissonCuda<T>>(layout, placement);
 }
 

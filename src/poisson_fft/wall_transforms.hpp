@@ -2,7 +2,8 @@
 // Internal: the sine and cosine transforms of a wall axis built on one real DFT, as the
 // CUDA backend computes them (cuFFT has no real-to-real transforms). Each function is
 // the per-sample step of a pre- or post-processing pass, shared by the kernels and by
-// the host test that checks them against FFTW's RODFT00, REDFT10 and REDFT01.
+// the host test that checks them against FFTW's real-to-real kinds (RODFT00, REDFT00,
+// REDFT10, REDFT01, RODFT10, RODFT01, REDFT11, RODFT11).
 //
 // All three are unnormalised as FFTW defines them, on a line x_0 .. x_{n-1}:
 //   DST-I   (RODFT00): Y_k = 2 sum_j x_j sin(pi (j + 1)(k + 1) / (n + 1))
@@ -19,6 +20,22 @@
 // DST-I: the DFT of the odd extension of length 2(n + 1), u_0 = u_{n+1} = 0,
 //   u_{j+1} = x_j, u_{2n+1-j} = -x_j, has U_m = -2i sum_j x_j sin(pi (j + 1) m / (n + 1)),
 //   so Y_k = -Im U_{k+1}: one R2C of length 2(n + 1) per line, along this axis only.
+
+//
+// The other transforms reduce to these, or to the same steps at another length:
+// - DCT-I (REDFT00, Neumann walls at vertices): the DFT of the even extension of length
+//   2(n - 1), u_e = x_e for e <= n - 1 and x_{2(n-1)-e} beyond, whose modes are real:
+//   Y_k = Re U_k.
+// - DST-II and DST-III (RODFT10, RODFT01) by alternating signs and reversal, with
+//   s_j = (-1)^j: RODFT10(x)_k = REDFT10(s x)_{n-1-k} and RODFT01(X) = s REDFT01(X
+//   reversed). So a Dirichlet axis at cells is a Neumann one whose grid samples are
+//   multiplied by s on the way in and out, its coefficients in reverse order.
+// - DCT-IV (REDFT11): the odd outputs of the DCT-II of length 2n of x padded with n
+//   zeros, Y_k = REDFT10_2n(x, 0)_{2k+1}: Makhoul's steps at length 2n. DST-IV (RODFT11)
+//   is RODFT11(x)_k = REDFT11(s x)_{n-1-k}, the same signs and reversal.
+// - The mixed axes at vertices: DCT-III forward and DCT-II back (neumann_dirichlet), and
+//   RODFT01(x) = s REDFT01(x reversed), RODFT10(c) = REDFT10(s c) reversed
+//   (dirichlet_neumann: the signs cancel between the two, the reversals stay).
 
 #include <cstdint>
 
@@ -81,5 +98,102 @@ CUNUM_HOST_DEVICE inline OddExtensionSource odd_extension_source(std::int64_t n,
 
 // The DFT mode of the odd extension whose imaginary part, negated, is DST-I coefficient k.
 CUNUM_HOST_DEVICE inline std::int64_t sine_spectrum_index(std::int64_t k) { return k + 1; }
+
+// The grid point that sample e of a line's even extension (length 2(n - 1), n >= 2)
+// holds; its DFT mode k, real, is DCT-I coefficient k.
+CUNUM_HOST_DEVICE inline std::int64_t even_extension_source(std::int64_t n, std::int64_t e) {
+  return e <= n - 1 ? e : 2 * (n - 1) - e;
+}
+
+// s_i = (-1)^i, the sign that turns the cosine transforms of types II, III and IV into
+// the sine ones (with reversal, above).
+CUNUM_HOST_DEVICE inline int alternating_sign(std::int64_t i) { return i % 2 == 0 ? 1 : -1; }
+
+// Sample j of the shuffled line of length 2n whose Makhoul DCT-II gives DCT-IV: grid
+// point cosine_shuffle_source(2n, j) where it is one (< n), else 0 (the padding);
+// `source` is -1 for the padding.
+CUNUM_HOST_DEVICE inline std::int64_t quarter_shuffle_source(std::int64_t n, std::int64_t j) {
+  const std::int64_t i = cosine_shuffle_source(2 * n, j);
+  return i < n ? i : -1;
+}
+
+// --- a wall pass, as the CUDA backend composes the steps above ---
+
+// How a wall pass makes its R2C input and reads its coefficients.
+enum class WallLine {
+  odd_extension,   // DST-I: the R2C of the odd extension, 2(n + 1); its own inverse
+  even_extension,  // DCT-I: the R2C of the even extension, 2(n - 1); its own inverse
+  cosine,          // Makhoul: DCT-II by an R2C of n, DCT-III by a C2R of n
+  quarter_cosine,  // DCT-IV: Makhoul's DCT-II of the line padded with n zeros, an R2C of 2n; its own inverse
+};
+
+// What a pass does to its axis's grid samples, on the way in and on the way out (never
+// to its coefficients): read or write sample i as sample n - 1 - i (`reversed`), times
+// (-1)^i (`alternating`). These turn the cosine transforms into the sine ones.
+struct GridSide {
+  bool alternating;
+  bool reversed;
+};
+
+// A sample as a pass takes it: value `source` times `sign` (sign 0: a zero sample).
+struct PassSample {
+  std::int64_t source;
+  int sign;
+};
+
+// Sample e of the R2C input `line` makes of a line's n values.
+CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, std::int64_t e) {
+  switch (line) {
+    case WallLine::odd_extension: {
+      const OddExtensionSource source = odd_extension_source(n, e);
+      return {source.source, source.sign};
+    }
+    case WallLine::even_extension: return {even_extension_source(n, e), 1};
+    case WallLine::quarter_cosine: {
+      const std::int64_t i = quarter_shuffle_source(n, e);
+      return {i < 0 ? 0 : i, i < 0 ? 0 : 1};
+    }
+    default: return {cosine_shuffle_source(n, e), 1};
+  }
+}
+
+// Grid point i of the axis as a pass with `side` reads or writes it: value `source` of
+// its line (a sample on the way in, a coefficient on the way out) times `sign`.
+CUNUM_HOST_DEVICE inline PassSample grid_side_sample(GridSide side, std::int64_t n, std::int64_t i) {
+  return {side.reversed ? n - 1 - i : i, side.alternating ? alternating_sign(i) : 1};
+}
+
+// The R2C mode that real coefficient k of `line` is read from.
+CUNUM_HOST_DEVICE inline std::int64_t line_coefficient_mode(WallLine line, std::int64_t n, std::int64_t k) {
+  switch (line) {
+    case WallLine::odd_extension: return sine_spectrum_index(k);
+    case WallLine::even_extension: return k;
+    case WallLine::quarter_cosine: return cosine_spectrum_index(2 * n, 2 * k + 1);
+    default: return cosine_spectrum_index(n, k);
+  }
+}
+
+// Real coefficient k of `line` from its mode (re, im) and the pass's twiddle k
+// (line_twiddle_angle; unused by the extensions).
+template <class T>
+CUNUM_HOST_DEVICE inline T line_coefficient(WallLine line, std::int64_t n, std::int64_t k, T cos_twiddle,
+                                            T sin_twiddle, T re, T im) {
+  switch (line) {
+    case WallLine::odd_extension: return -im;
+    case WallLine::even_extension: return re;
+    case WallLine::quarter_cosine: return cosine_coefficient(2 * n, 2 * k + 1, cos_twiddle, sin_twiddle, re, im);
+    default: return cosine_coefficient(n, k, cos_twiddle, sin_twiddle, re, im);
+  }
+}
+
+// Whether a pass of `line` takes twiddles, and the angle of its twiddle k < n:
+// pi k / 2n (cosine), pi (2k + 1) / 4n (quarter_cosine).
+inline bool line_has_twiddles(WallLine line) { return line == WallLine::cosine || line == WallLine::quarter_cosine; }
+inline double line_twiddle_angle(WallLine line, std::int64_t n, std::int64_t k) {
+  constexpr double kPi = 3.14159265358979323846;
+  const double size = static_cast<double>(n);
+  return line == WallLine::quarter_cosine ? kPi * static_cast<double>(2 * k + 1) / (4.0 * size)
+                                          : kPi * static_cast<double>(k) / (2.0 * size);
+}
 
 }  // namespace cunum::detail

@@ -1,8 +1,12 @@
 // The CUDA backend's wall transforms (src/poisson_fft/wall_transforms.hpp), run on the
 // host around FFTW's real DFTs exactly as the kernels run them around cuFFT's, against
-// FFTW's own real-to-real transforms: DST-I (RODFT00), DCT-II (REDFT10), DCT-III
-// (REDFT01), at even, odd, prime and badly factored lengths. This proves the
-// pre/post-processing algebra without a device.
+// FFTW's own real-to-real transforms: DST-I (RODFT00), DCT-I (REDFT00), DCT-II
+// (REDFT10), DCT-III (REDFT01), DST-II and DST-III (RODFT10, RODFT01) by signs and
+// reversal, DCT-IV (REDFT11) by Makhoul's steps at 2n, DST-IV (RODFT11), at even, odd,
+// prime and badly factored lengths; and every wall pass as the CUDA backend composes it
+// (wall_pass_kind and the per-sample steps its kernels call) around a division, against
+// FFTW's pair of kinds for that boundary and centring. This proves the pre- and
+// post-processing algebra without a device.
 
 #include <fftw3.h>
 #include <gtest/gtest.h>
@@ -12,17 +16,32 @@
 #include <complex>
 #include <vector>
 
+#include "src/poisson_fft/wall_passes.hpp"
 #include "src/poisson_fft/wall_transforms.hpp"
 #include "test_support.hpp"
 
 namespace {
 
+using cunum::detail::AxisTransform;
+using cunum::detail::GridSide;
+using cunum::detail::PassSample;
+using cunum::detail::WallLine;
+using cunum::detail::WallPassKind;
+using cunum::detail::alternating_sign;
+using cunum::detail::grid_side_sample;
+using cunum::detail::line_coefficient;
+using cunum::detail::line_coefficient_mode;
+using cunum::detail::line_sample;
+using cunum::detail::line_twiddle_angle;
+using cunum::detail::wall_pass_kind;
 using cunum::detail::cosine_coefficient;
 using cunum::detail::cosine_inverse_mode;
 using cunum::detail::cosine_shuffle_position;
 using cunum::detail::cosine_shuffle_source;
 using cunum::detail::cosine_spectrum_index;
+using cunum::detail::even_extension_source;
 using cunum::detail::odd_extension_source;
+using cunum::detail::quarter_shuffle_source;
 using cunum::detail::sine_spectrum_index;
 
 constexpr double kPi = 3.14159265358979323846;
@@ -100,6 +119,44 @@ std::vector<double> inverse_cosine_by_makhoul(const std::vector<double>& coeffic
   return y;
 }
 
+std::vector<double> cosine_by_even_extension(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<double> extension(static_cast<std::size_t>(2 * (n - 1)));
+  for (std::int64_t e = 0; e < 2 * (n - 1); ++e) extension[e] = x[even_extension_source(n, e)];
+  const auto spectrum = fftw_forward(extension);
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) y[k] = spectrum[k].real();
+  return y;
+}
+
+// DCT-IV: Makhoul's DCT-II at length 2n of the zero-padded line, its odd outputs.
+std::vector<double> quarter_cosine_by_makhoul(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<double> shuffled(static_cast<std::size_t>(2 * n));
+  for (std::int64_t j = 0; j < 2 * n; ++j) {
+    const std::int64_t i = quarter_shuffle_source(n, j);
+    shuffled[j] = i < 0 ? 0.0 : x[i];
+  }
+  const auto spectrum = fftw_forward(shuffled);
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t odd = 2 * k + 1;
+    const std::complex<double> w = twiddle(2 * n, odd), v = spectrum[cosine_spectrum_index(2 * n, odd)];
+    y[k] = cosine_coefficient(2 * n, odd, w.real(), w.imag(), v.real(), v.imag());
+  }
+  return y;
+}
+
+std::vector<double> alternated(std::vector<double> x) {
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] *= alternating_sign(static_cast<std::int64_t>(i));
+  return x;
+}
+
+std::vector<double> reversed(std::vector<double> x) {
+  std::reverse(x.begin(), x.end());
+  return x;
+}
+
 double relative_difference(const std::vector<double>& actual, const std::vector<double>& expected) {
   double worst = 0, scale = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -146,15 +203,206 @@ TEST(PoissonWallTransforms, InverseCosineByMakhoulIsRedft01) {
   }
 }
 
+TEST(PoissonWallTransforms, CosineByEvenExtensionIsRedft00) {
+  for (std::int64_t n : kLengths) {
+    if (n < 2) continue;  // DCT-I needs both end points
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 50 + n);
+    EXPECT_LE(relative_difference(cosine_by_even_extension(x), fftw_real_to_real(x, FFTW_REDFT00)), 1e-13)
+        << "n = " << n;
+  }
+}
+
+// Dirichlet walls at cells (DST-II forward, DST-III back) and the sine halves of the
+// mixed axes at vertices, through the cosine transforms.
+TEST(PoissonWallTransforms, SinesOfTypesTwoAndThreeBySignsAndReversal) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 60 + n);
+    EXPECT_LE(relative_difference(reversed(cosine_by_makhoul(alternated(x))), fftw_real_to_real(x, FFTW_RODFT10)),
+              1e-13)
+        << "n = " << n;
+    EXPECT_LE(relative_difference(alternated(inverse_cosine_by_makhoul(reversed(x))),
+                                  fftw_real_to_real(x, FFTW_RODFT01)),
+              1e-13)
+        << "n = " << n;
+  }
+}
+
+TEST(PoissonWallTransforms, QuarterWaveTransformsByMakhoulAtTwiceTheLength) {
+  for (std::int64_t n : kLengths) {
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 70 + n);
+    EXPECT_LE(relative_difference(quarter_cosine_by_makhoul(x), fftw_real_to_real(x, FFTW_REDFT11)), 1e-13)
+        << "n = " << n;
+    EXPECT_LE(relative_difference(reversed(quarter_cosine_by_makhoul(alternated(x))),
+                                  fftw_real_to_real(x, FFTW_RODFT11)),
+              1e-13)
+        << "n = " << n;
+  }
+}
+
+// The solve's sine passes keep their coefficients in the cosine pass's order (reversed)
+// and apply the signs on the grid side only: f -> s, cosine forward, divide by the
+// reversed eigenvalues, cosine back, -> s is the sine solve (cell: DST-II/III, and
+// DST-IV); the mixed vertex axis reverses on the grid side and its signs cancel.
+TEST(PoissonWallTransforms, SineSolvesAreCosineSolvesWithGridSideSignsOrReversal) {
+  for (std::int64_t n : kLengths) {
+    const auto f = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 80 + n);
+    std::vector<double> eigenvalues(f.size());
+    for (std::int64_t k = 0; k < n; ++k) eigenvalues[k] = -1.0 - 0.37 * static_cast<double>(k * k);
+    const auto divided = [&](std::vector<double> c, bool reverse_table) {
+      for (std::int64_t k = 0; k < n; ++k) c[k] /= eigenvalues[reverse_table ? n - 1 - k : k];
+      return c;
+    };
+    // Dirichlet at cells.
+    const auto expected_cell = fftw_real_to_real(divided(fftw_real_to_real(f, FFTW_RODFT10), false), FFTW_RODFT01);
+    const auto cell = alternated(inverse_cosine_by_makhoul(divided(cosine_by_makhoul(alternated(f)), true)));
+    EXPECT_LE(relative_difference(cell, expected_cell), 1e-13) << "n = " << n;
+    // dirichlet_neumann at cells (DST-IV both ways).
+    const auto expected_quarter = fftw_real_to_real(divided(fftw_real_to_real(f, FFTW_RODFT11), false), FFTW_RODFT11);
+    const auto quarter = alternated(quarter_cosine_by_makhoul(divided(quarter_cosine_by_makhoul(alternated(f)), true)));
+    EXPECT_LE(relative_difference(quarter, expected_quarter), 1e-13) << "n = " << n;
+    // dirichlet_neumann at vertices (DST-III forward, DST-II back).
+    const auto expected_vertex = fftw_real_to_real(divided(fftw_real_to_real(f, FFTW_RODFT01), false), FFTW_RODFT10);
+    const auto vertex = reversed(cosine_by_makhoul(divided(inverse_cosine_by_makhoul(reversed(f)), false)));
+    EXPECT_LE(relative_difference(vertex, expected_vertex), 1e-13) << "n = " << n;
+  }
+}
+
+// --- every wall pass as the CUDA backend runs it ---
+
+// The pass's forward, as transform_lines and store_coefficients run it: the grid's
+// values f to the coefficients.
+std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<double>& f) {
+  const auto n = static_cast<std::int64_t>(f.size());
+  const auto on_grid = [&](std::int64_t i) {
+    const PassSample at = grid_side_sample(kind.grid_side, n, i);
+    return at.sign * f[at.source];
+  };
+  std::vector<double> c(f.size());
+  if (kind.dct3_forward) {
+    std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(n / 2 + 1));
+    for (std::int64_t k = 0; k <= n / 2; ++k) {
+      const std::complex<double> w = twiddle(n, k);
+      const auto z = cosine_inverse_mode(w.real(), w.imag(), on_grid(k), k == 0 ? 0.0 : on_grid(n - k));
+      spectrum[k] = {z.re, z.im};
+    }
+    const std::vector<double> shuffled = fftw_inverse(spectrum, n);
+    for (std::int64_t i = 0; i < n; ++i) c[i] = shuffled[cosine_shuffle_position(n, i)];
+    return c;
+  }
+  std::vector<double> line(static_cast<std::size_t>(kind.length));
+  for (std::int64_t e = 0; e < kind.length; ++e) {
+    const PassSample sample = line_sample(kind.line, n, e);
+    line[e] = sample.sign == 0 ? 0.0 : sample.sign * on_grid(sample.source);
+  }
+  const auto spectrum = fftw_forward(line);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double angle = line_twiddle_angle(kind.line, n, k);
+    const std::complex<double> mode = spectrum[line_coefficient_mode(kind.line, n, k)];
+    c[k] = line_coefficient(kind.line, n, k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
+  }
+  return c;
+}
+
+// The pass's inverse, as load_inverse_lines and inverse_transform_lines run it: the
+// coefficients c to the grid's values.
+std::vector<double> pass_inverse(const WallPassKind& kind, const std::vector<double>& c) {
+  const auto n = static_cast<std::int64_t>(c.size());
+  std::vector<double> u(c.size());
+  if (kind.line == WallLine::cosine && !kind.dct3_forward) {
+    const std::vector<double> shuffled = [&] {
+      std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(n / 2 + 1));
+      for (std::int64_t k = 0; k <= n / 2; ++k) {
+        const std::complex<double> w = twiddle(n, k);
+        const auto z = cosine_inverse_mode(w.real(), w.imag(), c[k], k == 0 ? 0.0 : c[n - k]);
+        spectrum[k] = {z.re, z.im};
+      }
+      return fftw_inverse(spectrum, n);
+    }();
+    for (std::int64_t i = 0; i < n; ++i) {
+      const PassSample at = grid_side_sample(kind.grid_side, n, i);
+      u[i] = at.sign * shuffled[cosine_shuffle_position(n, at.source)];
+    }
+    return u;
+  }
+  std::vector<double> line(static_cast<std::size_t>(kind.length));
+  for (std::int64_t e = 0; e < kind.length; ++e) {
+    const PassSample sample = line_sample(kind.line, n, e);
+    line[e] = sample.sign == 0 ? 0.0 : sample.sign * c[sample.source];
+  }
+  const auto spectrum = fftw_forward(line);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const PassSample at = grid_side_sample(kind.grid_side, n, i);
+    const std::int64_t k = at.source;
+    const double angle = line_twiddle_angle(kind.line, n, k);
+    const std::complex<double> mode = spectrum[line_coefficient_mode(kind.line, n, k)];
+    u[i] = at.sign * line_coefficient(kind.line, n, k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
+  }
+  return u;
+}
+
+// FFTW's kinds for each wall transform (docs/poisson_fft.md's table), independent of the
+// backends' own tables.
+struct FftwPair {
+  AxisTransform transform;
+  fftw_r2r_kind forward, inverse;
+  const char* name;
+};
+const FftwPair kFftwPairs[] = {
+    {AxisTransform::sine_vertex, FFTW_RODFT00, FFTW_RODFT00, "dirichlet at vertices"},
+    {AxisTransform::cosine_vertex, FFTW_REDFT00, FFTW_REDFT00, "neumann at vertices"},
+    {AxisTransform::sine_cell, FFTW_RODFT10, FFTW_RODFT01, "dirichlet at cells"},
+    {AxisTransform::cosine_cell, FFTW_REDFT10, FFTW_REDFT01, "neumann at cells"},
+    {AxisTransform::sine_quarter_vertex, FFTW_RODFT01, FFTW_RODFT10, "dirichlet_neumann at vertices"},
+    {AxisTransform::cosine_quarter_vertex, FFTW_REDFT01, FFTW_REDFT10, "neumann_dirichlet at vertices"},
+    {AxisTransform::sine_quarter_cell, FFTW_RODFT11, FFTW_RODFT11, "dirichlet_neumann at cells"},
+    {AxisTransform::cosine_quarter_cell, FFTW_REDFT11, FFTW_REDFT11, "neumann_dirichlet at cells"},
+};
+
+// A solve along one wall axis: forward, each coefficient divided by its eigenvalue (the
+// backend's table reversed where the pass keeps its coefficients reversed), inverse;
+// against FFTW's forward kind, the division, FFTW's inverse kind (both unnormalised).
+TEST(PoissonWallTransforms, EveryWallPassSolvesAsFftwsKinds) {
+  for (const FftwPair& pair : kFftwPairs) {
+    for (std::int64_t n : kLengths) {
+      if (pair.transform == AxisTransform::cosine_vertex && n < 2) continue;
+      const WallPassKind kind = wall_pass_kind(pair.transform, n);
+      const auto f = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 90 + n);
+      std::vector<double> eigenvalues(f.size());
+      for (std::int64_t k = 0; k < n; ++k) eigenvalues[k] = -1.0 - 0.37 * static_cast<double>(k * k);
+      const auto divided = [&](std::vector<double> c, bool reverse_table) {
+        for (std::int64_t k = 0; k < n; ++k) c[k] /= eigenvalues[reverse_table ? n - 1 - k : k];
+        return c;
+      };
+      const auto expected =
+          fftw_real_to_real(divided(fftw_real_to_real(f, pair.forward), false), pair.inverse);
+      const auto actual = pass_inverse(kind, divided(pass_forward(kind, f), kind.reversed_coefficients));
+      EXPECT_LE(relative_difference(actual, expected), 1e-12) << pair.name << ", n = " << n;
+      // Where the pass neither reverses nor signs the grid's samples, its forward is FFTW's.
+      if (!kind.grid_side.alternating && !kind.grid_side.reversed) {
+        EXPECT_LE(relative_difference(pass_forward(kind, f), fftw_real_to_real(f, pair.forward)), 1e-13)
+            << pair.name << ", n = " << n;
+      }
+    }
+  }
+}
+
 TEST(PoissonWallTransforms, PairsMultiplyByTheExtensionLength) {
   for (std::int64_t n : kLengths) {
     const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 40 + n);
     std::vector<double> sine_twice = sine_by_odd_extension(sine_by_odd_extension(x));
     std::vector<double> cosine_pair = inverse_cosine_by_makhoul(cosine_by_makhoul(x));
+    std::vector<double> quarter_twice = quarter_cosine_by_makhoul(quarter_cosine_by_makhoul(x));
     for (auto& v : sine_twice) v /= static_cast<double>(2 * (n + 1));
     for (auto& v : cosine_pair) v /= static_cast<double>(2 * n);
+    for (auto& v : quarter_twice) v /= static_cast<double>(2 * n);
     EXPECT_LE(relative_difference(sine_twice, x), 1e-13) << "n = " << n;
     EXPECT_LE(relative_difference(cosine_pair, x), 1e-13) << "n = " << n;
+    EXPECT_LE(relative_difference(quarter_twice, x), 1e-13) << "n = " << n;
+    if (n >= 2) {
+      std::vector<double> even_twice = cosine_by_even_extension(cosine_by_even_extension(x));
+      for (auto& v : even_twice) v /= static_cast<double>(2 * (n - 1));
+      EXPECT_LE(relative_difference(even_twice, x), 1e-13) << "n = " << n;
+    }
   }
 }
 
