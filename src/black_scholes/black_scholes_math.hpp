@@ -133,6 +133,60 @@ CUNUM_HOST_DEVICE inline T mills_ratio(T a) {
   return kSqrtHalfPi<T> * erfcx_(a * kInvSqrt2<T>);
 }
 
+// How evaluate() forms the Mills ratio and the in-the-money partner's intrinsic value:
+// the candidates the pricing kernels are instantiated with (BlackScholesPricePolicyOf's
+// Formulation); the bench times each, both suites hold each to the oracle.
+enum class MillsRatioForm {
+  erfcx,    // mills_ratio: CUDA's erfcx or erfcxf, the host's erfcx_host
+  minimax,  // float only: one reciprocal and a polynomial (mills_ratio_minimax)
+};
+enum class IntrinsicForm {
+  expm1,       // K D expm1(x) while |x| < 1, from the x implied_volatility() forms (evaluate())
+  difference,  // S e^{-qT} - K D: no expm1; its rounding, about u (S e^{-qT} + K D), is a few
+               // u kappa of the price, so within the bound, but a price and its inversion no
+               // longer share x near the money
+};
+template <MillsRatioForm Mills, IntrinsicForm Intrinsic>
+struct FormulationOf {
+  static constexpr MillsRatioForm mills = Mills;
+  static constexpr IntrinsicForm intrinsic = Intrinsic;
+};
+using LibraryFormulation = FormulationOf<MillsRatioForm::erfcx, IntrinsicForm::expm1>;
+
+// m(a) in float, a >= 0, as t P(t) with t = 1 / (1 + 0.3 a) in (0, 1] and P of degree
+// 10, fitted to the relative error of m over all of [0, inf) by Lawson's iteration of
+// weighted least squares in mpmath (tests/black_scholes/oracle/fit_mills_ratio.py):
+// 2.2e-8 (0.37 u) before rounding. P(0) = 0.3, so t P(t) ~ 1/a keeps its relative
+// accuracy in the tail, and m(inf) = 0 (t = 0). The coefficients are at most 0.3 in
+// magnitude and t <= 1, so Horner's rule adds about an ulp. One reciprocal and eleven
+// fused multiply-adds, the same for every a (no branch for a warp to diverge on).
+CUNUM_HOST_DEVICE inline float mills_ratio_minimax(float a) {
+  const float t = divide_(1.0f, 1.0f + 0.3f * a);
+  float p = -0.026972627620702515123f;  // t^10
+  p = p * t + 0.097276477179467702701f;
+  p = p * t - 0.075732717089650037856f;
+  p = p * t - 0.082562406584084077797f;
+  p = p * t + 0.059060140735482139733f;
+  p = p * t + 0.038882903915922627852f;
+  p = p * t + 0.15224754569088320603f;
+  p = p * t + 0.21805330723580214573f;
+  p = p * t + 0.27306307008079342851f;
+  p = p * t + 0.29999841025600987129f;
+  p = p * t + 0.30000000647035369368f;
+  return t * p;
+}
+
+// m(a) by the formulation's form.
+template <class Formulation, class T>
+CUNUM_HOST_DEVICE inline T mills_ratio_by(T a) {
+  if constexpr (Formulation::mills == MillsRatioForm::minimax) {
+    static_assert(std::is_same_v<T, float>, "the minimax Mills ratio is fitted to float's accuracy only");
+    return mills_ratio_minimax(a);
+  } else {
+    return mills_ratio(a);
+  }
+}
+
 // m(a) - m(b) for 0 <= a <= b, given m_a = m(a) and m_b = m(b), w = b - a. Out of the
 // money a price is K D phi(d2) (m(|d_near|) - m(|d_far|)), |d_far| - |d_near| = sigma sqrt T.
 //  - w below kSmallTotalVolatility with b w < 2: the Taylor series of m about b,
@@ -196,7 +250,8 @@ struct Values {
 //    (-v / (2 sqrt t) + r m - q m').
 //  - between (d2 < 0 < d1) with v sqrt(t) below kSmallTotalVolatility: the erf form;
 //  - otherwise (and at the limits): the textbook form.
-template <class T, bool kPricesOnly = false>
+// Formulation: a FormulationOf (the library's unless a pricing policy names another).
+template <class T, bool kPricesOnly = false, class Formulation = LibraryFormulation>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
   // x * 0 is 0 for finite x and NaN for infinities and NaN: one test for all six.
@@ -233,7 +288,7 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   const T k_discount = k * discount;
   // The normal tails N(-|d|) = phi(d) m(|d|), from the Mills ratios (0 where d is infinite).
   const T abs_d1 = d1 < T(0) ? -d1 : d1, abs_d2 = d2 < T(0) ? -d2 : d2;
-  const T mills1 = mills_ratio(abs_d1), mills2 = mills_ratio(abs_d2);
+  const T mills1 = mills_ratio_by<Formulation>(abs_d1), mills2 = mills_ratio_by<Formulation>(abs_d2);
   const T density2 = norm_pdf(d2);
   // The density at d1: for the Greeks, and for the prices between the tails.
   T density1 = T(0);
@@ -249,8 +304,11 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     // the x that implied_volatility() forms too, so that a price and its inversion agree
     // on it near the money (S e^{-qT} - K D would add the rounding of both terms, large
     // beside a small time value); from those terms where |x| >= 1 (they no longer
-    // cancel, and expm1 could overflow).
-    const T intrinsic = (x < T(1) && x > T(-1)) ? k_discount * expm1_(x) : s_carry - k_discount;
+    // cancel, and expm1 could overflow), and everywhere under IntrinsicForm::difference.
+    T intrinsic = s_carry - k_discount;
+    if constexpr (Formulation::intrinsic == IntrinsicForm::expm1) {
+      if (x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_(x);
+    }
     out.call = put_out ? price + intrinsic : price;
     out.put = put_out ? price : price - intrinsic;
     if constexpr (!kPricesOnly) {

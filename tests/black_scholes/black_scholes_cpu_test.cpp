@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -566,3 +568,85 @@ TEST(BlackScholesCpu, CudaWithoutADeviceIsNoDevice) {
   EXPECT_CUNUM_ERROR(BlackScholesPricer<float>({BlackScholesOutput::call}, Backend::cuda), ErrorCode::no_device,
                      "cunum::BlackScholesPricer");
 }
+
+// The formulations under measurement (BlackScholesCandidate), compiled for the host
+// from the same __host__ __device__ code as the kernels: each held to the oracle, so
+// that a candidate's accuracy is shown before a device times it.
+#include "src/black_scholes/black_scholes_policy.hpp"
+
+namespace {
+
+using namespace cunum::testing::black_scholes_names;
+namespace bs = cunum::detail::bs;
+
+// The float minimax Mills ratio against m(a) in double (erfcx_host: a few double ulps,
+// exact at float's scale), over a in [0, 40] on a grid of 2^20 steps and at the far
+// tail, in units of float's u = 2^-24. The fit is 0.37 u; the rounding of 1 + 0.3 a,
+// the reciprocal and eleven steps of Horner's rule add the rest (4.5 u at worst here,
+// near a = 1.5, with the host's separate multiply and add).
+TEST(BlackScholesCpu, MinimaxMillsRatioIsWithinFewUlps) {
+  const double u = std::numeric_limits<float>::epsilon() / 2;
+  double worst = 0, worst_a = 0;
+  const auto check = [&](float a) {
+    const double truth = bs::mills_ratio(static_cast<double>(a));
+    const double error = std::fabs(static_cast<double>(bs::mills_ratio_minimax(a)) - truth) / (truth * u);
+    if (!(error <= worst)) {
+      worst = error;
+      worst_a = a;
+    }
+  };
+  constexpr int kSteps = 1 << 20;
+  for (int i = 0; i <= kSteps; ++i) check(40.0f * static_cast<float>(i) / kSteps);
+  for (float a = 40.0f; a < 1e30f; a *= 1.37f) check(a);
+  std::printf("[ cunum    ] minimax Mills ratio (float): worst relative error %.3g u at a = %g\n", worst, worst_a);
+  EXPECT_LE(worst, 6.0);
+  EXPECT_EQ(bs::mills_ratio_minimax(std::numeric_limits<float>::infinity()), 0.0f);
+  EXPECT_TRUE(std::isnan(bs::mills_ratio_minimax(std::numeric_limits<float>::quiet_NaN())));
+}
+
+// Every oracle row through bs::evaluate with `Formulation`, every output or prices alone.
+template <class T, bool kPricesOnly, class Formulation>
+BlackScholesHostResults<T> evaluate_oracle_rows(const std::vector<cunum::testing::OracleRow>& rows) {
+  const auto batch = cunum::testing::oracle_batch<T>(rows);
+  BlackScholesHostResults<T> out;
+  for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) out[output].resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bs::Values<T> v = bs::evaluate<T, kPricesOnly, Formulation>(batch.spot[i], batch.strike[i], batch.expiry[i],
+                                                                      batch.rate[i], batch.dividend[i],
+                                                                      batch.volatility[i]);
+#define CUNUM_BS_COPY_OUTPUT(name, text) out.name[i] = v.name;
+    if constexpr (kPricesOnly) {
+      out.call[i] = v.call;
+      out.put[i] = v.put;
+      out.discount[i] = v.discount;
+    } else {
+      CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_COPY_OUTPUT)
+    }
+#undef CUNUM_BS_COPY_OUTPUT
+  }
+  return out;
+}
+
+template <class T>
+void every_candidate_matches_the_oracle() {
+  const std::vector<cunum::testing::OracleRow> rows = cunum::testing::read_black_scholes_oracle();
+  ASSERT_FALSE(rows.empty());
+  const BlackScholesOutputs prices = {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount};
+  int candidates = 0;
+  for (cunum::detail::BlackScholesCandidate candidate : cunum::detail::kBlackScholesCandidates) {
+    const std::string name = std::string("host ") + to_string(candidate);
+    candidates += cunum::detail::with_black_scholes_candidate<T>(candidate, [&](auto tag) {
+      using Formulation = typename decltype(tag)::type;
+      cunum::testing::expect_matches_oracle(rows, evaluate_oracle_rows<T, false, Formulation>(rows),
+                                            BlackScholesOutputs::all(), name.c_str());
+      cunum::testing::expect_matches_oracle(rows, evaluate_oracle_rows<T, true, Formulation>(rows), prices,
+                                            (name + " prices-only").c_str());
+    });
+  }
+  EXPECT_EQ(candidates, (std::is_same_v<T, float> ? 4 : 2));
+}
+
+TEST(BlackScholesCpu, EveryCandidateFormulationMatchesTheOracleFloat) { every_candidate_matches_the_oracle<float>(); }
+TEST(BlackScholesCpu, EveryCandidateFormulationMatchesTheOracleDouble) { every_candidate_matches_the_oracle<double>(); }
+
+}  // namespace
