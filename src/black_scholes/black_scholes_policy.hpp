@@ -6,8 +6,6 @@
 // registers) and the throughput of most cases (docs/black_scholes.md). A pricing
 // policy also names the formulation of the arithmetic (bs::FormulationOf).
 
-#include <type_traits>
-
 #include "src/black_scholes/black_scholes_math.hpp"
 #include "src/core/policy_chain.hpp"
 
@@ -35,29 +33,30 @@ using ImpliedVolPolicies = PolicyChain<ArchPolicy<900, ImpliedVolPolicyOf<256, 8
 // beside the library's (launch_black_scholes_price_candidate), so that one bench run
 // times them all and the GPU suite holds each to the oracle. The library's comes first.
 enum class BlackScholesCandidate {
-  library,              // BlackScholesPricePolicies as it is
-  difference_intrinsic, // the in-the-money partner from S e^{-qT} - K D (bs::IntrinsicForm)
-  minimax_mills,        // float: the Mills ratio by bs::mills_ratio_minimax
-  minimax_mills_difference_intrinsic,  // float: both
+  library,                          // BlackScholesPricePolicies as it is
+  fewer_exponentials,               // bs::DensityForm::shared and bs::IntrinsicForm::difference
+  minimax_mills,                    // the Mills ratio by bs::mills_ratio_minimax
+  minimax_mills_fewer_exponentials, // both
 };
 inline constexpr BlackScholesCandidate kBlackScholesCandidates[] = {
-    BlackScholesCandidate::library, BlackScholesCandidate::difference_intrinsic, BlackScholesCandidate::minimax_mills,
-    BlackScholesCandidate::minimax_mills_difference_intrinsic};
+    BlackScholesCandidate::library, BlackScholesCandidate::fewer_exponentials, BlackScholesCandidate::minimax_mills,
+    BlackScholesCandidate::minimax_mills_fewer_exponentials};
 
 inline const char* to_string(BlackScholesCandidate candidate) {
   switch (candidate) {
-    case BlackScholesCandidate::library: return "library (erfcx, expm1 intrinsic)";
-    case BlackScholesCandidate::difference_intrinsic: return "erfcx, difference intrinsic";
-    case BlackScholesCandidate::minimax_mills: return "minimax Mills ratio, expm1 intrinsic";
-    case BlackScholesCandidate::minimax_mills_difference_intrinsic: return "minimax Mills ratio, difference intrinsic";
+    case BlackScholesCandidate::library: return "library: erfcx, phi per tail, expm1 intrinsic";
+    case BlackScholesCandidate::fewer_exponentials: return "erfcx, shared phi, difference intrinsic";
+    case BlackScholesCandidate::minimax_mills: return "minimax Mills, phi per tail, expm1 intrinsic";
+    case BlackScholesCandidate::minimax_mills_fewer_exponentials: return "minimax Mills, shared phi, difference intrinsic";
   }
   return "unknown";
 }
 
-// Calls f(FormulationTag) with the formulation of `candidate`; returns false, calling
-// nothing, where the candidate has no form in T (the minimax Mills ratio is float's).
+// Calls f(PolicyTag<Formulation>) with the formulation of `candidate`; returns false,
+// calling nothing, where the candidate has no form in T.
 template <class T, class F>
 bool with_black_scholes_candidate(BlackScholesCandidate candidate, F&& f) {
+  using bs::DensityForm;
   using bs::FormulationOf;
   using bs::IntrinsicForm;
   using bs::MillsRatioForm;
@@ -65,20 +64,15 @@ bool with_black_scholes_candidate(BlackScholesCandidate candidate, F&& f) {
     case BlackScholesCandidate::library:
       f(PolicyTag<bs::LibraryFormulation>{});
       return true;
-    case BlackScholesCandidate::difference_intrinsic:
-      f(PolicyTag<FormulationOf<MillsRatioForm::erfcx, IntrinsicForm::difference>>{});
+    case BlackScholesCandidate::fewer_exponentials:
+      f(PolicyTag<FormulationOf<MillsRatioForm::erfcx, IntrinsicForm::difference, DensityForm::shared>>{});
       return true;
     case BlackScholesCandidate::minimax_mills:
-    case BlackScholesCandidate::minimax_mills_difference_intrinsic:
-      if constexpr (std::is_same_v<T, float>) {
-        if (candidate == BlackScholesCandidate::minimax_mills) {
-          f(PolicyTag<FormulationOf<MillsRatioForm::minimax, IntrinsicForm::expm1>>{});
-        } else {
-          f(PolicyTag<FormulationOf<MillsRatioForm::minimax, IntrinsicForm::difference>>{});
-        }
-        return true;
-      }
-      return false;
+      f(PolicyTag<FormulationOf<MillsRatioForm::minimax, IntrinsicForm::expm1, DensityForm::per_tail>>{});
+      return true;
+    case BlackScholesCandidate::minimax_mills_fewer_exponentials:
+      f(PolicyTag<FormulationOf<MillsRatioForm::minimax, IntrinsicForm::difference, DensityForm::shared>>{});
+      return true;
   }
   return false;
 }
