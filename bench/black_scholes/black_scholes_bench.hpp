@@ -70,6 +70,7 @@ BenchOptions cpu_options(const BenchOptions& options);
 
 // The sections, in the order the bench runs them.
 void pricing_section(Context& context);
+void candidate_section(Context& context);
 void curve_section(Context& context);
 void implied_volatility_section(Context& context);
 void transfer_section(Context& context);

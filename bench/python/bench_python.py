@@ -4,6 +4,7 @@ otherwise write, on one GPU (issue 30's table). Needs the cunum package (pip ins
 ./python, or PYTHONPATH=build/python), CuPy and PyTorch.
 
     python3 bench/python/bench_python.py            # prints a markdown table
+    python3 bench/python/bench_python.py --cases black_scholes   # only the cases named
 
 Every case runs on one non-default stream (CuPy's current stream, and PyTorch's
 through an external stream on it); device times are CUDA events around each call,
@@ -19,6 +20,7 @@ options and of a reduce of 2^10 floats (at most 5 us more than the C++ call: com
 with the C++ benches' host-time rows).
 """
 
+import argparse
 import statistics
 import time
 
@@ -171,16 +173,24 @@ def bench_overhead(stream, notes):
                  "Target: at most 5 us more than the same C++ call (the C++ benches' host-time rows).")
 
 
+CASES = {"black_scholes": bench_black_scholes, "poisson": bench_poisson, "monte_carlo": bench_monte_carlo}
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", nargs="+", choices=[*CASES, "overhead"], default=[*CASES, "overhead"],
+                        help="the cases to run (default: all)")
+    arguments = parser.parse_args()
     props = cunum.device_properties()
     stream = cp.cuda.Stream(non_blocking=True)
     rows, notes = [], []
     with stream, torch.cuda.stream(torch.cuda.ExternalStream(stream.ptr)):
         for dtype in (np.float32, np.float64):
-            bench_black_scholes(dtype, stream, rows)
-            bench_poisson(dtype, stream, rows)
-            bench_monte_carlo(dtype, stream, rows)
-        bench_overhead(stream, notes)
+            for name, bench in CASES.items():
+                if name in arguments.cases:
+                    bench(dtype, stream, rows)
+        if "overhead" in arguments.cases:
+            bench_overhead(stream, notes)
     print(f"device: {props.name}; cunum {cunum.__version__}, CuPy {cp.__version__}, PyTorch {torch.__version__}\n")
     print("| task | dtype | cunum ms | peer | peer ms | speed-up | target |")
     print("|---|---|---|---|---|---|---|")

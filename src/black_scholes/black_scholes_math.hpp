@@ -133,6 +133,141 @@ CUNUM_HOST_DEVICE inline T mills_ratio(T a) {
   return kSqrtHalfPi<T> * erfcx_(a * kInvSqrt2<T>);
 }
 
+// How evaluate() forms the Mills ratio and the in-the-money partner's intrinsic value:
+// the candidates the pricing kernels are instantiated with (BlackScholesPricePolicyOf's
+// Formulation); the bench times each, both suites hold each to the oracle.
+enum class MillsRatioForm {
+  erfcx,    // mills_ratio: CUDA's erfcx or erfcxf, the host's erfcx_host
+  minimax,  // one reciprocal and a polynomial: mills_ratio_minimax (float), mills_ratios_minimax
+            // (double, two ratios per division)
+};
+enum class IntrinsicForm {
+  expm1,       // K D expm1(x) while |x| < 1, from the x implied_volatility() forms (evaluate())
+  difference,  // S e^{-qT} - K D: no expm1; its rounding, about u (S e^{-qT} + K D), is a few
+               // u kappa of the price, so within the bound, but a price and its inversion no
+               // longer share x near the money
+};
+enum class DensityForm {
+  per_tail,  // phi(d1) and phi(d2), one exponential each, wherever both tails are used
+  shared,    // between the tails (d2 <= 0 <= d1) the prices as S e^{-qT} - K D phi(d2) (m1 + m2)
+             // and K D - K D phi(d2) (m1 + m2), since S e^{-qT} phi(d1) = K D phi(d2): one
+             // exponential for both tails, and none for phi(d1) when only prices are wanted
+};
+template <MillsRatioForm Mills, IntrinsicForm Intrinsic, DensityForm Density>
+struct FormulationOf {
+  static constexpr MillsRatioForm mills = Mills;
+  static constexpr IntrinsicForm intrinsic = Intrinsic;
+  static constexpr DensityForm density = Density;
+};
+using LibraryFormulation = FormulationOf<MillsRatioForm::erfcx, IntrinsicForm::expm1, DensityForm::per_tail>;
+
+// m(a) in float, a >= 0, as t P(t) with t = 1 / (1 + 0.3 a) in (0, 1] and P of degree
+// 10, fitted to the relative error of m over all of [0, inf) by Lawson's iteration of
+// weighted least squares in mpmath (tests/black_scholes/oracle/fit_mills_ratio.py):
+// 2.2e-8 (0.37 u) before rounding. P(0) = 0.3, so t P(t) ~ 1/a keeps its relative
+// accuracy in the tail, and m(inf) = 0 (t = 0). The coefficients are at most 0.3 in
+// magnitude and t <= 1, so Horner's rule adds about an ulp. One reciprocal and eleven
+// fused multiply-adds, the same for every a (no branch for a warp to diverge on).
+CUNUM_HOST_DEVICE inline float mills_ratio_minimax(float a) {
+  const float t = divide_(1.0f, 1.0f + 0.3f * a);
+  float p = -0.026972627620702515123f;  // t^10
+  p = p * t + 0.097276477179467702701f;
+  p = p * t - 0.075732717089650037856f;
+  p = p * t - 0.082562406584084077797f;
+  p = p * t + 0.059060140735482139733f;
+  p = p * t + 0.038882903915922627852f;
+  p = p * t + 0.15224754569088320603f;
+  p = p * t + 0.21805330723580214573f;
+  p = p * t + 0.27306307008079342851f;
+  p = p * t + 0.29999841025600987129f;
+  p = p * t + 0.30000000647035369368f;
+  return t * p;
+}
+
+// m(a) in double, a >= 0, after Shepherd and Laframboise's erfcx (Math. Comp. 36 (1981)
+// 249-253; docs/black_scholes.md): (1 + sqrt(2) a) m(a) is a smooth function of
+// y = (a - k) / (a + k), k = 4 sqrt 2, approximated on a in [0, 45] (y in [-1, 0.7767])
+// by a polynomial of degree 22 fitted as mills_ratio_minimax's (fit_mills_ratio.py
+// --double): 1.7e-17 (0.15 u) before rounding; its coefficients are at most 1.6 and
+// |y| <= 1. From 45 on, the asymptotic series m(a) = (1/a) sum_n (-1)^n (2n-1)!! a^{-2n}
+// to n = 7 (the next term is below 1e-19). Two ratios share one division: with
+// p = (a + k)(1 + sqrt(2) a) for each, 1 / (p_1 p_2) gives both 1 / p, from which
+// y = (a - k)(1 + sqrt(2) a) / p and m = Q(y) (a + k) / p (four divisions in the plain form).
+template <class T>
+struct MillsRatios {
+  T first, second;
+};
+constexpr double kMinimaxMillsCore = 45.0;
+CUNUM_HOST_DEVICE inline double mills_minimax_core(double y) {
+  double q = -1.651958274767331810010876e-9;  // y^22
+  q = q * y - 1.526322291840826798642136e-8;
+  q = q * y - 9.658668660860046865585792e-9;
+  q = q * y + 0.0000001398065871677236382724191;
+  q = q * y + 7.570816038370964889836502e-8;
+  q = q * y - 0.000001041767567970357347077784;
+  q = q * y + 0.0000003822610375008379199371664;
+  q = q * y + 0.00000716365024585552373205849;
+  q = q * y - 0.00001407159138599050786595173;
+  q = q * y - 0.00003058409415683810869551177;
+  q = q * y + 0.0001887784457822820362591958;
+  q = q * y - 0.0002497298224121261320666447;
+  q = q * y - 0.0009497284211452065104246834;
+  q = q * y + 0.006306638822993258995634693;
+  q = q * y - 0.02030084902898166486816764;
+  q = q * y + 0.04658257270718678947602958;
+  q = q * y - 0.08313278521031445320459033;
+  q = q * y + 0.1174766872317591547043243;
+  q = q * y - 0.1266336898842640395040458;
+  q = q * y + 0.0853470008070174780167838;
+  q = q * y + 0.01927553540720410485844835;
+  q = q * y - 0.1749891196040568931818937;
+  q = q * y + 1.545330213414407249400317;
+  return q;
+}
+CUNUM_HOST_DEVICE inline double mills_asymptotic(double a) {
+  const double inverse = 1.0 / a, z = inverse * inverse;
+  double series = -135135.0;
+  series = series * z + 10395.0;
+  series = series * z - 945.0;
+  series = series * z + 105.0;
+  series = series * z - 15.0;
+  series = series * z + 3.0;
+  series = series * z - 1.0;
+  return inverse * (series * z + 1.0);
+}
+CUNUM_HOST_DEVICE inline MillsRatios<double> mills_ratios_minimax(double a1, double a2) {
+  constexpr double k = 5.6568542494923801952;       // 4 sqrt 2
+  constexpr double sqrt2 = 1.4142135623730950488;
+  // Beyond the core the series serves; the core's arithmetic then runs on 45 (no overflow).
+  // NaN stays NaN.
+  const double core1 = a1 >= kMinimaxMillsCore ? kMinimaxMillsCore : a1;
+  const double core2 = a2 >= kMinimaxMillsCore ? kMinimaxMillsCore : a2;
+  const double plus1 = core1 + k, linear1 = 1.0 + sqrt2 * core1;
+  const double plus2 = core2 + k, linear2 = 1.0 + sqrt2 * core2;
+  const double p1 = plus1 * linear1, p2 = plus2 * linear2;
+  const double inverse_both = 1.0 / (p1 * p2);
+  const double inverse1 = p2 * inverse_both, inverse2 = p1 * inverse_both;
+  MillsRatios<double> m;
+  m.first = mills_minimax_core((core1 - k) * linear1 * inverse1) * plus1 * inverse1;
+  m.second = mills_minimax_core((core2 - k) * linear2 * inverse2) * plus2 * inverse2;
+  // Rare (sigma sqrt(T) or |ln(F/K)| beyond about 45 sigma sqrt(T)): one branch per warp.
+  if (a1 >= kMinimaxMillsCore) m.first = mills_asymptotic(a1);
+  if (a2 >= kMinimaxMillsCore) m.second = mills_asymptotic(a2);
+  return m;
+}
+
+// m(a1) and m(a2) by the formulation's form.
+template <class Formulation, class T>
+CUNUM_HOST_DEVICE inline MillsRatios<T> mills_ratios_by(T a1, T a2) {
+  if constexpr (Formulation::mills == MillsRatioForm::erfcx) {
+    return {mills_ratio(a1), mills_ratio(a2)};
+  } else if constexpr (std::is_same_v<T, float>) {
+    return {mills_ratio_minimax(a1), mills_ratio_minimax(a2)};
+  } else {
+    return mills_ratios_minimax(a1, a2);
+  }
+}
+
 // m(a) - m(b) for 0 <= a <= b, given m_a = m(a) and m_b = m(b), w = b - a. Out of the
 // money a price is K D phi(d2) (m(|d_near|) - m(|d_far|)), |d_far| - |d_near| = sigma sqrt T.
 //  - w below kSmallTotalVolatility with b w < 2: the Taylor series of m about b,
@@ -196,7 +331,8 @@ struct Values {
 //    (-v / (2 sqrt t) + r m - q m').
 //  - between (d2 < 0 < d1) with v sqrt(t) below kSmallTotalVolatility: the erf form;
 //  - otherwise (and at the limits): the textbook form.
-template <class T, bool kPricesOnly = false>
+// Formulation: a FormulationOf (the library's unless a pricing policy names another).
+template <class T, bool kPricesOnly = false, class Formulation = LibraryFormulation>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
   // x * 0 is 0 for finite x and NaN for infinities and NaN: one test for all six.
@@ -215,6 +351,7 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   // x = ln(F/K) and h = x / (v sqrt t) where s, k and vol_sqrt_t are positive.
   T d1, d2, h = T(0), x = T(0);
   bool out_of_the_money = false;  // one side out of the money, d1 and d2 finite or not
+  bool finite_d = false;          // d1 and d2 from h, not a limit
   if (k == T(0)) {
     d1 = d2 = infinity<T>();
   } else if (s == T(0)) {
@@ -228,16 +365,23 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     d1 = h + half;
     d2 = h - half;
     out_of_the_money = d1 < T(0) || d2 > T(0);
+    finite_d = true;
   }
   const T s_carry = s * carry;
   const T k_discount = k * discount;
   // The normal tails N(-|d|) = phi(d) m(|d|), from the Mills ratios (0 where d is infinite).
   const T abs_d1 = d1 < T(0) ? -d1 : d1, abs_d2 = d2 < T(0) ? -d2 : d2;
-  const T mills1 = mills_ratio(abs_d1), mills2 = mills_ratio(abs_d2);
+  const MillsRatios<T> mills = mills_ratios_by<Formulation>(abs_d1, abs_d2);
+  const T mills1 = mills.first, mills2 = mills.second;
   const T density2 = norm_pdf(d2);
-  // The density at d1: for the Greeks, and for the prices between the tails.
+  // Between the tails, which form the prices take (below).
+  const bool erf_form = d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>;
+  const bool shared_density_form =
+      Formulation::density == DensityForm::shared && finite_d && !out_of_the_money && !erf_form;
+  // The density at d1: for the Greeks, and for the prices between the tails (unless
+  // they share phi(d2)).
   T density1 = T(0);
-  if (!kPricesOnly || !out_of_the_money) density1 = norm_pdf(d1);
+  if (!kPricesOnly || !(out_of_the_money || shared_density_form)) density1 = norm_pdf(d1);
   const NormalCdfPair<T> n1 = norm_cdf_pair(d1, density1 * mills1), n2 = norm_cdf_pair(d2, density2 * mills2);
   if (out_of_the_money) {
     const bool put_out = d2 > T(0);  // else the call is out of the money (d1 < 0)
@@ -249,8 +393,11 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     // the x that implied_volatility() forms too, so that a price and its inversion agree
     // on it near the money (S e^{-qT} - K D would add the rounding of both terms, large
     // beside a small time value); from those terms where |x| >= 1 (they no longer
-    // cancel, and expm1 could overflow).
-    const T intrinsic = (x < T(1) && x > T(-1)) ? k_discount * expm1_(x) : s_carry - k_discount;
+    // cancel, and expm1 could overflow), and everywhere under IntrinsicForm::difference.
+    T intrinsic = s_carry - k_discount;
+    if constexpr (Formulation::intrinsic == IntrinsicForm::expm1) {
+      if (x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_(x);
+    }
     out.call = put_out ? price + intrinsic : price;
     out.put = put_out ? price : price - intrinsic;
     if constexpr (!kPricesOnly) {
@@ -261,7 +408,7 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
       out.theta_put = put_out ? theta : theta - carry_theta;
     }
   } else {
-    if (d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>) {
+    if (erf_form) {
       // Near the money (|ln(F/K)| < sigma^2 T / 2) with a small sigma sqrt(T),
       // S e^{-qT} N(d1) - K D N(d2) would cancel to about sigma sqrt(T) of its terms.
       // Instead, with F - K = K expm1(x),
@@ -272,6 +419,11 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
       const T moneyness = expm1_(x);
       out.call = k_discount * (between + moneyness * n1.at);
       out.put = k_discount * (between - moneyness * n1.at_minus);
+    } else if (shared_density_form) {
+      // S e^{-qT} N(-d1) + K D N(d2) = K D phi(d2) (m(d1) + m(-d2)), d2 <= 0 <= d1.
+      const T tails = k_discount * density2 * (mills1 + mills2);
+      out.call = s_carry - tails;
+      out.put = k_discount - tails;
     } else {
       out.call = s_carry * n1.at - k_discount * n2.at;
       out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;

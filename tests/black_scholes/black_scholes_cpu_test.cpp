@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -566,3 +568,117 @@ TEST(BlackScholesCpu, CudaWithoutADeviceIsNoDevice) {
   EXPECT_CUNUM_ERROR(BlackScholesPricer<float>({BlackScholesOutput::call}, Backend::cuda), ErrorCode::no_device,
                      "cunum::BlackScholesPricer");
 }
+
+// The formulations under measurement (BlackScholesCandidate), compiled for the host
+// from the same __host__ __device__ code as the kernels: each held to the oracle, so
+// that a candidate's accuracy is shown before a device times it.
+#include "src/black_scholes/black_scholes_policy.hpp"
+
+namespace {
+
+using namespace cunum::testing::black_scholes_names;
+namespace bs = cunum::detail::bs;
+using MinimaxFormulation =
+    bs::FormulationOf<bs::MillsRatioForm::minimax, bs::IntrinsicForm::expm1, bs::DensityForm::per_tail>;
+
+// m(a) in long double (x86's 64-bit significand: exact at double's scale here, a <= 60).
+long double mills_long(long double a) {
+  return std::sqrt(std::acos(-1.0L) / 2) * std::erfc(a / std::sqrt(2.0L)) * std::exp(a * a / 2);
+}
+
+// The minimax Mills ratios against m(a) in long double, over a in [0, 60] on a grid of
+// 2^20 steps and from there on far into the tail (against the asymptotic series in long
+// double, whose truncation is below 1e-25 from a = 60), in units of u of each type.
+// Fits: 0.37 u (float), 0.15 u (double); the rounding of the transformed argument, the
+// division and Horner's rule add the rest (printed; with the host's separate multiply
+// and add, more than the device's fused multiply-adds).
+template <class T>
+void minimax_mills_ratio_is_within_few_ulps(double bound) {
+  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  long double worst = 0;
+  double worst_a = 0;
+  const auto check = [&](T a, long double truth) {
+    const T minimax = std::is_same_v<T, float> ? bs::mills_ratios_by<MinimaxFormulation>(a, a).first
+                                               : bs::mills_ratios_by<MinimaxFormulation>(a, T(1)).first;
+    const long double error = std::fabs(static_cast<long double>(minimax) - truth) / (truth * u);
+    if (!(error <= worst)) {
+      worst = error;
+      worst_a = static_cast<double>(a);
+    }
+  };
+  constexpr int kSteps = 1 << 20;
+  for (int i = 0; i <= kSteps; ++i) {
+    const T a = T(60) * static_cast<T>(i) / kSteps;
+    check(a, mills_long(a));
+  }
+  for (T a = T(60); a < T(1e30); a *= T(1.37)) {
+    const long double z = 1.0L / (static_cast<long double>(a) * a);
+    long double series = 1, term = 1;
+    for (int n = 1; n <= 12; ++n) series += (term *= -(2 * n - 1) * z);
+    check(a, series / a);
+  }
+  std::printf("[ cunum    ] minimax Mills ratio (%s): worst relative error %.3g u at a = %g\n",
+              std::is_same_v<T, float> ? "float" : "double", static_cast<double>(worst), worst_a);
+  EXPECT_LE(worst, bound);
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  EXPECT_EQ(bs::mills_ratios_by<MinimaxFormulation>(inf, inf).first, T(0));
+  EXPECT_TRUE(std::isnan(bs::mills_ratios_by<MinimaxFormulation>(nan, nan).first));
+  // A pair with one member beyond the core (double: the asymptotic series) and one within.
+  const bs::MillsRatios<T> pair = bs::mills_ratios_by<MinimaxFormulation>(T(0.5), T(70));
+  EXPECT_NEAR(static_cast<double>(pair.first), static_cast<double>(mills_long(0.5L)),
+              static_cast<double>(bound * u * mills_long(0.5L)));
+  EXPECT_NEAR(static_cast<double>(pair.second), static_cast<double>(mills_long(70)),
+              static_cast<double>(bound * u * mills_long(70)));
+}
+
+TEST(BlackScholesCpu, MinimaxMillsRatioIsWithinFewUlps) {
+  minimax_mills_ratio_is_within_few_ulps<float>(6.0);
+  minimax_mills_ratio_is_within_few_ulps<double>(8.0);
+}
+
+// Every oracle row through bs::evaluate with `Formulation`, every output or prices alone.
+template <class T, bool kPricesOnly, class Formulation>
+BlackScholesHostResults<T> evaluate_oracle_rows(const std::vector<cunum::testing::OracleRow>& rows) {
+  const auto batch = cunum::testing::oracle_batch<T>(rows);
+  BlackScholesHostResults<T> out;
+  for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) out[output].resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bs::Values<T> v = bs::evaluate<T, kPricesOnly, Formulation>(batch.spot[i], batch.strike[i], batch.expiry[i],
+                                                                      batch.rate[i], batch.dividend[i],
+                                                                      batch.volatility[i]);
+#define CUNUM_BS_COPY_OUTPUT(name, text) out.name[i] = v.name;
+    if constexpr (kPricesOnly) {
+      out.call[i] = v.call;
+      out.put[i] = v.put;
+      out.discount[i] = v.discount;
+    } else {
+      CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_COPY_OUTPUT)
+    }
+#undef CUNUM_BS_COPY_OUTPUT
+  }
+  return out;
+}
+
+template <class T>
+void every_candidate_matches_the_oracle() {
+  const std::vector<cunum::testing::OracleRow> rows = cunum::testing::read_black_scholes_oracle();
+  ASSERT_FALSE(rows.empty());
+  const BlackScholesOutputs prices = {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount};
+  int candidates = 0;
+  for (cunum::detail::BlackScholesCandidate candidate : cunum::detail::kBlackScholesCandidates) {
+    const std::string name = std::string("host ") + to_string(candidate);
+    candidates += cunum::detail::with_black_scholes_candidate<T>(candidate, [&](auto tag) {
+      using Formulation = typename decltype(tag)::type;
+      cunum::testing::expect_matches_oracle(rows, evaluate_oracle_rows<T, false, Formulation>(rows),
+                                            BlackScholesOutputs::all(), name.c_str());
+      cunum::testing::expect_matches_oracle(rows, evaluate_oracle_rows<T, true, Formulation>(rows), prices,
+                                            (name + " prices-only").c_str());
+    });
+  }
+  EXPECT_EQ(candidates, 4);
+}
+
+TEST(BlackScholesCpu, EveryCandidateFormulationMatchesTheOracleFloat) { every_candidate_matches_the_oracle<float>(); }
+TEST(BlackScholesCpu, EveryCandidateFormulationMatchesTheOracleDouble) { every_candidate_matches_the_oracle<double>(); }
+
+}  // namespace

@@ -478,3 +478,71 @@ TEST(BlackScholesGpuBoundary, InPlaceEqualsOutOfPlace) {
 }
 
 }  // namespace
+
+// The formulations under measurement (BlackScholesCandidate), launched through their
+// own kernels, each held to the oracle as the library's kernel is: the check a
+// candidate passes before it may replace the library's formulation.
+#include "kernels/black_scholes/black_scholes_launch.hpp"
+
+namespace {
+
+template <class T>
+BlackScholesHostResults<T> candidate_prices(cunum::detail::BlackScholesCandidate candidate,
+                                            const cunum::testing::OracleBatch<T>& batch, BlackScholesOutputs wanted,
+                                            bool* launched) {
+  const auto n = static_cast<std::int64_t>(batch.spot.size());
+  const cunum::Stream stream;
+  const auto upload = [&](const std::vector<T>& host) { return DeviceBuffer<T>::from_host(host, stream); };
+  const DeviceBuffer<T> spot = upload(batch.spot), strike = upload(batch.strike), expiry = upload(batch.expiry),
+                        rate = upload(batch.rate), dividend = upload(batch.dividend),
+                        volatility = upload(batch.volatility);
+  std::vector<DeviceBuffer<T>> outputs;
+  cunum::detail::BlackScholesPriceArgs<T> args{};
+  args.options = {n, spot.data(), strike.data(), expiry.data()};
+  args.market.rates.rates = rate.data();
+  args.market.rates.dividends = dividend.data();
+  args.market.volatilities = volatility.data();
+  args.prices_only = true;
+  for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+    if (!wanted.contains(output)) continue;
+    outputs.emplace_back(static_cast<std::size_t>(n), stream);
+    args.results[output] = outputs.back().data();
+    if (output != BlackScholesOutput::call && output != BlackScholesOutput::put &&
+        output != BlackScholesOutput::discount) {
+      args.prices_only = false;
+    }
+  }
+  const cunum::DeviceProperties device = cunum::device_properties();
+  *launched = cunum::detail::launch_black_scholes_price_candidate(
+      candidate, args, device.compute_capability_major * 100 + device.compute_capability_minor * 10,
+      device.multiprocessor_count, stream);
+  BlackScholesHostResults<T> host;
+  std::size_t next = 0;
+  for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+    host[output] = wanted.contains(output) ? outputs[next++].to_host() : std::vector<T>(batch.spot.size());
+  }
+  return host;
+}
+
+TYPED_TEST(BlackScholesGpu, EveryCandidateFormulationMatchesTheOracle) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const std::vector<cunum::testing::OracleRow> rows = cunum::testing::read_black_scholes_oracle();
+  ASSERT_FALSE(rows.empty());
+  const auto batch = cunum::testing::oracle_batch<T>(rows);
+  const BlackScholesOutputs prices = {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount};
+  int launched_candidates = 0;
+  for (cunum::detail::BlackScholesCandidate candidate : cunum::detail::kBlackScholesCandidates) {
+    const std::string name = std::string("cuda ") + cunum::detail::to_string(candidate);
+    bool launched = false;
+    const auto every = candidate_prices(candidate, batch, BlackScholesOutputs::all(), &launched);
+    if (!launched) continue;
+    ++launched_candidates;
+    cunum::testing::expect_matches_oracle(rows, every, BlackScholesOutputs::all(), name.c_str());
+    cunum::testing::expect_matches_oracle(rows, candidate_prices(candidate, batch, prices, &launched), prices,
+                                          (name + " prices-only").c_str());
+  }
+  EXPECT_EQ(launched_candidates, 4);
+}
+
+}  // namespace
