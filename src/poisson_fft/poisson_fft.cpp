@@ -68,7 +68,7 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
                       return "must be >= 2 on an axis with neumann walls at vertices (both walls are grid points), "
                              "got " + std::to_string(grid.shape[a]) + " on axis " + std::to_string(a);
                     });
-    extended_bytes *= 2.0 * static_cast<double>(grid.shape[a] + 1);
+    extended_bytes *= 2.0 * (static_cast<double>(grid.shape[a]) + 1.0);  // in double: shape may be INT64_MAX
   }
   detail::require(extended_bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), kPlanRoutine,
                   "grid.shape", "with grid.batch needs more than 2^63 bytes of work memory");

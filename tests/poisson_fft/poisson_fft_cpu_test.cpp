@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -603,6 +604,15 @@ TEST(PoissonFftCpu, ArgumentChecks) {
   options = {};
   options.gauge = static_cast<PoissonGauge>(5);
   EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.gauge'");
+}
+
+// An axis of INT64_MAX points is refused by name; the size check once computed
+// shape + 1 in 64-bit integers and overflowed (found by cunum-fuzz-poisson-planner; the
+// sanitize preset's UndefinedBehaviorSanitizer fails this test without the fix).
+TEST(PoissonFftCpu, AnAxisOfInt64MaxPointsIsRefusedWithoutOverflow) {
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>({{most, 2}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}, Backend::cpu),
+                     ErrorCode::invalid_argument, "'grid.shape'");
 }
 
 TEST(PoissonFftCpu, SolveArgumentChecks) {
