@@ -120,7 +120,9 @@ void append_eigenvalues(const AxisSpectrum& axis, std::int64_t n, PoissonDiscret
   const double extended = static_cast<double>(axis.extended);
   for (std::int64_t k = 0; k < n; ++k) {
     const std::int64_t m = axis.first_mode + axis.mode_step * k;
-    if (discretization == PoissonDiscretization::finite_difference) {
+    if (m == 0) {
+      table.push_back(0.0);  // the constant mode, exactly, whatever the spacing
+    } else if (discretization == PoissonDiscretization::finite_difference) {
       const double s = std::sin(kPi * static_cast<double>(m) / extended);
       table.push_back(-4.0 * s * s / (axis.spacing * axis.spacing));
     } else {
@@ -134,6 +136,31 @@ void append_eigenvalues(const AxisSpectrum& axis, std::int64_t n, PoissonDiscret
 bool has_dirichlet_wall(PoissonBoundary boundary) {
   return boundary == PoissonBoundary::dirichlet || boundary == PoissonBoundary::dirichlet_neumann ||
          boundary == PoissonBoundary::neumann_dirichlet;
+}
+
+// Every mode's eigenvalue but a constant mode's (0) must be a normal value of T (the
+// CUDA backend divides by it in T): with a spacing h = L / n so fine that 1/h^2
+// overflows, or a length so large that (pi / L)^2 underflows, modes would be divided by
+// infinity or NaN, or zeroed, and the solution come back wrong without a word. Only an
+// axis without a Dirichlet wall has a constant mode, its first.
+template <class T>
+void require_representable_eigenvalues(const detail::PoissonLayout& layout) {
+  const int first = detail::kPoissonAxes - layout.rank;
+  for (int a = first; a < detail::kPoissonAxes; ++a) {
+    const double* eigenvalues = layout.eigenvalues.data() + layout.eigen_offset[a];
+    for (std::int64_t k = 0; k < layout.shape[a]; ++k) {
+      const bool constant_mode = !has_dirichlet_wall(layout.boundaries[a]) && k == 0;
+      const double magnitude = std::abs(eigenvalues[k]);
+      detail::require(constant_mode || (magnitude >= std::numeric_limits<T>::min() &&
+                                        magnitude <= std::numeric_limits<T>::max()),
+                      kPlanRoutine, "grid.lengths", [&] {
+                        return "on axis " + std::to_string(a - first) + " gives mode " + std::to_string(k) +
+                               " the eigenvalue " + significant(eigenvalues[k]) + ", not a normal " +
+                               (sizeof(T) == 4 ? "float" : "double") +
+                               ": the spacing length / points is too small or the length too large";
+                      });
+    }
+  }
 }
 
 }  // namespace
@@ -282,6 +309,7 @@ PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& o
   detail::require_memory_need(poisson_memory_need<T>(grid), impl->placement.backend, kPlanRoutine,
                               "for its work arrays (the grid, its spectrum and the eigenvalue tables)");
   const detail::PoissonLayout layout = detail::make_poisson_layout<T>(grid, options);
+  require_representable_eigenvalues<T>(layout);
   impl->size = layout.batch * layout.points;
   if (impl->placement.backend == Backend::cuda) {
     impl->backend = detail::make_poisson_cuda<T>(layout, impl->placement);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -613,6 +614,43 @@ TEST(PoissonFftCpu, AnAxisOfInt64MaxPointsIsRefusedWithoutOverflow) {
   constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
   EXPECT_CUNUM_ERROR(PoissonSolver<double>({{most, 2}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}, Backend::cpu),
                      ErrorCode::invalid_argument, "'grid.shape'");
+}
+
+// Lengths whose spacing makes an eigenvalue overflow, underflow or NaN were accepted and
+// solved to NaN or to zeroed modes (found by cunum-fuzz-poisson-planner: a length of
+// 4.9e-324 gave the constant mode the eigenvalue 0 / 0). They are refused naming
+// 'grid.lengths', by the range of the solver's type (the CUDA backend divides in T);
+// lengths just inside it solve to finite values, and an axis of one point whose only
+// mode is the constant one takes any length.
+template <class T>
+void expect_length_range(std::initializer_list<double> refused, std::initializer_list<double> solved) {
+  for (const PoissonDiscretization discretization :
+       {PoissonDiscretization::spectral, PoissonDiscretization::finite_difference}) {
+    for (const PoissonBoundary boundary : {kPeriodic, PoissonBoundary::dirichlet, PoissonBoundary::neumann}) {
+      PoissonOptions options;
+      options.discretization = discretization;
+      options.screening = 1;
+      for (const double length : refused) {
+        EXPECT_CUNUM_ERROR(PoissonSolver<T>({{4, 4}, {1.0, length}, {boundary, boundary}}, options, Backend::cpu),
+                           ErrorCode::invalid_argument, "'grid.lengths'");
+      }
+      for (const double length : solved) {
+        PoissonSolver<T> solver({{4, 4}, {1.0, length}, {boundary, boundary}}, options, Backend::cpu);
+        std::vector<T> rhs(16, T(1e-3));
+        rhs[5] = T(2e-3);
+        for (const T value : solver.solve(rhs)) EXPECT_TRUE(std::isfinite(value)) << length;
+      }
+    }
+  }
+  for (const double length : refused) {
+    PoissonSolver<T> solver({{4, 1}, {1.0, length}, {kPeriodic, PoissonBoundary::neumann}}, {}, Backend::cpu);
+    for (const T value : solver.solve(std::vector<T>{1, -1, 2, -2})) EXPECT_TRUE(std::isfinite(value)) << length;
+  }
+}
+
+TEST(PoissonFftCpu, LengthsOutsideTheOperatorsRangeAreRefused) {
+  expect_length_range<double>({4.9406564584124654e-324, 1e-160, 1e160, 1e300}, {1e-140, 1e140});
+  expect_length_range<float>({4.9406564584124654e-324, 1e-25, 1e25}, {1e-15, 1e15});
 }
 
 TEST(PoissonFftCpu, SolveArgumentChecks) {
