@@ -9,6 +9,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -37,13 +38,14 @@ class CommandLine {
 
   CLI::App& app() noexcept { return app_; }
 
-  // Returns -1 to go on, else the exit status: 0 after --help or --version (printed),
-  // 2 after a bad command line (the error printed on stderr).
-  int parse(int argc, char** argv) {
+  // Returns -1 to go on, else the exit status: 0 after --help or --version (printed on
+  // `out`), 2 after a bad command line (the error printed on `err`). The fuzzers pass
+  // streams of their own (fuzz/).
+  int parse(int argc, const char* const* argv, std::ostream& out = std::cout, std::ostream& err = std::cerr) {
     try {
       app_.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-      return app_.exit(error) == 0 ? 0 : 2;
+      return app_.exit(error, out, err) == 0 ? 0 : 2;
     }
     return -1;
   }
