@@ -3,7 +3,6 @@
 
 #include "bench_command_line.hpp"
 
-#include <cstdio>
 #include <iostream>
 
 namespace cunum::bench {
@@ -38,11 +37,7 @@ int BenchCommandLine::parse_options(int argc, const char* const* argv, std::ostr
 int BenchCommandLine::parse(int argc, char** argv) {
   const int status = parse_options(argc, argv, std::cout, std::cerr);
   if (status >= 0) return status;
-  if (!options_.json_path.empty() && !start_json_file(options_.json_path)) {
-    std::fprintf(stderr, "--json: cannot open '%s' for writing\n", options_.json_path.c_str());
-    return 2;
-  }
-  return -1;
+  return programs::start_json_option(options_.json_path);
 }
 
 }  // namespace cunum::bench

@@ -169,10 +169,8 @@ int main(int argc, char** argv) {
   Arguments arguments;
   const int status = cunum_himeno::parse_command_line(argc, argv, arguments, std::cout, std::cerr);
   if (status >= 0) return status;
-  if (!arguments.json_path.empty() && !cunum::programs::start_json_file(arguments.json_path)) {
-    std::fprintf(stderr, "--json: cannot open '%s' for writing\n", arguments.json_path.c_str());
-    return 2;
-  }
+  const int json_status = cunum::programs::start_json_option(arguments.json_path);
+  if (json_status >= 0) return json_status;
   try {
     return arguments.double_precision ? run<double>(arguments) : run<float>(arguments);
   } catch (const cunum::Error& error) {
