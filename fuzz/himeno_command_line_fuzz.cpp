@@ -15,58 +15,34 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <sstream>
+#include <ostream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "examples/himeno/himeno_command_line.hpp"
-#include "fuzz/fuzz_support.hpp"
+#include "fuzz/command_line_fuzz.hpp"
 
 namespace {
 
 using cunum::fuzz::check;
 
 struct Parsed {
-  int status;
+  cunum::fuzz::ParserOutput output;
   cunum_himeno::Arguments arguments;
-  std::string out, err;
 };
 
 Parsed parse(const std::vector<std::string>& words) {
-  std::vector<const char*> argv{"cunum-himeno"};
-  for (const std::string& word : words) argv.push_back(word.c_str());
-  Parsed parsed{};
-  std::ostringstream out, err;
-  parsed.status = cunum_himeno::parse_command_line(static_cast<int>(argv.size()), argv.data(), parsed.arguments, out, err);
-  parsed.out = out.str();
-  parsed.err = err.str();
+  Parsed parsed;
+  parsed.output = cunum::fuzz::run_parser(
+      "cunum-himeno", words, [&](int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+        return cunum_himeno::parse_command_line(argc, argv, parsed.arguments, out, err);
+      });
   return parsed;
 }
 
-// The argument's value part: after the first '=' of an "--option=value" word, else the word.
-std::vector<std::string> value_texts(const std::vector<std::string>& words) {
-  std::vector<std::string> texts;
-  for (const std::string& word : words) {
-    texts.push_back(word);
-    const auto equals = word.find('=');
-    if (equals != std::string::npos) texts.push_back(word.substr(equals + 1));
-  }
-  return texts;
-}
-
-template <class Number>
-bool some_text_reads_as(const std::vector<std::string>& texts, Number value) {
-  return std::any_of(texts.begin(), texts.end(), [&](const std::string& text) {
-    Number read{};
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), read);
-    return error == std::errc() && end == text.data() + text.size() && read == value;
-  });
-}
-
+// Whether some text is `name` in any case (the choices are taken so).
 bool some_text_names(const std::vector<std::string>& texts, const std::string& name) {
   return std::any_of(texts.begin(), texts.end(), [&](const std::string& text) {
     return text.size() == name.size() && std::equal(text.begin(), text.end(), name.begin(), [](char a, char b) {
@@ -78,27 +54,13 @@ bool some_text_names(const std::vector<std::string>& texts, const std::string& n
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::vector<std::string> words(1);
-  for (std::size_t i = 0; i < size; ++i) {
-    if (data[i] == 0) {
-      words.emplace_back();
-    } else {
-      words.back().push_back(static_cast<char>(data[i]));
-    }
-  }
-  if (size == 0) words.clear();
-
+  using cunum::fuzz::some_text_reads_as;
+  const std::vector<std::string> words = cunum::fuzz::arguments_of(data, size);
   const Parsed parsed = parse(words);
   const auto& a = parsed.arguments;
   const cunum_himeno::Arguments defaults;
-  check(parsed.status == -1 || parsed.status == 0 || parsed.status == 2,
-        "the parser returned " + std::to_string(parsed.status));
-  if (parsed.status == 0) {
-    check(!parsed.out.empty() && parsed.err.empty(), "help or version: nothing on out, or something on err");
-  } else if (parsed.status == 2) {
-    check(parsed.out.empty() && !parsed.err.empty(), "a refusal printed nothing on err, or something on out");
-  } else {
-    check(parsed.out.empty() && parsed.err.empty(), "an accepted command line printed something");
+  cunum::fuzz::check_parser_output(parsed.output, "");
+  if (parsed.output.status == -1) {
     check(is_valid(a.size) && is_valid(a.backend), "an accepted size or backend is not a listed value");
     check(a.iterations == 0 || (a.iterations >= 1 && a.iterations <= cunum_himeno::kMaxIterations),
           "iterations " + std::to_string(a.iterations) + " out of range");
@@ -107,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           "progress interval " + std::to_string(a.progress_interval) + " out of range");
     check(a.sweeps_per_pass >= 0 && a.sweeps_per_pass <= cunum_himeno::kMaxSweepsPerPass,
           "sweeps per pass " + std::to_string(a.sweeps_per_pass) + " out of range");
-    const auto texts = value_texts(words);
+    const auto texts = cunum::fuzz::value_texts(words);
     check(a.iterations == defaults.iterations || some_text_reads_as(texts, a.iterations),
           "iterations " + std::to_string(a.iterations) + " is on no argument");
     check(a.seconds == defaults.seconds || some_text_reads_as(texts, a.seconds),
@@ -122,16 +84,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           "double precision, and no argument says double");
     check(a.progress_interval == defaults.progress_interval || some_text_reads_as(texts, a.progress_interval),
           "progress interval " + std::to_string(a.progress_interval) + " is on no argument");
-    check(a.json_path.empty() || std::find(texts.begin(), texts.end(), a.json_path) != texts.end(),
+    check(a.json_path.empty() || cunum::fuzz::some_text_is(texts, a.json_path),
           "--json '" + a.json_path + "' is on no argument");
-    check(!a.quiet || std::any_of(words.begin(), words.end(), [](const std::string& w) { return w.rfind("--quiet", 0) == 0; }),
-          "quiet, and no argument is --quiet");
+    check(!a.quiet || cunum::fuzz::some_word_starts_with(words, "--quiet"), "quiet, and no argument is --quiet");
   }
   const Parsed again = parse(words);
-  check(again.status == parsed.status && again.out == parsed.out && again.err == parsed.err &&
-            again.arguments.size == a.size && again.arguments.iterations == a.iterations &&
-            again.arguments.seconds == a.seconds && again.arguments.backend == a.backend &&
-            again.arguments.double_precision == a.double_precision &&
+  check(again.output == parsed.output && again.arguments.size == a.size &&
+            again.arguments.iterations == a.iterations && again.arguments.seconds == a.seconds &&
+            again.arguments.backend == a.backend && again.arguments.double_precision == a.double_precision &&
             again.arguments.sweeps_per_pass == a.sweeps_per_pass && again.arguments.json_path == a.json_path &&
             again.arguments.quiet == a.quiet && again.arguments.progress_interval == a.progress_interval,
         "the same command line parsed twice, two results");
