@@ -25,7 +25,7 @@
 //
 // The command line is parsed as every cunum program's (programs/command_line.hpp), in
 // himeno_command_line.cpp: choices are case-insensitive, numbers are checked whole
-// (decimal, in range, nothing after them). A bad command line, or a --json file that
+// (decimal, no leading zero on an integer, in range, nothing after them). A bad command line, or a --json file that
 // cannot be written, exits 2 with a message naming the option; an error of the library
 // exits 1.
 

@@ -1,5 +1,6 @@
 // cunum-himeno's command line, on programs/command_line.hpp (CLI11): choices are
-// case-insensitive, numbers are checked whole (decimal, in range, nothing after them).
+// case-insensitive, numbers are checked whole (decimal, no leading zero on an integer, in
+// range, nothing after them).
 
 #include "himeno_command_line.hpp"
 
