@@ -114,21 +114,56 @@ AxisSpectrum axis_spectrum(detail::AxisTransform transform, std::int64_t n, doub
   }
 }
 
+// The eigenvalue contribution of the axis's transform mode k.
+double mode_eigenvalue(const AxisSpectrum& axis, std::int64_t k, PoissonDiscretization discretization) {
+  const double extended = static_cast<double>(axis.extended);
+  const std::int64_t m = axis.first_mode + axis.mode_step * k;
+  if (m == 0) return 0.0;  // the constant mode, exactly, whatever the spacing
+  if (discretization == PoissonDiscretization::finite_difference) {
+    const double s = std::sin(kPi * static_cast<double>(m) / extended);
+    return -4.0 * s * s / (axis.spacing * axis.spacing);
+  }
+  const std::int64_t signed_mode = m <= axis.extended / 2 ? m : m - axis.extended;
+  const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (extended * axis.spacing);
+  return -wavenumber * wavenumber;
+}
+
 // The axis's eigenvalue contribution at each of its n transform modes.
 void append_eigenvalues(const AxisSpectrum& axis, std::int64_t n, PoissonDiscretization discretization,
                         std::vector<double>& table) {
-  const double extended = static_cast<double>(axis.extended);
-  for (std::int64_t k = 0; k < n; ++k) {
-    const std::int64_t m = axis.first_mode + axis.mode_step * k;
-    if (m == 0) {
-      table.push_back(0.0);  // the constant mode, exactly, whatever the spacing
-    } else if (discretization == PoissonDiscretization::finite_difference) {
-      const double s = std::sin(kPi * static_cast<double>(m) / extended);
-      table.push_back(-4.0 * s * s / (axis.spacing * axis.spacing));
-    } else {
-      const std::int64_t signed_mode = m <= axis.extended / 2 ? m : m - axis.extended;
-      const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (extended * axis.spacing);
-      table.push_back(-wavenumber * wavenumber);
+  for (std::int64_t k = 0; k < n; ++k) table.push_back(mode_eigenvalue(axis, k, discretization));
+}
+
+// Every mode's eigenvalue but a constant mode's (0) must be a normal value of T (the
+// CUDA backend divides by it in T): with a spacing h = L / n so fine that 1/h^2
+// overflows, or a length so large that (pi / L)^2 underflows, modes would be divided by
+// infinity or NaN, or zeroed, and the solution come back wrong without a word.
+// Checked on a validated grid before anything is allocated, on each axis's extreme
+// modes: but for a periodic axis, the modes run over m / N in [0, 1/2], where both
+// discretizations' eigenvalues grow with m, so the least is the first mode that is not
+// constant and the greatest the last; a periodic axis's modes k and n - k are one
+// frequency, the least k = 1, the greatest k = n / 2.
+template <class T>
+void require_representable_eigenvalues(const PoissonGrid& grid, const PoissonOptions& options) {
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    const std::int64_t n = grid.shape[a];
+    const PoissonCentring centring =
+        grid.centrings.empty() ? detail::default_centring(grid.boundaries[a]) : grid.centrings[a];
+    const detail::AxisTransform transform = detail::axis_transform(grid.boundaries[a], centring);
+    const AxisSpectrum axis = axis_spectrum(transform, n, grid.lengths[a]);
+    const std::int64_t least = axis.first_mode == 0 ? 1 : 0;
+    const std::int64_t greatest = transform == detail::AxisTransform::fourier ? n / 2 : n - 1;
+    for (const std::int64_t k : {least, greatest}) {
+      if (k >= n || axis.first_mode + axis.mode_step * k == 0) continue;  // a one-point axis's constant mode
+      const double eigenvalue = mode_eigenvalue(axis, k, options.discretization);
+      const double magnitude = std::abs(eigenvalue);
+      detail::require(magnitude >= std::numeric_limits<T>::min() && magnitude <= std::numeric_limits<T>::max(),
+                      kPlanRoutine, "grid.lengths", [&] {
+                        return "on axis " + std::to_string(a) + " gives mode " + std::to_string(k) +
+                               " the eigenvalue " + significant(eigenvalue) + ", not a normal " +
+                               (sizeof(T) == 4 ? "float" : "double") +
+                               ": the spacing length / points is too small or the length too large";
+                      });
     }
   }
 }
@@ -136,31 +171,6 @@ void append_eigenvalues(const AxisSpectrum& axis, std::int64_t n, PoissonDiscret
 bool has_dirichlet_wall(PoissonBoundary boundary) {
   return boundary == PoissonBoundary::dirichlet || boundary == PoissonBoundary::dirichlet_neumann ||
          boundary == PoissonBoundary::neumann_dirichlet;
-}
-
-// Every mode's eigenvalue but a constant mode's (0) must be a normal value of T (the
-// CUDA backend divides by it in T): with a spacing h = L / n so fine that 1/h^2
-// overflows, or a length so large that (pi / L)^2 underflows, modes would be divided by
-// infinity or NaN, or zeroed, and the solution come back wrong without a word. Only an
-// axis without a Dirichlet wall has a constant mode, its first.
-template <class T>
-void require_representable_eigenvalues(const detail::PoissonLayout& layout) {
-  const int first = detail::kPoissonAxes - layout.rank;
-  for (int a = first; a < detail::kPoissonAxes; ++a) {
-    const double* eigenvalues = layout.eigenvalues.data() + layout.eigen_offset[a];
-    for (std::int64_t k = 0; k < layout.shape[a]; ++k) {
-      const bool constant_mode = !has_dirichlet_wall(layout.boundaries[a]) && k == 0;
-      const double magnitude = std::abs(eigenvalues[k]);
-      detail::require(constant_mode || (magnitude >= std::numeric_limits<T>::min() &&
-                                        magnitude <= std::numeric_limits<T>::max()),
-                      kPlanRoutine, "grid.lengths", [&] {
-                        return "on axis " + std::to_string(a - first) + " gives mode " + std::to_string(k) +
-                               " the eigenvalue " + significant(eigenvalues[k]) + ", not a normal " +
-                               (sizeof(T) == 4 ? "float" : "double") +
-                               ": the spacing length / points is too small or the length too large";
-                      });
-    }
-  }
 }
 
 }  // namespace
@@ -303,13 +313,13 @@ template <class T>
 PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options, const Placement& placement) {
   const detail::RoutineScope scope(kPlanRoutine);
   validate<T>(grid, options);
+  require_representable_eigenvalues<T>(grid, options);
   auto impl = std::make_unique<Impl>();
   impl->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kPlanRoutine);
   const detail::PlacementDeviceScope on_device(impl->placement);
   detail::require_memory_need(poisson_memory_need<T>(grid), impl->placement.backend, kPlanRoutine,
                               "for its work arrays (the grid, its spectrum and the eigenvalue tables)");
   const detail::PoissonLayout layout = detail::make_poisson_layout<T>(grid, options);
-  require_representable_eigenvalues<T>(layout);
   impl->size = layout.batch * layout.points;
   if (impl->placement.backend == Backend::cuda) {
     impl->backend = detail::make_poisson_cuda<T>(layout, impl->placement);

@@ -620,25 +620,34 @@ TEST(PoissonFftCpu, AnAxisOfInt64MaxPointsIsRefusedWithoutOverflow) {
 // solved to NaN or to zeroed modes (found by cunum-fuzz-poisson-planner: a length of
 // 4.9e-324 gave the constant mode the eigenvalue 0 / 0). They are refused naming
 // 'grid.lengths', by the range of the solver's type (the CUDA backend divides in T);
-// lengths just inside it solve to finite values, and an axis of one point whose only
-// mode is the constant one takes any length.
+// lengths just inside it solve to finite values, for every boundary and centring, and
+// an axis of one point whose only mode is the constant one takes any length.
 template <class T>
 void expect_length_range(std::initializer_list<double> refused, std::initializer_list<double> solved) {
   for (const PoissonDiscretization discretization :
        {PoissonDiscretization::spectral, PoissonDiscretization::finite_difference}) {
-    for (const PoissonBoundary boundary : {kPeriodic, PoissonBoundary::dirichlet, PoissonBoundary::neumann}) {
-      PoissonOptions options;
-      options.discretization = discretization;
-      options.screening = 1;
-      for (const double length : refused) {
-        EXPECT_CUNUM_ERROR(PoissonSolver<T>({{4, 4}, {1.0, length}, {boundary, boundary}}, options, Backend::cpu),
-                           ErrorCode::invalid_argument, "'grid.lengths'");
-      }
-      for (const double length : solved) {
-        PoissonSolver<T> solver({{4, 4}, {1.0, length}, {boundary, boundary}}, options, Backend::cpu);
-        std::vector<T> rhs(16, T(1e-3));
-        rhs[5] = T(2e-3);
-        for (const T value : solver.solve(rhs)) EXPECT_TRUE(std::isfinite(value)) << length;
+    for (const PoissonBoundary boundary : cunum::PoissonBoundaryValues::all) {
+      for (const PoissonCentring centring : cunum::PoissonCentringValues::all) {
+        PoissonOptions options;
+        options.discretization = discretization;
+        options.screening = 1;
+        const auto grid = [&](double length) {
+          PoissonGrid g{{4, 4}, {1.0, length}, {boundary, boundary}};
+          g.centrings = {centring, centring};
+          return g;
+        };
+        for (const double length : refused) {
+          EXPECT_CUNUM_ERROR(PoissonSolver<T>(grid(length), options, Backend::cpu), ErrorCode::invalid_argument,
+                             "'grid.lengths'");
+        }
+        for (const double length : solved) {
+          PoissonSolver<T> solver(grid(length), options, Backend::cpu);
+          std::vector<T> rhs(16, T(1e-3));
+          rhs[5] = T(2e-3);
+          for (const T value : solver.solve(rhs)) {
+            EXPECT_TRUE(std::isfinite(value)) << length << " " << to_string(boundary) << " " << to_string(centring);
+          }
+        }
       }
     }
   }
@@ -651,6 +660,16 @@ void expect_length_range(std::initializer_list<double> refused, std::initializer
 TEST(PoissonFftCpu, LengthsOutsideTheOperatorsRangeAreRefused) {
   expect_length_range<double>({4.9406564584124654e-324, 1e-160, 1e160, 1e300}, {1e-140, 1e140});
   expect_length_range<float>({4.9406564584124654e-324, 1e-25, 1e25}, {1e-15, 1e15});
+}
+
+// The rule is an argument's, checked before anything is sized or allocated: an axis of
+// 2^28 points with a bad length built a 2 GB eigenvalue table before its refusal (found
+// by cunum-fuzz-poisson-planner), and a grid no machine holds said out_of_memory.
+TEST(PoissonFftCpu, ABadLengthIsRefusedBeforeTheWorkArraysAreSized) {
+  constexpr std::int64_t huge = std::int64_t{1} << 20;
+  EXPECT_CUNUM_ERROR(
+      PoissonSolver<double>({{huge, huge}, {1e-300, 1.0}, {PoissonBoundary::dirichlet, kPeriodic}}, {}, Backend::cpu),
+      ErrorCode::invalid_argument, "'grid.lengths'");
 }
 
 TEST(PoissonFftCpu, SolveArgumentChecks) {
