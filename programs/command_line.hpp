@@ -1,14 +1,15 @@
 #pragma once
 // The command line of every cunum program (cunum-demo, cunum-himeno, the benches), parsed
 // with CLI11 the same way: --help prints the description and the options, --version
-// prints "<program> (cunum) <version>", numbers are checked whole (decimal, in range,
-// nothing after them), choices are taken in any case. A bad command line exits 2 with a
-// message naming the option; --help and --version exit 0.
+// prints "<program> (cunum) <version>", numbers are checked whole (decimal, no leading
+// zero on an integer, in range, nothing after them), choices are taken in any case. A
+// bad command line exits 2 with a message naming the option; --help and --version exit 0.
 
 #include <CLI/CLI.hpp>
 
 #include <charconv>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -37,13 +38,14 @@ class CommandLine {
 
   CLI::App& app() noexcept { return app_; }
 
-  // Returns -1 to go on, else the exit status: 0 after --help or --version (printed),
-  // 2 after a bad command line (the error printed on stderr).
-  int parse(int argc, char** argv) {
+  // Returns -1 to go on, else the exit status: 0 after --help or --version (printed on
+  // `out`), 2 after a bad command line (the error printed on `err`). The fuzzers pass
+  // streams of their own (fuzz/).
+  int parse(int argc, const char* const* argv, std::ostream& out = std::cout, std::ostream& err = std::cerr) {
     try {
       app_.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-      return app_.exit(error) == 0 ? 0 : 2;
+      return app_.exit(error, out, err) == 0 ? 0 : 2;
     }
     return -1;
   }
@@ -52,10 +54,14 @@ class CommandLine {
   CLI::App app_;
 };
 
-// A whole decimal integer in [low, high]: no sign but '-', no spaces, nothing after it.
+// A whole decimal integer in [low, high]: no sign but '-', no spaces, no leading zero,
+// nothing after it. CLI11 converts the text after this check, and reads a leading 0 as
+// octal (075 as 61): such a text is refused, not read as another number.
 inline bool parse_integer(const std::string& text, long long low, long long high, long long& value) {
   const char* const first = text.data();
   const char* const last = first + text.size();
+  const char* const digits = first != last && *first == '-' ? first + 1 : first;
+  if (last - digits > 1 && *digits == '0') return false;
   const auto [end, error] = std::from_chars(first, last, value);
   return error == std::errc() && end == last && value >= low && value <= high;
 }
@@ -76,7 +82,7 @@ inline CLI::Validator integer_in(long long low, long long high) {
       [low, high, range](std::string& text) {
         long long value = 0;
         if (parse_integer(text, low, high, value)) return std::string();
-        return "'" + text + "' is not a whole number from " + range;
+        return "'" + text + "' is not a whole number from " + range + " (decimal, no leading zero)";
       },
       "");
 }
@@ -103,7 +109,8 @@ CLI::Option* add_integer(CLI::App& app, const std::string& name, T& value, long 
       high > static_cast<long long>(std::numeric_limits<T>::max())) {
     throw std::logic_error(name + ": the range does not fit the option's type");
   }
-  // The text has passed integer_in before CLI11 converts it, so the conversion is exact.
+  // The text has passed integer_in (decimal, no leading zero) before CLI11 converts it,
+  // so the conversion is exact.
   return app.add_option(name, value, description)->check(integer_in(low, high))->type_name("N")->capture_default_str();
 }
 

@@ -72,6 +72,15 @@ inline bool start_json_file(const std::string& path) {
   return true;
 }
 
+// A program's --json FILE once its command line is parsed: empties FILE
+// (start_json_file) when one was given. Returns -1 to go on, or the exit status 2 after
+// saying on stderr that FILE cannot be written.
+inline int start_json_option(const std::string& path) {
+  if (path.empty() || start_json_file(path)) return -1;
+  std::fprintf(stderr, "--json: cannot open '%s' for writing\n", path.c_str());
+  return 2;
+}
+
 // Appends `row` as one line to the file at `path`.
 // Throws Error(invalid_argument) naming the path when it cannot be opened.
 inline void append_json_row(const std::string& path, const JsonRow& row) {

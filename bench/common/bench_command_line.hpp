@@ -2,6 +2,7 @@
 // The command line of every bench, parsed as every cunum program's is
 // (programs/command_line.hpp: --help, --version, numbers checked whole).
 
+#include <ostream>
 #include <string>
 
 #include "bench_harness.hpp"
@@ -27,6 +28,10 @@ class BenchCommandLine {
   // command line or a --json file that cannot be written (said on stderr). Empties the
   // --json file, once: every row of the run is appended to it.
   int parse(int argc, char** argv);
+  // parse() without the --json file: the options alone, the help or version printed on
+  // `out` and a bad command line's error on `err`; writes nothing else (the fuzzer
+  // fuzz/bench_command_line_fuzz.cpp calls it).
+  int parse_options(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
   const BenchOptions& options() const noexcept { return options_; }
 
  private:

@@ -50,37 +50,6 @@ double host_copy_gbps(const BenchOptions& options) {
 
 }  // namespace
 
-BenchCommandLine::BenchCommandLine(const std::string& program, const std::string& summary, BenchOptionSet set)
-    : command_line_(program, summary) {
-  CLI::App& app = command_line_.app();
-  app.add_flag("--quick", options_.quick, "Fewer sizes and runs (CI smoke)");
-  if (set == BenchOptionSet::sections) {
-    programs::add_integer(app, "--reps", reps_, 1, 100000,
-                          "Timed runs per case, the median reported (default 25, with --quick 5)")
-        ->default_str("");
-  }
-  app.add_option("--json", options_.json_path, "Also write one JSON object per row to FILE")->type_name("FILE");
-  if (set == BenchOptionSet::sections) {
-    app.add_option("--filter", options_.filter, "Run only the sections whose title contains TEXT, in any case")
-        ->type_name("TEXT");
-  }
-}
-
-int BenchCommandLine::parse(int argc, char** argv) {
-  const int status = command_line_.parse(argc, argv);
-  if (status >= 0) return status;
-  if (options_.quick) {
-    options_.warmup_runs = 1;
-    options_.timed_runs = 5;
-  }
-  if (reps_ > 0) options_.timed_runs = reps_;
-  if (!options_.json_path.empty() && !start_json_file(options_.json_path)) {
-    std::fprintf(stderr, "--json: cannot open '%s' for writing\n", options_.json_path.c_str());
-    return 2;
-  }
-  return -1;
-}
-
 BenchEnvironment measure_environment(const BenchOptions& options) {
   BenchEnvironment environment;
   environment.backend = resolve_backend(Backend::automatic);

@@ -12,7 +12,6 @@ namespace cunum::bench {
 
 using programs::append_json_row;
 using programs::JsonRow;
-using programs::start_json_file;
 
 // What a row's figures were measured with, where and when, so that a file read later
 // says it without the run's log.

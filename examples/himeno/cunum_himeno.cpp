@@ -23,87 +23,31 @@
 // is the same however they are grouped. --json FILE also writes the result as one
 // JSON object.
 //
-// The command line is parsed as every cunum program's (programs/command_line.hpp):
-// choices are case-insensitive, numbers are checked whole (decimal, in range, nothing
-// after them). A bad command line exits 2 with a message naming the option; an error
-// of the library exits 1.
+// The command line is parsed as every cunum program's (programs/command_line.hpp), in
+// himeno_command_line.cpp: choices are case-insensitive, numbers are checked whole
+// (decimal, no leading zero on an integer, in range, nothing after them). A bad command line, or a --json file that
+// cannot be written, exits 2 with a message naming the option; an error of the library
+// exits 1.
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <cstdio>
 #include <ctime>
 #include <exception>
+#include <iostream>
 #include <string>
 
 #include "cunum/core.hpp"
 #include "cunum/himeno.hpp"
-#include "programs/command_line.hpp"
+#include "himeno_command_line.hpp"
 #include "programs/json_row.hpp"
 
 namespace {
 
-// The original counts its loops in an int.
-constexpr long long kMaxIterations = INT_MAX;
-constexpr int kMaxSweepsPerPass = 4;        // HimenoOptions::sweeps_per_pass: 0 is the library's choice
-constexpr int kRehearsalSweeps = 3;         // the original's nn = 3
+using cunum_himeno::Arguments;
+using cunum_himeno::kMaxIterations;
 
-struct Arguments {
-  cunum::HimenoSize size = cunum::HimenoSize::m;
-  long long iterations = 0;  // 0: the original's rehearsal and timed run
-  double seconds = 60.0;
-  cunum::Backend backend = cunum::Backend::automatic;
-  bool double_precision = false;
-  int sweeps_per_pass = 0;
-  std::string json_path;            // --json FILE; empty: none
-  bool quiet = false;               // no progress lines
-  double progress_interval = 5.0;   // seconds between progress lines
-};
-
-// Parses the command line into `arguments`; returns -1 to go on, or the exit status.
-int parse(int argc, char** argv, Arguments& arguments) {
-  using namespace cunum::programs;
-  CommandLine command_line(
-      "cunum-himeno",
-      "The Himeno benchmark (RIKEN, C edition 3.0) on cunum: point-Jacobi sweeps of the 19-point pressure-Poisson "
-      "stencil. Prints what the original program prints: the grid, the loop count, gosa, MFLOPS by its 34-flop "
-      "count and the Pentium III score; on stderr, a line about every 5 seconds of the measured run.");
-  CLI::App& app = command_line.app();
-  add_choice(app, "--size", arguments.size, named_values(cunum::HimenoSizeValues::all),
-             "The grid: XS 32x32x64, S 64x64x128, M 128x128x256, L 256x256x512, XL 512x512x1024")
-      ->type_name("SIZE");
-  CLI::Option* iterations =
-      add_integer(app, "--iterations", arguments.iterations, 1, kMaxIterations,
-                  "Run exactly N sweeps (1 to 2147483647) from the initial fields and print the gosa of the N-th "
-                  "(default: the original's 3 rehearsal sweeps, then as many as fill --seconds)")
-          ->default_str("");
-  add_number_above(app, "--seconds", arguments.seconds, 0.0,
-                   "Without --iterations: how long the measured sweeps should take, above 0")
-      ->type_name("S")
-      ->excludes(iterations);
-  add_choice(app, "--backend", arguments.backend, named_values(cunum::BackendValues::all),
-             "cuda, cpu (OpenMP), or automatic: CUDA when a GPU is visible, else the CPU")
-      ->type_name("BACKEND");
-  add_choice(app, "--precision", arguments.double_precision, {{"float", false}, {"double", true}},
-             "The floating-point type of the fields")
-      ->type_name("TYPE");
-  add_integer(app, "--sweeps-per-pass", arguments.sweeps_per_pass, 0, kMaxSweepsPerPass,
-              "CUDA backend: sweeps per pass over memory, 1 to 4, or 0 for the fastest measured")
-      ->type_name("K");
-  app.add_option("--json", arguments.json_path, "Also write the result to FILE as one JSON object")->type_name("FILE");
-  CLI::Option* quiet = app.add_flag("--quiet", arguments.quiet, "No progress lines on stderr");
-  add_number_above(app, "--progress-interval", arguments.progress_interval, 0.0,
-                   "Seconds between progress lines on stderr, above 0")
-      ->type_name("S")
-      ->excludes(quiet);
-  const int status = command_line.parse(argc, argv);
-  if (status >= 0) return status;
-  if (!arguments.json_path.empty() && !start_json_file(arguments.json_path)) {
-    std::fprintf(stderr, "--json: cannot open '%s' for writing\n", arguments.json_path.c_str());
-    return 2;
-  }
-  return -1;
-}
+constexpr int kRehearsalSweeps = 3;  // the original's nn = 3
 
 // The measured loop count that fills `seconds` at the rehearsal's rate, as the
 // original's nn = (int)(target / (cpu / 3.0)), kept within 1..INT_MAX.
@@ -223,8 +167,10 @@ int run(const Arguments& arguments) {
 
 int main(int argc, char** argv) {
   Arguments arguments;
-  const int status = parse(argc, argv, arguments);
+  const int status = cunum_himeno::parse_command_line(argc, argv, arguments, std::cout, std::cerr);
   if (status >= 0) return status;
+  const int json_status = cunum::programs::start_json_option(arguments.json_path);
+  if (json_status >= 0) return json_status;
   try {
     return arguments.double_precision ? run<double>(arguments) : run<float>(arguments);
   } catch (const cunum::Error& error) {

@@ -183,10 +183,12 @@ class BrownianBridge {
   /// CUDA backend, uploads the strategy to the placement's device (the current one
   /// unless placement.devices names it), which the bridge then belongs to.
   /// @param t0                 start time, finite
-  /// @param T                  end time, finite, > t0
+  /// @param T                  end time, finite, > t0, with T - t0 finite
   /// @param construction_order the interior times t_1..t_N in construction order
   ///                           (make_bridge_order, or any permutation): N >= 1,
-  ///                           N <= 2^31 - 2, finite, distinct, inside (t0, T)
+  ///                           N <= 2^31 - 2, finite, distinct, inside (t0, T), and
+  ///                           no two consecutive times of t0, t_1..t_N, T closer
+  ///                           than 2^-1024 (increments divide by every gap)
   /// @param dimension          d >= 1
   /// @param covariance         d x d values, row-major, read as `form` says
   /// @param form               CovarianceForm::factor (C) or CovarianceForm::covariance (Sigma)

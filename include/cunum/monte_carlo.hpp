@@ -186,7 +186,9 @@ struct MonteCarloPathView {
 /// control variate.
 template <class T>
 struct MonteCarloEstimate {
-  T price;                  ///< discounted mean payoff (with the control variate if used)
+  /// discounted mean payoff (with the control variate if used); without a control
+  /// variate, never below 0 for the library's payoffs
+  T price;
   /// of the price; its own error is the rounding of the sums it is formed from, which
   /// a control variate that explains nearly all of the payoff can leave as all of it
   /// (docs/monte_carlo.md, "How the estimates are formed")

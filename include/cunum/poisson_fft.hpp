@@ -107,7 +107,11 @@ CUNUM_ENUM(PoissonGauge, CUNUM_POISSON_GAUGES)
 /// centring each.
 struct PoissonGrid {
   std::vector<std::int64_t> shape;             ///< points per axis, {n0, n1} or {n0, n1, n2}, each >= 1 (>= 2 for neumann at vertices)
-  std::vector<double> lengths;                 ///< domain length per axis, finite and > 0
+  /// domain length per axis, finite and > 0, and such that every eigenvalue of the
+  /// operator but the constant mode's is a normal value of T (in practice length /
+  /// points above about 1e-153 and length below about 1e153 for double, 1e-19 and 1e19
+  /// for float)
+  std::vector<double> lengths;
   std::vector<PoissonBoundary> boundaries;     ///< boundary condition per axis
   std::int64_t batch = 1;                      ///< independent problems per call, >= 1
   /// Where each axis's walls sit, one per axis; empty: vertex for periodic and
@@ -165,7 +169,8 @@ class PoissonSolver {
   ///         'grid.lengths', 'grid.boundaries', 'grid.batch', 'grid.centrings',
   ///         'options.screening', ...) for a value out of range or lists of different
   ///         sizes ('grid.shape' for fewer than 2 points on an axis with neumann walls
-  ///         at vertices);
+  ///         at vertices), and naming 'grid.lengths' when an eigenvalue of the operator
+  ///         is not a normal T;
   ///         'placement.backend' or 'placement.devices';
   ///         ErrorCode::no_device for CUDA without a device;
   ///         ErrorCode::out_of_memory "needs N bytes", before anything is allocated, when

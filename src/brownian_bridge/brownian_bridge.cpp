@@ -267,6 +267,7 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
   detail::require_finite(t0, routine, "t0");
   detail::require_finite(T, routine, "T");
   detail::require(t0 < T, routine, "T", "must be greater than t0");
+  detail::require(std::isfinite(T - t0), routine, "T", "- t0 overflows double");
   const auto n = static_cast<std::int64_t>(construction_order.size());
   detail::require(n >= 1, routine, "construction_order", "needs at least one interior time");
   detail::require(n <= kMaxInteriorPoints, routine, "construction_order", "has more than 2^31 - 2 times");
@@ -279,6 +280,14 @@ BrownianBridge::BrownianBridge(double t0, double T, std::vector<double> construc
   std::sort(sorted.begin(), sorted.end());
   detail::require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), routine,
                   "construction_order", "contains a duplicate time");
+  // Increments divide by the gaps of the grid: each needs a finite reciprocal.
+  for (std::size_t i = 0; i <= sorted.size(); ++i) {
+    const double left = i == 0 ? t0 : sorted[i - 1], right = i == sorted.size() ? T : sorted[i];
+    detail::require(std::isfinite(1.0 / (right - left)), routine, "construction_order", [&] {
+      return "has consecutive times closer than 2^-1024 (t_" + std::to_string(i) + " and t_" + std::to_string(i + 1) +
+             ", where t_0 = t0 and t_{N+1} = T): an increment's 1 / gap overflows";
+    });
+  }
   detail::require(dimension >= 1, routine, "dimension", "must be >= 1");
   const auto d = static_cast<std::size_t>(dimension);
   detail::require(covariance.size() == d * d, routine, "covariance", "must hold dimension^2 values");

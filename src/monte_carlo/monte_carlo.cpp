@@ -307,8 +307,10 @@ double geometric_asian_price(const MonteCarloOption<double>& option, OptionType 
   const std::pair<const char*, double> checks[] = {{"option.spot", option.spot},       {"option.strike", option.strike},
                                                    {"option.expiry", option.expiry},   {"option.volatility", option.volatility}};
   for (const auto& [name, value] : checks) {
-    detail::require(std::isfinite(value) && value > 0, kGeometricRoutine, name,
-                    [&] { return "must be finite and > 0, got " + std::to_string(value); });
+    // A copy for the message: C++17 lambdas may not capture a structured binding (clang++ holds to it).
+    const double got = value;
+    detail::require(std::isfinite(got) && got > 0, kGeometricRoutine, name,
+                    [&] { return "must be finite and > 0, got " + std::to_string(got); });
   }
   detail::require_finite(option.rate, kGeometricRoutine, "option.rate");
   detail::require_finite(option.dividend, kGeometricRoutine, "option.dividend");

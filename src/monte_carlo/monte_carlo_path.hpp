@@ -341,6 +341,10 @@ CUNUM_HOST_DEVICE inline void greek_from_sums(double sum, double squares, double
 
 // The estimate of option `o` from its summed statistics: `samples` independent
 // samples (paths, or pairs with antithetic variates), summed less sample_centre(o).
+// `payoffs_non_negative`: every sample is >= 0 (a library payoff), so their mean is,
+// and a price without a control variate below 0 by no more than the rounding of its
+// sums is 0. That happens: when the centre pays and no sample does, the mean of the
+// samples less it rounds to a little more or less than its negative.
 // With a control variate, the residual variance syy - beta sxy is what the control
 // leaves of the payoff's: a difference of nearly equal terms when the control is
 // nearly perfect, so its absolute error is the centred sums' rounding,
@@ -349,7 +353,8 @@ CUNUM_HOST_DEVICE inline void greek_from_sums(double sum, double squares, double
 template <class T>
 CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* s, bool full, bool control,
                                                                    bool greeks, std::int64_t samples,
-                                                                   std::int64_t paths, const OptionSetup<T>& o) {
+                                                                   std::int64_t paths, const OptionSetup<T>& o,
+                                                                   bool payoffs_non_negative) {
   const double nan = NAN;
   const double n = static_cast<double>(samples);
   const PathSample<T> centre = sample_centre(o);
@@ -366,6 +371,13 @@ CUNUM_HOST_DEVICE inline MonteCarloEstimate<T> estimate_from_sums(const double* 
     beta = sxx > centred_sum_rounding(n) * s[kSumXX] ? sxy / sxx : 0.0;
     price -= beta * mean_x;
     variance = (syy - beta * sxy) / (n - 2);
+  } else if (payoffs_non_negative && price < 0) {
+    // Any order of adding the n shifted samples errs by at most n u of the sum of their
+    // magnitudes, n u sqrt(n syy) by Cauchy-Schwarz (u of T: the GPU's plain sums round
+    // in float for float); dividing by n and adding the centre, a few u more.
+    const double u = sizeof(T) == 4 ? 0x1p-24 : 0x1p-53;
+    const double rounding = (n + 2) * u * (sqrt(s[kSumYY] / n) + fabs(double(centre.payoff)));
+    if (-price <= rounding) price = 0.0;
   }
   variance = variance > 0 ? variance : 0.0;
   const double discount = o.discount;
@@ -415,7 +427,8 @@ template <class T>
 CUNUM_HOST_DEVICE inline void write_estimates(const MonteCarloArgs<T>& a, std::int64_t option, const double* totals) {
   const OptionSetup<T>* o = option_setup_of(a, option);
   a.results[option] =
-      estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples, a.shape.paths, *o);
+      estimate_from_sums<T>(totals, a.full, a.shape.control, a.greeks, a.chunks.samples, a.shape.paths, *o,
+                            a.payoff != MonteCarloPayoff::custom);
   if (a.asset_greeks != nullptr) {
     asset_greeks_from_sums(totals, a.shape.assets, a.chunks.samples, o, a.asset_greeks + option * a.shape.assets);
   }

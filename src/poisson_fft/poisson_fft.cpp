@@ -68,7 +68,7 @@ void validate(const PoissonGrid& grid, const PoissonOptions& options) {
                       return "must be >= 2 on an axis with neumann walls at vertices (both walls are grid points), "
                              "got " + std::to_string(grid.shape[a]) + " on axis " + std::to_string(a);
                     });
-    extended_bytes *= 2.0 * static_cast<double>(grid.shape[a] + 1);
+    extended_bytes *= 2.0 * (static_cast<double>(grid.shape[a]) + 1.0);  // in double: shape may be INT64_MAX
   }
   detail::require(extended_bytes < static_cast<double>(std::numeric_limits<std::int64_t>::max()), kPlanRoutine,
                   "grid.shape", "with grid.batch needs more than 2^63 bytes of work memory");
@@ -114,19 +114,56 @@ AxisSpectrum axis_spectrum(detail::AxisTransform transform, std::int64_t n, doub
   }
 }
 
+// The eigenvalue contribution of the axis's transform mode k.
+double mode_eigenvalue(const AxisSpectrum& axis, std::int64_t k, PoissonDiscretization discretization) {
+  const double extended = static_cast<double>(axis.extended);
+  const std::int64_t m = axis.first_mode + axis.mode_step * k;
+  if (m == 0) return 0.0;  // the constant mode, exactly, whatever the spacing
+  if (discretization == PoissonDiscretization::finite_difference) {
+    const double s = std::sin(kPi * static_cast<double>(m) / extended);
+    return -4.0 * s * s / (axis.spacing * axis.spacing);
+  }
+  const std::int64_t signed_mode = m <= axis.extended / 2 ? m : m - axis.extended;
+  const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (extended * axis.spacing);
+  return -wavenumber * wavenumber;
+}
+
 // The axis's eigenvalue contribution at each of its n transform modes.
 void append_eigenvalues(const AxisSpectrum& axis, std::int64_t n, PoissonDiscretization discretization,
                         std::vector<double>& table) {
-  const double extended = static_cast<double>(axis.extended);
-  for (std::int64_t k = 0; k < n; ++k) {
-    const std::int64_t m = axis.first_mode + axis.mode_step * k;
-    if (discretization == PoissonDiscretization::finite_difference) {
-      const double s = std::sin(kPi * static_cast<double>(m) / extended);
-      table.push_back(-4.0 * s * s / (axis.spacing * axis.spacing));
-    } else {
-      const std::int64_t signed_mode = m <= axis.extended / 2 ? m : m - axis.extended;
-      const double wavenumber = 2.0 * kPi * static_cast<double>(signed_mode) / (extended * axis.spacing);
-      table.push_back(-wavenumber * wavenumber);
+  for (std::int64_t k = 0; k < n; ++k) table.push_back(mode_eigenvalue(axis, k, discretization));
+}
+
+// Every mode's eigenvalue but a constant mode's (0) must be a normal value of T (the
+// CUDA backend divides by it in T): with a spacing h = L / n so fine that 1/h^2
+// overflows, or a length so large that (pi / L)^2 underflows, modes would be divided by
+// infinity or NaN, or zeroed, and the solution come back wrong without a word.
+// Checked on a validated grid before anything is allocated, on each axis's extreme
+// modes: but for a periodic axis, the modes run over m / N in [0, 1/2], where both
+// discretizations' eigenvalues grow with m, so the least is the first mode that is not
+// constant and the greatest the last; a periodic axis's modes k and n - k are one
+// frequency, the least k = 1, the greatest k = n / 2.
+template <class T>
+void require_representable_eigenvalues(const PoissonGrid& grid, const PoissonOptions& options) {
+  for (std::size_t a = 0; a < grid.shape.size(); ++a) {
+    const std::int64_t n = grid.shape[a];
+    const PoissonCentring centring =
+        grid.centrings.empty() ? detail::default_centring(grid.boundaries[a]) : grid.centrings[a];
+    const detail::AxisTransform transform = detail::axis_transform(grid.boundaries[a], centring);
+    const AxisSpectrum axis = axis_spectrum(transform, n, grid.lengths[a]);
+    const std::int64_t least = axis.first_mode == 0 ? 1 : 0;
+    const std::int64_t greatest = transform == detail::AxisTransform::fourier ? n / 2 : n - 1;
+    for (const std::int64_t k : {least, greatest}) {
+      if (k >= n || axis.first_mode + axis.mode_step * k == 0) continue;  // a one-point axis's constant mode
+      const double eigenvalue = mode_eigenvalue(axis, k, options.discretization);
+      const double magnitude = std::abs(eigenvalue);
+      detail::require(magnitude >= std::numeric_limits<T>::min() && magnitude <= std::numeric_limits<T>::max(),
+                      kPlanRoutine, "grid.lengths", [&] {
+                        return "on axis " + std::to_string(a) + " gives mode " + std::to_string(k) +
+                               " the eigenvalue " + significant(eigenvalue) + ", not a normal " +
+                               (sizeof(T) == 4 ? "float" : "double") +
+                               ": the spacing length / points is too small or the length too large";
+                      });
     }
   }
 }
@@ -276,6 +313,7 @@ template <class T>
 PoissonSolver<T>::PoissonSolver(const PoissonGrid& grid, const PoissonOptions& options, const Placement& placement) {
   const detail::RoutineScope scope(kPlanRoutine);
   validate<T>(grid, options);
+  require_representable_eigenvalues<T>(grid, options);
   auto impl = std::make_unique<Impl>();
   impl->placement = detail::resolve_placement(placement, detail::DeviceCount::one, kPlanRoutine);
   const detail::PlacementDeviceScope on_device(impl->placement);

@@ -147,7 +147,9 @@ TEST(SegmentCount, IsADistributionOnItsSupportForEveryValidArgument) {
       for (int n = 0; n <= d; ++n) {
         EXPECT_GE(f[n], 0.0) << "D " << d << " m " << m << " n " << n;
         EXPECT_LE(f[n], 1.0) << "D " << d << " m " << m << " n " << n;
-        if (n == 0 || n > m) EXPECT_EQ(f[n], 0.0) << "outside the support: D " << d << " m " << m << " n " << n;
+        if (n == 0 || n > m) {
+          EXPECT_EQ(f[n], 0.0) << "outside the support: D " << d << " m " << m << " n " << n;
+        }
         total += f[n];
       }
       EXPECT_NEAR(total, 1.0, 1e-12) << "D " << d << " m " << m;

@@ -494,6 +494,29 @@ TEST(BridgeValidation, RejectsBadInit) {
                      "fixed_end");
 }
 
+// Grids whose increments cannot be formed were accepted and generated NaN: the fuzzer
+// (cunum-fuzz-bridge-compiler) found t0 = -4.4e-17, times {0, 3.2e-319}, T = 9.1e-13,
+// whose increment 1 / 3.2e-319 overflows and gave NaN for a path the naive bridge
+// builds. Gaps closer than 2^-1024 and a T - t0 past the largest double are refused.
+TEST(BridgeValidation, RejectsGridsWhoseGapsOrSpanOverflow) {
+  const auto make = [](double t0, double T, std::vector<double> order) {
+    return BrownianBridge(t0, T, std::move(order), 1, {1.0}, CovarianceForm::factor, {0.0}, {}, Backend::cpu);
+  };
+  const double subnormal = 3.2378098034560251e-319;
+  EXPECT_CUNUM_ERROR(make(-4.3700057536895705e-17, 9.0949470177292824e-13, {0, subnormal}),
+                     ErrorCode::invalid_argument, "'construction_order' has consecutive times closer than 2^-1024");
+  EXPECT_CUNUM_ERROR(make(0, 1, {subnormal, 0.5}), ErrorCode::invalid_argument, "(t_0 and t_1,");
+  EXPECT_CUNUM_ERROR(make(0, 1e-300, {1e-300 - std::ldexp(1.0, -1031)}), ErrorCode::invalid_argument,
+                     "(t_1 and t_2,");
+  EXPECT_CUNUM_ERROR(make(-1e308, 1e308, {0.0}), ErrorCode::invalid_argument, "'T' - t0 overflows double");
+  // The smallest gap allowed: increments of a path are finite.
+  const double gap = std::ldexp(1.0, -1020);
+  const BrownianBridge bridge = make(0, 3 * gap, {gap, 2 * gap});
+  for (const double value : bridge.generate_increments(1, std::vector<double>{0.5, -1.0, 2.0})) {
+    EXPECT_TRUE(std::isfinite(value)) << value;
+  }
+}
+
 TEST(BridgeValidation, RejectsBadGenerateAndWritesNothing) {
   BridgeSetup s{0, 1, {0.5, 0.25}, 1, {1.0}, {0.0}, {}};
   const BrownianBridge bridge = make_bridge(s);

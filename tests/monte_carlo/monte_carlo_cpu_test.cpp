@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -358,6 +359,30 @@ TEST(MonteCarloCpuStandardErrors, CentredSumsKeepASmallSpreadUnderALargeMean) {
   EXPECT_GT(std::fabs(naive - double(truth.payoff.error)), 100 * double(truth.payoff.error_bound))
       << "naive " << naive << ", from the samples " << double(truth.payoff.error);
   EXPECT_LT(double(truth.payoff.error_bound), 1e-4 * double(truth.payoff.error));
+}
+
+// A price without a control variate is the mean of payoffs that are all >= 0: never
+// below 0. The sums are taken less the zero path's payoff, so when the zero path pays
+// and no sampled path does, the estimate is that payoff plus a mean that rounds to a
+// little more or less than its negative. Found by cunum-fuzz-monte-carlo-settings: a
+// best-of put on 14 assets, at the money, whose zero path ends below the strike and
+// whose 64 paths all end with some asset above it, priced -1.6e-15 (seed 2^64 - 13).
+TEST(MonteCarloCpuStandardErrors, APriceWithoutAControlIsNeverBelowZero) {
+  MonteCarloSettings s = settings_of(MonteCarloPayoff::best_of, OptionType::put, 64);
+  s.assets = 14;
+  cunum::MonteCarloBasketOption<double> option;
+  option.assets.assign(14, {26, 0.16, 0.22, 1});
+  option.strike = 26;
+  option.expiry = 2.2;
+  option.rate = 0.16;
+  int none_paid = 0;
+  for (std::uint64_t seed = 0; seed <= 32; ++seed) {
+    s.seed = seed == 32 ? ~std::uint64_t{12} : seed;
+    const MonteCarloEstimate<double> estimate = MonteCarloPricer<double>(s, Backend::cpu).price({option}, 389)[0];
+    EXPECT_GE(estimate.price, 0.0) << "seed " << s.seed;
+    if (estimate.standard_error == 0) ++none_paid;
+  }
+  EXPECT_GT(none_paid, 0) << "no seed gave the case: every path unpaid";
 }
 
 // A payoff affine in its control: deep in-the-money European calls (K = 1, 23 standard

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -603,6 +605,71 @@ TEST(PoissonFftCpu, ArgumentChecks) {
   options = {};
   options.gauge = static_cast<PoissonGauge>(5);
   EXPECT_CUNUM_ERROR(make(good, options), ErrorCode::invalid_argument, "'options.gauge'");
+}
+
+// An axis of INT64_MAX points is refused by name; the size check once computed
+// shape + 1 in 64-bit integers and overflowed (found by cunum-fuzz-poisson-planner; the
+// sanitize preset's UndefinedBehaviorSanitizer fails this test without the fix).
+TEST(PoissonFftCpu, AnAxisOfInt64MaxPointsIsRefusedWithoutOverflow) {
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  EXPECT_CUNUM_ERROR(PoissonSolver<double>({{most, 2}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}, Backend::cpu),
+                     ErrorCode::invalid_argument, "'grid.shape'");
+}
+
+// Lengths whose spacing makes an eigenvalue overflow, underflow or NaN were accepted and
+// solved to NaN or to zeroed modes (found by cunum-fuzz-poisson-planner: a length of
+// 4.9e-324 gave the constant mode the eigenvalue 0 / 0). They are refused naming
+// 'grid.lengths', by the range of the solver's type (the CUDA backend divides in T);
+// lengths just inside it solve to finite values, for every boundary and centring, and
+// an axis of one point whose only mode is the constant one takes any length.
+template <class T>
+void expect_length_range(std::initializer_list<double> refused, std::initializer_list<double> solved) {
+  for (const PoissonDiscretization discretization :
+       {PoissonDiscretization::spectral, PoissonDiscretization::finite_difference}) {
+    for (const PoissonBoundary boundary : cunum::PoissonBoundaryValues::all) {
+      for (const PoissonCentring centring : cunum::PoissonCentringValues::all) {
+        PoissonOptions options;
+        options.discretization = discretization;
+        options.screening = 1;
+        const auto grid = [&](double length) {
+          PoissonGrid g{{4, 4}, {1.0, length}, {boundary, boundary}};
+          g.centrings = {centring, centring};
+          return g;
+        };
+        for (const double length : refused) {
+          EXPECT_CUNUM_ERROR(PoissonSolver<T>(grid(length), options, Backend::cpu), ErrorCode::invalid_argument,
+                             "'grid.lengths'");
+        }
+        for (const double length : solved) {
+          PoissonSolver<T> solver(grid(length), options, Backend::cpu);
+          std::vector<T> rhs(16, T(1e-3));
+          rhs[5] = T(2e-3);
+          for (const T value : solver.solve(rhs)) {
+            EXPECT_TRUE(std::isfinite(value)) << length << " " << to_string(boundary) << " " << to_string(centring);
+          }
+        }
+      }
+    }
+  }
+  for (const double length : refused) {
+    PoissonSolver<T> solver({{4, 1}, {1.0, length}, {kPeriodic, PoissonBoundary::neumann}}, {}, Backend::cpu);
+    for (const T value : solver.solve(std::vector<T>{1, -1, 2, -2})) EXPECT_TRUE(std::isfinite(value)) << length;
+  }
+}
+
+TEST(PoissonFftCpu, LengthsOutsideTheOperatorsRangeAreRefused) {
+  expect_length_range<double>({4.9406564584124654e-324, 1e-160, 1e160, 1e300}, {1e-140, 1e140});
+  expect_length_range<float>({4.9406564584124654e-324, 1e-25, 1e25}, {1e-15, 1e15});
+}
+
+// The rule is an argument's, checked before anything is sized or allocated: an axis of
+// 2^28 points with a bad length built a 2 GB eigenvalue table before its refusal (found
+// by cunum-fuzz-poisson-planner), and a grid no machine holds said out_of_memory.
+TEST(PoissonFftCpu, ABadLengthIsRefusedBeforeTheWorkArraysAreSized) {
+  constexpr std::int64_t huge = std::int64_t{1} << 20;
+  EXPECT_CUNUM_ERROR(
+      PoissonSolver<double>({{huge, huge}, {1e-300, 1.0}, {PoissonBoundary::dirichlet, kPeriodic}}, {}, Backend::cpu),
+      ErrorCode::invalid_argument, "'grid.lengths'");
 }
 
 TEST(PoissonFftCpu, SolveArgumentChecks) {
