@@ -183,14 +183,22 @@ def main():
     arguments = parser.parse_args()
     props = cunum.device_properties()
     stream = cp.cuda.Stream(non_blocking=True)
-    rows, notes = [], []
+    rows, notes, failures = [], [], []
+    # A case that fails (an error, or an answer that differs from the peer's) is named
+    # at the end and the exit status is 1; the other cases still run and print.
     with stream, torch.cuda.stream(torch.cuda.ExternalStream(stream.ptr)):
         for dtype in (np.float32, np.float64):
             for name, bench in CASES.items():
                 if name in arguments.cases:
-                    bench(dtype, stream, rows)
+                    try:
+                        bench(dtype, stream, rows)
+                    except Exception as error:  # noqa: BLE001 - reported below, whatever it is
+                        failures.append(f"{name} ({np.dtype(dtype).name}): {type(error).__name__}: {error}")
         if "overhead" in arguments.cases:
-            bench_overhead(stream, notes)
+            try:
+                bench_overhead(stream, notes)
+            except Exception as error:  # noqa: BLE001
+                failures.append(f"overhead: {type(error).__name__}: {error}")
     print(f"device: {props.name}; cunum {cunum.__version__}, CuPy {cp.__version__}, PyTorch {torch.__version__}\n")
     print("| task | dtype | cunum ms | peer | peer ms | speed-up | target |")
     print("|---|---|---|---|---|---|---|")
@@ -198,6 +206,9 @@ def main():
         print(f"| {task} | {dtype} | {ours:.3f} | {peer} | {peer_ms:.3f} | {peer_ms / ours:.2f}x | {target} |")
     print()
     print("\n".join(notes))
+    if failures:
+        print("\nFAILED cases:\n" + "\n".join(f"- {failure}" for failure in failures))
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

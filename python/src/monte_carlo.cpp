@@ -108,9 +108,9 @@ nb::dict price_with(const MonteCarloPricer<T>& pricer, const MonteCarloBatch<T>&
     }
   }
   nb::dict views;
-  add_field_views<T, MonteCarloEstimate<T>>(views, estimate_fields<T>(), results, like, n, 1, false);
+  add_field_views<T, MonteCarloEstimate<T>>(views, estimate_fields<T>(), results, reference, n, 1, false);
   if (per_asset) {
-    add_field_views<T, MonteCarloAssetGreeks<T>>(views, asset_greek_fields<T>(), greeks, like, n, assets, true);
+    add_field_views<T, MonteCarloAssetGreeks<T>>(views, asset_greek_fields<T>(), greeks, reference, n, assets, true);
   }
   return views;
 }
@@ -204,12 +204,13 @@ Args:
     batch: a MonteCarloBatch from load() (or the options themselves: see
         cunum.monte_carlo.MonteCarloPricer.price).
     out: None, or a writable C-contiguous uint8 array of batch.size * estimate_bytes
-        bytes the estimates are written into (the arrays returned view it).
+        bytes the estimates are written into (the arrays returned view it, as arrays
+        of out's library).
     asset_greeks: multi-asset payoffs with settings.greeks: True (or a writable uint8
         array of size * assets * asset_greek_bytes bytes) to also get each asset's
         delta and vega.
-    like: None, or an array whose library the new results follow (CuPy, PyTorch);
-        None: NumPy for the cpu backend, DLPack arrays of cunum's device memory for
+    like: None, or an array whose library the new results follow (CuPy, PyTorch)
+        where out is None; both None: NumPy for the cpu backend, DLPack arrays of cunum's device memory for
         cuda (cupy.from_dlpack and torch.from_dlpack take them without a copy).
     stream: cuda: the stream to enqueue on; None: the current stream of out's (or
         like's) library, else the legacy default stream. cpu: ignored.

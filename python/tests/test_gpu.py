@@ -185,6 +185,12 @@ def test_poisson_bridge_and_monte_carlo_match_the_cpu_backend():
     cpu_estimates = cunum.MonteCarloPricer(settings, backend="cpu").price(options)
     assert isinstance(gpu_estimates["price"], cp.ndarray)
     assert np.allclose(host(gpu_estimates["price"]), cpu_estimates["price"], rtol=1e-10)
+    # Into a CuPy `out` without `like`: CuPy arrays viewing out, indexable as any.
+    pricer = cunum.MonteCarloPricer(settings, backend="cuda")
+    out = cp.empty(2 * pricer.estimate_bytes, dtype=cp.uint8)
+    into_out = pricer.price(pricer.load(options), out)
+    assert isinstance(into_out["price"], cp.ndarray) and into_out["price"].data.ptr == out.data.ptr
+    assert float(into_out["price"][1]) == float(gpu_estimates["price"][1])
 
 
 def test_errors_are_raised_from_the_device():
