@@ -15,7 +15,6 @@ events around each call, the median of 25 after 5 warm-up calls. cunum's answer 
 checked against CuPy's outside the timing.
 """
 
-import statistics
 import sys
 
 import cupy as cp
@@ -23,23 +22,7 @@ import cupyx.scipy.fft as cufft
 import numpy as np
 
 import cunum
-
-REPEATS, WARMUP = 25, 5
-
-
-def interleaved_ms(calls, stream):
-    """Median device milliseconds of each callable, called in turn."""
-    start, stop = cp.cuda.Event(), cp.cuda.Event()
-    times = [[] for _ in calls]
-    for round_ in range(WARMUP + REPEATS):
-        for index, call in enumerate(calls):
-            start.record(stream)
-            call()
-            stop.record(stream)
-            stop.synchronize()
-            if round_ >= WARMUP:
-                times[index].append(cp.cuda.get_elapsed_time(start, stop))
-    return [statistics.median(t) for t in times]
+from device_timing import interleaved_ms
 
 
 def cupy_solver(n, boundary, dtype):

@@ -21,7 +21,6 @@ with the C++ benches' host-time rows).
 """
 
 import argparse
-import statistics
 import time
 
 import cupy as cp
@@ -29,23 +28,7 @@ import numpy as np
 import torch
 
 import cunum
-
-REPEATS, WARMUP = 25, 5
-
-
-def interleaved_ms(calls, stream):
-    """Median device milliseconds of each callable, called in turn."""
-    start, stop = cp.cuda.Event(), cp.cuda.Event()
-    times = [[] for _ in calls]
-    for round_ in range(WARMUP + REPEATS):
-        for index, call in enumerate(calls):
-            start.record(stream)
-            call()
-            stop.record(stream)
-            stop.synchronize()
-            if round_ >= WARMUP:
-                times[index].append(cp.cuda.get_elapsed_time(start, stop))
-    return [statistics.median(t) for t in times]
+from device_timing import interleaved_ms
 
 
 def host_us(call, stream, count=2000):
