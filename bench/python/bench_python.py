@@ -159,6 +159,17 @@ def bench_overhead(stream, notes):
 CASES = {"black_scholes": bench_black_scholes, "poisson": bench_poisson, "monte_carlo": bench_monte_carlo}
 
 
+class PrintedRows(list):
+    """The table's rows, each printed as it is measured, so that a run cut short (a
+    time limit, a crash in a later case) still leaves what it measured."""
+
+    def append(self, row):
+        task, dtype, ours, peer, peer_ms, target = row
+        print(f"| {task} | {dtype} | {ours:.3f} | {peer} | {peer_ms:.3f} | {peer_ms / ours:.2f}x | {target} |",
+              flush=True)
+        super().append(row)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="+", choices=[*CASES, "overhead"], default=[*CASES, "overhead"],
@@ -166,7 +177,10 @@ def main():
     arguments = parser.parse_args()
     props = cunum.device_properties()
     stream = cp.cuda.Stream(non_blocking=True)
-    rows, notes, failures = [], [], []
+    print(f"device: {props.name}; cunum {cunum.__version__}, CuPy {cp.__version__}, PyTorch {torch.__version__}\n")
+    print("| task | dtype | cunum ms | peer | peer ms | speed-up | target |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    rows, notes, failures = PrintedRows(), [], []
     # A case that fails (an error, or an answer that differs from the peer's) is named
     # at the end and the exit status is 1; the other cases still run and print.
     with stream, torch.cuda.stream(torch.cuda.ExternalStream(stream.ptr)):
@@ -182,11 +196,6 @@ def main():
                 bench_overhead(stream, notes)
             except Exception as error:  # noqa: BLE001
                 failures.append(f"overhead: {type(error).__name__}: {error}")
-    print(f"device: {props.name}; cunum {cunum.__version__}, CuPy {cp.__version__}, PyTorch {torch.__version__}\n")
-    print("| task | dtype | cunum ms | peer | peer ms | speed-up | target |")
-    print("|---|---|---|---|---|---|---|")
-    for task, dtype, ours, peer, peer_ms, target in rows:
-        print(f"| {task} | {dtype} | {ours:.3f} | {peer} | {peer_ms:.3f} | {peer_ms / ours:.2f}x | {target} |")
     print()
     print("\n".join(notes))
     if failures:
