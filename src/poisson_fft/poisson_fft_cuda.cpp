@@ -140,13 +140,8 @@ class PoissonCuda final : public PoissonBackend<T> {
         eigenvalues_(host_eigenvalues_.size(), placement.stream, memory_),
         sums_(layout.reject_incompatible ? static_cast<std::size_t>(2 * layout.batch) : 0, placement.stream, memory_) {
     const StreamHandle stream = placement.stream;
-    // The coefficient array's order: wall axes, then periodic axes, each in grid order;
-    // its strides, and the grid's own.
-    int order[kPoissonAxes], count = 0;
-    for (int w = 0; w < layout.wall_count; ++w) order[count++] = layout.walls[w];
-    for (int a = 0; a < kPoissonAxes; ++a) {
-      if (layout.boundaries[a] == PoissonBoundary::periodic) order[count++] = a;
-    }
+    // The coefficient array's order (coefficient_order); its strides, and the grid's own.
+    const AxisOrder order = coefficient_order(layout);
     grid_view_ = {layout.points, {layout.shape[1] * layout.shape[2], layout.shape[2], 1}};
     coefficient_view_.problem = layout.points;
     std::int64_t stride = 1;
@@ -155,9 +150,11 @@ class PoissonCuda final : public PoissonBackend<T> {
       stride *= layout.shape[order[j]];
     }
     for (int j = 0; j < kPoissonAxes; ++j) order_[j] = order[j];
-    spectrum_rows_ = {layout.batch * layout.spectrum_shape[order[0]] * layout.spectrum_shape[order[1]],
-                      layout.spectrum_shape[order[0]], layout.spectrum_shape[order[1]],
-                      layout.spectrum_shape[order[2]]};
+    division_axes_ = division_order(layout, order);
+    const std::int64_t* spectrum_shape = layout.spectrum_shape;
+    spectrum_rows_ = {layout.batch * spectrum_shape[division_axes_[0]] * spectrum_shape[division_axes_[1]],
+                      spectrum_shape[division_axes_[0]], spectrum_shape[division_axes_[1]],
+                      spectrum_shape[division_axes_[2]]};
 
     std::size_t line_reals = 0, complex_values = 0, work_bytes = 0;
     auto plan = [&](int rank, long long* dims, long long* in_embed, long long in_stride, long long in_distance,
@@ -319,18 +316,17 @@ class PoissonCuda final : public PoissonBackend<T> {
       if (pencil_axis_ >= 0) {
         launch_pencils(stream);
       } else {
-        launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_,
+        launch_poisson_divide(device_, spectrum_division(), spectrum_rows_,
                               static_cast<const PoissonComplex<T>*>(spectrum()), spectrum(), stream);
       }
       in_solution = layout_.wall_count == 0 && !layout_.pin_origin && complex_aligned(solution);
       if (!in_solution) allocate_coefficients(stream);
       CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
     } else if (layout_.wall_count == 0) {
-      launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_, rhs,
-                            coefficients_.data(), stream);
+      launch_poisson_divide(device_, spectrum_division(), spectrum_rows_, rhs, coefficients_.data(), stream);
     } else if (turning_wall < 0) {
-      launch_poisson_divide(device_, division(order_[0], order_[1], order_[2]), spectrum_rows_,
-                            static_cast<const T*>(coefficients_.data()), coefficients_.data(), stream);
+      launch_poisson_divide(device_, spectrum_division(), spectrum_rows_, static_cast<const T*>(coefficients_.data()),
+                            coefficients_.data(), stream);
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).
@@ -455,6 +451,10 @@ class PoissonCuda final : public PoissonBackend<T> {
             static_cast<T>(1.0 / static_cast<double>(layout_.pair_factor))};
   }
   SpectralTables<T> division(const LineGeometry& g) const { return division(g.axis, g.lane, g.block); }
+  // The tables of divide_kernel's rows (spectrum_rows_).
+  SpectralTables<T> spectrum_division() const {
+    return division(division_axes_[0], division_axes_[1], division_axes_[2]);
+  }
 
   // The spectral work area as the launchers' complex type (cuFFT's has the same layout).
   PoissonComplex<T>* spectrum() { return reinterpret_cast<PoissonComplex<T>*>(complex_.data()); }
@@ -666,7 +666,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   GridView grid_view_{};
   GridView coefficient_view_{};
   int order_[kPoissonAxes] = {};     // the coefficient array's axes, slowest first
-  SpectrumRows spectrum_rows_{};
+  AxisOrder division_axes_{};         // the division's rows, outer to inner (division_order)
+  SpectrumRows spectrum_rows_{};      // the spectrum as those rows
   SetupFence setup_;
 };
 

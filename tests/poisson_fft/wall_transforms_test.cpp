@@ -6,7 +6,8 @@
 // prime and badly factored lengths; and every wall pass as the CUDA backend composes it
 // (wall_pass_kind and the per-sample steps its kernels call) around a division, against
 // FFTW's pair of kinds for that boundary and centring. This proves the pre- and
-// post-processing algebra without a device.
+// post-processing algebra without a device. Also the backend's axis orders: its
+// division's rows run along an axis of more than one point.
 
 #include <fftw3.h>
 #include <gtest/gtest.h>
@@ -14,14 +15,18 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <string>
 #include <vector>
 
+#include "poisson_reference.hpp"
+#include "src/poisson_fft/poisson_layout.hpp"
 #include "src/poisson_fft/wall_passes.hpp"
 #include "src/poisson_fft/wall_transforms.hpp"
 #include "test_support.hpp"
 
 namespace {
 
+using cunum::detail::AxisOrder;
 using cunum::detail::AxisTransform;
 using cunum::detail::GridSide;
 using cunum::detail::PassSample;
@@ -404,6 +409,54 @@ TEST(PoissonWallTransforms, PairsMultiplyByTheExtensionLength) {
       EXPECT_LE(relative_difference(even_twice, x), 1e-13) << "n = " << n;
     }
   }
+}
+
+// The division's rows (division_order) on every boundary and centring, with axes of one
+// point anywhere: the same axes as the coefficient array's, those of more than one point
+// in the array's order (so the rows read the array's layout unchanged), and the inner
+// axis of more than one point wherever an axis has. A 2-D grid of two wall axes was
+// divided as n0 n1 rows of one mode (its periodic leading axis of one point last).
+TEST(PoissonWallTransforms, DivisionRowsRunAlongAnAxisOfMoreThanOnePoint) {
+  using cunum::PoissonGrid;
+  const std::vector<std::vector<std::int64_t>> shapes{{9, 16}, {1, 7}, {5, 1}, {5, 8, 7}, {5, 1, 7}, {6, 7, 1}, {1, 1, 4}};
+  for (const auto& shape : shapes) {
+    const int rank = static_cast<int>(shape.size());
+    for (const auto& conditions : cunum::testing::poisson::condition_combinations(rank)) {
+      PoissonGrid grid{shape, std::vector<double>(shape.size(), 1.0), conditions.boundaries};
+      grid.centrings = conditions.centrings;
+      bool too_short = false;  // DCT-I needs two points
+      for (int a = 0; a < rank; ++a) {
+        too_short |= shape[a] < 2 && conditions.boundaries[a] == cunum::PoissonBoundary::neumann &&
+                     conditions.centrings[a] == cunum::PoissonCentring::vertex;
+      }
+      if (too_short) continue;
+      const auto layout = cunum::detail::make_poisson_layout<double>(grid, {});
+      const AxisOrder order = cunum::detail::coefficient_order(layout);
+      const AxisOrder rows = cunum::detail::division_order(layout, order);
+      const std::string where = cunum::testing::poisson::describe(conditions.boundaries, conditions.centrings);
+      EXPECT_TRUE(std::is_permutation(rows.begin(), rows.end(), order.begin())) << where;
+      std::vector<int> wide_in_order, wide_in_rows;
+      for (int a : order) {
+        if (layout.shape[a] > 1) wide_in_order.push_back(a);
+      }
+      for (int a : rows) {
+        if (layout.shape[a] > 1) wide_in_rows.push_back(a);
+      }
+      EXPECT_EQ(wide_in_rows, wide_in_order) << where;
+      if (!wide_in_rows.empty()) {
+        EXPECT_GT(layout.shape[rows[2]], 1) << where;
+      }
+    }
+  }
+  // The case measured at 27x the periodic solve: neumann_dirichlet at vertices on both
+  // axes of 4096^2 is now 4096 rows of 4096 modes, not 16,777,216 rows of one.
+  PoissonGrid mixed{{4096, 4096}, {1.0, 1.0}, {cunum::PoissonBoundary::neumann_dirichlet,
+                                               cunum::PoissonBoundary::neumann_dirichlet}};
+  mixed.centrings = {cunum::PoissonCentring::vertex, cunum::PoissonCentring::vertex};
+  const auto layout = cunum::detail::make_poisson_layout<float>(mixed, {});
+  const AxisOrder order = cunum::detail::coefficient_order(layout);
+  EXPECT_EQ(order, (AxisOrder{1, 2, 0}));
+  EXPECT_EQ(cunum::detail::division_order(layout, order), (AxisOrder{0, 1, 2}));
 }
 
 }  // namespace
