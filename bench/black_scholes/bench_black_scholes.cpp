@@ -23,8 +23,6 @@ int main(int argc, char** argv) {
                       if (environment.backend == cunum::Backend::cuda) {
                         section("Pricing: the reference case, every Greek, a per-option market",
                                 black_scholes::pricing_section);
-                        section("Pricing formulations under measurement (issue 31), beside the library's",
-                                black_scholes::candidate_section);
                         section("Options/s from 2^10 to 2^26 options (reference case)", black_scholes::curve_section);
                         section("Implied volatility", black_scholes::implied_volatility_section);
                         section("Transfers: host-resident options, end to end", black_scholes::transfer_section);

@@ -70,7 +70,6 @@ BenchOptions cpu_options(const BenchOptions& options);
 
 // The sections, in the order the bench runs them.
 void pricing_section(Context& context);
-void candidate_section(Context& context);
 void curve_section(Context& context);
 void implied_volatility_section(Context& context);
 void transfer_section(Context& context);

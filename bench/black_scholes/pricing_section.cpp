@@ -1,16 +1,12 @@
 // On the GPU: the three pricing cases of the issue at 2^24 options (the reference work's
 // call and put, every Greek, a per-option market), and the reference case from 2^10 to
-// 2^26 options, each beside the reference kernel where it computes the same thing; and
-// the same three cases through the kernel of every formulation under measurement
-// (BlackScholesCandidate), each beside the library's pricer in the same run.
+// 2^26 options, each beside the reference kernel where it computes the same thing.
 
 #include <bitset>
 #include <string>
 #include <vector>
 
 #include "black_scholes_bench.hpp"
-#include "cunum/core/device.hpp"
-#include "kernels/black_scholes/black_scholes_launch.hpp"
 #include "published_figures.hpp"
 #include "reference_kernel.hpp"
 
@@ -178,72 +174,7 @@ void bench_case(Context& context, StreamHandle stream, const PricingCase& pricin
   context.report.add(row);
 }
 
-const BlackScholesOutputs kPrices{BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount};
-
-// One case through the kernel of `candidate` (its launcher, below the API boundary),
-// checked against the CPU backend, its runs interleaved with the library's pricer's.
-template <class T>
-void bench_candidate(Context& context, StreamHandle stream, detail::BlackScholesCandidate candidate,
-                     const PricingCase& pricing_case, const Book<T>& book, DeviceBook<T>& device_book) {
-  const std::int64_t n = book.size();
-  const BlackScholesPricer<T> pricer(pricing_case.outputs, Backend::cuda);
-  DeviceResults<T> ours(pricing_case.outputs, n, stream);
-  DeviceResults<T> library(pricing_case.outputs, n, stream);
-  const DeviceProperties& device = device_properties();
-  const int arch = device.compute_capability_major * 100 + device.compute_capability_minor * 10;
-  bool supported = true;
-  const auto run_candidate = [&] {
-    const auto arrays = device_book.next(pricing_case.per_option_market);
-    detail::BlackScholesPriceArgs<T> args{};
-    args.options = {n, arrays.spot, arrays.strike, arrays.expiry};
-    args.market = arrays.market;
-    args.results = ours.pointers;
-    args.prices_only = (pricing_case.outputs.bits & ~kPrices.bits) == 0;  // as the front end decides
-    supported = detail::launch_black_scholes_price_candidate(candidate, args, arch, device.multiprocessor_count,
-                                                             stream);
-  };
-  const auto run_library = [&] {
-    const auto arrays = device_book.next(pricing_case.per_option_market);
-    pricer.price(n, arrays.spot, arrays.strike, arrays.expiry, arrays.market, library.pointers, stream);
-  };
-  run_candidate();
-  if (!supported) return;  // no form in T
-  const std::string who = std::string("candidate ") + detail::to_string(candidate);
-  check_case(context, pricing_case, book, ours, who.c_str(), device_tolerance<T>());
-  BenchRow row = bench_row(kModule, std::string(pricing_case.name) + " [" + detail::to_string(candidate) + "]",
-                           precision_name<T>(), n);
-  const PairedMedians medians = compare_device_ms(context.options, stream, run_candidate, run_library);
-  row.median_ms = medians.ours_ms;
-  row.peer = "cunum's pricer (the library's formulation, through the API)";
-  row.peer_median_ms = medians.peer_ms;
-  const int inputs = pricing_case.per_option_market ? 6 : 3;
-  row.bytes_moved = static_cast<double>(n) * sizeof(T) * (inputs + output_count(pricing_case.outputs));
-  // The candidate is launched below the API (no pointer checks): the library
-  // candidate's row against the pricer shows what the API adds to a call.
-  row.note = options_per_second(n, row.median_ms) + " (" +
-             options_per_second(n * output_count(pricing_case.outputs), row.median_ms, "values") +
-             "); launched below the API, compare candidates with the library candidate";
-  context.report.add(row);
-}
-
 }  // namespace
-
-void candidate_section(Context& context) {
-  const Stream stream;
-  const std::int64_t n = context.options.quick ? pow2(20) : pow2(24);
-  const auto run = [&](auto zero) {
-    using T = decltype(zero);
-    const Book<T> book = reference_book<T>(n);
-    DeviceBook<T> device_book(book, context, stream);
-    for (const PricingCase* pricing_case : {&kReferenceCase, &kGreeksCase, &kMarketCase}) {
-      for (const detail::BlackScholesCandidate candidate : detail::kBlackScholesCandidates) {
-        bench_candidate(context, stream, candidate, *pricing_case, book, device_book);
-      }
-    }
-  };
-  run(0.0f);
-  run(0.0);
-}
 
 void pricing_section(Context& context) {
   const Stream stream;

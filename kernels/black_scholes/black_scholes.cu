@@ -3,7 +3,6 @@
 // as many blocks as fill the device, never more than the options need.
 
 #include "kernels/black_scholes/black_scholes_kernel.cuh"
-#include "kernels/black_scholes/black_scholes_launch.cuh"
 #include "kernels/black_scholes/black_scholes_launch.hpp"
 #include "kernels/common/launch.cuh"
 #include "src/black_scholes/black_scholes_policy.hpp"
@@ -15,7 +14,19 @@ namespace cunum::detail {
 template <class T>
 void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, int multiprocessor_count,
                                 StreamHandle stream) {
-  launch_black_scholes_price_with<BlackScholesPricePolicies>(args, arch, multiprocessor_count, stream);
+  if (args.options.n == 0) return;
+  BlackScholesPricePolicies::dispatch(arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "black_scholes_price_kernel";
+    const std::int64_t blocks = resident_blocks(args.options.n, Policy::block_threads * Policy::items_per_thread,
+                                                Policy::blocks_per_multiprocessor, multiprocessor_count);
+    const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::block_threads), 0, stream};
+    if (args.prices_only) {
+      launch_kernel(black_scholes_price_kernel<Policy, true, T>, name, config, args);
+    } else {
+      launch_kernel(black_scholes_price_kernel<Policy, false, T>, name, config, args);
+    }
+  });
 }
 
 template <class T>

@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(Policy::block_threads) black_scholes_price_ker
 #pragma unroll
     for (int item = 0; item < kItems; ++item) {
       const std::int64_t i = base + std::int64_t{item} * kThreads;
-      if (i < n) price_option<kPricesOnly, typename Policy::formulation>(args, i, inputs[item]);
+      if (i < n) price_option<kPricesOnly>(args, i, inputs[item]);
     }
   }
 }

@@ -6,19 +6,12 @@
 
 #include "cunum/core/stream.hpp"
 #include "src/black_scholes/black_scholes_backends.hpp"
-#include "src/black_scholes/black_scholes_policy.hpp"
 
 namespace cunum::detail {
 
 template <class T>
 void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, int multiprocessor_count,
                                 StreamHandle stream);
-// The pricing kernel of `candidate` (kernels/black_scholes/black_scholes_candidates.cu),
-// for the bench and the GPU suite: false, launching nothing, where the candidate has no
-// form in T.
-template <class T>
-bool launch_black_scholes_price_candidate(BlackScholesCandidate candidate, const BlackScholesPriceArgs<T>& args,
-                                          int arch, int multiprocessor_count, StreamHandle stream);
 template <class T>
 void launch_implied_volatility(const ImpliedVolArgs<T>& args, int arch, int multiprocessor_count,
                                StreamHandle stream);

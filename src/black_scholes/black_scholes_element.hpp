@@ -37,11 +37,10 @@ CUNUM_HOST_DEVICE inline OptionInputs<T> load_option(const BlackScholesPriceArgs
 
 // Computes option i from its inputs and stores the outputs whose pointer is non-null;
 // kPricesOnly must be a.prices_only (then only prices and discount are formed).
-// Formulation: a bs::FormulationOf (the pricing policy's).
-template <bool kPricesOnly, class Formulation = bs::LibraryFormulation, class T>
+template <bool kPricesOnly, class T>
 CUNUM_HOST_DEVICE inline void price_option(const BlackScholesPriceArgs<T>& a, std::int64_t i, const OptionInputs<T>& in) {
-  const bs::Values<T> v = bs::evaluate<T, kPricesOnly, Formulation>(in.spot, in.strike, in.expiry, in.rate,
-                                                                    in.dividend, in.volatility);
+  const bs::Values<T> v =
+      bs::evaluate<T, kPricesOnly>(in.spot, in.strike, in.expiry, in.rate, in.dividend, in.volatility);
   const BlackScholesResults<T>& r = a.results;
   if constexpr (kPricesOnly) {  // the other pointers are null: no need to test them
     if (r.call != nullptr) r.call[i] = v.call;

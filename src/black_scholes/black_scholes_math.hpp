@@ -1,8 +1,9 @@
 #pragma once
 // Internal: the scalar Black-Scholes-Merton mathematics shared by the CPU backend
 // and the CUDA kernels (CUNUM_HOST_DEVICE), templated on float and double. The
-// normal CDF is N(x) = erfc(-x / sqrt(2)) / 2, accurate in both tails; out of the
-// money, prices are formed from the Mills ratio m(a) = N(-a) / phi(a) (mills_difference).
+// normal tails are N(-|d|) = phi(d) m(|d|), m(a) = N(-a) / phi(a) the Mills ratio,
+// accurate however far out: the prices take m from minimax approximations
+// (mills_ratios), the implied-volatility inversion from erfcx (mills_ratio).
 // The invalid-element policy and the accuracy bound implemented here are stated in
 // include/cunum/black_scholes.hpp.
 
@@ -29,7 +30,6 @@ namespace cunum::detail::bs {
     return std::name(x);                 \
   }
 #endif
-CUNUM_BS_UNARY(erfc, erfcf)
 CUNUM_BS_UNARY(erf, erff)
 CUNUM_BS_UNARY(expm1, expm1f)
 CUNUM_BS_UNARY(sinh, sinhf)
@@ -58,14 +58,12 @@ inline double erfcx_host(double x) {
 }
 #endif
 
-// erfcx(x) = e^{x^2} erfc(x), x >= 0: the device's erfcx or erfcxf, the host's
-// erfcx_host (float rounded from double).
-template <class T>
-CUNUM_HOST_DEVICE inline T erfcx_(T x) {
+// erfcx(x) = e^{x^2} erfc(x), x >= 0: the device's erfcx, the host's erfcx_host.
+CUNUM_HOST_DEVICE inline double erfcx_(double x) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return ::erfcxf(x); else return ::erfcx(x);
+  return ::erfcx(x);
 #else
-  return static_cast<T>(erfcx_host(static_cast<double>(x)));
+  return erfcx_host(x);
 #endif
 }
 
@@ -127,39 +125,12 @@ template <class T> constexpr T kSmallTotalVolatility = T(0.0625);
 // The Mills ratio m(a) = N(-a) / phi(a) = sqrt(pi/2) erfcx(a / sqrt 2), a >= 0 (m(inf)
 // = 0): the normal tail without its Gaussian factor, N(-|d|) = phi(d) m(|d|), so that
 // a tail's Gaussian factor can be shared (with the other tail of a price) instead of
-// each erfc carrying the argument error of its own exp(-d^2/2).
-template <class T>
-CUNUM_HOST_DEVICE inline T mills_ratio(T a) {
-  return kSqrtHalfPi<T> * erfcx_(a * kInvSqrt2<T>);
+// each erfc carrying the argument error of its own exp(-d^2/2). This form, from erfcx,
+// serves the implied-volatility inversion (NormalisedOtmCall, in double); the prices
+// take the cheaper minimax ratios below (mills_ratios).
+CUNUM_HOST_DEVICE inline double mills_ratio(double a) {
+  return kSqrtHalfPi<double> * erfcx_(a * kInvSqrt2<double>);
 }
-
-// How evaluate() forms the Mills ratio and the in-the-money partner's intrinsic value:
-// the candidates the pricing kernels are instantiated with (BlackScholesPricePolicyOf's
-// Formulation); the bench times each, both suites hold each to the oracle.
-enum class MillsRatioForm {
-  erfcx,    // mills_ratio: CUDA's erfcx or erfcxf, the host's erfcx_host
-  minimax,  // one reciprocal and a polynomial: mills_ratio_minimax (float), mills_ratios_minimax
-            // (double, two ratios per division)
-};
-enum class IntrinsicForm {
-  expm1,       // K D expm1(x) while |x| < 1, from the x implied_volatility() forms (evaluate())
-  difference,  // S e^{-qT} - K D: no expm1; its rounding, about u (S e^{-qT} + K D), is a few
-               // u kappa of the price, so within the bound, but a price and its inversion no
-               // longer share x near the money
-};
-enum class DensityForm {
-  per_tail,  // phi(d1) and phi(d2), one exponential each, wherever both tails are used
-  shared,    // between the tails (d2 <= 0 <= d1) the prices as S e^{-qT} - K D phi(d2) (m1 + m2)
-             // and K D - K D phi(d2) (m1 + m2), since S e^{-qT} phi(d1) = K D phi(d2): one
-             // exponential for both tails, and none for phi(d1) when only prices are wanted
-};
-template <MillsRatioForm Mills, IntrinsicForm Intrinsic, DensityForm Density>
-struct FormulationOf {
-  static constexpr MillsRatioForm mills = Mills;
-  static constexpr IntrinsicForm intrinsic = Intrinsic;
-  static constexpr DensityForm density = Density;
-};
-using LibraryFormulation = FormulationOf<MillsRatioForm::erfcx, IntrinsicForm::expm1, DensityForm::per_tail>;
 
 // m(a) in float, a >= 0, as t P(t) with t = 1 / (1 + 0.3 a) in (0, 1] and P of degree
 // 10, fitted to the relative error of m over all of [0, inf) by Lawson's iteration of
@@ -256,12 +227,11 @@ CUNUM_HOST_DEVICE inline MillsRatios<double> mills_ratios_minimax(double a1, dou
   return m;
 }
 
-// m(a1) and m(a2) by the formulation's form.
-template <class Formulation, class T>
-CUNUM_HOST_DEVICE inline MillsRatios<T> mills_ratios_by(T a1, T a2) {
-  if constexpr (Formulation::mills == MillsRatioForm::erfcx) {
-    return {mills_ratio(a1), mills_ratio(a2)};
-  } else if constexpr (std::is_same_v<T, float>) {
+// m(a1) and m(a2) for the prices (evaluate()): the minimax ratios, float's one
+// reciprocal each, double's two sharing one division.
+template <class T>
+CUNUM_HOST_DEVICE inline MillsRatios<T> mills_ratios(T a1, T a2) {
+  if constexpr (std::is_same_v<T, float>) {
     return {mills_ratio_minimax(a1), mills_ratio_minimax(a2)};
   } else {
     return mills_ratios_minimax(a1, a2);
@@ -320,8 +290,10 @@ struct Values {
 //    -inf when t == 0 < v, else 0;
 //  - s == 0 (K > 0): d = -inf (call 0, put K e^{-rT}); k == 0: d = +inf; s == k == 0:
 //    d = +inf; gamma and the theta decay term are 0 wherever the density at d1 is 0.
-// The prices take one of three forms, by where the option lies (h = ln(F/K) / (v sqrt t),
-// half = v sqrt(t) / 2, d1 = h + half, d2 = h - half):
+// The prices take one of four forms, by where the option lies (h = ln(F/K) / (v sqrt t),
+// half = v sqrt(t) / 2, d1 = h + half, d2 = h - half), every tail from the minimax
+// Mills ratios (mills_ratios) and one exponential, phi(d2), shared by both tails where
+// both enter a price (S e^{-qT} phi(d1) = K D phi(d2)):
 //  - one side out of the money (finite d1 < 0: the call; d2 > 0: the put): its price is
 //    K D phi(d2) (m(|d_near|) - m(|d_far|)) (mills_difference), the other's by put-call
 //    parity. There S e^{-qT} N(d1) and K D N(d2) are two tails each off by the argument
@@ -330,9 +302,10 @@ struct Values {
 //    Theta of the out-of-the-money option has the same common factor, K D phi(d2)
 //    (-v / (2 sqrt t) + r m - q m').
 //  - between (d2 < 0 < d1) with v sqrt(t) below kSmallTotalVolatility: the erf form;
-//  - otherwise (and at the limits): the textbook form.
-// Formulation: a FormulationOf (the library's unless a pricing policy names another).
-template <class T, bool kPricesOnly = false, class Formulation = LibraryFormulation>
+//  - between, above it: S e^{-qT} - K D phi(d2) (m(d1) + m(-d2)) and K D - the same
+//    (no phi(d1) for prices alone);
+//  - at the limits (d1, d2 infinite, or 0 with v sqrt(t) == 0): the textbook form.
+template <class T, bool kPricesOnly = false>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
   // x * 0 is 0 for finite x and NaN for infinities and NaN: one test for all six.
@@ -371,15 +344,13 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   const T k_discount = k * discount;
   // The normal tails N(-|d|) = phi(d) m(|d|), from the Mills ratios (0 where d is infinite).
   const T abs_d1 = d1 < T(0) ? -d1 : d1, abs_d2 = d2 < T(0) ? -d2 : d2;
-  const MillsRatios<T> mills = mills_ratios_by<Formulation>(abs_d1, abs_d2);
+  const MillsRatios<T> mills = mills_ratios(abs_d1, abs_d2);
   const T mills1 = mills.first, mills2 = mills.second;
   const T density2 = norm_pdf(d2);
   // Between the tails, which form the prices take (below).
   const bool erf_form = d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>;
-  const bool shared_density_form =
-      Formulation::density == DensityForm::shared && finite_d && !out_of_the_money && !erf_form;
-  // The density at d1: for the Greeks, and for the prices between the tails (unless
-  // they share phi(d2)).
+  const bool shared_density_form = finite_d && !out_of_the_money && !erf_form;
+  // The density at d1: for the Greeks, and for the prices of the erf form and the limits.
   T density1 = T(0);
   if (!kPricesOnly || !(out_of_the_money || shared_density_form)) density1 = norm_pdf(d1);
   const NormalCdfPair<T> n1 = norm_cdf_pair(d1, density1 * mills1), n2 = norm_cdf_pair(d2, density2 * mills2);
@@ -392,12 +363,11 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     // The other option by parity, with the intrinsic value D (F - K) = K D expm1(x) from
     // the x that implied_volatility() forms too, so that a price and its inversion agree
     // on it near the money (S e^{-qT} - K D would add the rounding of both terms, large
-    // beside a small time value); from those terms where |x| >= 1 (they no longer
-    // cancel, and expm1 could overflow), and everywhere under IntrinsicForm::difference.
+    // beside a small time value: within the price's bound, but the double round trip
+    // lost up to 1e-10 at sigma sqrt(T) = 1e-5); from those terms where |x| >= 1 (they
+    // no longer cancel, and expm1 could overflow).
     T intrinsic = s_carry - k_discount;
-    if constexpr (Formulation::intrinsic == IntrinsicForm::expm1) {
-      if (x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_(x);
-    }
+    if (x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_(x);
     out.call = put_out ? price + intrinsic : price;
     out.put = put_out ? price : price - intrinsic;
     if constexpr (!kPricesOnly) {

@@ -569,17 +569,11 @@ TEST(BlackScholesCpu, CudaWithoutADeviceIsNoDevice) {
                      "cunum::BlackScholesPricer");
 }
 
-// The formulations under measurement (BlackScholesCandidate), compiled for the host
-// from the same __host__ __device__ code as the kernels: each held to the oracle, so
-// that a candidate's accuracy is shown before a device times it.
-#include "src/black_scholes/black_scholes_policy.hpp"
-
+// The Mills ratios of the prices (bs::mills_ratios), compiled for the host from the
+// same __host__ __device__ code as the kernels.
 namespace {
 
-using namespace cunum::testing::black_scholes_names;
 namespace bs = cunum::detail::bs;
-using MinimaxFormulation =
-    bs::FormulationOf<bs::MillsRatioForm::minimax, bs::IntrinsicForm::expm1, bs::DensityForm::per_tail>;
 
 // m(a) in long double (x86's 64-bit significand: exact at double's scale here, a <= 60).
 long double mills_long(long double a) {
@@ -598,8 +592,7 @@ void minimax_mills_ratio_is_within_few_ulps(double bound) {
   long double worst = 0;
   double worst_a = 0;
   const auto check = [&](T a, long double truth) {
-    const T minimax = std::is_same_v<T, float> ? bs::mills_ratios_by<MinimaxFormulation>(a, a).first
-                                               : bs::mills_ratios_by<MinimaxFormulation>(a, T(1)).first;
+    const T minimax = bs::mills_ratios(a, T(1)).first;
     const long double error = std::fabs(static_cast<long double>(minimax) - truth) / (truth * u);
     if (!(error <= worst)) {
       worst = error;
@@ -621,10 +614,10 @@ void minimax_mills_ratio_is_within_few_ulps(double bound) {
               std::is_same_v<T, float> ? "float" : "double", static_cast<double>(worst), worst_a);
   EXPECT_LE(worst, bound);
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
-  EXPECT_EQ(bs::mills_ratios_by<MinimaxFormulation>(inf, inf).first, T(0));
-  EXPECT_TRUE(std::isnan(bs::mills_ratios_by<MinimaxFormulation>(nan, nan).first));
+  EXPECT_EQ(bs::mills_ratios(inf, inf).first, T(0));
+  EXPECT_TRUE(std::isnan(bs::mills_ratios(nan, nan).first));
   // A pair with one member beyond the core (double: the asymptotic series) and one within.
-  const bs::MillsRatios<T> pair = bs::mills_ratios_by<MinimaxFormulation>(T(0.5), T(70));
+  const bs::MillsRatios<T> pair = bs::mills_ratios(T(0.5), T(70));
   EXPECT_NEAR(static_cast<double>(pair.first), static_cast<double>(mills_long(0.5L)),
               static_cast<double>(bound * u * mills_long(0.5L)));
   EXPECT_NEAR(static_cast<double>(pair.second), static_cast<double>(mills_long(70)),
@@ -635,50 +628,5 @@ TEST(BlackScholesCpu, MinimaxMillsRatioIsWithinFewUlps) {
   minimax_mills_ratio_is_within_few_ulps<float>(6.0);
   minimax_mills_ratio_is_within_few_ulps<double>(8.0);
 }
-
-// Every oracle row through bs::evaluate with `Formulation`, every output or prices alone.
-template <class T, bool kPricesOnly, class Formulation>
-BlackScholesHostResults<T> evaluate_oracle_rows(const std::vector<cunum::testing::OracleRow>& rows) {
-  const auto batch = cunum::testing::oracle_batch<T>(rows);
-  BlackScholesHostResults<T> out;
-  for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) out[output].resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const bs::Values<T> v = bs::evaluate<T, kPricesOnly, Formulation>(batch.spot[i], batch.strike[i], batch.expiry[i],
-                                                                      batch.rate[i], batch.dividend[i],
-                                                                      batch.volatility[i]);
-#define CUNUM_BS_COPY_OUTPUT(name, text) out.name[i] = v.name;
-    if constexpr (kPricesOnly) {
-      out.call[i] = v.call;
-      out.put[i] = v.put;
-      out.discount[i] = v.discount;
-    } else {
-      CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_COPY_OUTPUT)
-    }
-#undef CUNUM_BS_COPY_OUTPUT
-  }
-  return out;
-}
-
-template <class T>
-void every_candidate_matches_the_oracle() {
-  const std::vector<cunum::testing::OracleRow> rows = cunum::testing::read_black_scholes_oracle();
-  ASSERT_FALSE(rows.empty());
-  const BlackScholesOutputs prices = {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount};
-  int candidates = 0;
-  for (cunum::detail::BlackScholesCandidate candidate : cunum::detail::kBlackScholesCandidates) {
-    const std::string name = std::string("host ") + to_string(candidate);
-    candidates += cunum::detail::with_black_scholes_candidate<T>(candidate, [&](auto tag) {
-      using Formulation = typename decltype(tag)::type;
-      cunum::testing::expect_matches_oracle(rows, evaluate_oracle_rows<T, false, Formulation>(rows),
-                                            BlackScholesOutputs::all(), name.c_str());
-      cunum::testing::expect_matches_oracle(rows, evaluate_oracle_rows<T, true, Formulation>(rows), prices,
-                                            (name + " prices-only").c_str());
-    });
-  }
-  EXPECT_EQ(candidates, 4);
-}
-
-TEST(BlackScholesCpu, EveryCandidateFormulationMatchesTheOracleFloat) { every_candidate_matches_the_oracle<float>(); }
-TEST(BlackScholesCpu, EveryCandidateFormulationMatchesTheOracleDouble) { every_candidate_matches_the_oracle<double>(); }
 
 }  // namespace
