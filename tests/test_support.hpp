@@ -245,6 +245,42 @@ class ScopedCurrentDevice {
   int caller_ = 0;
 };
 
+// What device `accessor` may do with the memory of `owner`'s current memory pool (the
+// pool cudaMallocAsync, the default device resource, serves), and setting it: a test
+// revokes what earlier ones granted, then sees a plan grant it.
+inline cudaMemAccessFlags pool_access(int owner, int accessor) {
+  cudaMemPool_t pool = nullptr;
+  cudaMemLocation location{};
+  location.type = cudaMemLocationTypeDevice;
+  location.id = accessor;
+  cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+  EXPECT_EQ(cudaDeviceGetMemPool(&pool, owner), cudaSuccess);
+  EXPECT_EQ(cudaMemPoolGetAccess(&flags, pool, &location), cudaSuccess);
+  return flags;
+}
+
+inline void set_pool_access(int owner, int accessor, cudaMemAccessFlags flags) {
+  cudaMemPool_t pool = nullptr;
+  cudaMemAccessDesc access{};
+  access.location.type = cudaMemLocationTypeDevice;
+  access.location.id = accessor;
+  access.flags = flags;
+  ASSERT_EQ(cudaDeviceGetMemPool(&pool, owner), cudaSuccess);
+  ASSERT_EQ(cudaMemPoolSetAccess(pool, &access, 1), cudaSuccess);
+}
+
+// Skips, saying so, where devices 0 and 1 cannot reach each other's memory.
+#define CUNUM_REQUIRE_PEERS()                                                                  \
+  do {                                                                                         \
+    CUNUM_REQUIRE_GPUS(2);                                                                     \
+    int possible = 0;                                                                          \
+    ASSERT_EQ(cudaDeviceCanAccessPeer(&possible, 0, 1), cudaSuccess);                          \
+    if (!possible) {                                                                           \
+      GTEST_SKIP() << "SKIPPED: CUDA devices 0 and 1 cannot reach each other's memory here; "  \
+                      "this test proves nothing here and must be run where they can";          \
+    }                                                                                          \
+  } while (0)
+
 // What a plan bound to device 0 says when called with device 1 current.
 inline constexpr const char* kMadeForDevice0 =
     "argument 'this' was made for CUDA device 0 but device 1 is current";

@@ -120,9 +120,12 @@ struct HimenoOptions {
 ///   another slab, S the sweeps per pass. A pass of S sweeps also updates the ghost
 ///   planes a later sweep of the pass reads (recomputing what the neighbour owns);
 ///   after it each slab's first and last S updated planes are copied into its
-///   neighbours' ghost planes, device to device (peer access enabled where the devices
-///   allow it). The pressure equals the one-device problem's bit for bit; gosa is the
-///   slabs' sums added in slab order.
+///   neighbours' ghost planes, device to device where the devices allow it: the problem
+///   enables peer access and has each device's current memory pool (which
+///   cudaMallocAsync, the default device_memory, serves) grant its neighbours access,
+///   process-wide; a device_memory with a pool of its own must grant that itself, or
+///   the driver stages the copies. The pressure equals the one-device problem's bit for
+///   bit; gosa is the slabs' sums added in slab order.
 ///   The first device is the problem's home: calls must be made with it current, and
 ///   their `stream` is a stream of it.
 ///

@@ -1,8 +1,8 @@
 #pragma once
 // Internal: the pieces of work spread over several devices of one process (himeno's
 // and Monte Carlo's multi-device plans): a non-blocking stream with events on one
-// device, peer access where a pair allows it, and a guard that restores the
-// caller's current device.
+// device, peer access where a pair allows it (memory pools included), and a guard
+// that restores the caller's current device.
 
 #include <mutex>
 #include <set>
@@ -47,30 +47,47 @@ class DeviceQueue {
   std::vector<cudaEvent_t> events_;
 };
 
-// Lets `from` read `to`'s memory directly where the pair allows it (copies work either
-// way; peer access makes them direct). Leaves `from` current. Each pair is enabled once
-// a process: enabling it again is an API error (cudaErrorPeerAccessAlreadyEnabled) that
-// compute-sanitizer reports, so the pairs done are remembered.
+// Lets `from` read and write `to`'s memory directly where the pair allows it (copies
+// work either way, but without access the driver stages them instead of copying device
+// to device): cudaMalloc's memory, by peer access, and that of `to`'s current memory
+// pool, which cudaMallocAsync serves (cunum's default device resource) and which peer
+// access does not reach: a pool's allocations are mapped on the devices the pool grants
+// (cudaMemPoolSetAccess), by default its own alone. The grant is the pool's,
+// process-wide, for its allocations made before and after; a resource with a pool of
+// its own must grant it likewise. Leaves `from` current. Peer access is enabled once a
+// process a pair: enabling it again is an API error (cudaErrorPeerAccessAlreadyEnabled)
+// that compute-sanitizer reports, so the pairs done are remembered; the pool, which the
+// application may change, is looked at each time.
 inline void enable_peer_access(int from, int to) {
   if (from == to) return;
   static std::mutex mutex;
   static std::set<std::pair<int, int>> enabled;
   const std::lock_guard<std::mutex> lock(mutex);
-  if (enabled.count({from, to}) != 0) {
-    CUNUM_CHECK(cudaSetDevice(from));
-    return;
-  }
+  CUNUM_CHECK(cudaSetDevice(from));
   int possible = 0;
   CUNUM_CHECK(cudaDeviceCanAccessPeer(&possible, from, to));
   if (!possible) return;
-  CUNUM_CHECK(cudaSetDevice(from));
-  const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
-  if (status == cudaErrorPeerAccessAlreadyEnabled) {
-    cudaGetLastError();  // clear it: the application enabled it, which is what we want
-  } else {
-    CUNUM_CHECK(status);
+  if (enabled.count({from, to}) == 0) {
+    const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+    if (status == cudaErrorPeerAccessAlreadyEnabled) {
+      cudaGetLastError();  // clear it: the application enabled it, which is what we want
+    } else {
+      CUNUM_CHECK(status);
+    }
+    enabled.insert({from, to});
   }
-  enabled.insert({from, to});
+  int pools = 0;
+  CUNUM_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, to));
+  if (!pools) return;
+  cudaMemPool_t pool = nullptr;
+  CUNUM_CHECK(cudaDeviceGetMemPool(&pool, to));
+  cudaMemAccessDesc access{};
+  access.location.type = cudaMemLocationTypeDevice;
+  access.location.id = from;
+  access.flags = cudaMemAccessFlagsProtReadWrite;
+  cudaMemAccessFlags granted = cudaMemAccessFlagsProtNone;
+  CUNUM_CHECK(cudaMemPoolGetAccess(&granted, pool, &access.location));
+  if (granted != cudaMemAccessFlagsProtReadWrite) CUNUM_CHECK(cudaMemPoolSetAccess(pool, &access, 1));
 }
 
 // Restores the device current at construction when it goes out of scope.

@@ -12,6 +12,7 @@
 
 #include "cunum/core.hpp"
 #include "cunum/reduce.hpp"
+#include "src/core/device_queue.hpp"
 #include "src/core/routine.hpp"
 #include "src/core/validate.hpp"
 #include "test_support.hpp"
@@ -20,6 +21,8 @@ namespace {
 
 using cunum::testing::CountingResource;
 using cunum::testing::KindedMemory;
+using cunum::testing::pool_access;
+using cunum::testing::set_pool_access;
 using cunum::testing::MemoryKind;
 using cunum::testing::ScopedDeviceResource;
 
@@ -287,6 +290,24 @@ TEST(Placement, APlanIsMadeOnItsDeviceAndTheCallersStaysCurrent) {
   ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
   EXPECT_EQ(resource.deallocations.load(), resource.allocations.load());
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// The several-device plans' peer access reaches memory from the other device's current
+// pool (cudaMallocAsync, the default resource), which cudaDeviceEnablePeerAccess does
+// not: without the pool's grant their copies between devices go through host memory.
+// Asked again, it grants what was revoked since, without an API error.
+TEST(PeerAccess, ReachesTheOtherDevicesMemoryPool) {
+  CUNUM_REQUIRE_PEERS();
+  set_pool_access(0, 1, cudaMemAccessFlagsProtNone);
+  ASSERT_EQ(pool_access(0, 1), cudaMemAccessFlagsProtNone);
+  cunum::detail::enable_peer_access(1, 0);
+  EXPECT_EQ(pool_access(0, 1), cudaMemAccessFlagsProtReadWrite);
+  EXPECT_EQ(cunum::current_device(), 1);
+  set_pool_access(0, 1, cudaMemAccessFlagsProtNone);
+  cunum::detail::enable_peer_access(1, 0);
+  EXPECT_EQ(pool_access(0, 1), cudaMemAccessFlagsProtReadWrite);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
 }
 
 }  // namespace

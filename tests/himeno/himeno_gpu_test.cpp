@@ -187,6 +187,23 @@ TEST(HimenoGpuMultiDevice, MovedFromIsRefusedByEveryMember) {
   EXPECT_CUNUM_ERROR(several.placement(), cunum::ErrorCode::invalid_argument, "'this'");
 }
 
+// Slabs on two devices copy their ghost planes device to device: each device may reach
+// the other's memory pool, which the fields come from by default (cudaMallocAsync) and
+// which peer access alone does not open (without it the driver stages the copies).
+TEST(HimenoGpuMultiDevice, EachDeviceReachesItsNeighboursMemoryPool) {
+  CUNUM_REQUIRE_PEERS();
+  using cunum::testing::pool_access;
+  cunum::testing::set_pool_access(0, 1, cudaMemAccessFlagsProtNone);
+  cunum::testing::set_pool_access(1, 0, cudaMemAccessFlagsProtNone);
+  HimenoProblem<float> several(HimenoGrid{9, 9, 9}, {}, on_devices({0, 1}));
+  EXPECT_EQ(pool_access(0, 1), cudaMemAccessFlagsProtReadWrite);
+  EXPECT_EQ(pool_access(1, 0), cudaMemAccessFlagsProtReadWrite);
+  HimenoProblem<float> box(HimenoGrid{9, 9, 9}, {}, Backend::cuda);
+  const double expected = box.iterate(3);
+  EXPECT_NEAR(several.iterate(3), expected, 1e-12 * expected);
+  EXPECT_TRUE(several.pressure() == box.pressure());
+}
+
 // Every device allocation comes from placement.device_memory, on one device and on
 // several, and all of it is returned once the problem is gone and the device idle.
 TEST(HimenoGpuPlacement, TheProblemAllocatesFromItsResourceAndReportsWhatItResolved) {
