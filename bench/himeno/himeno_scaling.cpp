@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "bench_command_line.hpp"
 #include "cunum/himeno.hpp"
 #include "cunum/himeno_mpi.hpp"
+#include "mpi_scaling_bench.hpp"
 
 namespace {
 
@@ -162,27 +162,21 @@ bool check(const HimenoGrid& grid, int sweeps_per_pass) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cunum::bench::BenchCommandLine command_line(
-      "cunum-bench-himeno-scaling",
+  cunum::bench::MpiScalingRun run;
+  const int early_status = cunum::bench::start_mpi_scaling_bench(
+      argc, argv, "cunum-bench-himeno-scaling",
       "HimenoDistributed under mpirun, one GPU per rank: strong scaling at M, L and XL and weak scaling with an L "
       "slab per rank, float and double, 1 to 4 sweeps a pass (halos as deep) with the halo overlap and one without, in "
       "milliseconds per sweep and GFLOPS of useful points. With -np 1 on several GPUs, also HimenoProblem on all of "
       "them from one process. It first checks the distributed pressure against the one-box problem's (M, every "
       "sweeps a pass). Run it as mpirun -np N cunum-bench-himeno-scaling, and with -np 1 for the one-GPU base. "
       "--quick: strong scaling at M only, with fewer sweeps and repeats.",
-      cunum::bench::BenchOptionSet::scaling);
-  const int status_of_options = command_line.parse(argc, argv);
-  if (status_of_options >= 0) return status_of_options;
-  const bool quick = command_line.options().quick;
-  json_path = command_line.options().json_path;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (cunum::device_count() == 0) {
-    if (rank == 0) std::printf("cunum-bench-himeno-scaling: no CUDA device; nothing to measure\n");
-    MPI_Finalize();
-    return 0;
-  }
+      run);
+  if (early_status >= 0) return early_status;
+  rank = run.rank;
+  ranks = run.ranks;
+  const bool quick = run.options.quick;
+  json_path = run.options.json_path;
   int status = 0;
   try {
     provenance = cunum::bench::run_provenance(Backend::cuda);

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "bench_command_line.hpp"
 #include "cunum/core.hpp"
 #include "cunum/monte_carlo_mpi.hpp"
+#include "mpi_scaling_bench.hpp"
 
 namespace {
 
@@ -117,28 +117,22 @@ void row(const char* mode, const Case& c, int gpus, double ms, double one_gpu_ms
 }  // namespace
 
 int main(int argc, char** argv) {
-  cunum::bench::BenchCommandLine command_line(
-      "cunum-bench-monte-carlo-scaling",
+  cunum::bench::MpiScalingRun run;
+  const int early_status = cunum::bench::start_mpi_scaling_bench(
+      argc, argv, "cunum-bench-monte-carlo-scaling",
       "Monte Carlo over several GPUs of one host, both ways: one process spreading each call over "
       "placement.devices, and MPI ranks (MonteCarloDistributed, one GPU a rank). One European call with 2^32 paths "
       "and 4096 arithmetic Asian calls, float; medians of wall-clock calls, efficiency against one GPU, every "
       "multi-GPU estimate checked bit for bit against the one-GPU pricer's. Run it as mpirun -np N "
       "cunum-bench-monte-carlo-scaling (with -np 1 it also runs the one-process plan over 1, 2, ... devices). "
       "--quick: fewer paths (2^28 for the European call, 4096 an Asian call) and repeats.",
-      cunum::bench::BenchOptionSet::scaling);
-  const int status_of_options = command_line.parse(argc, argv);
-  if (status_of_options >= 0) return status_of_options;
-  const bool quick = command_line.options().quick;
-  json_path = command_line.options().json_path;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const int devices = cunum::device_count();
-  if (devices == 0) {
-    if (rank == 0) std::printf("cunum-bench-monte-carlo-scaling: no CUDA device; nothing to measure\n");
-    MPI_Finalize();
-    return 0;
-  }
+      run);
+  if (early_status >= 0) return early_status;
+  rank = run.rank;
+  ranks = run.ranks;
+  const int devices = run.devices;
+  const bool quick = run.options.quick;
+  json_path = run.options.json_path;
   if (cudaSetDevice(rank % devices) != cudaSuccess) {
     std::printf("rank %d: cannot select device %d\n", rank, rank % devices);
     MPI_Abort(MPI_COMM_WORLD, 1);
