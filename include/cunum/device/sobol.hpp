@@ -73,7 +73,14 @@ struct SobolStride {
 
   /// The XOR that takes point `index`'s word to point index + 2^k's.
   CUNUM_SOBOL_QUALIFIERS Word step(const Word* directions, Word index) const {
-    return below ^ directions[sobol_lowest_set_bit(static_cast<Word>(~(index | low_bits)))];
+    return step_from_complement(directions, static_cast<Word>(~(index | low_bits)));
+  }
+
+  /// The same from c = ~(index | (2^k - 1)), whose lowest set bit is m. The next
+  /// point's c is c - 2^k (index | (2^k - 1) grows by 2^k), so a run of points can
+  /// carry c instead of the index.
+  CUNUM_SOBOL_QUALIFIERS Word step_from_complement(const Word* directions, Word complement) const {
+    return below ^ directions[sobol_lowest_set_bit(complement)];
   }
 };
 
