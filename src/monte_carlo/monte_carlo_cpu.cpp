@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "src/core/host_fma.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/monte_carlo/monte_carlo_backends.hpp"
 #include "src/monte_carlo/monte_carlo_path.hpp"
@@ -14,32 +15,8 @@ namespace cunum::detail {
 
 namespace {
 
-// Runs `work` (a chunk of the CPU backend) compiled for the host's FMA instructions
-// where it has them. The double path code writes its multiply-adds as fma()
-// (cunum/device/detail/double_normal_math.hpp), which x86-64's baseline makes a library call: 2.6 times
-// libm's functions for a pair of normals and two exp2s, against 0.9 times with the
-// instruction. fma() is exact either way, so the results are the same bits where the
-// translation unit does not contract other products and sums (the library's CPU loop
-// is built with -ffp-contract=off). Host compilers only.
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDACC__)
-template <class Work>
-__attribute__((target("fma"), flatten)) inline void run_with_fma(const Work& work) {
-  work();
-}
-
-template <class Work>
-inline void run_on_host(const Work& work) {
-  static const bool has_fma = (__builtin_cpu_init(), __builtin_cpu_supports("fma"));
-  has_fma ? run_with_fma(work) : work();
-}
-#else
-template <class Work>
-inline void run_on_host(const Work& work) {
-  work();
-}
-#endif
-
-// sum_chunks_cpu's runner for the library's own chunks.
+// sum_chunks_cpu's runner for the library's own chunks: each compiled for the host's FMA
+// instructions where it has them (src/core/host_fma.hpp).
 struct RunOnHost {
   template <class Work>
   void operator()(const Work& work) const {

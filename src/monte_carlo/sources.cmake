@@ -9,8 +9,8 @@ target_sources(cunum PRIVATE
 # statistical error (double arithmetic is unaffected).
 set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carlo.cu
                             PROPERTIES COMPILE_OPTIONS "-prec-div=false;-prec-sqrt=false;-ftz=true")
-# The CPU loop runs each chunk compiled for FMA where the CPU has it (run_on_host in
-# monte_carlo_cpu.cpp); no contraction of other products and sums
+# The CPU loop runs each chunk compiled for FMA where the CPU has it (run_on_host,
+# src/core/host_fma.hpp); no contraction of other products and sums
 # keeps its results the same bits on CPUs with and without FMA.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/monte_carlo_cpu.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 

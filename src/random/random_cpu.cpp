@@ -1,11 +1,16 @@
 // The OpenMP backend of cunum::RandomGenerator: each generator's per-unit function
 // (src/random/random_fill.hpp) over the threads, behind the backend interface
-// (src/random/random_backends.hpp).
+// (src/random/random_backends.hpp). Each task runs compiled for the host's FMA
+// instructions where it has them (src/core/host_fma.hpp: the normals' fma() and
+// fmaf(), library calls otherwise); the file is built with -ffp-contract=off, so the
+// values are the same bits either way.
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "src/core/host_fma.hpp"
 #include "src/random/random_backends.hpp"
 #include "src/random/sobol_tables.hpp"
 
@@ -15,10 +20,17 @@ namespace {
 
 template <class T, bool Normal>
 void philox_fill_cpu(const RandomFillArgs<T>& args) {
+  constexpr std::int64_t run = 1024;  // blocks a task
   const PhiloxFill<T, Normal> fill(args);
   const auto blocks = static_cast<std::int64_t>(fill.blocks());
-#pragma omp parallel for schedule(static, 1024)
-  for (std::int64_t block = 0; block < blocks; ++block) fill.fill_block(static_cast<std::uint64_t>(block));
+  const std::int64_t runs = (blocks + run - 1) / run;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t task = 0; task < runs; ++task) {
+    const std::int64_t first = task * run, end = std::min(first + run, blocks);
+    run_on_host([&] {
+      for (std::int64_t block = first; block < end; ++block) fill.fill_block(static_cast<std::uint64_t>(block));
+    });
+  }
 }
 
 template <class T>
@@ -34,11 +46,13 @@ void mrg_fill_cpu(const MrgFillArgs<T>& args) {
 #pragma omp parallel for schedule(static)
   for (std::int64_t task = 0; task < runs; ++task) {
     const std::int64_t first = task * run, end = first + run < lanes ? first + run : lanes;
-    device::Mrg32k3aState start = mrg_lane_start(args, first);
-    for (std::int64_t thread = first; thread < end; ++thread) {
-      fill_mrg_lane<Normal>(args, thread, start);
-      if (thread + 1 < end) mrg_next_lane_start(args, thread, start);
-    }
+    run_on_host([&] {
+      device::Mrg32k3aState start = mrg_lane_start(args, first);
+      for (std::int64_t thread = first; thread < end; ++thread) {
+        fill_mrg_lane<Normal>(args, thread, start);
+        if (thread + 1 < end) mrg_next_lane_start(args, thread, start);
+      }
+    });
   }
 }
 
@@ -57,7 +71,8 @@ void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
   for (std::int64_t task = 0; task < tasks; ++task) {
     const std::int64_t dimension = task / runs, first = task % runs * run;
     const std::int64_t end = first + run < args.points ? first + run : args.points;
-    fill_sobol_points<Normal>(args, args.tables + dimension * table_words, dimension, first, end, 0);
+    const Word* directions = args.tables + dimension * table_words;
+    run_on_host([&] { fill_sobol_points<Normal>(args, directions, dimension, first, end, 0); });
   }
 }
 

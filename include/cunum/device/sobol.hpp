@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cunum/device/detail/float_normal_quantile.hpp"
+
 #if defined(__CUDACC__)
 #define CUNUM_SOBOL_QUALIFIERS __host__ __device__ inline
 #else
@@ -71,7 +73,14 @@ struct SobolStride {
 
   /// The XOR that takes point `index`'s word to point index + 2^k's.
   CUNUM_SOBOL_QUALIFIERS Word step(const Word* directions, Word index) const {
-    return below ^ directions[sobol_lowest_set_bit(static_cast<Word>(~(index | low_bits)))];
+    return step_from_complement(directions, static_cast<Word>(~(index | low_bits)));
+  }
+
+  /// The same from c = ~(index | (2^k - 1)), whose lowest set bit is m. The next
+  /// point's c is c - 2^k (index | (2^k - 1) grows by 2^k), so a run of points can
+  /// carry c instead of the index.
+  CUNUM_SOBOL_QUALIFIERS Word step_from_complement(const Word* directions, Word complement) const {
+    return below ^ directions[sobol_lowest_set_bit(complement)];
   }
 };
 
@@ -146,15 +155,14 @@ CUNUM_SOBOL_QUALIFIERS double sobol_normal(std::uint32_t word) {
   return sobol_normal_of(static_cast<double>(mirrored) * 2.3283064365386963e-10 + 1.1641532182693481e-10, upper);
 }
 
-/// cuRAND's quasi-random normal of a 32-bit word for a float: as sobol_normal, with
-/// the unrefined quantile (its 1.2e-9 relative error vanishes in the rounding to
-/// float; the erfc and exp of the refinement would cost more than the rest of a fill).
+/// cuRAND's quasi-random normal of a 32-bit word for a float: z = Phi^-1(u), u = (x +
+/// 1/2) 2^-32 (as sobol_normal), computed in float (a double tail for |z| > 3.4, which
+/// a warp meets rarely): within 2.70 ulps of the true normal on the CPU, and by the
+/// bound of the GPU's approximate lg2 instruction, its logarithm, within 3.29 there.
+/// cunum/device/detail/float_normal_quantile.hpp says how.
 CUNUM_SOBOL_QUALIFIERS float sobol_normal_float(std::uint32_t word) {
-  const bool upper = word > 0x80000000u;
-  const std::uint32_t mirrored = upper ? 0xFFFFFFFFu - word : word;
-  const double z =
-      normal_quantile_lower_approximate(static_cast<double>(mirrored) * 2.3283064365386963e-10 + 1.1641532182693481e-10);
-  return static_cast<float>(upper ? -z : z);
+  namespace quantile = ::cunum::detail::float_normal_quantile;
+  return quantile::normal_of_word(word, quantile::Log2Mantissa{});
 }
 
 /// cuRAND's quasi-random normal of a 64-bit word for a double: its high 53 bits y
