@@ -262,41 +262,19 @@ constexpr PoissonBoundary kDirichletNeumann = PoissonBoundary::dirichlet_neumann
 constexpr PoissonBoundary kNeumannDirichlet = PoissonBoundary::neumann_dirichlet;
 constexpr PoissonCentring kVertex = PoissonCentring::vertex;
 
-TYPED_TEST(PoissonGpu, WallTransformsAtEveryLengthDirichletCell) {
-  CUNUM_REQUIRE_GPU();
-  std::uint64_t stream = 700;
-  compare_wall_at_every_length<TypeParam>(kDirichlet, kCell, stream);
-}
-
-TYPED_TEST(PoissonGpu, WallTransformsAtEveryLengthNeumannVertex) {
-  CUNUM_REQUIRE_GPU();
-  std::uint64_t stream = 800;
-  compare_wall_at_every_length<TypeParam>(kNeumann, kVertex, stream);
-}
-
-TYPED_TEST(PoissonGpu, WallTransformsAtEveryLengthDirichletNeumannVertex) {
-  CUNUM_REQUIRE_GPU();
-  std::uint64_t stream = 900;
-  compare_wall_at_every_length<TypeParam>(kDirichletNeumann, kVertex, stream);
-}
-
-TYPED_TEST(PoissonGpu, WallTransformsAtEveryLengthNeumannDirichletVertex) {
-  CUNUM_REQUIRE_GPU();
-  std::uint64_t stream = 1000;
-  compare_wall_at_every_length<TypeParam>(kNeumannDirichlet, kVertex, stream);
-}
-
-TYPED_TEST(PoissonGpu, WallTransformsAtEveryLengthDirichletNeumannCell) {
-  CUNUM_REQUIRE_GPU();
-  std::uint64_t stream = 1100;
-  compare_wall_at_every_length<TypeParam>(kDirichletNeumann, kCell, stream);
-}
-
-TYPED_TEST(PoissonGpu, WallTransformsAtEveryLengthNeumannDirichletCell) {
-  CUNUM_REQUIRE_GPU();
-  std::uint64_t stream = 1200;
-  compare_wall_at_every_length<TypeParam>(kNeumannDirichlet, kCell, stream);
-}
+#define CUNUM_WALL_TRANSFORM_TEST(name, boundary, centring, first_stream)  \
+  TYPED_TEST(PoissonGpu, WallTransformsAtEveryLength##name) {              \
+    CUNUM_REQUIRE_GPU();                                                   \
+    std::uint64_t stream = first_stream;                                   \
+    compare_wall_at_every_length<TypeParam>(boundary, centring, stream);   \
+  }
+CUNUM_WALL_TRANSFORM_TEST(DirichletCell, kDirichlet, kCell, 700)
+CUNUM_WALL_TRANSFORM_TEST(NeumannVertex, kNeumann, kVertex, 800)
+CUNUM_WALL_TRANSFORM_TEST(DirichletNeumannVertex, kDirichletNeumann, kVertex, 900)
+CUNUM_WALL_TRANSFORM_TEST(NeumannDirichletVertex, kNeumannDirichlet, kVertex, 1000)
+CUNUM_WALL_TRANSFORM_TEST(DirichletNeumannCell, kDirichletNeumann, kCell, 1100)
+CUNUM_WALL_TRANSFORM_TEST(NeumannDirichletCell, kNeumannDirichlet, kCell, 1200)
+#undef CUNUM_WALL_TRANSFORM_TEST
 
 // The reject rule's sums on an axis with Neumann walls at vertices count its wall points
 // half (the weighted mean), as the CPU backend's do: a right-hand side of weighted mean
