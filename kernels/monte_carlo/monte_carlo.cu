@@ -33,8 +33,8 @@ template <class Policy, class T, bool kFull, class Payoff>
 void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
                   StreamHandle stream) {
   const char* name = "monte_carlo_paths_kernel";
-  constexpr int kWarps = Policy::block_threads / kWarpThreads;
-  const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(Policy::block_threads), 0, stream};
+  const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(count), name), dim3(Policy::block_threads), 0,
+                            stream};
   const bool mrg = a.mrg_tables != nullptr;
   launch_kernel(mrg ? monte_carlo_paths_kernel<Policy, T, kFull, true, Payoff>
                     : monte_carlo_paths_kernel<Policy, T, kFull, false, Payoff>,
@@ -47,12 +47,11 @@ template <class Policy, class T, MonteCarloPayoff P>
 void launch_asset_greeks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
                          StreamHandle stream) {
   const char* name = "monte_carlo_asset_greeks_kernel";
-  constexpr int kWarps = Policy::block_threads / kWarpThreads;
   const std::size_t shared = sizeof(double) * Policy::block_threads * kAssetSumCount * a.shape.assets;
   const auto kernel = a.mrg_tables != nullptr ? monte_carlo_asset_greeks_kernel<Policy, T, true, P>
                                               : monte_carlo_asset_greeks_kernel<Policy, T, false, P>;
-  const LaunchConfig config{grid_1d((count + kWarps - 1) / kWarps, name), dim3(Policy::block_threads), shared,
-                            stream};
+  const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(count), name), dim3(Policy::block_threads),
+                            shared, stream};
   launch_kernel(kernel, name, config, a, first, count, partials);
 }
 
@@ -76,8 +75,7 @@ void launch_quasi(const MonteCarloArgs<T>& a, int arch, const T* w, std::int64_t
   MonteCarloPathPolicies::dispatch(arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "monte_carlo_quasi_kernel";
-    constexpr int kWarps = Policy::block_threads / kWarpThreads;
-    const LaunchConfig config{grid_1d((a.options * batch_chunks + kWarps - 1) / kWarps, name),
+    const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(a.options * batch_chunks), name),
                               dim3(Policy::block_threads), 0, stream};
     const T step_scale = static_cast<T>(sqrt(static_cast<double>(a.shape.dates)));
     if (a.full) {
@@ -164,10 +162,9 @@ void launch_monte_carlo_finish(const MonteCarloArgs<T>& args, int arch, const do
                                StreamHandle stream) {
   MonteCarloFinishPolicies::dispatch(arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    constexpr int kWarps = Policy::block_threads / kWarpThreads;
     const char* name = "finish_estimates_kernel";
-    const LaunchConfig config{grid_1d((args.options + kWarps - 1) / kWarps, name), dim3(Policy::block_threads), 0,
-                              stream};
+    const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(args.options), name),
+                              dim3(Policy::block_threads), 0, stream};
     launch_kernel(finish_estimates_kernel<Policy, T>, name, config, args, count, sums);
   });
 }

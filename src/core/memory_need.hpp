@@ -12,6 +12,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "cunum/core/backend.hpp"
 #include "cunum/core/error.hpp"
@@ -60,16 +61,27 @@ MemoryCapacity memory_capacity(Backend backend);
 
 // Refuses `need` with Error(out_of_memory) naming `routine`, the bytes and what they
 // are for: `purpose` is a literal or a callable returning the words, called only on
-// failure ("for its 14 field arrays of 4096 x 4096 x 4096 floats").
+// failure ("for its 14 field arrays of 4096 x 4096 x 4096 floats"). `capacity` is
+// memory_capacity() of the backend, which a plan checking every call keeps from its
+// construction (a device's total memory does not change; asking the driver again
+// costs each call microseconds).
 template <class Purpose>
-void require_memory_need(const MemoryNeed& need, Backend backend, const char* routine, Purpose&& purpose) {
+void require_memory_need(const MemoryNeed& need, const MemoryCapacity& capacity, const char* routine,
+                         Purpose&& purpose) {
   auto words = [&]() -> std::string {
     if constexpr (std::is_invocable_r_v<std::string, Purpose&>) return purpose();
     else return std::string(purpose);
   };
   if (need.overflowed()) throw_memory_need(need, nullptr, routine, words());
-  const MemoryCapacity capacity = memory_capacity(backend);
   if (need.bytes() > capacity.bytes) throw_memory_need(need, &capacity, routine, words());
+}
+
+// The same against memory_capacity(backend), asked now (not asked for a need that
+// overflows: that is refused whatever the capacity).
+template <class Purpose>
+void require_memory_need(const MemoryNeed& need, Backend backend, const char* routine, Purpose&& purpose) {
+  require_memory_need(need, need.overflowed() ? MemoryCapacity{} : memory_capacity(backend), routine,
+                      std::forward<Purpose>(purpose));
 }
 
 }  // namespace cunum::detail

@@ -4,7 +4,6 @@
 // forwarding to it. No CUDA calls here: the CUDA backend is
 // src/monte_carlo/monte_carlo_cuda.cpp.
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -69,31 +68,26 @@ template <class T>
 detail::ChunkShape chunk_shape(const MonteCarloSettings& settings) {
   using Policy = detail::MonteCarloChunkPolicy;
   const std::int64_t groups = (settings.paths + group_paths<T>(settings) - 1) / group_paths<T>(settings);
-  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
-  // Enough chunks that one option fills the device, but at least min_groups_per_thread
-  // a thread (the warp's sum is amortised), at most max_groups_per_thread, and never
-  // more than the option has.
   // MRG32k3a lanes reach their first substream by a skip-ahead of up to 64 table
   // products: its chunks take the most groups a thread, to amortise it.
   const std::int64_t least = settings.source == MonteCarloSource::mrg32k3a ? Policy::max_groups_per_thread
                                                                           : Policy::min_groups_per_thread;
-  std::int64_t per_thread = ceil_div(groups, std::int64_t{Policy::chunk_threads} * Policy::target_chunks);
-  per_thread = std::clamp<std::int64_t>(per_thread, least, Policy::max_groups_per_thread);
-  per_thread = std::min(per_thread, ceil_div(groups, Policy::chunk_threads));
-  const std::int64_t groups_per_chunk = Policy::chunk_threads * per_thread;
+  const std::int64_t groups_per_chunk = Policy::chunk_threads * detail::monte_carlo_groups_per_thread(groups, least);
   return {groups, groups_per_chunk, (groups + groups_per_chunk - 1) / groups_per_chunk,
           settings.antithetic ? settings.paths / 2 : settings.paths};
 }
 
 // A pricing call keeps every option's chunk sums at once (chunk-major: host memory on
 // the CPU backend, the home device's on CUDA), and an option's chunks grow with its
-// paths (2^40 paths make 2^27 chunks): sums past that memory are refused before
-// anything is allocated or enqueued.
+// paths (2^40 paths make 2^27 chunks): sums past that memory (`capacity`: the
+// pricer's, kept from its construction) are refused before anything is allocated or
+// enqueued.
 template <class T>
-void require_chunk_sums_fit(const detail::MonteCarloArgs<T>& args, Backend backend, const char* routine) {
+void require_chunk_sums_fit(const detail::MonteCarloArgs<T>& args, const detail::MemoryCapacity& capacity,
+                            const char* routine) {
   const int sums = detail::sum_count(args);
   const std::int64_t chunks = args.options * args.chunks.chunks;
-  detail::require_memory_need(detail::MemoryNeed{}.add(chunks, sums * sizeof(double)), backend, routine, [&] {
+  detail::require_memory_need(detail::MemoryNeed{}.add(chunks, sums * sizeof(double)), capacity, routine, [&] {
     return "for the chunk sums of " + std::to_string(args.options) + " options (" + std::to_string(chunks) +
            " chunks of " + std::to_string(sums) + " sums each)";
   });
@@ -335,10 +329,8 @@ MonteCarloBatch<T> make_batch(const Impl& impl, std::vector<detail::OptionSetup<
                               std::uint64_t first_stream) {
   const MonteCarloSettings& settings = impl.settings;
   const detail::ChunkShape shape = chunk_shape<T>(settings);
-  // The path launch's warps a block (the launch shape's; the CPU refuses the same batches).
-  const std::int64_t warps_per_block =
-      detail::MonteCarloPathPolicies::newest::block_threads / detail::MonteCarloChunkPolicy::chunk_threads;
-  if (size > 0 && shape.chunks > (std::int64_t{0x7FFFFFFF} * warps_per_block) / size) {
+  // The CPU refuses the same batches as the path launch.
+  if (!detail::monte_carlo_path_launch_fits(size, shape.chunks)) {
     throw Error(ErrorCode::not_supported, std::string(kLoadRoutine) + ": " + std::to_string(size) + " options x " +
                                               std::to_string(shape.chunks) +
                                               " chunks would exceed the grid limit; price fewer options a call");
@@ -397,13 +389,16 @@ std::vector<MonteCarloEstimate<T>> price_loaded(const MonteCarloPricer<T>& price
 }  // namespace
 
 // The pricer's state: the validated settings, the resolved placement, its chunk shape,
-// the correlation's Cholesky factor (multi-asset) and the backend object made once.
+// the correlation's Cholesky factor (multi-asset), the memory its chunk sums may take
+// (the home device's total, or the machine's; asked once, not at every call) and the
+// backend object made once.
 template <class T>
 struct MonteCarloPricer<T>::Impl {
   MonteCarloSettings settings;
   Placement placement;
   std::int64_t chunk_paths = 0;
   std::vector<double> factor;
+  detail::MemoryCapacity capacity;
   std::unique_ptr<detail::MonteCarloBackend<T>> backend;
 };
 
@@ -469,6 +464,7 @@ MonteCarloPricer<T>::MonteCarloPricer(const MonteCarloSettings& settings, const 
   impl_->chunk_paths = chunk_shape<T>(settings).groups_per_chunk * group_paths<T>(settings);
   impl_->placement = detail::resolve_placement(placement, detail::DeviceCount::several, kPricerRoutine);
   const detail::PlacementDeviceScope on_device(impl_->placement);
+  impl_->capacity = detail::memory_capacity(impl_->placement.backend);
   impl_->backend = impl_->placement.backend == Backend::cuda
                        ? detail::make_monte_carlo_cuda<T>(settings, dates_of(settings), impl_->placement)
                        : detail::make_monte_carlo_cpu<T>(settings, dates_of(settings));
@@ -602,7 +598,7 @@ void MonteCarloPricer<T>::price(const MonteCarloBatch<T>& batch, MonteCarloEstim
   }
   if (data->size == 0) return;
   const detail::MonteCarloArgs<T> args = detail::MonteCarloAccess::args(*this, batch, results, asset_greeks);
-  require_chunk_sums_fit(args, impl.placement.backend, kPriceRoutine);
+  require_chunk_sums_fit(args, impl.capacity, kPriceRoutine);
   if (quasi(settings)) {
     impl.backend->price_quasi(args, settings.paths, stream);
   } else {
@@ -624,7 +620,7 @@ void price_custom_payoff(const MonteCarloPricer<T>& pricer, const MonteCarloBatc
   MonteCarloAccess::check(pricer, batch, results, kCustomRoutine);
   if (batch.size() == 0) return;
   const MonteCarloArgs<T> args = MonteCarloAccess::args(pricer, batch, results);
-  require_chunk_sums_fit(args, impl.placement.backend, kCustomRoutine);
+  require_chunk_sums_fit(args, impl.capacity, kCustomRoutine);
   impl.backend->price_custom(args, sums, stream);
 }
 

@@ -95,7 +95,7 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
     }
     const std::int64_t chunks = args.options * args.chunks.chunks;
     const auto slice = [&](std::int64_t chunk) { return static_cast<std::size_t>(chunk * sum_count(args)); };
-    DeviceBuffer<double> partials(slice(chunks), stream, placement_.device_memory);
+    DeviceBuffer<double> partials = sums_buffer(args, args.chunks.chunks, stream);
     if (!queues_) {
       launch_monte_carlo_paths(args, binding_.arch, 0, chunks, partials.data(), stream);
     } else {
@@ -134,8 +134,7 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   void price_quasi(const MonteCarloArgs<T>& args, std::int64_t paths, StreamHandle stream) const override {
     const std::int64_t batch = quasi_batch_paths(args, *bridge_, paths);
     DeviceBuffer<T> w(static_cast<std::size_t>(batch * bridge_->output_records()), stream, placement_.device_memory);
-    DeviceBuffer<double> partials(static_cast<std::size_t>(args.options * args.chunks.chunks * sum_count(args)),
-                                  stream, placement_.device_memory);
+    DeviceBuffer<double> partials = sums_buffer(args, args.chunks.chunks, stream);
     walk_quasi_batches(args, *bridge_, paths, batch, w.data(), stream,
                        [&](const T* batch_w, std::int64_t count, std::int64_t first_chunk, std::int64_t batch_chunks) {
                          launch_monte_carlo_quasi(args, binding_.arch, batch_w, count, first_chunk, batch_chunks,
@@ -146,10 +145,8 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
 
   void price_custom(const MonteCarloArgs<T>& args, const CustomPayoffSums<T>& sums,
                     StreamHandle stream) const override {
-    const std::int64_t count = args.options * args.chunks.chunks;
-    DeviceBuffer<double> partials(static_cast<std::size_t>(count * sum_count(args)), stream,
-                                  placement_.device_memory);
-    sums.cuda(args, sums.payoff, count, partials.data(), stream);
+    DeviceBuffer<double> partials = sums_buffer(args, args.chunks.chunks, stream);
+    sums.cuda(args, sums.payoff, args.options * args.chunks.chunks, partials.data(), stream);
     finish(args, partials.data(), args.chunks.chunks, stream);
   }
 
@@ -178,27 +175,35 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
 
   void finish_exchanged(const MonteCarloArgs<T>& args, const std::vector<double>& host_sums,
                         std::int64_t per_option) const override {
-    const auto partials = DeviceBuffer<double>::from_host(host_sums, placement_.stream, placement_.device_memory);
+    DeviceBuffer<double> partials = sums_buffer(args, per_option, placement_.stream);
+    partials.copy_from_host(host_sums.data(), host_sums.size());
     finish(args, partials.data(), per_option, placement_.stream);
   }
 
  private:
   enum Event { kDone, kStart, kEvents };
 
-  // Folds each option's `count` sums fan_in at a time, level after level, until one
-  // warp can finish them, then writes the estimates.
-  void finish(const MonteCarloArgs<T>& args, const double* partials, std::int64_t count, StreamHandle stream) const {
+  // One allocation a call, on `stream`: each option's `count` sums (chunk-major, what
+  // the path kernels write), then the levels finish() folds them into.
+  DeviceBuffer<double> sums_buffer(const MonteCarloArgs<T>& args, std::int64_t count, StreamHandle stream) const {
+    const int sums = sum_count(args);
+    const std::int64_t values = args.options * count * sums + monte_carlo_fold_values(args.options, count, sums);
+    return DeviceBuffer<double>(static_cast<std::size_t>(values), stream, placement_.device_memory);
+  }
+
+  // Folds each option's `count` sums (the start of a sums_buffer) fan_in at a time,
+  // level after level, each level after the one before it in that buffer, until one
+  // warp can finish them; then writes the estimates.
+  void finish(const MonteCarloArgs<T>& args, double* partials, std::int64_t count, StreamHandle stream) const {
     constexpr int kFanIn = MonteCarloCombinePolicy::fan_in;
     const int sums = sum_count(args);
     const double* level = partials;
-    DeviceBuffer<double> folded;
+    double* next = partials + args.options * count * sums;
     while (count > kFanIn) {
       const std::int64_t out_count = (count + kFanIn - 1) / kFanIn;
-      DeviceBuffer<double> next(static_cast<std::size_t>(args.options * out_count * sums), stream,
-                                placement_.device_memory);
-      launch_monte_carlo_fold(count, 0, args.options * out_count, sums, level, next.data(), stream);
-      folded = std::move(next);
-      level = folded.data();
+      launch_monte_carlo_fold(count, 0, args.options * out_count, sums, level, next, stream);
+      level = next;
+      next += args.options * out_count * sums;
       count = out_count;
     }
     launch_monte_carlo_finish(args, binding_.arch, level, count, stream);

@@ -25,12 +25,33 @@ namespace cunum::detail {
 // each thread taking between min_groups_per_thread (so that the warp's final sum costs
 // little per path) and max_groups_per_thread groups (so that huge options make fewer
 // partial sums). Independent of the device: it fixes the summation order.
+// Why the lower bound: a chunk costs a thread 192 instructions beside its groups' 138
+// each (float European kernel, sm_90 SASS: the option and its constants, the Philox
+// key schedule, the warp's sum in double with 20 shuffles), 8.7% of the work at 16
+// groups and 35% at 4. Every batch of options of that size pays it, so smaller chunks
+// for an option alone on the device would slow every large batch of such options.
 struct MonteCarloChunkPolicy {
   static constexpr int chunk_threads = 32;
   static constexpr int target_chunks = 2048;
   static constexpr int min_groups_per_thread = 16;
   static constexpr int max_groups_per_thread = 64;
 };
+
+// The groups each thread of a chunk takes in an option of `groups` groups (>= 1):
+// enough chunks that one option fills the device, but at least `least` a thread
+// (min_groups_per_thread; MRG32k3a passes max_groups_per_thread, to amortise each
+// lane's skip-ahead to its first substream), at most max_groups_per_thread, and never
+// more than the option has. A chunk is chunk_threads times this many groups.
+constexpr std::int64_t monte_carlo_groups_per_thread(std::int64_t groups, std::int64_t least) {
+  using Policy = MonteCarloChunkPolicy;
+  const std::int64_t wanted = (groups + std::int64_t{Policy::chunk_threads} * Policy::target_chunks - 1) /
+                              (std::int64_t{Policy::chunk_threads} * Policy::target_chunks);
+  const std::int64_t bounded = wanted < least ? least
+                               : wanted > Policy::max_groups_per_thread ? Policy::max_groups_per_thread
+                                                                        : wanted;
+  const std::int64_t at_most = (groups + Policy::chunk_threads - 1) / Policy::chunk_threads;
+  return bounded < at_most ? bounded : at_most;
+}
 
 // Quasi-random pricing walks the bridge's paths a batch at a time: a whole number of
 // chunks whose paths fill about batch_bytes.
@@ -45,14 +66,42 @@ struct MonteCarloCombinePolicy {
   static constexpr int fan_in = 256;
 };
 
+// The values the folding levels of `options` options of `count` sums each take,
+// `sums` values a sum (what a call allocates beside its chunk sums): every level of
+// fan_in-fold fewer sums, until one warp can finish them (at most fan_in an option).
+constexpr std::int64_t monte_carlo_fold_values(std::int64_t options, std::int64_t count, int sums) {
+  std::int64_t values = 0;
+  while (count > MonteCarloCombinePolicy::fan_in) {
+    count = (count + MonteCarloCombinePolicy::fan_in - 1) / MonteCarloCombinePolicy::fan_in;
+    values += options * count * sums;
+  }
+  return values;
+}
+
 // A launch of warps: block_threads threads (block_threads / 32 chunks or options a block).
 template <int BlockThreads>
 struct MonteCarloWarpsPolicy {
   static constexpr int block_threads = BlockThreads;
+  static constexpr int warps = BlockThreads / 32;
 };
+
+// The blocks of a launch of `count` warps (chunks, or options) under Policy.
+template <class Policy>
+constexpr std::int64_t monte_carlo_warp_blocks(std::int64_t count) {
+  return (count + Policy::warps - 1) / Policy::warps;
+}
 
 // The path kernels (pseudo-random, with each asset's Greeks, quasi-random): one warp a chunk.
 using MonteCarloPathPolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
+
+// Whether one path launch covers `options` options of `chunks` chunks each (>= 1):
+// at most 2^31 - 1 blocks of the newest policy's warps, counted without overflow.
+// load() refuses a batch past it, on either backend.
+constexpr bool monte_carlo_path_launch_fits(std::int64_t options, std::int64_t chunks) {
+  constexpr std::int64_t max_blocks = 0x7FFFFFFF;
+  return options == 0 || chunks <= max_blocks * MonteCarloPathPolicies::newest::warps / options;
+}
+
 // The finishing kernel: one warp an option.
 using MonteCarloFinishPolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
 // load()'s zero-path references: one thread an option.

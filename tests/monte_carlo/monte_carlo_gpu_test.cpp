@@ -636,6 +636,68 @@ void expect_untouched(const DeviceBuffer<T>& buffer) {
   for (std::size_t i = 0; i < bytes.size(); ++i) ASSERT_EQ(bytes[i], 0xFF) << "the refused call wrote byte " << i;
 }
 
+// price() allocates once a call, on the caller's stream: the chunk sums and the
+// levels they are folded into (with and without a folding level, two and nine sums a
+// chunk), and gives it back there; prices equal the default placement's.
+TEST(MonteCarloGpuPlacement, PriceAllocatesOnceACall) {
+  CUNUM_REQUIRE_GPU();
+  const cunum::Stream stream;
+  const auto options = options_for<float>(MonteCarloPayoff::european, 3);
+  for (const std::int64_t paths : {std::int64_t{1} << 12, std::int64_t{1} << 21, std::int64_t{1} << 27}) {
+    for (const bool control : {false, true}) {
+      MonteCarloSettings s;
+      s.paths = paths;
+      s.control_variate = control;
+      s.seed = cunum::testing::fresh_seed();
+      const std::string what = std::to_string(paths) + " paths" + (control ? ", control variate" : "");
+      const auto expected = MonteCarloPricer<float>(s, Backend::cuda).price(options);
+      cunum::testing::CountingResource resource;
+      {
+        const MonteCarloPricer<float> pricer(s, cunum::testing::cuda_placement(stream, &resource));
+        const auto batch = pricer.load(options);
+        DeviceBuffer<MonteCarloEstimate<float>> results(options.size(), stream);
+        const int before = resource.allocations.load();
+        pricer.price(batch, results.data(), stream);
+        EXPECT_EQ(resource.allocations.load() - before, 1) << what;
+        const auto priced = results.to_host();
+        for (std::size_t i = 0; i < options.size(); ++i) {
+          EXPECT_TRUE(cunum::testing::bit_identical(priced[i], expected[i])) << what << ", option " << i;
+        }
+      }
+      cunum::synchronize(stream);
+      EXPECT_EQ(resource.deallocations.load(), resource.allocations.load()) << what;
+    }
+  }
+}
+
+// The chunk sums a call would keep are held to the home device's total memory, which
+// the pricer asks for once, at construction: 63 options of 2^40 paths with a control
+// variate (63 x 2^27 chunks of 9 sums) are refused with out_of_memory naming the
+// device, before anything is allocated or written.
+TEST(MonteCarloGpuValidation, ChunkSumsPastTheDeviceAreRefusedBeforeAllocating) {
+  CUNUM_REQUIRE_GPU();
+  const std::uint64_t need = 608811614208ULL;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+  if (total_bytes >= need) GTEST_SKIP() << "this device's " << total_bytes << " bytes would hold the chunk sums";
+  MonteCarloSettings s;
+  s.paths = std::int64_t{1} << 40;
+  s.control_variate = true;
+  const cunum::Stream stream;
+  cunum::testing::CountingResource resource;
+  const MonteCarloPricer<float> pricer(s, cunum::testing::cuda_placement(stream, &resource));
+  const auto batch = pricer.load(options_for<float>(MonteCarloPayoff::european, 63));
+  DeviceBuffer<MonteCarloEstimate<float>> results(63, stream);
+  results.fill_bytes_async(0xFF);
+  const int before = resource.allocations.load();
+  EXPECT_CUNUM_ERROR(pricer.price(batch, results.data(), stream), ErrorCode::out_of_memory,
+                     "cunum::MonteCarloPricer::price: needs 608811614208 bytes for the chunk sums of 63 options");
+  EXPECT_CUNUM_ERROR(pricer.price(batch, results.data(), stream), ErrorCode::out_of_memory,
+                     "of the total memory of CUDA device " + std::to_string(cunum::current_device()));
+  EXPECT_EQ(resource.allocations.load(), before);
+  expect_untouched(results);
+}
+
 // Every device allocation, refused in turn by an exhausted placement.device_memory:
 // the constructor (sobol_bridge's bridge and tables), load(), price() into caller
 // memory and the host-vector price() are out_of_memory naming the routine called,
