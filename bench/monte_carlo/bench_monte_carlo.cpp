@@ -1,8 +1,9 @@
 // cunum-bench-monte-carlo: MonteCarloPricer on the GPU. European calls fused
 // (Philox drawn in the kernel) beside the peer lines of monte_carlo_peers.hpp and
 // cuRAND's host normal fill; variance reduction and Greeks; the reference work's
-// options x paths curves; the arithmetic Asian's time to a target standard error; the CPU
-// backend. GB/s counts the normals the kernel never stores (paths x sizeof(T)), so
+// options x paths curves; the fixed cost of one call, timed with and without its host
+// launch and in a CUDA graph; the arithmetic Asian's time to a target standard error;
+// the CPU backend. GB/s counts the normals the kernel never stores (paths x sizeof(T)), so
 // "% of copy" compares pricing with merely writing the normals at the copy rate.
 // Every timed case is checked outside the timing: prices against Black-Scholes
 // (within 5 standard errors).
@@ -216,6 +217,37 @@ void shapes_section(const Context& context) {
   }
 }
 
+// What one call costs beside its paths (issue 31: at most 5 us a call): one European
+// call at 1,024, 2^20 and 2^26 paths (2^22 with --quick), timed three ways in turn:
+// host launch included (a program's view, and the Python bench's), the GPU's time
+// alone (the stream held while the call is enqueued), and one call's share of a CUDA
+// graph of kGraphCalls back-to-back calls. The first less the second is the host's
+// enqueue (validation, the allocation, the launches); the second less the third is
+// what the GPU spends starting the call's kernels.
+template <class T>
+void fixed_cost_rows(const Context& context) {
+  constexpr int kGraphCalls = 16;
+  const cunum::Stream stream;
+  const auto options = option_batch<T>(1);
+  const std::int64_t largest = context.options.quick ? std::int64_t{1} << 22 : std::int64_t{1} << 26;
+  for (const std::int64_t paths : {std::int64_t{1024}, std::int64_t{1} << 20, largest}) {
+    const MonteCarloPricer<T> pricer(european_settings<T>(paths), Backend::cuda);
+    const auto batch = pricer.load(options);
+    DeviceBuffer<MonteCarloEstimate<T>> results(1, stream.get());
+    for (const DeviceTiming timing : {DeviceTiming::host_call, DeviceTiming::gpu_only, DeviceTiming::graph_replay}) {
+      BenchRow row = bench_row(kModule, std::string("one european call, ") + to_string(timing), precision_name<T>(),
+                               paths);
+      row.median_ms = median_device_ms(context.options, stream.get(),
+                                       [&] { pricer.price(batch, results.data(), stream.get()); }, timing, kGraphCalls);
+      row.bytes_moved = double(paths) * sizeof(T);
+      row.note = gpaths(double(paths), row.median_ms) + ", " + std::to_string(paths) + " paths";
+      if (timing == DeviceTiming::graph_replay) row.note += ", " + std::to_string(kGraphCalls) + " calls a graph";
+      check_against_black_scholes(context, results.to_host(), black_scholes_calls(options), row.case_name);
+      context.report.add(row);
+    }
+  }
+}
+
 // The arithmetic Asian on 64 dates: the desk's number is the time to a standard
 // error of 1e-3 of the price, from the error measured at `paths` (s.e. ~ 1/sqrt n).
 void asian_section(const Context& context) {
@@ -375,7 +407,7 @@ int main(int argc, char** argv) {
   return bench_main(
       argc, argv, "cunum-bench-monte-carlo",
       "Monte Carlo pricing: Gpaths/s, vs the sample design, cuRAND normals and the reference two-kernel route; "
-      "sections: European call, Batch shapes, Multi-asset, Arithmetic Asian, CPU backend",
+      "sections: European call, Batch shapes, Fixed cost, Multi-asset, Arithmetic Asian, CPU backend",
       failures, [&](const BenchOptions& options) {
         const BenchEnvironment environment = measure_environment(options);
         if (environment.backend == Backend::cuda) {
@@ -393,6 +425,13 @@ int main(int argc, char** argv) {
           if (section_selected(options, shapes)) {
             BenchReport report(environment, options, shapes);
             shapes_section({options, environment, report, failures});
+          }
+          const char* fixed = "Fixed cost of a call (one option: host launch, GPU alone, CUDA graph)";
+          if (section_selected(options, fixed)) {
+            BenchReport report(environment, options, fixed);
+            const Context context{options, environment, report, failures};
+            fixed_cost_rows<float>(context);
+            fixed_cost_rows<double>(context);
           }
           const char* baskets = "Multi-asset: 5 correlated assets";
           if (section_selected(options, baskets)) {
