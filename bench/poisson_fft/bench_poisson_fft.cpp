@@ -9,18 +9,31 @@
 // whose exact solution is known (a separable eigenfunction obeying each axis's
 // condition) and is checked against it outside the timing. Without a GPU, the periodic
 // cases run on the CPU (FFTW) backend at small sizes.
+//
+// A mode for the profilers (scripts/poisson-profile runs it under Nsight Systems and
+// Nsight Compute), instead of the sections:
+//   --profile-solve GRID [--profile-precision float32|float64] [--reps N]
+// plans one solver of GRID, spelt as the rows name it ("4096x4096 neumann@cell/neumann@cell",
+// "256x256x256 periodic/periodic/periodic"), checks a solve against the exact solution,
+// warms up, then runs N solves back to back between cudaProfilerStart and
+// cudaProfilerStop, so that a profiler told to wait for that range sees the solves' own
+// launches and nothing of the setup.
 
+#include <cuda_profiler_api.h>
+#include <cuda_runtime.h>
 #include <cufft.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench_command_line.hpp"
 #include "bench_harness.hpp"
 #include "callback_solver.hpp"
 #include "cunum/core.hpp"
@@ -184,6 +197,66 @@ std::string shape_name(const PoissonGrid& grid) {
     if (!grid.centrings.empty()) text += std::string("@") + cunum::to_string(grid.centrings[a]);
   }
   return text;
+}
+
+// The grid that shape_name spells as `text` ("4096x4096 neumann@cell/neumann@cell": the
+// points of each axis, then each axis's boundary, with "@centring" on every axis or on
+// none), of lengths 1; std::invalid_argument saying what does not read. Whether the grid
+// can be solved is the solver's to say.
+PoissonGrid grid_from_name(const std::string& text) {
+  const auto split = [](const std::string& part, char separator) {
+    std::vector<std::string> pieces(1);
+    for (const char c : part) {
+      if (c == separator) {
+        pieces.emplace_back();
+      } else {
+        pieces.back() += c;
+      }
+    }
+    return pieces;
+  };
+  const std::vector<std::string> parts = split(text, ' ');
+  if (parts.size() != 2) {
+    throw std::invalid_argument("'" + text + "' is not 'SHAPE BOUNDARIES' (e.g. '4096x4096 neumann@cell/neumann@cell')");
+  }
+  PoissonGrid grid;
+  for (const std::string& extent : split(parts[0], 'x')) {
+    long long points = 0;
+    if (!cunum::programs::parse_integer(extent, 1, std::int64_t{1} << 40, points)) {
+      throw std::invalid_argument("'" + extent + "' in '" + parts[0] + "' is not a number of points");
+    }
+    grid.shape.push_back(points);
+  }
+  for (const std::string& axis : split(parts[1], '/')) {
+    const std::size_t at = axis.find('@');
+    const std::string boundary = axis.substr(0, at);
+    const auto* found = std::find_if(std::begin(cunum::PoissonBoundaryValues::all),
+                                     std::end(cunum::PoissonBoundaryValues::all),
+                                     [&](PoissonBoundary b) { return boundary == cunum::to_string(b); });
+    if (found == std::end(cunum::PoissonBoundaryValues::all)) {
+      throw std::invalid_argument("'" + boundary + "' is not a boundary (periodic, dirichlet, neumann, "
+                                  "dirichlet_neumann, neumann_dirichlet)");
+    }
+    grid.boundaries.push_back(*found);
+    if (at == std::string::npos) continue;
+    const std::string centring = axis.substr(at + 1);
+    const auto* placed = std::find_if(std::begin(cunum::PoissonCentringValues::all),
+                                      std::end(cunum::PoissonCentringValues::all),
+                                      [&](PoissonCentring c) { return centring == cunum::to_string(c); });
+    if (placed == std::end(cunum::PoissonCentringValues::all)) {
+      throw std::invalid_argument("'" + centring + "' is not a centring (cell, vertex)");
+    }
+    grid.centrings.push_back(*placed);
+  }
+  if (grid.boundaries.size() != grid.shape.size()) {
+    throw std::invalid_argument("'" + text + "' names " + std::to_string(grid.boundaries.size()) +
+                                " boundaries for " + std::to_string(grid.shape.size()) + " axes");
+  }
+  if (!grid.centrings.empty() && grid.centrings.size() != grid.shape.size()) {
+    throw std::invalid_argument("'" + text + "' gives a centring ('@cell', '@vertex') to some axes only");
+  }
+  grid.lengths.assign(grid.shape.size(), 1.0);
+  return grid;
 }
 
 std::int64_t points_of(const PoissonGrid& grid) {
@@ -394,6 +467,49 @@ void bench_cpu(BenchContext& context, const PoissonGrid& grid) {
   context.report.add(row);
 }
 
+// --profile-solve: one solver of `grid`, a solve checked against the exact solution, the
+// warm-up solves, then options.timed_runs solves back to back between cudaProfilerStart
+// and cudaProfilerStop (the profilers' capture range). Prints one line: the solve's
+// time by the host clock over those solves, the copy bandwidth measured before them,
+// the workspace and the check; returns 1 if the check failed.
+template <class T>
+int profile_solve(const BenchOptions& options, const PoissonGrid& grid) {
+  const BenchEnvironment environment = cunum::bench::measure_environment(options);
+  if (environment.backend != Backend::cuda) {
+    std::fprintf(stderr, "cunum-bench-poisson-fft: --profile-solve needs a CUDA device\n");
+    return 1;
+  }
+  const auto check_cuda = [](cudaError_t status, const char* call) {
+    if (status != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(status));
+  };
+  cunum::Stream stream;
+  PoissonSolver<T> solver(grid, {}, {Backend::cuda, stream});
+  const std::int64_t points = points_of(grid);
+  const Manufactured problem(grid);
+  const std::vector<T> f = problem.rhs<T>(points);
+  cunum::bench::RotatingDeviceInput<T> input(f.data(), static_cast<std::size_t>(points), environment, options, stream);
+  cunum::DeviceBuffer<T> output(static_cast<std::size_t>(points), stream);
+  solver.solve(input.next(), output.data(), stream);
+  cunum::synchronize(stream);
+  const double error = problem.max_error(output.to_host());
+  for (int run = 0; run < options.warmup_runs; ++run) solver.solve(input.next(), output.data(), stream);
+  cunum::synchronize(stream);
+  check_cuda(cudaProfilerStart(), "cudaProfilerStart");
+  const auto start = std::chrono::steady_clock::now();
+  for (int run = 0; run < options.timed_runs; ++run) solver.solve(input.next(), output.data(), stream);
+  cunum::synchronize(stream);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  check_cuda(cudaProfilerStop(), "cudaProfilerStop");
+  const bool right = error <= tolerance<T>();
+  std::printf("profile: %s %s on %s: %d solves in the capture range, %.4f ms a solve (host clock, back to back); "
+              "copy %.1f GB/s; workspace %.2fx the input; max error %.3g against the exact solution (%s)\n",
+              shape_name(grid).c_str(), precision_name<T>(), environment.provenance.device.c_str(),
+              options.timed_runs, ms / options.timed_runs, environment.copy_gbps,
+              static_cast<double>(solver.workspace_bytes()) / (static_cast<double>(points) * sizeof(T)), error,
+              right ? "ok" : "WRONG");
+  return right ? 0 : 1;
+}
+
 void run(const BenchOptions& options, FailureLog& failures) {
   const BenchEnvironment environment = cunum::bench::measure_environment(options);
   BenchReport report(environment, options, "cunum-bench-poisson-fft");
@@ -453,10 +569,47 @@ void run(const BenchOptions& options, FailureLog& failures) {
 
 int main(int argc, char** argv) {
   FailureLog failures;
-  return cunum::bench::bench_main(argc, argv, "cunum-bench-poisson-fft",
-                                  "cunum-bench-poisson-fft: cunum::PoissonSolver against the bare cuFFT R2C + C2R "
-                                  "pair, wall boundaries against periodic, every boundary and centring against "
-                                  "both, plan reuse (FFTW CPU backend without a GPU). Sections: periodic, walls, "
-                                  "placements, plan reuse (GPU); cpu (the FFTW backend, anywhere)",
-                                  failures, [&](const BenchOptions& options) { run(options, failures); });
+  cunum::bench::BenchCommandLine command_line(
+      "cunum-bench-poisson-fft",
+      "cunum-bench-poisson-fft: cunum::PoissonSolver against the bare cuFFT R2C + C2R pair, wall boundaries "
+      "against periodic, every boundary and centring against both, plan reuse (FFTW CPU backend without a GPU). "
+      "Sections: periodic, walls, placements, plan reuse (GPU); cpu (the FFTW backend, anywhere)");
+  CLI::App& app = command_line.app();
+  std::string profile_grid;
+  std::string profile_precision = "float32";
+  CLI::Option* profile =
+      app.add_option("--profile-solve", profile_grid,
+                     "For Nsight Systems and Compute, instead of the sections: one solver of GRID, spelt as the "
+                     "rows name it ('4096x4096 neumann@cell/neumann@cell'), checked, warmed up, then --reps solves "
+                     "between cudaProfilerStart and cudaProfilerStop")
+          ->type_name("GRID")
+          ->check(CLI::Validator(
+              [](std::string& text) {
+                try {
+                  grid_from_name(text);
+                } catch (const std::invalid_argument& error) {
+                  return std::string(error.what());
+                }
+                return std::string();
+              },
+              ""))
+          ->excludes(app.get_option("--filter"));
+  app.add_option("--profile-precision", profile_precision, "The --profile-solve solver's precision")
+      ->check(CLI::IsMember({"float32", "float64"}))
+      ->capture_default_str()
+      ->needs(profile);
+  const int status = command_line.parse(argc, argv);
+  if (status >= 0) return status;
+  if (!profile_grid.empty()) {
+    try {
+      const PoissonGrid grid = grid_from_name(profile_grid);
+      return profile_precision == "float64" ? profile_solve<double>(command_line.options(), grid)
+                                            : profile_solve<float>(command_line.options(), grid);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "cunum-bench-poisson-fft: error: %s\n", error.what());
+      return 1;
+    }
+  }
+  return cunum::bench::bench_main(command_line.options(), "cunum-bench-poisson-fft", failures,
+                                  [&](const BenchOptions& options) { run(options, failures); });
 }

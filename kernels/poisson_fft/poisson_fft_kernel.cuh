@@ -313,17 +313,28 @@ __global__ void __launch_bounds__(Policy::block_threads)
 // directly, with no trip through the coefficient array (which would cost a scatter and
 // a gather over the whole grid). It composes the same functors as those two passes
 // (WallCoefficient, then ExtendedLine or CosineInverseSpectrum), so the values are
-// theirs, bit for bit. Not for a pass whose forward is the DCT-III (dct3_forward).
+// theirs, bit for bit.
 //   cosine: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
 //           spectrum's mode k needs those two, so it is written in place.
 //   the transforms that are their own inverse (DST-I, DCT-I, DCT-IV): the R2C input
 //           made of the divided coefficients, into `extended`.
+//   a forward DCT-III (dct3_forward: the mixed axes at vertices): its C2R's line in
+//           `extended` holds coefficient cosine_shuffle_source(n, e) at sample e, and
+//           the DCT-II back takes the coefficients in that order (CosineUnshuffle, then
+//           ExtendedLine's shuffle, undone), so the line is divided where it lies.
 template <class Policy, class T, class Complex>
 __global__ void __launch_bounds__(Policy::block_threads)
     turnaround_kernel(WallPass<T> p, LineGeometry g, SpectralDivision<T> division, Complex* spectrum, T* extended) {
   const WallCoefficient<T, Complex> coefficient{p.line, GridSide{}, p.n, p.twiddles};
   for (std::int64_t r = blockIdx.x; r < p.lines; r += gridDim.x) {
     const std::int64_t m_lane = r / g.lane_lines % g.n_lane, m_block = r / g.block_lines % g.n_block;
+    if (p.dct3_forward) {
+      T* samples = extended + r * p.length;
+      for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) {
+        samples[e] *= division.factor(cosine_shuffle_source(p.n, e), m_lane, m_block);
+      }
+      continue;
+    }
     Complex* line = spectrum + r * p.half;
     // Grid point i of the line as the coefficient array would hold it: divided.
     const auto divided = [&](std::int64_t i) {

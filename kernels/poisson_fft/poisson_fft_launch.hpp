@@ -142,7 +142,8 @@ void launch_poisson_cosine_unshuffle(const PoissonDevice& device, GridSide side,
 // --- the division and the grid-stride kernels ---
 
 // The last wall pass of a grid without periodic axes turned around on its lines
-// (turnaround_kernel): its half spectra -> the inverse's lines, divided.
+// (turnaround_kernel): its half spectra -> the inverse's lines, divided (a forward
+// DCT-III's lines, in `extended`, divided in place).
 template <class T>
 void launch_poisson_turnaround(const PoissonDevice& device, const WallPass<T>& pass, const LineGeometry& g,
                                const SpectralTables<T>& division, PoissonComplex<T>* spectrum, T* extended,

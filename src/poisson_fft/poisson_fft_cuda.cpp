@@ -30,7 +30,8 @@
 // the spectrum, cheaper than cuFFT's own passes along that axis. Otherwise the division is its own kernel after
 // the R2C; when no axis is periodic, the last wall pass instead turns around on its lines
 // (the division and the inverse's pre-processing in one kernel, without the coefficient
-// array), or, where the slowest wall axis's DFT length is a power of two, that axis
+// array; for the mixed axes at vertices, whose forward C2R leaves the coefficients in the
+// order their inverse R2C takes them, a division in place), or, where the slowest wall axis's DFT length is a power of two, that axis
 // turns around along pencils (cosine_pencil_kernel, sine_pencil_kernel) after the other
 // wall passes, those of its kind along pencils too. The inverse runs the passes in
 // reverse, the last one writing the solution.
@@ -286,10 +287,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     const bool fourier = layout_.last_fourier >= 0;
 
     // Forward: the wall passes, rhs -> coefficients. Without periodic axes the last
-    // one turns around on its lines (turnaround_kernel) instead, unless its forward is
-    // the DCT-III (then the coefficients are divided where they lie).
-    const bool last_turns = layout_.wall_count > 0 && !walls_[layout_.wall_count - 1].pass.dct3_forward;
-    const int turning_wall = fourier || !last_turns ? -1 : layout_.wall_count - 1;
+    // one turns around on its lines (turnaround_kernel) instead.
+    const int turning_wall = fourier || layout_.wall_count == 0 ? -1 : layout_.wall_count - 1;
     const T* current = rhs;
     for (int w = 0; w < layout_.wall_count; ++w) {
       const LineGeometry& geometry = w == 0 ? walls_[w].on_grid : walls_[w].on_coefficients;
@@ -324,9 +323,6 @@ class PoissonCuda final : public PoissonBackend<T> {
       CUNUM_CHECK(Library::inverse(fourier_inverse_->get(), complex_.data(), in_solution ? solution : coefficients_.data()));
     } else if (layout_.wall_count == 0) {
       launch_poisson_divide(device_, spectrum_division(), spectrum_rows_, rhs, coefficients_.data(), stream);
-    } else if (turning_wall < 0) {
-      launch_poisson_divide(device_, spectrum_division(), spectrum_rows_, static_cast<const T*>(coefficients_.data()),
-                            coefficients_.data(), stream);
     }
     // Inverse: the wall passes in reverse, the first axis's writing the solution in the
     // grid's order (through the coefficient array under the zero_at_origin gauge).

@@ -195,8 +195,8 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 
 // The wall transforms added with the centrings, each on the slow axis at every
 // power-of-two length from 2 to 8192 (one more for Neumann at vertices, whose DCT-I is
-// a DFT of 2(n - 1)): beside itself (the line turnaround, or the division in place
-// after a DCT-III forward), beside a periodic axis (the periodic R2C after it) on
+// a DFT of 2(n - 1)): beside itself (the line turnaround; after a DCT-III forward, its
+// line divided in place), beside a periodic axis (the periodic R2C after it) on
 // either side, beside Neumann at cells; odd and awkward sizes, 3-D, batches, both
 // discretizations, screening and the zero_at_origin gauge.
 //   dirichlet at cells        DST-II / DST-III: the cosine pass with (-1)^i (pencils too)

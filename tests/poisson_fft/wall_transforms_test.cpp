@@ -274,6 +274,23 @@ TEST(PoissonWallTransforms, SineSolvesAreCosineSolvesWithGridSideSignsOrReversal
 
 // --- every wall pass as the CUDA backend runs it ---
 
+// The line of a pass whose forward is the DCT-III, as transform_lines leaves it: the
+// C2R of the half spectrum made of the grid's values f (the shuffled coefficients).
+std::vector<double> dct3_forward_line(const WallPassKind& kind, const std::vector<double>& f) {
+  const auto n = static_cast<std::int64_t>(f.size());
+  const auto on_grid = [&](std::int64_t i) {
+    const PassSample at = grid_side_sample(kind.grid_side, n, i);
+    return at.sign * f[at.source];
+  };
+  std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(n / 2 + 1));
+  for (std::int64_t k = 0; k <= n / 2; ++k) {
+    const std::complex<double> w = twiddle(n, k);
+    const auto z = cosine_inverse_mode(w.real(), w.imag(), on_grid(k), k == 0 ? 0.0 : on_grid(n - k));
+    spectrum[k] = {z.re, z.im};
+  }
+  return fftw_inverse(spectrum, n);
+}
+
 // The pass's forward, as transform_lines and store_coefficients run it: the grid's
 // values f to the coefficients.
 std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<double>& f) {
@@ -284,13 +301,7 @@ std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<dou
   };
   std::vector<double> c(f.size());
   if (kind.dct3_forward) {
-    std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(n / 2 + 1));
-    for (std::int64_t k = 0; k <= n / 2; ++k) {
-      const std::complex<double> w = twiddle(n, k);
-      const auto z = cosine_inverse_mode(w.real(), w.imag(), on_grid(k), k == 0 ? 0.0 : on_grid(n - k));
-      spectrum[k] = {z.re, z.im};
-    }
-    const std::vector<double> shuffled = fftw_inverse(spectrum, n);
+    const std::vector<double> shuffled = dct3_forward_line(kind, f);
     for (std::int64_t i = 0; i < n; ++i) c[i] = shuffled[cosine_shuffle_position(n, i)];
     return c;
   }
@@ -306,6 +317,21 @@ std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<dou
     c[k] = line_coefficient(kind.line, n, k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
   }
   return c;
+}
+
+// The end of a pass's inverse from the R2C input `line` it made: the R2C and the
+// coefficients written to the grid's n values (inverse_transform_lines).
+std::vector<double> inverse_from_line(const WallPassKind& kind, std::int64_t n, const std::vector<double>& line) {
+  std::vector<double> u(static_cast<std::size_t>(n));
+  const auto spectrum = fftw_forward(line);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const PassSample at = grid_side_sample(kind.grid_side, n, i);
+    const std::int64_t k = at.source;
+    const double angle = line_twiddle_angle(kind.line, n, k);
+    const std::complex<double> mode = spectrum[line_coefficient_mode(kind.line, n, k)];
+    u[i] = at.sign * line_coefficient(kind.line, n, k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
+  }
+  return u;
 }
 
 // The pass's inverse, as load_inverse_lines and inverse_transform_lines run it: the
@@ -334,15 +360,7 @@ std::vector<double> pass_inverse(const WallPassKind& kind, const std::vector<dou
     const PassSample sample = line_sample(kind.line, n, e);
     line[e] = sample.sign == 0 ? 0.0 : sample.sign * c[sample.source];
   }
-  const auto spectrum = fftw_forward(line);
-  for (std::int64_t i = 0; i < n; ++i) {
-    const PassSample at = grid_side_sample(kind.grid_side, n, i);
-    const std::int64_t k = at.source;
-    const double angle = line_twiddle_angle(kind.line, n, k);
-    const std::complex<double> mode = spectrum[line_coefficient_mode(kind.line, n, k)];
-    u[i] = at.sign * line_coefficient(kind.line, n, k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
-  }
-  return u;
+  return inverse_from_line(kind, n, line);
 }
 
 // FFTW's kinds for each wall transform (docs/poisson_fft.md's table), independent of the
@@ -387,6 +405,29 @@ TEST(PoissonWallTransforms, EveryWallPassSolvesAsFftwsKinds) {
         EXPECT_LE(relative_difference(pass_forward(kind, f), fftw_real_to_real(f, pair.forward)), 1e-13)
             << pair.name << ", n = " << n;
       }
+    }
+  }
+}
+
+// The last wall axis of a grid without periodic axes turns around on its lines; where
+// its forward is the DCT-III (the mixed axes at vertices), turnaround_kernel divides the
+// forward's line in place, sample e by the eigenvalue of coefficient
+// cosine_shuffle_source(n, e), and the inverse's R2C takes that line: bit for bit the
+// solve that stores the coefficients, divides them and reads them back (which
+// EveryWallPassSolvesAsFftwsKinds holds to FFTW's pair).
+TEST(PoissonWallTransforms, DctThreeForwardTurnsAroundOnItsLine) {
+  for (const AxisTransform transform : {AxisTransform::sine_quarter_vertex, AxisTransform::cosine_quarter_vertex}) {
+    for (std::int64_t n : kLengths) {
+      const WallPassKind kind = wall_pass_kind(transform, n);
+      ASSERT_TRUE(kind.dct3_forward);
+      const auto f = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 110 + n);
+      std::vector<double> eigenvalues(f.size());
+      for (std::int64_t k = 0; k < n; ++k) eigenvalues[k] = -1.0 - 0.37 * static_cast<double>(k * k);
+      std::vector<double> line = dct3_forward_line(kind, f);
+      for (std::int64_t e = 0; e < n; ++e) line[e] /= eigenvalues[cosine_shuffle_source(n, e)];
+      std::vector<double> coefficients = pass_forward(kind, f);
+      for (std::int64_t k = 0; k < n; ++k) coefficients[k] /= eigenvalues[k];
+      EXPECT_EQ(inverse_from_line(kind, n, line), pass_inverse(kind, coefficients)) << "n = " << n;
     }
   }
 }
