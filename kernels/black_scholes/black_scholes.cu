@@ -21,10 +21,15 @@ void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, 
     const std::int64_t blocks = resident_blocks(args.options.n, Policy::block_threads * Policy::items_per_thread,
                                                 Policy::blocks_per_multiprocessor, multiprocessor_count);
     const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::block_threads), 0, stream};
-    if (args.prices_only) {
-      launch_kernel(black_scholes_price_kernel<Policy, true, T>, name, config, args);
+    const bool scalar_market = has_scalar_market(args.market);
+    if (args.prices_only && scalar_market) {
+      launch_kernel(black_scholes_price_kernel<Policy, true, true, T>, name, config, args);
+    } else if (args.prices_only) {
+      launch_kernel(black_scholes_price_kernel<Policy, true, false, T>, name, config, args);
+    } else if (scalar_market) {
+      launch_kernel(black_scholes_price_kernel<Policy, false, true, T>, name, config, args);
     } else {
-      launch_kernel(black_scholes_price_kernel<Policy, false, T>, name, config, args);
+      launch_kernel(black_scholes_price_kernel<Policy, false, false, T>, name, config, args);
     }
   });
 }

@@ -5,33 +5,56 @@
 // same pass.
 
 #include <cstdint>
+#include <limits>
 
 #include "src/black_scholes/black_scholes_backends.hpp"
 #include "src/black_scholes/black_scholes_element.hpp"
 
 namespace cunum::detail {
 
-// kPricesOnly: whether only prices and discount are formed (no density, no Greeks).
-// Each pass of a block covers block_threads x items_per_thread consecutive options;
-// thread t takes options t, t + block_threads, ... of it, so every load is coalesced.
-template <class Policy, bool kPricesOnly, class T>
-__global__ void __launch_bounds__(Policy::block_threads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+// The options of one price() call, with indices of type Index. Each pass of a block
+// covers block_threads x items_per_thread consecutive options; thread t takes options
+// t, t + block_threads, ... of it, so every load is coalesced. kNoDividend: the market's
+// scalar dividend yield is 0, and each option gets the constant 0 in its place.
+template <class Index, class Policy, bool kPricesOnly, bool kScalarMarket, bool kNoDividend, class T>
+__device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
   constexpr int kThreads = Policy::block_threads;
   constexpr int kItems = Policy::items_per_thread;
-  const std::int64_t n = args.options.n;
-  const std::int64_t pass = std::int64_t{gridDim.x} * kThreads * kItems;
-  for (std::int64_t base = std::int64_t{blockIdx.x} * kThreads * kItems + threadIdx.x; base < n; base += pass) {
+  const Index n = static_cast<Index>(args.options.n);
+  const Index pass = static_cast<Index>(gridDim.x) * kThreads * kItems;
+  for (Index base = static_cast<Index>(blockIdx.x) * kThreads * kItems + threadIdx.x; base < n; base += pass) {
     OptionInputs<T> inputs[kItems];
 #pragma unroll
     for (int item = 0; item < kItems; ++item) {
-      const std::int64_t i = base + std::int64_t{item} * kThreads;
-      if (i < n) inputs[item] = load_option(args, i);
+      const Index i = base + static_cast<Index>(item) * kThreads;
+      if (i < n) inputs[item] = load_option<kScalarMarket>(args, i);
+      if constexpr (kNoDividend) inputs[item].dividend = T(0);
     }
 #pragma unroll
     for (int item = 0; item < kItems; ++item) {
-      const std::int64_t i = base + std::int64_t{item} * kThreads;
+      const Index i = base + static_cast<Index>(item) * kThreads;
       if (i < n) price_option<kPricesOnly>(args, i, inputs[item]);
     }
+  }
+}
+
+// kPricesOnly: whether only prices and discount are formed (no density, no Greeks);
+// kScalarMarket: whether r, q and sigma are the call's scalars (has_scalar_market).
+// The loop is specialised twice over, on values that hold for the whole call:
+//  - 32-bit indices wherever every index a thread forms fits (an address is then one
+//    multiply-add from the array's base, where a 64-bit index takes two adds);
+//  - a scalar market without dividends (the usual batch) with q the constant 0, so
+//    that e^{-qT} and its test compile away (evaluate() skips them only by a select
+//    that every option still issues).
+template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
+__global__ void __launch_bounds__(Policy::block_threads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+  const std::int64_t pass = std::int64_t{gridDim.x} * Policy::block_threads * Policy::items_per_thread;
+  if (args.options.n + pass > std::int64_t{std::numeric_limits<std::uint32_t>::max()}) {
+    price_options<std::int64_t, Policy, kPricesOnly, kScalarMarket, false>(args);
+  } else if (kScalarMarket && args.market.rates.dividend == T(0)) {
+    price_options<std::uint32_t, Policy, kPricesOnly, kScalarMarket, kScalarMarket>(args);
+  } else {
+    price_options<std::uint32_t, Policy, kPricesOnly, kScalarMarket, false>(args);
   }
 }
 
