@@ -69,9 +69,9 @@ CUNUM_HOST_DEVICE inline double erfcx_(double x) {
 #endif
 }
 
-// a / b. On the device in float: __fdividef, 2 ulps without the range checks of a
-// full division (a divisor beyond 2^126 gives 0, the limit the formulas want there:
-// K -> infinity); elsewhere the plain division.
+// a / b for the Greeks' quotients. On the device in float: __fdividef, 2 ulps without
+// the range checks of a full division (a divisor beyond 2^126 gives 0); elsewhere the
+// plain division.
 template <class T>
 CUNUM_HOST_DEVICE inline T divide_(T a, T b) {
 #if defined(__CUDA_ARCH__)
@@ -427,8 +427,8 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
     sqrt_t = sqrt_(t);
     vol_sqrt_t = v * sqrt_t;
     finite_d = s > T(0) && k > T(0) && vol_sqrt_t > T(0);
-    if (finite_d) {  // k or v sqrt(t) beyond the normal numbers: the general quotients
-      from_moneyness(divide_(s, k), vol_sqrt_t, [vol_sqrt_t](T a) { return divide_(a, vol_sqrt_t); });
+    if (finite_d) {  // k or v sqrt(t) beyond the normal numbers: full-range divisions
+      from_moneyness(s / k, vol_sqrt_t, [vol_sqrt_t](T a) { return a / vol_sqrt_t; });
     } else if (k == T(0)) {
       d1 = d2 = infinity<T>();
     } else if (s == T(0)) {
