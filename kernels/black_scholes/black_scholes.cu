@@ -2,14 +2,37 @@
 // policy of the device's architecture (src/black_scholes/black_scholes_policy.hpp),
 // as many blocks as fill the device, never more than the options need.
 
+#include <algorithm>
+
 #include "kernels/black_scholes/black_scholes_kernel.cuh"
 #include "kernels/black_scholes/black_scholes_launch.hpp"
 #include "kernels/common/launch.cuh"
 #include "src/black_scholes/black_scholes_policy.hpp"
+#include "src/core/check.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/launch_shape.hpp"
 
 namespace cunum::detail {
+
+// One pricing kernel: as many blocks as stay resident together, never more than the
+// options need. Resident: the policy's blocks per multiprocessor, or fewer where the
+// kernel's registers allow fewer (asked of the occupancy API once per kernel), so that
+// no block waits for a second wave.
+template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
+void launch_price_kernel(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
+  constexpr auto kernel = black_scholes_price_kernel<Policy, kPricesOnly, kScalarMarket, T>;
+  const char* name = "black_scholes_price_kernel";
+  static const int resident_per_multiprocessor = [&] {
+    int blocks = 0;
+    CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::block_threads, 0));
+    return std::max(1, std::min(blocks, Policy::blocks_per_multiprocessor));
+  }();
+  const std::int64_t options_per_block =
+      std::int64_t{Policy::block_threads} * Policy::template items_per_thread<T, kPricesOnly>;
+  const std::int64_t blocks =
+      resident_blocks(args.options.n, options_per_block, resident_per_multiprocessor, multiprocessor_count);
+  launch_kernel(kernel, name, LaunchConfig{grid_1d(blocks, name), dim3(Policy::block_threads), 0, stream}, args);
+}
 
 template <class T>
 void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, int multiprocessor_count,
@@ -17,14 +40,15 @@ void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, 
   if (args.options.n == 0) return;
   BlackScholesPricePolicies::dispatch(arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const char* name = "black_scholes_price_kernel";
-    const std::int64_t blocks = resident_blocks(args.options.n, Policy::block_threads * Policy::items_per_thread,
-                                                Policy::blocks_per_multiprocessor, multiprocessor_count);
-    const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::block_threads), 0, stream};
-    if (args.prices_only) {
-      launch_kernel(black_scholes_price_kernel<Policy, true, T>, name, config, args);
+    const bool scalar_market = has_scalar_market(args.market);
+    if (args.prices_only && scalar_market) {
+      launch_price_kernel<Policy, true, true>(args, multiprocessor_count, stream);
+    } else if (args.prices_only) {
+      launch_price_kernel<Policy, true, false>(args, multiprocessor_count, stream);
+    } else if (scalar_market) {
+      launch_price_kernel<Policy, false, true>(args, multiprocessor_count, stream);
     } else {
-      launch_kernel(black_scholes_price_kernel<Policy, false, T>, name, config, args);
+      launch_price_kernel<Policy, false, false>(args, multiprocessor_count, stream);
     }
   });
 }

@@ -5,33 +5,118 @@
 // same pass.
 
 #include <cstdint>
+#include <limits>
 
 #include "src/black_scholes/black_scholes_backends.hpp"
 #include "src/black_scholes/black_scholes_element.hpp"
 
 namespace cunum::detail {
 
-// kPricesOnly: whether only prices and discount are formed (no density, no Greeks).
-// Each pass of a block covers block_threads x items_per_thread consecutive options;
-// thread t takes options t, t + block_threads, ... of it, so every load is coalesced.
-template <class Policy, bool kPricesOnly, class T>
-__global__ void __launch_bounds__(Policy::block_threads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+// kItems consecutive values of an array, read or written as one vector.
+template <int kItems, class T>
+struct alignas(kItems * sizeof(T)) Pack {
+  T value[kItems];
+};
+
+// Whether every array the prices-only kernel reads or writes is aligned to a Pack of
+// kItems (null ones, unread or unwritten, count as aligned).
+template <int kItems, class T>
+__device__ inline bool packs_aligned(const BlackScholesPriceArgs<T>& a) {
+  const auto bits = [](const T* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  const std::uintptr_t all = bits(a.options.spot) | bits(a.options.strike) | bits(a.options.expiry) |
+                             bits(a.market.rates.rates) | bits(a.market.rates.dividends) |
+                             bits(a.market.volatilities) | bits(a.results.call) | bits(a.results.put) |
+                             bits(a.results.discount);
+  return all % sizeof(Pack<kItems, T>) == 0;
+}
+
+// Options first .. first + kItems - 1, every array read and written as one Pack
+// (prices only: the call, the put, the discount factor).
+template <int kItems, bool kScalarMarket, class T, class Index>
+__device__ inline void price_pack(const BlackScholesPriceArgs<T>& a, Index first, bool no_dividend) {
+  const auto read = [first](const T* array) { return *reinterpret_cast<const Pack<kItems, T>*>(array + first); };
+  const Pack<kItems, T> spot = read(a.options.spot), strike = read(a.options.strike), expiry = read(a.options.expiry);
+  Pack<kItems, T> rate, dividend, volatility;
+  const BlackScholesMarket<T>& m = a.market;
+  for (int item = 0; item < kItems; ++item) {
+    rate.value[item] = m.rates.rate;
+    dividend.value[item] = m.rates.dividend;
+    volatility.value[item] = m.volatility;
+  }
+  if constexpr (!kScalarMarket) {
+    if (m.rates.rates != nullptr) rate = read(m.rates.rates);
+    if (m.rates.dividends != nullptr) dividend = read(m.rates.dividends);
+    if (m.volatilities != nullptr) volatility = read(m.volatilities);
+  }
+  Pack<kItems, T> call, put, discount;
+#pragma unroll
+  for (int item = 0; item < kItems; ++item) {
+    const bs::Values<T> v =
+        bs::evaluate<T, true>(spot.value[item], strike.value[item], expiry.value[item], rate.value[item],
+                              no_dividend ? T(0) : dividend.value[item], volatility.value[item]);
+    call.value[item] = v.call;
+    put.value[item] = v.put;
+    discount.value[item] = v.discount;
+  }
+  const BlackScholesResults<T>& r = a.results;
+  if (r.call != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.call + first) = call;
+  if (r.put != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.put + first) = put;
+  if (r.discount != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.discount + first) = discount;
+}
+
+// Option i alone.
+template <bool kPricesOnly, bool kScalarMarket, bool kNoDividend, class T, class Index>
+__device__ inline void price_one(const BlackScholesPriceArgs<T>& args, Index i) {
+  OptionInputs<T> inputs = load_option<kScalarMarket>(args, i);
+  if constexpr (kNoDividend) inputs.dividend = T(0);
+  price_option<kPricesOnly>(args, i, inputs);
+}
+
+// The options of one price() call, with indices of type Index. Where every array is
+// aligned to a Pack of kItems (the policy's items_per_thread), a pass of a block covers
+// block_threads x kItems consecutive options, thread t the t-th kItems of them, read and
+// written as Packs (price_pack); the options after the last whole Pack, or all of them
+// where an array is not aligned, one by one, thread t taking options t, t + the grid's
+// threads, ... Every load is coalesced. kNoDividend: the market's scalar dividend yield
+// is 0, and each option gets the constant 0 in its place.
+template <class Index, class Policy, bool kPricesOnly, bool kScalarMarket, bool kNoDividend, class T>
+__device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
   constexpr int kThreads = Policy::block_threads;
-  constexpr int kItems = Policy::items_per_thread;
-  const std::int64_t n = args.options.n;
-  const std::int64_t pass = std::int64_t{gridDim.x} * kThreads * kItems;
-  for (std::int64_t base = std::int64_t{blockIdx.x} * kThreads * kItems + threadIdx.x; base < n; base += pass) {
-    OptionInputs<T> inputs[kItems];
-#pragma unroll
-    for (int item = 0; item < kItems; ++item) {
-      const std::int64_t i = base + std::int64_t{item} * kThreads;
-      if (i < n) inputs[item] = load_option(args, i);
+  constexpr int kItems = Policy::template items_per_thread<T, kPricesOnly>;
+  static_assert(kItems == 1 || (kPricesOnly && kItems * sizeof(T) <= 16), "a Pack is one vector of at most 16 bytes");
+  const Index n = static_cast<Index>(args.options.n);
+  const Index thread = static_cast<Index>(blockIdx.x) * kThreads + threadIdx.x;
+  const Index threads = static_cast<Index>(gridDim.x) * kThreads;
+  Index one_by_one = 0;  // the first option priced alone
+  if constexpr (kItems > 1) {
+    if (packs_aligned<kItems>(args)) {
+      one_by_one = n - n % kItems;
+      for (Index first = thread * kItems; first < one_by_one; first += threads * kItems) {
+        price_pack<kItems, kScalarMarket>(args, first, kNoDividend);
+      }
     }
-#pragma unroll
-    for (int item = 0; item < kItems; ++item) {
-      const std::int64_t i = base + std::int64_t{item} * kThreads;
-      if (i < n) price_option<kPricesOnly>(args, i, inputs[item]);
-    }
+  }
+  for (Index i = one_by_one + thread; i < n; i += threads) price_one<kPricesOnly, kScalarMarket, kNoDividend>(args, i);
+}
+
+// kPricesOnly: whether only prices and discount are formed (no density, no Greeks);
+// kScalarMarket: whether r, q and sigma are the call's scalars (has_scalar_market).
+// The loop is specialised twice over, on values that hold for the whole call:
+//  - 32-bit indices wherever every index a thread forms fits (an address is then one
+//    multiply-add from the array's base, where a 64-bit index takes two adds);
+//  - a scalar market without dividends (the usual batch) with q the constant 0, so
+//    that e^{-qT} and its test compile away (evaluate() skips them only by a select
+//    that every option still issues).
+template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
+__global__ void __launch_bounds__(Policy::block_threads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+  const std::int64_t pass =
+      std::int64_t{gridDim.x} * Policy::block_threads * Policy::template items_per_thread<T, kPricesOnly>;
+  if (args.options.n + pass > std::int64_t{std::numeric_limits<std::uint32_t>::max()}) {
+    price_options<std::int64_t, Policy, kPricesOnly, kScalarMarket, false>(args);
+  } else if (kScalarMarket && args.market.rates.dividend == T(0)) {
+    price_options<std::uint32_t, Policy, kPricesOnly, kScalarMarket, kScalarMarket>(args);
+  } else {
+    price_options<std::uint32_t, Policy, kPricesOnly, kScalarMarket, false>(args);
   }
 }
 

@@ -21,18 +21,29 @@ struct OptionInputs {
   T spot, strike, expiry, rate, dividend, volatility;
 };
 
-// Reads option i's inputs (the kernels issue the reads of several options before
-// computing any, so that more loads are in flight).
+// Whether the market is the call's scalars (no per-option array): the kernels then hold
+// r, q and sigma in registers for every option instead of loading or selecting them.
 template <class T>
+CUNUM_HOST_DEVICE inline bool has_scalar_market(const BlackScholesMarket<T>& m) {
+  return m.rates.rates == nullptr && m.rates.dividends == nullptr && m.volatilities == nullptr;
+}
+
+// Reads option i's inputs (the kernels issue the reads of several options before
+// computing any, so that more loads are in flight). kScalarMarket: has_scalar_market.
+template <bool kScalarMarket = false, class T>
 CUNUM_HOST_DEVICE inline OptionInputs<T> load_option(const BlackScholesPriceArgs<T>& a, std::int64_t i) {
   const BlackScholesMarket<T>& m = a.market;
   const OptionBatch<T>& o = a.options;
-  return {o.spot[i],
-          o.strike[i],
-          o.expiry[i],
-          element_or(m.rates.rates, m.rates.rate, i),
-          element_or(m.rates.dividends, m.rates.dividend, i),
-          element_or(m.volatilities, m.volatility, i)};
+  if constexpr (kScalarMarket) {
+    return {o.spot[i], o.strike[i], o.expiry[i], m.rates.rate, m.rates.dividend, m.volatility};
+  } else {
+    return {o.spot[i],
+            o.strike[i],
+            o.expiry[i],
+            element_or(m.rates.rates, m.rates.rate, i),
+            element_or(m.rates.dividends, m.rates.dividend, i),
+            element_or(m.volatilities, m.volatility, i)};
+  }
 }
 
 // Computes option i from its inputs and stores the outputs whose pointer is non-null;

@@ -11,6 +11,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "cunum/device/detail/double_normal_math.hpp"
 #include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail::bs {
@@ -36,6 +37,7 @@ CUNUM_BS_UNARY(sinh, sinhf)
 CUNUM_BS_UNARY(exp, expf)
 CUNUM_BS_UNARY(log, logf)
 CUNUM_BS_UNARY(sqrt, sqrtf)
+CUNUM_BS_UNARY(fabs, fabsf)
 #undef CUNUM_BS_UNARY
 
 #if !defined(__CUDA_ARCH__)
@@ -67,9 +69,9 @@ CUNUM_HOST_DEVICE inline double erfcx_(double x) {
 #endif
 }
 
-// a / b. On the device in float: __fdividef, 2 ulps without the range checks of a
-// full division (a divisor beyond 2^126 gives 0, the limit the formulas want there:
-// K -> infinity); elsewhere the plain division.
+// a / b for the Greeks' quotients. On the device in float: __fdividef, 2 ulps without
+// the range checks of a full division (a divisor beyond 2^126 gives 0); elsewhere the
+// plain division.
 template <class T>
 CUNUM_HOST_DEVICE inline T divide_(T a, T b) {
 #if defined(__CUDA_ARCH__)
@@ -77,6 +79,64 @@ CUNUM_HOST_DEVICE inline T divide_(T a, T b) {
 #else
   return a / b;
 #endif
+}
+
+// Elementary operations on normal numbers, for the common path of evaluate() and the
+// Mills ratios, whose operands are known to be normal: on the device they drop the
+// scaling and the slow paths that sqrt_ and divide_ keep for denormal operands. Float
+// takes the same approximate instructions as those (MUFU.RCP, MUFU.SQRT), so the same
+// values wherever the operand is normal; double refines the approximate instructions to
+// within rounding (normal_math::Reciprocal, normal_math::refine_sqrt). The host: 1 / y
+// and std::sqrt. Operands below 2^-126 (float), 2^-1022 (double) give 0 or inf or NaN,
+// never the general result: evaluate() sends them to its other path.
+template <class T>
+constexpr T kMinNormal = std::numeric_limits<T>::min();
+// 1 / y for kMinNormal <= y <= 1 / kMinNormal. Beyond, a result below kMinNormal flushes
+// to 0 (the Mills ratios' arguments 1 + 0.3 a go there only where m(a) multiplies a
+// density that is 0 already).
+template <class T>
+CUNUM_HOST_DEVICE inline T reciprocal_normal_(T y) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
+    return r;
+  } else {
+    return normal_math::Reciprocal{}(y);
+  }
+#else
+  return T(1) / y;
+#endif
+}
+// sqrt(y) for y >= kMinNormal (finite): 0 for a float denormal, NaN for a double one.
+template <class T>
+CUNUM_HOST_DEVICE inline T sqrt_normal_(T y) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    float r;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
+    return r;
+  } else {
+    double r0;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r0) : "d"(y));
+    return normal_math::refine_sqrt(y, r0);
+  }
+#else
+  return std::sqrt(y);
+#endif
+}
+
+// S / K on the common path of evaluate() (K normal): in float S times reciprocal_normal_(K),
+// the value divide_ gives there; in double the correctly rounded quotient, the one
+// implied_volatility() forms: near the money an ulp of ln(S/K) is a relative error of
+// about 1 / (sigma sqrt T) ulps in a price, so a price and its inversion must agree on it.
+template <class T>
+CUNUM_HOST_DEVICE inline T moneyness_ratio(T s, T k) {
+  if constexpr (std::is_same_v<T, float>) {
+    return s * reciprocal_normal_(k);
+  } else {
+    return s / k;
+  }
 }
 
 template <class T>
@@ -140,7 +200,7 @@ CUNUM_HOST_DEVICE inline double mills_ratio(double a) {
 // magnitude and t <= 1, so Horner's rule adds about an ulp. One reciprocal and eleven
 // fused multiply-adds, the same for every a (no branch for a warp to diverge on).
 CUNUM_HOST_DEVICE inline float mills_ratio_minimax(float a) {
-  const float t = divide_(1.0f, 1.0f + 0.3f * a);
+  const float t = reciprocal_normal_(1.0f + 0.3f * a);
   float p = -0.026972627620702515123f;  // t^10
   p = p * t + 0.097276477179467702701f;
   p = p * t - 0.075732717089650037856f;
@@ -169,30 +229,35 @@ struct MillsRatios {
   T first, second;
 };
 constexpr double kMinimaxMillsCore = 45.0;
+// The coefficients of mills_minimax_core, y^22 first. On the device they live in constant
+// memory: a double literal whose low word is not zero costs two moves into registers at
+// each use inside the loop, a constant none (an operand of the multiply-add).
+struct MillsCoreCoefficients {
+  double c[23];
+};
+inline constexpr MillsCoreCoefficients kMillsCore = {{
+    -1.651958274767331810010876e-9, -1.526322291840826798642136e-8, -9.658668660860046865585792e-9,
+    0.0000001398065871677236382724191, 7.570816038370964889836502e-8, -0.000001041767567970357347077784,
+    0.0000003822610375008379199371664, 0.00000716365024585552373205849, -0.00001407159138599050786595173,
+    -0.00003058409415683810869551177, 0.0001887784457822820362591958, -0.0002497298224121261320666447,
+    -0.0009497284211452065104246834, 0.006306638822993258995634693, -0.02030084902898166486816764,
+    0.04658257270718678947602958, -0.08313278521031445320459033, 0.1174766872317591547043243,
+    -0.1266336898842640395040458, 0.0853470008070174780167838, 0.01927553540720410485844835,
+    -0.1749891196040568931818937, 1.545330213414407249400317,
+}};
+#if defined(__CUDACC__)
+// Not const: a const copy would be folded back into literals.
+static __constant__ MillsCoreCoefficients kDeviceMillsCore = kMillsCore;
+#endif
 CUNUM_HOST_DEVICE inline double mills_minimax_core(double y) {
-  double q = -1.651958274767331810010876e-9;  // y^22
-  q = q * y - 1.526322291840826798642136e-8;
-  q = q * y - 9.658668660860046865585792e-9;
-  q = q * y + 0.0000001398065871677236382724191;
-  q = q * y + 7.570816038370964889836502e-8;
-  q = q * y - 0.000001041767567970357347077784;
-  q = q * y + 0.0000003822610375008379199371664;
-  q = q * y + 0.00000716365024585552373205849;
-  q = q * y - 0.00001407159138599050786595173;
-  q = q * y - 0.00003058409415683810869551177;
-  q = q * y + 0.0001887784457822820362591958;
-  q = q * y - 0.0002497298224121261320666447;
-  q = q * y - 0.0009497284211452065104246834;
-  q = q * y + 0.006306638822993258995634693;
-  q = q * y - 0.02030084902898166486816764;
-  q = q * y + 0.04658257270718678947602958;
-  q = q * y - 0.08313278521031445320459033;
-  q = q * y + 0.1174766872317591547043243;
-  q = q * y - 0.1266336898842640395040458;
-  q = q * y + 0.0853470008070174780167838;
-  q = q * y + 0.01927553540720410485844835;
-  q = q * y - 0.1749891196040568931818937;
-  q = q * y + 1.545330213414407249400317;
+#if defined(__CUDA_ARCH__)
+  const double* c = kDeviceMillsCore.c;
+#else
+  const double* c = kMillsCore.c;
+#endif
+  double q = c[0];
+  CUNUM_UNROLL
+  for (int j = 1; j < 23; ++j) q = q * y + c[j];
   return q;
 }
 CUNUM_HOST_DEVICE inline double mills_asymptotic(double a) {
@@ -216,7 +281,7 @@ CUNUM_HOST_DEVICE inline MillsRatios<double> mills_ratios_minimax(double a1, dou
   const double plus1 = core1 + k, linear1 = 1.0 + sqrt2 * core1;
   const double plus2 = core2 + k, linear2 = 1.0 + sqrt2 * core2;
   const double p1 = plus1 * linear1, p2 = plus2 * linear2;
-  const double inverse_both = 1.0 / (p1 * p2);
+  const double inverse_both = reciprocal_normal_(p1 * p2);
   const double inverse1 = p2 * inverse_both, inverse2 = p1 * inverse_both;
   MillsRatios<double> m;
   m.first = mills_minimax_core((core1 - k) * linear1 * inverse1) * plus1 * inverse1;
@@ -278,6 +343,16 @@ struct Values {
   T call, put, delta_call, delta_put, gamma, vega, theta_call, theta_put, rho_call, rho_put, forward, discount;
 };
 
+// Whether the in-the-money partner's intrinsic value D (F - K) is K D expm1(x), from the
+// x that implied_volatility() forms too (while |x| < 1), or S e^{-qT} - K D. Double:
+// the implied-volatility round trip holds a price and its inversion to the same x near
+// the money, and the difference, which rounds both terms (about u (S e^{-qT} + K D)),
+// lost up to 1e-10 of it at sigma sqrt(T) = 1e-5. Float has no round trip to keep, and
+// there that rounding is at most about 2 u kappa of the price, within its bound: the
+// difference, one subtraction where expm1f is some thirty instructions.
+template <class T>
+constexpr bool kIntrinsicFromMoneyness = std::is_same_v<T, double>;
+
 // One option: spot s, strike k, expiry t (years), rate r, dividend yield q, volatility v.
 // With kPricesOnly only the prices and the discount factor are formed (the other
 // members are left unset): the kernels for prices alone skip the density and the forward.
@@ -290,95 +365,126 @@ struct Values {
 //    -inf when t == 0 < v, else 0;
 //  - s == 0 (K > 0): d = -inf (call 0, put K e^{-rT}); k == 0: d = +inf; s == k == 0:
 //    d = +inf; gamma and the theta decay term are 0 wherever the density at d1 is 0.
-// The prices take one of four forms, by where the option lies (h = ln(F/K) / (v sqrt t),
-// half = v sqrt(t) / 2, d1 = h + half, d2 = h - half), every tail from the minimax
-// Mills ratios (mills_ratios) and one exponential, phi(d2), shared by both tails where
-// both enter a price (S e^{-qT} phi(d1) = K D phi(d2)):
-//  - one side out of the money (finite d1 < 0: the call; d2 > 0: the put): its price is
+// The common case (below) is one test; the rest (invalid inputs, the limits, magnitudes
+// beyond the normal numbers) branches off there, and so do the rare forms of the prices
+// further down: a warp none of whose options needs them runs none of their code. The
+// prices take one of four forms, by where the option lies (h = ln(F/K) / (v sqrt t),
+// half = v sqrt(t) / 2, d1 = h + half, d2 = h - half), every tail from the minimax Mills
+// ratios (mills_ratios) and one exponential, phi(d2), shared by both tails
+// (S e^{-qT} phi(d1) = K D phi(d2)):
+//  - one side out of the money (d1 < 0: the call; d2 > 0: the put): its price is
 //    K D phi(d2) (m(|d_near|) - m(|d_far|)) (mills_difference), the other's by put-call
 //    parity. There S e^{-qT} N(d1) and K D N(d2) are two tails each off by the argument
 //    error of its own exponential (about d^2 ulps), and their difference is smaller
 //    than either by up to |h| / half: that product was the loss of the textbook form.
 //    Theta of the out-of-the-money option has the same common factor, K D phi(d2)
 //    (-v / (2 sqrt t) + r m - q m').
-//  - between (d2 < 0 < d1) with v sqrt(t) below kSmallTotalVolatility: the erf form;
-//  - between, above it: S e^{-qT} - K D phi(d2) (m(d1) + m(-d2)) and K D - the same
-//    (no phi(d1) for prices alone);
+//  - between (d2 <= 0 <= d1): S e^{-qT} - K D phi(d2) (m(d1) + m(-d2)) and K D - the
+//    same (no phi(d1) for prices alone). These two forms differ only in the sign of the
+//    second Mills ratio, in a bound and in selects: the options of a warp, wherever
+//    they lie, run the same instructions;
+//  - below kSmallTotalVolatility: between, the erf form; out of the money, the Taylor
+//    series of mills_difference where it applies (one rare branch for both);
 //  - at the limits (d1, d2 infinite, or 0 with v sqrt(t) == 0): the textbook form.
 template <class T, bool kPricesOnly = false>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
-  // x * 0 is 0 for finite x and NaN for infinities and NaN: one test for all six.
-  const bool valid = (s * T(0) + k * T(0) + t * T(0) + r * T(0) + q * T(0) + v * T(0)) == T(0) && s >= T(0) &&
-                     k >= T(0) && t >= T(0) && v >= T(0);
-  if (!valid) {
-    const T nan = quiet_nan<T>();
-    out = {nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan};
-    return out;
-  }
   const T discount = exp_(-r * t);
-  const T carry = q == T(0) ? T(1) : exp_(-q * t);  // e^{-qT}; a batch without dividends skips it
-  const T sqrt_t = sqrt_(t);
-  const T vol_sqrt_t = v * sqrt_t;
-  const T half = T(0.5) * vol_sqrt_t;
-  // x = ln(F/K) and h = x / (v sqrt t) where s, k and vol_sqrt_t are positive.
-  T d1, d2, h = T(0), x = T(0);
-  bool out_of_the_money = false;  // one side out of the money, d1 and d2 finite or not
-  bool finite_d = false;          // d1 and d2 from h, not a limit
-  if (k == T(0)) {
-    d1 = d2 = infinity<T>();
-  } else if (s == T(0)) {
-    d1 = d2 = -infinity<T>();
-  } else if (vol_sqrt_t == T(0)) {
-    const T forward = s * exp_((r - q) * t);
-    d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
-  } else {
-    x = log_(divide_(s, k)) + (r - q) * t;
-    h = divide_(x, vol_sqrt_t);
-    d1 = h + half;
-    d2 = h - half;
-    out_of_the_money = d1 < T(0) || d2 > T(0);
-    finite_d = true;
-  }
+  T carry = T(1);  // e^{-qT}; a batch without dividends skips it
+  if (q != T(0)) carry = exp_(-q * t);
   const T s_carry = s * carry;
   const T k_discount = k * discount;
+  // d1 and d2 from x = ln(F/K) (given S/K) and h = x / (v sqrt t) (given the quotient
+  // by v sqrt t), finite unless a quotient overflows; or the limits.
+  T d1, d2, x = T(0);
+  const auto from_moneyness = [&](T ratio, T vol_sqrt_t, auto over_total_volatility) {
+    x = log_(ratio) + (r - q) * t;
+    const T h = over_total_volatility(x), half = T(0.5) * vol_sqrt_t;
+    d1 = h + half;
+    d2 = h - half;
+  };
+  // The common case, one test: s positive and finite, r and q finite, k and v sqrt(t)
+  // normal numbers at most 1 / kMinNormal (so t and v are finite, t normal too:
+  // sqrt_normal_ gives 0 or NaN below), whose quotients reciprocal_normal_ forms. The
+  // rest (invalid inputs, the limits, extreme magnitudes) branches off here, once per
+  // warp where no lane needs it. (x * 0 is 0 for finite x and NaN for infinities and
+  // NaN; a kernel with a scalar market tests r and q once.)
+  T sqrt_t = sqrt_normal_(t);
+  T vol_sqrt_t = v * sqrt_t;
+  bool finite_d = r * T(0) + q * T(0) == T(0) && s > T(0) && s <= std::numeric_limits<T>::max() &&
+                  k >= kMinNormal<T> && k <= T(1) / kMinNormal<T> && vol_sqrt_t >= kMinNormal<T> &&
+                  vol_sqrt_t <= T(1) / kMinNormal<T>;
+  if (finite_d) {
+    const T inverse = reciprocal_normal_(vol_sqrt_t);
+    from_moneyness(moneyness_ratio(s, k), vol_sqrt_t, [inverse](T a) { return a * inverse; });
+  } else {
+    const bool finite = (r * T(0) + q * T(0) + v * T(0) + s * T(0) + k * T(0) + t * T(0)) == T(0);
+    if (!(finite && s >= T(0) && k >= T(0) && t >= T(0) && v >= T(0))) {
+      const T nan = quiet_nan<T>();
+      out = {nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan};
+      return out;
+    }
+    sqrt_t = sqrt_(t);
+    vol_sqrt_t = v * sqrt_t;
+    finite_d = s > T(0) && k > T(0) && vol_sqrt_t > T(0);
+    if (finite_d) {  // k or v sqrt(t) beyond the normal numbers: full-range divisions
+      from_moneyness(s / k, vol_sqrt_t, [vol_sqrt_t](T a) { return a / vol_sqrt_t; });
+    } else if (k == T(0)) {
+      d1 = d2 = infinity<T>();
+    } else if (s == T(0)) {
+      d1 = d2 = -infinity<T>();
+    } else {  // v sqrt(t) == 0
+      const T forward = s * exp_((r - q) * t);
+      d1 = d2 = forward > k ? infinity<T>() : (forward < k ? -infinity<T>() : T(0));
+    }
+  }
   // The normal tails N(-|d|) = phi(d) m(|d|), from the Mills ratios (0 where d is infinite).
-  const T abs_d1 = d1 < T(0) ? -d1 : d1, abs_d2 = d2 < T(0) ? -d2 : d2;
+  const T abs_d1 = fabs_(d1), abs_d2 = fabs_(d2);
   const MillsRatios<T> mills = mills_ratios(abs_d1, abs_d2);
   const T mills1 = mills.first, mills2 = mills.second;
   const T density2 = norm_pdf(d2);
-  // Between the tails, which form the prices take (below).
-  const bool erf_form = d2 < T(0) && d1 > T(0) && vol_sqrt_t < kSmallTotalVolatility<T>;
-  const bool shared_density_form = finite_d && !out_of_the_money && !erf_form;
-  // The density at d1: for the Greeks, and for the prices of the erf form and the limits.
-  T density1 = T(0);
-  if (!kPricesOnly || !(out_of_the_money || shared_density_form)) density1 = norm_pdf(d1);
-  const NormalCdfPair<T> n1 = norm_cdf_pair(d1, density1 * mills1), n2 = norm_cdf_pair(d2, density2 * mills2);
-  if (out_of_the_money) {
-    const bool put_out = d2 > T(0);  // else the call is out of the money (d1 < 0)
-    // |d2| < |d1| = |d2| + sigma sqrt(T) for the put, the reverse for the call.
-    const T mills_near = put_out ? mills2 : mills1, mills_far = put_out ? mills1 : mills2;
-    const T scale = k_discount * density2;  // = S e^{-qT} phi(d1)
-    const T price = scale * mills_difference(mills_near, mills_far, put_out ? abs_d1 : abs_d2, vol_sqrt_t);
-    // The other option by parity, with the intrinsic value D (F - K) = K D expm1(x) from
-    // the x that implied_volatility() forms too, so that a price and its inversion agree
-    // on it near the money (S e^{-qT} - K D would add the rounding of both terms, large
-    // beside a small time value: within the price's bound, but the double round trip
-    // lost up to 1e-10 at sigma sqrt(T) = 1e-5); from those terms where |x| >= 1 (they
-    // no longer cancel, and expm1 could overflow).
-    T intrinsic = s_carry - k_discount;
+  const T scale = k_discount * density2;  // = S e^{-qT} phi(d1)
+  const bool put_out = d2 > T(0);         // the put out of the money
+  const bool out_of_the_money = d1 < T(0) || put_out;
+  // |d2| < |d1| = |d2| + sigma sqrt(T) where the put is out, the reverse elsewhere.
+  const T mills_near = put_out ? mills2 : mills1, mills_far = put_out ? mills1 : mills2;
+  // The other option by parity, with the intrinsic value D (F - K) from the terms where
+  // |x| >= 1 (they no longer cancel, and expm1 could overflow).
+  T intrinsic = s_carry - k_discount;
+  if constexpr (kIntrinsicFromMoneyness<T>) {
     if (x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_(x);
-    out.call = put_out ? price + intrinsic : price;
-    out.put = put_out ? price : price - intrinsic;
-    if constexpr (!kPricesOnly) {
-      const T rates = put_out ? r * mills_near - q * mills_far : q * mills_near - r * mills_far;
-      const T theta = scale * (rates - divide_(v, T(2) * sqrt_t));
-      const T carry_theta = q * s_carry - r * k_discount;  // -d/dT (S e^{-qT} - K D), parity
-      out.theta_call = put_out ? theta + carry_theta : theta;
-      out.theta_put = put_out ? theta : theta - carry_theta;
-    }
-  } else {
-    if (erf_form) {
+  }
+  // The prices from the spread of the Mills ratios, out of the money m(|d_near|) -
+  // m(|d_far|) (then tails is the option's price), between m(d1) + m(-d2) (then tails
+  // is S e^{-qT} N(-d1) + K D N(d2)).
+  const auto prices_from = [&](T spread) {
+    const T tails = scale * spread;
+    // Each price is a bound plus or minus tails: between S e^{-qT} - tails and K D - tails;
+    // out of the money the option tails itself and its partner tails +- intrinsic.
+    const T call_bound = out_of_the_money ? (put_out ? intrinsic : T(0)) : s_carry;
+    const T put_bound = out_of_the_money ? (put_out ? T(0) : -intrinsic) : k_discount;
+    const T sign = out_of_the_money ? T(1) : T(-1);
+    out.call = call_bound + sign * tails;
+    out.put = put_bound + sign * tails;
+  };
+  prices_from(out_of_the_money ? mills_near - mills_far : mills_near + mills_far);
+  // The density at d1 and N(+-d1), N(+-d2): for the Greeks, and for the rare forms of the
+  // prices, which replace those above: the limits, and below kSmallTotalVolatility the
+  // series of mills_difference and the erf form (for prices alone the common path forms
+  // none of it).
+  const bool small_total_volatility = vol_sqrt_t < kSmallTotalVolatility<T>;
+  T density1 = T(0);
+  NormalCdfPair<T> n1{}, n2{};
+  if (!kPricesOnly || !finite_d || small_total_volatility) {
+    density1 = norm_pdf(d1);
+    n1 = norm_cdf_pair(d1, density1 * mills1);
+    n2 = norm_cdf_pair(d2, density2 * mills2);
+    if (!finite_d) {
+      out.call = s_carry * n1.at - k_discount * n2.at;
+      out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;
+    } else if (small_total_volatility && out_of_the_money) {
+      prices_from(mills_difference(mills_near, mills_far, put_out ? abs_d1 : abs_d2, vol_sqrt_t));
+    } else if (small_total_volatility) {
       // Near the money (|ln(F/K)| < sigma^2 T / 2) with a small sigma sqrt(T),
       // S e^{-qT} N(d1) - K D N(d2) would cancel to about sigma sqrt(T) of its terms.
       // Instead, with F - K = K expm1(x),
@@ -389,16 +495,16 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
       const T moneyness = expm1_(x);
       out.call = k_discount * (between + moneyness * n1.at);
       out.put = k_discount * (between - moneyness * n1.at_minus);
-    } else if (shared_density_form) {
-      // S e^{-qT} N(-d1) + K D N(d2) = K D phi(d2) (m(d1) + m(-d2)), d2 <= 0 <= d1.
-      const T tails = k_discount * density2 * (mills1 + mills2);
-      out.call = s_carry - tails;
-      out.put = k_discount - tails;
-    } else {
-      out.call = s_carry * n1.at - k_discount * n2.at;
-      out.put = k_discount * n2.at_minus - s_carry * n1.at_minus;
     }
-    if constexpr (!kPricesOnly) {
+  }
+  if constexpr (!kPricesOnly) {
+    if (finite_d && out_of_the_money) {
+      const T rates = put_out ? r * mills_near - q * mills_far : q * mills_near - r * mills_far;
+      const T theta = scale * (rates - divide_(v, T(2) * sqrt_t));
+      const T carry_theta = q * s_carry - r * k_discount;  // -d/dT (S e^{-qT} - K D), parity
+      out.theta_call = put_out ? theta + carry_theta : theta;
+      out.theta_put = put_out ? theta : theta - carry_theta;
+    } else {
       const T decay = (density1 == T(0) || v == T(0)) ? T(0) : divide_(-s_carry * density1 * v, T(2) * sqrt_t);
       out.theta_call = decay - r * k_discount * n2.at + q * s_carry * n1.at;
       out.theta_put = decay + r * k_discount * n2.at_minus - q * s_carry * n1.at_minus;

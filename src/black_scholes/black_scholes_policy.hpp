@@ -1,19 +1,28 @@
 #pragma once
 // Internal: the launch shapes of the Black-Scholes kernels, as policy chains by
-// architecture (src/core/policy_chain.hpp). Pricing reads items_per_thread options per
-// thread before computing any. The kernels are bound by instruction issue, not by
-// bytes in flight: on the H100, 4 items per thread lowered the occupancy (64
-// registers) and the throughput of most cases (docs/black_scholes.md).
+// architecture (src/core/policy_chain.hpp). The kernels are bound by instruction
+// issue, not by bytes in flight. The prices-only kernels give each thread
+// items_per_thread consecutive options per pass, read and written as one vector per
+// array where every array is aligned to it: the loads, stores, address arithmetic and
+// loop control of one option then serve several (docs/black_scholes.md). The kernels
+// of every output take one option per thread (twelve outputs a vector each would hold
+// too many registers).
+
+#include <type_traits>
 
 #include "src/core/policy_chain.hpp"
 
 namespace cunum::detail {
 
-template <int BlockThreads, int ItemsPerThread, int BlocksPerMultiprocessor>
+// FloatPricesItems, DoublePricesItems: options per thread of the prices-only kernels,
+// a vector of at most 16 bytes (1, 2 or 4 in float; 1 or 2 in double).
+template <int BlockThreads, int FloatPricesItems, int DoublePricesItems, int BlocksPerMultiprocessor>
 struct BlackScholesPricePolicyOf {
   static constexpr int block_threads = BlockThreads;
-  static constexpr int items_per_thread = ItemsPerThread;
   static constexpr int blocks_per_multiprocessor = BlocksPerMultiprocessor;
+  template <class T, bool kPricesOnly>
+  static constexpr int items_per_thread = !kPricesOnly ? 1 : (std::is_same_v<T, float> ? FloatPricesItems
+                                                                                       : DoublePricesItems);
 };
 
 template <int BlockThreads, int BlocksPerMultiprocessor>
@@ -22,7 +31,7 @@ struct ImpliedVolPolicyOf {
   static constexpr int blocks_per_multiprocessor = BlocksPerMultiprocessor;
 };
 
-using BlackScholesPricePolicies = PolicyChain<ArchPolicy<900, BlackScholesPricePolicyOf<256, 1, 8>>>;
+using BlackScholesPricePolicies = PolicyChain<ArchPolicy<900, BlackScholesPricePolicyOf<256, 4, 1, 8>>>;
 using ImpliedVolPolicies = PolicyChain<ArchPolicy<900, ImpliedVolPolicyOf<256, 8>>>;
 
 }  // namespace cunum::detail

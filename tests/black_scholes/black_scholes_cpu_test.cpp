@@ -304,6 +304,41 @@ TEST(BlackScholesCpu, InvalidElementPolicy) {
   EXPECT_EQ(res.call[2], res.call[0]);
 }
 
+// Magnitudes beyond the normal numbers (evaluate()'s other path, which divides where
+// the common one multiplies by reciprocals): each price is its base option's times the
+// case's scale (exact scalings), within 1000 u (the two paths round apart, by a few u
+// times the price's condition number), or the smallest normal number where it is
+// subnormal: nothing of the limits' or the overflows' making.
+template <class T>
+void extreme_magnitudes_are_those_of_their_base_options() {
+  const auto cases = cunum::testing::black_scholes_extreme_cases<T>();
+  const BlackScholesPricer<T> pricer({BlackScholesOutput::call, BlackScholesOutput::put}, Backend::cpu);
+  const auto price = [&](T s, T k, T t, T r, T q, T v) {
+    BlackScholesMarket<T> market;
+    market.rates.rates = &r;
+    market.rates.dividends = &q;
+    market.volatilities = &v;
+    const auto out = pricer.price({s}, {k}, {t}, market);
+    return std::make_pair(out.call[0], out.put[0]);
+  };
+  const double u = std::numeric_limits<T>::epsilon() / 2;
+  for (const auto& c : cases) {
+    const auto got = price(c.spot, c.strike, c.expiry, c.rate, c.dividend, c.volatility);
+    const auto base = price(c.base_spot, c.base_strike, c.base_expiry, c.rate, c.dividend, c.base_volatility);
+    for (int side = 0; side < 2; ++side) {
+      const double g = side == 0 ? got.first : got.second;
+      const double e = static_cast<double>(c.price_scale) * (side == 0 ? base.first : base.second);
+      EXPECT_LE(std::fabs(g - e), 1000 * u * std::fabs(e) + std::numeric_limits<T>::min())
+          << (sizeof(T) == 4 ? "float " : "double ") << c.name << (side == 0 ? " call " : " put ") << g << " vs " << e;
+    }
+  }
+}
+
+TEST(BlackScholesCpu, ExtremeMagnitudesAreThoseOfTheirBaseOptions) {
+  extreme_magnitudes_are_those_of_their_base_options<float>();
+  extreme_magnitudes_are_those_of_their_base_options<double>();
+}
+
 TEST(BlackScholesCpu, ArgumentErrorsNameTheArgument) {
   const BlackScholesPricer<double> pricer({BlackScholesOutput::call, BlackScholesOutput::gamma}, Backend::cpu);
   std::vector<double> a(4, 1.0), out(4), gamma(4);

@@ -127,6 +127,138 @@ TYPED_TEST(BlackScholesGpu, PricesMatchCpuBackendAtAwkwardSizes) {
   }
 }
 
+// The prices-only kernels against the CPU backend: subsets of {call, put, discount}; a
+// scalar market without dividends (q the constant 0 on the device), with dividends,
+// and per-option; awkward sizes (the last options after whole vectors, one by one);
+// every array aligned (float: four options a vector load and store) and every array
+// one element past alignment (one by one throughout). Outputs poisoned first: nothing
+// unrequested, before or past the options is written.
+TYPED_TEST(BlackScholesGpu, PricesOnlyMatchCpuBackendForEveryMarketAndAlignment) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const BlackScholesOutputs subsets[] = {{BlackScholesOutput::call, BlackScholesOutput::put},
+                                         {BlackScholesOutput::call},
+                                         {BlackScholesOutput::put, BlackScholesOutput::discount},
+                                         {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount}};
+  enum class Market { no_dividend, dividend, per_option };
+  int subset_index = 0;
+  for (const BlackScholesOutputs& wanted : subsets) {
+    const BlackScholesPricer<T> gpu(wanted, Backend::cuda);
+    const BlackScholesPricer<T> cpu(wanted, Backend::cpu);
+    for (std::int64_t n : {1, 3, 4, 5, 7, 1021, 65537}) {
+      for (Market kind : {Market::no_dividend, Market::dividend, Market::per_option}) {
+        for (std::int64_t offset : {0, 1}) {
+          const Inputs<T> in = random_inputs<T>(n, static_cast<std::uint64_t>(n) * 8 + subset_index * 2 + offset);
+          BlackScholesMarket<T> host_market;
+          host_market.rates.rate = static_cast<T>(0.03);
+          host_market.rates.dividend = static_cast<T>(kind == Market::no_dividend ? 0.0 : 0.01);
+          host_market.volatility = static_cast<T>(0.25);
+          // Every array offset elements into its buffer.
+          const auto device = [&](const std::vector<T>& host) {
+            std::vector<T> shifted(static_cast<std::size_t>(offset), T(0));
+            shifted.insert(shifted.end(), host.begin(), host.end());
+            return DeviceBuffer<T>::from_host(shifted);
+          };
+          const auto ds = device(in.s), dk = device(in.k), dt = device(in.t), dr = device(in.r), dq = device(in.q),
+                     dv = device(in.v);
+          BlackScholesMarket<T> device_market = host_market;
+          if (kind == Market::per_option) {
+            host_market.rates.rates = in.r.data();
+            host_market.rates.dividends = in.q.data();
+            host_market.volatilities = in.v.data();
+            device_market.rates.rates = dr.data() + offset;
+            device_market.rates.dividends = dq.data() + offset;
+            device_market.volatilities = dv.data() + offset;
+          }
+          std::vector<DeviceBuffer<T>> outputs;
+          BlackScholesResults<T> results;
+          for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+            outputs.emplace_back(static_cast<std::size_t>(offset + n + 1));
+            outputs.back().fill_bytes_async(0xFF);
+            results[output] = outputs.back().data() + offset;
+          }
+          gpu.price(n, ds.data() + offset, dk.data() + offset, dt.data() + offset, device_market, results);
+          const auto reference = cpu.price(in.s, in.k, in.t, host_market);
+          for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+            const std::vector<T> got = outputs[static_cast<int>(output)].to_host();
+            for (std::int64_t j = 0; j < offset + n + 1; ++j) {
+              const std::int64_t i = j - offset;
+              if (wanted.contains(output) && i >= 0 && i < n) {
+                ASSERT_TRUE(close(got[j], reference[output][i]))
+                    << to_string(output) << " n " << n << " offset " << offset << " market " << static_cast<int>(kind)
+                    << " i " << i << ": " << got[j] << " vs " << reference[output][i];
+              } else {
+                unsigned char bytes[sizeof(T)];
+                std::memcpy(bytes, &got[j], sizeof(T));
+                for (unsigned char b : bytes) {
+                  ASSERT_EQ(b, 0xFF) << to_string(output) << " n " << n << " offset " << offset << " element " << j
+                                     << " written";
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    ++subset_index;
+  }
+}
+
+// Options whose magnitudes leave the normal numbers (the kernels' other path: a
+// subnormal or huge strike or spot, a subnormal expiry or total volatility) against the
+// CPU backend, prices and every Greek, each output relative to its own size.
+TYPED_TEST(BlackScholesGpu, ExtremeMagnitudesMatchCpuBackend) {
+  using T = TypeParam;
+  CUNUM_REQUIRE_GPU();
+  const std::vector<cunum::testing::BlackScholesExtremeCase<T>> cases = cunum::testing::black_scholes_extreme_cases<T>();
+  Inputs<T> in;
+  for (const auto& c : cases) {
+    in.s.push_back(c.spot);
+    in.k.push_back(c.strike);
+    in.t.push_back(c.expiry);
+    in.r.push_back(c.rate);
+    in.q.push_back(c.dividend);
+    in.v.push_back(c.volatility);
+  }
+  const auto n = static_cast<std::int64_t>(cases.size());
+  BlackScholesMarket<T> host_market;
+  host_market.rates.rates = in.r.data();
+  host_market.rates.dividends = in.q.data();
+  host_market.volatilities = in.v.data();
+  for (const BlackScholesOutputs wanted :
+       {BlackScholesOutputs::all(),
+        BlackScholesOutputs{BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount}}) {
+    const auto expected = BlackScholesPricer<T>(wanted, Backend::cpu).price(in.s, in.k, in.t, host_market);
+    BlackScholesMarket<T> device_market;
+    const auto dr = DeviceBuffer<T>::from_host(in.r), dq = DeviceBuffer<T>::from_host(in.q),
+               dv = DeviceBuffer<T>::from_host(in.v);
+    device_market.rates.rates = dr.data();
+    device_market.rates.dividends = dq.data();
+    device_market.volatilities = dv.data();
+    const auto ds = DeviceBuffer<T>::from_host(in.s), dk = DeviceBuffer<T>::from_host(in.k),
+               dt = DeviceBuffer<T>::from_host(in.t);
+    std::vector<DeviceBuffer<T>> outputs;
+    BlackScholesResults<T> results;
+    for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+      if (!wanted.contains(output)) continue;
+      outputs.emplace_back(static_cast<std::size_t>(n));
+      results[output] = outputs.back().data();
+    }
+    BlackScholesPricer<T>(wanted, Backend::cuda).price(n, ds.data(), dk.data(), dt.data(), device_market, results);
+    std::size_t buffer = 0;
+    for (BlackScholesOutput output : cunum::BlackScholesOutputValues::all) {
+      if (!wanted.contains(output)) continue;
+      const std::vector<T> got = outputs[buffer++].to_host();
+      for (std::int64_t i = 0; i < n; ++i) {
+        const double g = got[i], e = expected[output][i];
+        const double allowed = 1e3 * std::numeric_limits<T>::epsilon() * std::fabs(e) + std::numeric_limits<T>::min();
+        EXPECT_TRUE((std::isnan(g) && std::isnan(e)) || g == e || std::fabs(g - e) <= allowed)
+            << to_string(output) << " " << cases[i].name << ": " << g << " vs " << e;
+      }
+    }
+  }
+}
+
 // Calls on random inputs whose prices sit away from the no-arbitrage bounds, so that no
 // element sits within a rounding of a bound where the two backends' last bits could
 // classify it apart (strikes at or above spot, T in [0.05, 2.05], sigma in

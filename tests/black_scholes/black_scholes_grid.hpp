@@ -3,6 +3,7 @@
 // [1/365, 30], sigma in [0.01, 3], r and q in [-0.02, 0.10], spot 100.
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "cunum/black_scholes.hpp"
@@ -32,6 +33,41 @@ inline std::vector<BlackScholesCase> black_scholes_grid() {
       }
     }
   }
+  return cases;
+}
+
+// Options whose magnitudes leave the normal numbers of T, each beside a base option of
+// normal magnitudes whose prices, times price_scale, are theirs exactly (a power of two
+// scales spot and strike, and the prices with them; t / 2^(2k) with sigma 2^k keeps
+// sigma sqrt(T) when r = q = 0; a total volatility too small or too large to matter
+// gives the limits of the base). min_exponent: T's smallest normal number is 2^(m - 1).
+template <class T>
+struct BlackScholesExtremeCase {
+  const char* name;
+  T spot, strike, expiry, rate, dividend, volatility;
+  T base_spot, base_strike, base_expiry, base_volatility, price_scale;
+};
+
+template <class T>
+std::vector<BlackScholesExtremeCase<T>> black_scholes_extreme_cases() {
+  const int m = std::numeric_limits<T>::min_exponent - 1;  // 2^m: the smallest normal number
+  const int top = std::numeric_limits<T>::max_exponent;    // 2^top: beyond the largest
+  const auto two = [](int e) { return std::ldexp(T(1), e); };
+  std::vector<BlackScholesExtremeCase<T>> cases = {
+      {"subnormal spot and strike", 100 * two(m - 7), 110 * two(m - 7), 1, T(0.03), T(0.01), T(0.2), 100, 110, 1,
+       T(0.2), two(m - 7)},
+      {"spot and strike beyond the reciprocal of the smallest normal", 100 * two(top - 8), 110 * two(top - 8), 1,
+       T(0.03), T(0.01), T(0.2), 100, 110, 1, T(0.2), two(top - 8)},
+      {"subnormal strike, normal spot", two(20 + m - 10), 100 * two(m - 10), 1, T(0.03), T(0.01), T(0.4), two(20), 100,
+       1, T(0.4), two(m - 10)},
+      {"subnormal expiry", 100, 110, two(m - 4), 0, 0, T(0.2) * two(-(m - 4) / 2), 100, 110, 1, T(0.2), 1},
+      {"subnormal total volatility, call out of the money", 100, 110, two(m + 60), 0, 0, two(m / 2 - 35), 100, 110,
+       two(m + 60), 0, 1},
+      {"subnormal total volatility, call in the money", 110, 100, two(m + 60), 0, 0, two(m / 2 - 35), 110, 100,
+       two(m + 60), 0, 1},
+      {"total volatility beyond the reciprocal of the smallest normal", 100, 110, two(60), 0, 0,
+       two(top - 31), 100, 110, 1, two(20), 1},
+  };
   return cases;
 }
 
