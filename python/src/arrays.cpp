@@ -14,11 +14,17 @@ namespace {
 enum class Library { numpy, cupy, torch, jax, numba, other };
 
 // The library an array's type comes from, by the top-level package of its module;
-// cached per type (the GIL serialises access).
+// cached per type, the last type asked about first (the GIL serialises access).
 Library library_of(nb::handle object) {
   static std::unordered_map<PyTypeObject*, Library> cache;
+  static PyTypeObject* last_type = nullptr;
+  static Library last_library = Library::other;
   PyTypeObject* type = Py_TYPE(object.ptr());
-  if (auto found = cache.find(type); found != cache.end()) return found->second;
+  if (type == last_type) return last_library;
+  if (auto found = cache.find(type); found != cache.end()) {
+    last_type = type;
+    return last_library = found->second;
+  }
   std::string module;
   if (nb::object name = nb::getattr(nb::handle(reinterpret_cast<PyObject*>(type)), "__module__", nb::none());
       nb::isinstance<nb::str>(name)) {
@@ -32,7 +38,8 @@ Library library_of(nb::handle object) {
   else if (top == "jax" || top == "jaxlib") library = Library::jax;
   else if (top == "numba" || top == "numba_cuda") library = Library::numba;
   cache.emplace(type, library);
-  return library;
+  last_type = type;
+  return last_library = library;
 }
 
 // cunum._frameworks, the Python side of the libraries' conventions.
@@ -77,6 +84,55 @@ StreamHandle parse_stream(nb::handle stream, const char* routine) {
     return "is a " + python_type_name(stream) +
            ", not a stream (an int handle, an object with __cuda_stream__, a CuPy or a PyTorch stream)";
   }());
+}
+
+// The current stream of a library's device as an int handle (0: the legacy default
+// stream), read through a function looked up once: CuPy's get_current_stream() (of the
+// current device), PyTorch's raw current stream of a device index (-1: the current
+// device; torch._C._cuda_getCurrentRawStream, which makes no torch.cuda.Stream object).
+// Either is None where the library lacks it, and cunum._frameworks.current_stream, which
+// says the same in Python, answers instead.
+nb::handle cupy_current_stream_function() {
+  static const nb::handle function =
+      nb::getattr(nb::module_::import_("cupy.cuda"), "get_current_stream", nb::none()).release();
+  return function;
+}
+
+nb::handle torch_raw_current_stream_function() {
+  static const nb::handle function =
+      nb::getattr(nb::module_::import_("torch._C"), "_cuda_getCurrentRawStream", nb::none()).release();
+  return function;
+}
+
+// The current stream of the library owning `like` (a CuPy array or a PyTorch tensor),
+// as cunum._frameworks.current_stream gives it.
+std::int64_t current_stream_of(nb::handle like, Library library) {
+  if (library == Library::cupy) {
+    if (nb::handle function = cupy_current_stream_function(); !function.is_none()) {
+      return nb::cast<std::int64_t>(function().attr("ptr"));
+    }
+  } else if (nb::handle function = torch_raw_current_stream_function(); !function.is_none()) {
+    // A CPU tensor has no device index (-1); torch.cuda.current_stream refuses it, as before.
+    if (const int device = nb::cast<int>(like.attr("get_device")()); device >= 0) {
+      return nb::cast<std::int64_t>(function(device));
+    }
+  }
+  return nb::cast<std::int64_t>(frameworks("current_stream")(like));
+}
+
+// The stream argument of `array`'s __dlpack__ for work on `stream`. A CUDA tensor of
+// PyTorch: -1 (the protocol's "no synchronization") when `stream` is PyTorch's current
+// stream of the current device, the one its __dlpack__ orders its work before, so that
+// it would do nothing; -1 spares it making two torch.cuda.Stream objects to find that.
+std::int64_t dlpack_stream(nb::handle array, Library library, StreamHandle stream) {
+  if (library == Library::torch) {
+    if (nb::handle function = torch_raw_current_stream_function();
+        !function.is_none() && nb::cast<bool>(array.attr("is_cuda"))) {
+      const std::int64_t current = nb::cast<std::int64_t>(function(-1));
+      if (current == static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream))) return -1;
+    }
+  }
+  return stream_number(stream);
 }
 
 // Orders `consumer` after the work enqueued on `producer` so far, on the device.
@@ -225,15 +281,19 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
   bool read_only = false;
   bool imported = false;
   const Library library = library_of(object);
-  const bool has_dlpack = nb::hasattr(object, "__dlpack__");
-  if (has_dlpack && target.backend == Backend::cuda && library != Library::numpy) {
-    // The consumer's stream, so that the producer orders its pending work before it.
-    nb::object capsule = object.attr("__dlpack__")(nb::arg("stream") = stream_number(stream));
-    imported = try_view(capsule, access, array.view, read_only);
-  } else if (!has_dlpack && nb::hasattr(object, "__cuda_array_interface__")) {
-    array.view = import_cuda_array_interface(object, stream, read_only, name, routine);
-    read_only = read_only && access == Access::write;
-    imported = true;
+  // NumPy arrays are host memory, which nanobind imports itself, with no stream.
+  if (library != Library::numpy) {
+    if (nb::object dlpack = nb::getattr(object, "__dlpack__", nb::none()); !dlpack.is_none()) {
+      if (target.backend == Backend::cuda) {
+        // The consumer's stream, so that the producer orders its pending work before it.
+        nb::object capsule = dlpack(nb::arg("stream") = dlpack_stream(object, library, stream));
+        imported = try_view(capsule, access, array.view, read_only);
+      }
+    } else if (nb::hasattr(object, "__cuda_array_interface__")) {
+      array.view = import_cuda_array_interface(object, stream, read_only, name, routine);
+      read_only = read_only && access == Access::write;
+      imported = true;
+    }
   }
   if (!imported) imported = try_view(object, access, array.view, read_only);
   detail::require(imported, routine, name, [&] {
@@ -265,9 +325,12 @@ void require_dtype(const Array& array, nb::dlpack::dtype dtype, const char* rout
 }
 
 void require_shape(const Array& array, const std::vector<std::int64_t>& expected, const char* routine) {
-  const std::vector<std::int64_t> shape = array.shape();
-  detail::require(shape == expected, routine, array.name,
-                  [&] { return "has shape " + shape_text(shape) + "; expected " + shape_text(expected); });
+  bool same = array.view.ndim() == expected.size();
+  for (std::size_t axis = 0; same && axis < expected.size(); ++axis) {
+    same = static_cast<std::int64_t>(array.view.shape(axis)) == expected[axis];
+  }
+  detail::require(same, routine, array.name,
+                  [&] { return "has shape " + shape_text(array.shape()) + "; expected " + shape_text(expected); });
 }
 
 void require_size(const Array& array, std::int64_t count, const char* routine) {
@@ -319,7 +382,7 @@ StreamHandle resolve_stream(nb::handle stream, nb::handle like, const Target& ta
   if (like.is_none()) return nullptr;
   const Library library = library_of(like);
   if (library != Library::cupy && library != Library::torch) return nullptr;
-  return stream_from_number(nb::cast<std::int64_t>(frameworks("current_stream")(like)), routine);
+  return stream_from_number(current_stream_of(like, library), routine);
 }
 
 Placement make_placement(const std::string& backend, nb::handle devices, nb::handle stream, const char* routine) {

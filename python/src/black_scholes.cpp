@@ -92,23 +92,30 @@ PriceCall<T> price_call(const BlackScholesPricer<T>& pricer, nb::handle spot, nb
   market.volatilities =
       scalar_or_array(volatility, "volatility", market.volatility, parameters, shape, target, on, routine);
 
+  const auto& all = BlackScholesOutputValues::all;
+  const auto& names = python_names(all);
   nb::dict given = out.is_none() ? nb::dict() : nb::cast<nb::dict>(out);
-  for (auto [name, array] : given) {
-    const std::string key = nb::cast<std::string>(name);
-    const BlackScholesOutput output = parse_enum(key, BlackScholesOutputValues::all, routine, "out", "BlackScholesOutput");
+  for (auto [key, array] : given) {
+    std::size_t index = 0;
+    while (index < names.size() && !key.equal(names[index])) ++index;
+    const BlackScholesOutput output = index < names.size() ? all[index]
+                                          : parse_enum(nb::cast<std::string>(key), all, routine, "out",
+                                                       "BlackScholesOutput");
     detail::require(pricer.outputs().contains(output), routine, "out", [&] {
-      return "names '" + key + "', which this pricer does not compute (its outputs are fixed when it is made)";
+      return std::string("names '") + to_string(output) +
+             "', which this pricer does not compute (its outputs are fixed when it is made)";
     });
   }
-  call.outputs.reserve(std::size(BlackScholesOutputValues::all));
-  for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+  call.outputs.reserve(std::size(all));
+  for (std::size_t index = 0; index < names.size(); ++index) {
+    const BlackScholesOutput output = all[index];
     if (!pricer.outputs().contains(output)) continue;
-    const char* name = to_string(output);
+    nb::handle given_array = PyDict_GetItem(given.ptr(), names[index].ptr());  // borrowed; null when absent
     nb::object result;
-    call.outputs.push_back(output_as<T>(given.contains(name) ? nb::handle(given[name]) : nb::handle(nb::none()), name,
-                                        spot, shape, target, on, routine, result));
+    call.outputs.push_back(output_as<T>(given_array.is_valid() ? given_array : nb::none(), to_string(output), spot,
+                                        shape, target, on, routine, result));
     call.arrays[output] = call.outputs.back().template as<T>();
-    call.results[name] = result;
+    call.results[names[index]] = result;
   }
   return call;
 }

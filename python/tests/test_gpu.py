@@ -136,6 +136,61 @@ def test_an_explicit_stream_is_honoured_in_each_form():
         assert float(out) == 1000.0
 
 
+def test_a_pytorch_call_lands_on_pytorchs_current_stream():
+    # The default stream is read as PyTorch's raw current stream, and __dlpack__ is told
+    # there is nothing to order (-1): a call inside torch.cuda.graph is captured (a launch
+    # on any other stream during the capture would fail it).
+    torch = torch_or_skip()
+    reducer = cunum.Reducer("float64", backend="cuda")
+    t = torch.arange(1 << 20, dtype=torch.float64, device="cuda")
+    total = torch.zeros((), dtype=torch.float64, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        reducer.reduce("sum", t, total)
+    total.zero_()
+    graph.replay()
+    torch.cuda.synchronize()
+    assert float(total) == float((1 << 20) * ((1 << 20) - 1) // 2)
+
+
+def spin_on_current_stream(library):
+    """Enqueues a kernel that keeps the library's current stream busy for ~50 ms, so that
+    work queued behind it is still pending when the next call is made."""
+    if library == "torch":
+        import torch
+
+        torch.cuda._sleep(100_000_000)
+    else:
+        spin = cp.RawKernel(r"""extern "C" __global__ void spin(long long cycles) {
+            long long start = clock64();
+            while (clock64() - start < cycles) {}
+        }""", "spin")
+        spin((1,), (1,), (cp.int64(100_000_000),))
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_an_explicit_stream_waits_for_the_producers_pending_work(library):
+    # A stream other than the library's current one: the producer's __dlpack__ orders
+    # the work pending on its current stream (here, writing x) before the call's stream.
+    if library == "torch":
+        torch = torch_or_skip()
+        x = torch.ones(1 << 20, dtype=torch.float32, device="cuda")
+        out = torch.zeros((), dtype=torch.float32, device="cuda")
+        other = torch.cuda.Stream()
+        handle = other.cuda_stream
+    else:
+        x = cp.ones(1 << 20, dtype=cp.float32)
+        out = cp.zeros((), dtype=cp.float32)
+        other = cp.cuda.Stream(non_blocking=True)
+        handle = other.ptr
+    reducer = cunum.Reducer("float32", backend="cuda")
+    spin_on_current_stream(library)
+    x[...] = 2.0  # on the current stream, behind the spin
+    reducer.reduce("sum", x, out, stream=handle)
+    other.synchronize()
+    assert float(out) == 2.0 * (1 << 20)
+
+
 def test_random_uniforms_equal_the_cpu_backend_bit_for_bit():
     gpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cuda")
     cpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cpu")
