@@ -157,10 +157,27 @@ nb::dlpack::dtype dtype_from_typestr(const std::string& typestr, const char* rou
   dtype.code = static_cast<std::uint8_t>(kind == 'f'   ? nb::dlpack::dtype_code::Float
                                          : kind == 'i' ? nb::dlpack::dtype_code::Int
                                          : kind == 'u' ? nb::dlpack::dtype_code::UInt
+                                         : kind == 'c' ? nb::dlpack::dtype_code::Complex
                                                        : nb::dlpack::dtype_code::Bool);
   dtype.bits = static_cast<std::uint8_t>(8 * std::stoi(typestr.substr(2)));
   dtype.lanes = 1;
   return dtype;
+}
+
+// A view of CUDA memory of `device` at `pointer`, described as NumPy describes arrays:
+// its shape, its strides in bytes (None: C-contiguous) and its typestr ('<f4');
+// `owner` keeps the memory alive.
+nb::ndarray<> cuda_view(nb::handle owner, void* pointer, nb::handle shape, nb::handle byte_strides,
+                        const std::string& typestr, int device, const char* name, const char* routine) {
+  std::vector<std::size_t> extents;
+  for (nb::handle extent : shape) extents.push_back(nb::cast<std::size_t>(extent));
+  const nb::dlpack::dtype dtype = dtype_from_typestr(typestr, routine, name);
+  std::vector<std::int64_t> strides;
+  if (!byte_strides.is_none()) {
+    for (nb::handle stride : byte_strides) strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));
+  }
+  return nb::ndarray<>(pointer, extents.size(), extents.data(), owner, strides.empty() ? nullptr : strides.data(),
+                       dtype, nb::device::cuda::value, device);
 }
 
 // An object exposing only __cuda_array_interface__ (Numba's device arrays): its view,
@@ -171,27 +188,40 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
   nb::tuple data = nb::cast<nb::tuple>(interface["data"]);
   void* pointer = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data[0]));
   read_only = nb::cast<bool>(data[1]);
-  nb::tuple shape_tuple = nb::cast<nb::tuple>(interface["shape"]);
-  std::vector<std::size_t> shape;
-  for (nb::handle extent : shape_tuple) shape.push_back(nb::cast<std::size_t>(extent));
-  const nb::dlpack::dtype dtype = dtype_from_typestr(nb::cast<std::string>(interface["typestr"]), routine, name);
-  std::vector<std::int64_t> strides;
-  if (interface.contains("strides") && !interface["strides"].is_none()) {
-    for (nb::handle stride : nb::cast<nb::tuple>(interface["strides"])) {
-      strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));  // bytes to elements
-    }
-  }
-  if (interface.contains("stream") && !interface["stream"].is_none()) {
-    wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
-  }
   int device = 0;
   if (pointer != nullptr) {
     cudaPointerAttributes attributes{};
     if (cudaPointerGetAttributes(&attributes, pointer) == cudaSuccess) device = attributes.device;
     else cudaGetLastError();
   }
-  return nb::ndarray<>(pointer, shape.size(), shape.data(), object, strides.empty() ? nullptr : strides.data(), dtype,
-                       nb::device::cuda::value, device);
+  const nb::object strides = interface.contains("strides") ? nb::object(interface["strides"]) : nb::none();
+  nb::ndarray<> view = cuda_view(object, pointer, nb::cast<nb::tuple>(interface["shape"]), strides,
+                                 nb::cast<std::string>(interface["typestr"]), device, name, routine);
+  if (interface.contains("stream") && !interface["stream"].is_none()) {
+    wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
+  }
+  return view;
+}
+
+// A CuPy array on the plan's device, for work on CuPy's current stream: its view read
+// from its attributes (data.ptr, data.device_id, shape, strides, dtype.str), what its
+// __dlpack__ would export. On CuPy's current stream __dlpack__ orders nothing, but it
+// asks the driver for the pointer's attributes, a call per array, which this spares.
+// False where that does not hold (another stream or device): then __dlpack__ imports it.
+bool import_cupy_on_current_stream(nb::handle array, const Target& target, StreamHandle stream, nb::ndarray<>& view,
+                                   const char* name, const char* routine) {
+  const nb::handle current = cupy_current_stream_function();
+  if (current.is_none() || nb::cast<std::int64_t>(current().attr("ptr")) !=
+                               static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream))) {
+    return false;
+  }
+  const nb::object data = array.attr("data");
+  const int device = nb::cast<int>(data.attr("device_id"));
+  if (device != target.device) return false;
+  view = cuda_view(array, reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data.attr("ptr"))), array.attr("shape"),
+                   array.attr("strides"), nb::cast<std::string>(array.attr("dtype").attr("str")), device, name,
+                   routine);
+  return true;
 }
 
 // The view of an object nanobind imports itself (a DLPack capsule, __dlpack__ without
@@ -281,8 +311,11 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
   bool read_only = false;
   bool imported = false;
   const Library library = library_of(object);
+  if (library == Library::cupy && target.backend == Backend::cuda) {
+    imported = import_cupy_on_current_stream(object, target, stream, array.view, name, routine);
+  }
   // NumPy arrays are host memory, which nanobind imports itself, with no stream.
-  if (library != Library::numpy) {
+  if (!imported && library != Library::numpy) {
     if (nb::object dlpack = nb::getattr(object, "__dlpack__", nb::none()); !dlpack.is_none()) {
       if (target.backend == Backend::cuda) {
         // The consumer's stream, so that the producer orders its pending work before it.

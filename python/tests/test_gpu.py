@@ -191,6 +191,37 @@ def test_an_explicit_stream_waits_for_the_producers_pending_work(library):
     assert float(out) == 2.0 * (1 << 20)
 
 
+def test_cupy_arrays_read_from_their_attributes_agree_with_dlpack():
+    # On CuPy's current stream a CuPy array is read from its attributes (data.ptr,
+    # shape, strides, dtype); on another stream through __dlpack__. Both routes must
+    # see the same memory and refuse the same arrays with the same words.
+    reducer = cunum.Reducer("float64", backend="cuda")
+    x = cp.arange(1 << 12, dtype=cp.float64)
+    other = cp.cuda.Stream(non_blocking=True)
+    for data in (x, x[5:], x.reshape(64, 64)[3:], x[:0], x[7]):
+        current = reducer.reduce("sum", data)
+        through_dlpack = reducer.reduce("sum", data, stream=other.ptr)
+        other.synchronize()
+        assert float(current) == float(through_dlpack) == float(data.sum())
+    for bad in (x[::2], x.astype(cp.float32), x.reshape(64, 64)[:, :5], x.astype(cp.complex128)):
+        messages = []
+        for stream in (None, other.ptr):
+            with pytest.raises(cunum.InvalidArgument) as caught:
+                reducer.reduce("sum", bad, stream=stream)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1], messages
+    out = cp.zeros(3)[1:2].reshape(())  # a 0-d view inside a larger allocation
+    assert reducer.reduce("sum", x[7:], out).data.ptr == out.data.ptr
+    assert float(out) == float(x[7:].sum())
+    pricer = cunum.BlackScholesPricer(("call",), "float64", backend="cuda")
+    spot, expiry = cp.linspace(50, 150, 1000), cp.full(1000, 0.5)
+    calls = cp.zeros(2000)[1000:]  # an output view with an offset
+    pricer.price(spot, spot, expiry, volatility=0.2, out={"call": calls})
+    expected = pricer.price(spot, spot, expiry, volatility=0.2, stream=other.ptr)["call"]
+    other.synchronize()
+    assert cp.array_equal(calls, expected)
+
+
 def test_random_uniforms_equal_the_cpu_backend_bit_for_bit():
     gpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cuda")
     cpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cpu")
