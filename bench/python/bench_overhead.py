@@ -157,7 +157,21 @@ def measure(library="numpy", calls=200, rounds=31, clock="wall"):
             extra = us["python"] - us["routine"]
             lines.append(f"| {name} | {stream} | {us['python']:.2f} | {us['routine']:.2f} | {extra:.2f} | "
                          f"{us['binding']:.2f} | {'yes' if extra <= TARGET_US else 'no'} |")
+        if arrays.backend == "cuda":
+            lines.extend(["", export_line(arrays, calls, rounds, clock)])
     return lines
+
+
+def export_line(arrays, calls, rounds, clock):
+    """What one array's DLPack export costs its library, timed from Python: the route
+    the binding takes for PyTorch tensors (stream -1 on PyTorch's current stream) and
+    for CuPy arrays used on another stream; on CuPy's current stream it reads the
+    array's attributes instead."""
+    x = arrays.ones(SIZE)
+    stream = -1 if arrays.library == "torch" else arrays.stream_handle
+    us = per_call_us({"export": lambda n: python_seconds(lambda: x.__dlpack__(stream=stream), n, clock)}, calls,
+                     rounds, arrays.wait)["export"]
+    return f"For reference: {arrays.library}'s x.__dlpack__(stream={stream}) of one array, from Python: {us:.2f} us."
 
 
 def main():
