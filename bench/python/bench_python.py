@@ -9,38 +9,26 @@ otherwise write, on one GPU (issue 30's table). Needs the cunum package (pip ins
 Every case runs on one non-default stream (CuPy's current stream, and PyTorch's
 through an external stream on it); device times are CUDA events around each call,
 the median of 25 after 5 warm-up calls, cunum and the peer interleaved call by call.
-Each case checks cunum's answer against the peer's outside the timing. Host times
-(the small calls) are the mean of 2000 back-to-back calls, wall clock.
+Each case checks cunum's answer against the peer's outside the timing. The overhead
+case is bench_overhead.py's table for CuPy arrays and for PyTorch tensors: the host time
+of each small call from Python and from C++ in the same run.
 
 Cases and targets (issue 30): Black-Scholes 2^24 calls and puts against torch.compile
 and a CuPy ElementwiseKernel with erfc (faster than both); Poisson 4096^2 periodic
 against CuPy's rfft2 / divide / irfft2 (2x); one European call by Monte Carlo with 2^26
 paths against CuPy normals + payoff + mean (10x); the Python cost of a call on 2^10
-options and of a reduce of 2^10 floats (at most 5 us more than the C++ call: compare
-with the C++ benches' host-time rows).
+options and of a reduce of 2^10 floats (at most 5 us more than the C++ call).
 """
 
 import argparse
-import time
 
 import cupy as cp
 import numpy as np
 import torch
 
 import cunum
+from bench_overhead import measure as measure_overhead
 from device_timing import interleaved_ms
-
-
-def host_us(call, stream, count=2000):
-    for _ in range(50):
-        call()
-    stream.synchronize()
-    begin = time.perf_counter()
-    for _ in range(count):
-        call()
-    elapsed = time.perf_counter() - begin
-    stream.synchronize()
-    return elapsed / count * 1e6
 
 
 def black_scholes_torch(spot, strike, expiry, rate, volatility):
@@ -140,20 +128,10 @@ def bench_monte_carlo(dtype, stream, rows):
                  "CuPy normals + payoff + mean", peer, "10x"))
 
 
-def bench_overhead(stream, notes):
-    n = 1 << 10
-    spot = cp.full(n, 100.0, dtype=cp.float32)
-    out = {"call": cp.empty_like(spot), "put": cp.empty_like(spot)}
-    pricer = cunum.BlackScholesPricer(("call", "put"), "float32")
-    price_us = host_us(lambda: pricer.price(spot, spot, spot, rate=0.03, volatility=0.2, out=out), stream)
-    x = cp.ones(n, dtype=cp.float32)
-    result = cp.empty((), dtype=cp.float32)
-    reducer = cunum.Reducer("float32")
-    reduce_us = host_us(lambda: reducer.reduce("sum", x, result), stream)
-    explicit_us = host_us(lambda: reducer.reduce("sum", x, result, stream=stream.ptr), stream)
-    notes.append(f"- Python host time per call: Black-Scholes on 2^10 floats with out= {price_us:.2f} us; "
-                 f"reduce of 2^10 floats into out= {reduce_us:.2f} us (stream= given as an int: {explicit_us:.2f} us). "
-                 "Target: at most 5 us more than the same C++ call (the C++ benches' host-time rows).")
+def bench_overhead(notes):
+    for library in ("cupy", "torch"):
+        notes.extend([f"Host time of a small call, {library} arrays, Python against C++ (bench_overhead.py):",
+                      *measure_overhead(library), ""])
 
 
 CASES = {"black_scholes": bench_black_scholes, "poisson": bench_poisson, "monte_carlo": bench_monte_carlo}
@@ -193,7 +171,7 @@ def main():
                         failures.append(f"{name} ({np.dtype(dtype).name}): {type(error).__name__}: {error}")
         if "overhead" in arguments.cases:
             try:
-                bench_overhead(stream, notes)
+                bench_overhead(notes)
             except Exception as error:  # noqa: BLE001
                 failures.append(f"overhead: {type(error).__name__}: {error}")
     print()

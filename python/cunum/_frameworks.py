@@ -13,7 +13,9 @@ def _library(array):
 
 def current_stream(like):
     """The current CUDA stream (an int handle) of the library owning `like`: CuPy's
-    get_current_stream(), PyTorch's current_stream() on the tensor's device."""
+    get_current_stream(), PyTorch's current_stream() on the tensor's device. The
+    extension reads the same through cupy.cuda.get_current_stream and
+    torch._C._cuda_getCurrentRawStream directly, and calls this where they are missing."""
     library = _library(like)
     if library == "cupy":
         return sys.modules["cupy"].cuda.get_current_stream().ptr

@@ -14,11 +14,17 @@ namespace {
 enum class Library { numpy, cupy, torch, jax, numba, other };
 
 // The library an array's type comes from, by the top-level package of its module;
-// cached per type (the GIL serialises access).
+// cached per type, the last type asked about first (the GIL serialises access).
 Library library_of(nb::handle object) {
   static std::unordered_map<PyTypeObject*, Library> cache;
+  static PyTypeObject* last_type = nullptr;
+  static Library last_library = Library::other;
   PyTypeObject* type = Py_TYPE(object.ptr());
-  if (auto found = cache.find(type); found != cache.end()) return found->second;
+  if (type == last_type) return last_library;
+  if (auto found = cache.find(type); found != cache.end()) {
+    last_type = type;
+    return last_library = found->second;
+  }
   std::string module;
   if (nb::object name = nb::getattr(nb::handle(reinterpret_cast<PyObject*>(type)), "__module__", nb::none());
       nb::isinstance<nb::str>(name)) {
@@ -32,7 +38,8 @@ Library library_of(nb::handle object) {
   else if (top == "jax" || top == "jaxlib") library = Library::jax;
   else if (top == "numba" || top == "numba_cuda") library = Library::numba;
   cache.emplace(type, library);
-  return library;
+  last_type = type;
+  return last_library = library;
 }
 
 // cunum._frameworks, the Python side of the libraries' conventions.
@@ -79,6 +86,55 @@ StreamHandle parse_stream(nb::handle stream, const char* routine) {
   }());
 }
 
+// The current stream of a library's device as an int handle (0: the legacy default
+// stream), read through a function looked up once: CuPy's get_current_stream() (of the
+// current device), PyTorch's raw current stream of a device index (-1: the current
+// device; torch._C._cuda_getCurrentRawStream, which makes no torch.cuda.Stream object).
+// Either is None where the library lacks it, and cunum._frameworks.current_stream, which
+// says the same in Python, answers instead.
+nb::handle cupy_current_stream_function() {
+  static const nb::handle function =
+      nb::getattr(nb::module_::import_("cupy.cuda"), "get_current_stream", nb::none()).release();
+  return function;
+}
+
+nb::handle torch_raw_current_stream_function() {
+  static const nb::handle function =
+      nb::getattr(nb::module_::import_("torch._C"), "_cuda_getCurrentRawStream", nb::none()).release();
+  return function;
+}
+
+// The current stream of the library owning `like` (a CuPy array or a PyTorch tensor),
+// as cunum._frameworks.current_stream gives it.
+std::int64_t current_stream_of(nb::handle like, Library library) {
+  if (library == Library::cupy) {
+    if (nb::handle function = cupy_current_stream_function(); !function.is_none()) {
+      return nb::cast<std::int64_t>(function().attr("ptr"));
+    }
+  } else if (nb::handle function = torch_raw_current_stream_function(); !function.is_none()) {
+    // A CPU tensor has no device index (-1); torch.cuda.current_stream refuses it, as before.
+    if (const int device = nb::cast<int>(like.attr("get_device")()); device >= 0) {
+      return nb::cast<std::int64_t>(function(device));
+    }
+  }
+  return nb::cast<std::int64_t>(frameworks("current_stream")(like));
+}
+
+// The stream argument of `array`'s __dlpack__ for work on `stream`. A CUDA tensor of
+// PyTorch: -1 (the protocol's "no synchronization") when `stream` is PyTorch's current
+// stream of the current device, the one its __dlpack__ orders its work before, so that
+// it would do nothing; -1 spares it making two torch.cuda.Stream objects to find that.
+std::int64_t dlpack_stream(nb::handle array, Library library, StreamHandle stream) {
+  if (library == Library::torch) {
+    if (nb::handle function = torch_raw_current_stream_function();
+        !function.is_none() && nb::cast<bool>(array.attr("is_cuda"))) {
+      const std::int64_t current = nb::cast<std::int64_t>(function(-1));
+      if (current == static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream))) return -1;
+    }
+  }
+  return stream_number(stream);
+}
+
 // Orders `consumer` after the work enqueued on `producer` so far, on the device.
 void wait_on_device(StreamHandle producer, StreamHandle consumer) {
   if (producer == consumer) return;
@@ -101,10 +157,27 @@ nb::dlpack::dtype dtype_from_typestr(const std::string& typestr, const char* rou
   dtype.code = static_cast<std::uint8_t>(kind == 'f'   ? nb::dlpack::dtype_code::Float
                                          : kind == 'i' ? nb::dlpack::dtype_code::Int
                                          : kind == 'u' ? nb::dlpack::dtype_code::UInt
+                                         : kind == 'c' ? nb::dlpack::dtype_code::Complex
                                                        : nb::dlpack::dtype_code::Bool);
   dtype.bits = static_cast<std::uint8_t>(8 * std::stoi(typestr.substr(2)));
   dtype.lanes = 1;
   return dtype;
+}
+
+// A view of CUDA memory of `device` at `pointer`, described as NumPy describes arrays:
+// its shape, its strides in bytes (None: C-contiguous) and its typestr ('<f4');
+// `owner` keeps the memory alive.
+nb::ndarray<> cuda_view(nb::handle owner, void* pointer, nb::handle shape, nb::handle byte_strides,
+                        const std::string& typestr, int device, const char* name, const char* routine) {
+  std::vector<std::size_t> extents;
+  for (nb::handle extent : shape) extents.push_back(nb::cast<std::size_t>(extent));
+  const nb::dlpack::dtype dtype = dtype_from_typestr(typestr, routine, name);
+  std::vector<std::int64_t> strides;
+  if (!byte_strides.is_none()) {
+    for (nb::handle stride : byte_strides) strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));
+  }
+  return nb::ndarray<>(pointer, extents.size(), extents.data(), owner, strides.empty() ? nullptr : strides.data(),
+                       dtype, nb::device::cuda::value, device);
 }
 
 // An object exposing only __cuda_array_interface__ (Numba's device arrays): its view,
@@ -115,27 +188,40 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
   nb::tuple data = nb::cast<nb::tuple>(interface["data"]);
   void* pointer = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data[0]));
   read_only = nb::cast<bool>(data[1]);
-  nb::tuple shape_tuple = nb::cast<nb::tuple>(interface["shape"]);
-  std::vector<std::size_t> shape;
-  for (nb::handle extent : shape_tuple) shape.push_back(nb::cast<std::size_t>(extent));
-  const nb::dlpack::dtype dtype = dtype_from_typestr(nb::cast<std::string>(interface["typestr"]), routine, name);
-  std::vector<std::int64_t> strides;
-  if (interface.contains("strides") && !interface["strides"].is_none()) {
-    for (nb::handle stride : nb::cast<nb::tuple>(interface["strides"])) {
-      strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));  // bytes to elements
-    }
-  }
-  if (interface.contains("stream") && !interface["stream"].is_none()) {
-    wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
-  }
   int device = 0;
   if (pointer != nullptr) {
     cudaPointerAttributes attributes{};
     if (cudaPointerGetAttributes(&attributes, pointer) == cudaSuccess) device = attributes.device;
     else cudaGetLastError();
   }
-  return nb::ndarray<>(pointer, shape.size(), shape.data(), object, strides.empty() ? nullptr : strides.data(), dtype,
-                       nb::device::cuda::value, device);
+  const nb::object strides = interface.contains("strides") ? nb::object(interface["strides"]) : nb::none();
+  nb::ndarray<> view = cuda_view(object, pointer, nb::cast<nb::tuple>(interface["shape"]), strides,
+                                 nb::cast<std::string>(interface["typestr"]), device, name, routine);
+  if (interface.contains("stream") && !interface["stream"].is_none()) {
+    wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
+  }
+  return view;
+}
+
+// A CuPy array on the plan's device, for work on CuPy's current stream: its view read
+// from its attributes (data.ptr, data.device_id, shape, strides, dtype.str), what its
+// __dlpack__ would export. On CuPy's current stream __dlpack__ orders nothing, but it
+// asks the driver for the pointer's attributes, a call per array, which this spares.
+// False where that does not hold (another stream or device): then __dlpack__ imports it.
+bool import_cupy_on_current_stream(nb::handle array, const Target& target, StreamHandle stream, nb::ndarray<>& view,
+                                   const char* name, const char* routine) {
+  const nb::handle current = cupy_current_stream_function();
+  if (current.is_none() || nb::cast<std::int64_t>(current().attr("ptr")) !=
+                               static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream))) {
+    return false;
+  }
+  const nb::object data = array.attr("data");
+  const int device = nb::cast<int>(data.attr("device_id"));
+  if (device != target.device) return false;
+  view = cuda_view(array, reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data.attr("ptr"))), array.attr("shape"),
+                   array.attr("strides"), nb::cast<std::string>(array.attr("dtype").attr("str")), device, name,
+                   routine);
+  return true;
 }
 
 // The view of an object nanobind imports itself (a DLPack capsule, __dlpack__ without
@@ -225,15 +311,22 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
   bool read_only = false;
   bool imported = false;
   const Library library = library_of(object);
-  const bool has_dlpack = nb::hasattr(object, "__dlpack__");
-  if (has_dlpack && target.backend == Backend::cuda && library != Library::numpy) {
-    // The consumer's stream, so that the producer orders its pending work before it.
-    nb::object capsule = object.attr("__dlpack__")(nb::arg("stream") = stream_number(stream));
-    imported = try_view(capsule, access, array.view, read_only);
-  } else if (!has_dlpack && nb::hasattr(object, "__cuda_array_interface__")) {
-    array.view = import_cuda_array_interface(object, stream, read_only, name, routine);
-    read_only = read_only && access == Access::write;
-    imported = true;
+  if (library == Library::cupy && target.backend == Backend::cuda) {
+    imported = import_cupy_on_current_stream(object, target, stream, array.view, name, routine);
+  }
+  // NumPy arrays are host memory, which nanobind imports itself, with no stream.
+  if (!imported && library != Library::numpy) {
+    if (nb::object dlpack = nb::getattr(object, "__dlpack__", nb::none()); !dlpack.is_none()) {
+      if (target.backend == Backend::cuda) {
+        // The consumer's stream, so that the producer orders its pending work before it.
+        nb::object capsule = dlpack(nb::arg("stream") = dlpack_stream(object, library, stream));
+        imported = try_view(capsule, access, array.view, read_only);
+      }
+    } else if (nb::hasattr(object, "__cuda_array_interface__")) {
+      array.view = import_cuda_array_interface(object, stream, read_only, name, routine);
+      read_only = read_only && access == Access::write;
+      imported = true;
+    }
   }
   if (!imported) imported = try_view(object, access, array.view, read_only);
   detail::require(imported, routine, name, [&] {
@@ -265,9 +358,12 @@ void require_dtype(const Array& array, nb::dlpack::dtype dtype, const char* rout
 }
 
 void require_shape(const Array& array, const std::vector<std::int64_t>& expected, const char* routine) {
-  const std::vector<std::int64_t> shape = array.shape();
-  detail::require(shape == expected, routine, array.name,
-                  [&] { return "has shape " + shape_text(shape) + "; expected " + shape_text(expected); });
+  bool same = array.view.ndim() == expected.size();
+  for (std::size_t axis = 0; same && axis < expected.size(); ++axis) {
+    same = static_cast<std::int64_t>(array.view.shape(axis)) == expected[axis];
+  }
+  detail::require(same, routine, array.name,
+                  [&] { return "has shape " + shape_text(array.shape()) + "; expected " + shape_text(expected); });
 }
 
 void require_size(const Array& array, std::int64_t count, const char* routine) {
@@ -319,7 +415,7 @@ StreamHandle resolve_stream(nb::handle stream, nb::handle like, const Target& ta
   if (like.is_none()) return nullptr;
   const Library library = library_of(like);
   if (library != Library::cupy && library != Library::torch) return nullptr;
-  return stream_from_number(nb::cast<std::int64_t>(frameworks("current_stream")(like)), routine);
+  return stream_from_number(current_stream_of(like, library), routine);
 }
 
 Placement make_placement(const std::string& backend, nb::handle devices, nb::handle stream, const char* routine) {

@@ -11,6 +11,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -164,6 +165,22 @@ Enum parse_enum(const std::string& text, const Enum (&all)[N], const char* routi
     for (Enum value : all) names += std::string(names.empty() ? "" : ", ") + to_string(value);
     return std::string("is not one of ") + enum_name + "'s values (got '" + text + "'; one of " + names + ")";
   }());
+}
+
+// The names of an enum's values (CUNUM_ENUM) as Python strings, interned and made once
+// (never destroyed: the interpreter may be gone first), indexed by the value (its
+// position in `all`): dict keys that cost no new string a call.
+template <class Enum, std::size_t N>
+const std::array<nb::handle, N>& python_names(const Enum (&all)[N]) {
+  static const std::array<nb::handle, N> names = [&] {
+    std::array<nb::handle, N> made{};
+    for (std::size_t i = 0; i < N; ++i) {
+      made[i] = PyUnicode_InternFromString(to_string(all[i]));
+      if (!made[i].is_valid()) throw nb::python_error();
+    }
+    return made;
+  }();
+  return names;
 }
 
 // The name of a dtype as NumPy spells it ("float32").

@@ -9,6 +9,7 @@
 
 #include "cunum/black_scholes.hpp"
 #include "python/src/arrays.hpp"
+#include "python/src/bench.hpp"
 #include "python/src/modules.hpp"
 
 namespace cunum::python {
@@ -50,53 +51,73 @@ const T* scalar_or_array(nb::handle value, const char* name, T& scalar, std::vec
   return arrays.back().template as<T>();
 }
 
+// One price() call as Python asks for it, its arguments imported and checked: what the
+// C++ call takes, the arrays it reads and writes (kept alive), and the dict of results
+// handed back to the caller.
 template <class T>
-nb::dict price_with(const BlackScholesPricer<T>& pricer, nb::handle spot, nb::handle strike, nb::handle expiry,
-                    nb::handle rate, nb::handle dividend, nb::handle volatility, nb::handle out, nb::handle stream) {
+struct PriceCall {
+  Array spots, strikes, expiries;
+  std::vector<Array> parameters;  // per-option rate, dividend and volatility arrays
+  std::vector<Array> outputs;
+  BlackScholesMarket<T> market;
+  BlackScholesResults<T> arrays;
+  StreamHandle stream = nullptr;
+  nb::dict results;
+
+  void run(const BlackScholesPricer<T>& pricer) const {
+    pricer.price(spots.size(), spots.as<T>(), strikes.as<T>(), expiries.as<T>(), market, arrays, stream);
+  }
+};
+
+template <class T>
+PriceCall<T> price_call(const BlackScholesPricer<T>& pricer, nb::handle spot, nb::handle strike, nb::handle expiry,
+                        nb::handle rate, nb::handle dividend, nb::handle volatility, nb::handle out,
+                        nb::handle stream) {
   const char* routine = "cunum::BlackScholesPricer::price";
   const Target target = target_of(pricer.placement());
-  const StreamHandle on = resolve_stream(stream, spot, target, routine);
-  const Array spots = import_as<T>(spot, "spot", target, on, Access::read, routine);
-  const std::vector<std::int64_t> shape = spots.shape();
-  const Array strikes = import_as<T>(strike, "strike", target, on, Access::read, routine);
-  require_shape(strikes, shape, routine);
-  const Array expiries = import_as<T>(expiry, "expiry", target, on, Access::read, routine);
-  require_shape(expiries, shape, routine);
-  std::vector<Array> parameters;
+  PriceCall<T> call;
+  const StreamHandle on = call.stream = resolve_stream(stream, spot, target, routine);
+  call.spots = import_as<T>(spot, "spot", target, on, Access::read, routine);
+  const std::vector<std::int64_t> shape = call.spots.shape();
+  call.strikes = import_as<T>(strike, "strike", target, on, Access::read, routine);
+  require_shape(call.strikes, shape, routine);
+  call.expiries = import_as<T>(expiry, "expiry", target, on, Access::read, routine);
+  require_shape(call.expiries, shape, routine);
+  std::vector<Array>& parameters = call.parameters;
   parameters.reserve(3);
-  BlackScholesMarket<T> market;
+  BlackScholesMarket<T>& market = call.market;
   market.rates.rates = scalar_or_array(rate, "rate", market.rates.rate, parameters, shape, target, on, routine);
   market.rates.dividends =
       scalar_or_array(dividend, "dividend", market.rates.dividend, parameters, shape, target, on, routine);
   market.volatilities =
       scalar_or_array(volatility, "volatility", market.volatility, parameters, shape, target, on, routine);
 
+  const auto& all = BlackScholesOutputValues::all;
+  const auto& names = python_names(all);
   nb::dict given = out.is_none() ? nb::dict() : nb::cast<nb::dict>(out);
-  for (auto [name, array] : given) {
-    const std::string key = nb::cast<std::string>(name);
-    const BlackScholesOutput output = parse_enum(key, BlackScholesOutputValues::all, routine, "out", "BlackScholesOutput");
+  for (auto [key, array] : given) {
+    std::size_t index = 0;
+    while (index < names.size() && !key.equal(names[index])) ++index;
+    const BlackScholesOutput output = index < names.size() ? all[index]
+                                          : parse_enum(nb::cast<std::string>(key), all, routine, "out",
+                                                       "BlackScholesOutput");
     detail::require(pricer.outputs().contains(output), routine, "out", [&] {
-      return "names '" + key + "', which this pricer does not compute (its outputs are fixed when it is made)";
+      return std::string("names '") + to_string(output) +
+             "', which this pricer does not compute (its outputs are fixed when it is made)";
     });
   }
-  nb::dict results;
-  std::vector<Array> outputs;
-  outputs.reserve(std::size(BlackScholesOutputValues::all));
-  BlackScholesResults<T> arrays;
-  for (BlackScholesOutput output : BlackScholesOutputValues::all) {
+  call.outputs.reserve(std::size(all));
+  for (std::size_t index = 0; index < names.size(); ++index) {
+    const BlackScholesOutput output = all[index];
     if (!pricer.outputs().contains(output)) continue;
-    const char* name = to_string(output);
+    nb::handle given_array = PyDict_GetItem(given.ptr(), names[index].ptr());  // borrowed; null when absent
     nb::object result;
-    outputs.push_back(output_as<T>(given.contains(name) ? nb::handle(given[name]) : nb::handle(nb::none()), name, spot,
-                                   shape, target, on, routine, result));
-    arrays[output] = outputs.back().template as<T>();
-    results[name] = result;
+    call.outputs.push_back(output_as<T>(given_array.is_valid() ? given_array : nb::none(), to_string(output), spot,
+                                        shape, target, on, routine, result));
+    call.arrays[output] = call.outputs.back().template as<T>();
+    call.results[names[index]] = result;
   }
-  {
-    nb::gil_scoped_release unlocked;
-    pricer.price(spots.size(), spots.as<T>(), strikes.as<T>(), expiries.as<T>(), market, arrays, on);
-  }
-  return results;
+  return call;
 }
 
 template <class T>
@@ -217,7 +238,7 @@ Raises:
 
 }  // namespace
 
-void bind_black_scholes(nb::module_& m) {
+void bind_black_scholes(nb::module_& m, nb::module_& bench) {
   nb::class_<PyBlackScholesPricer>(m, "BlackScholesPricer", pricer_doc)
       .def(
           "__init__",
@@ -260,7 +281,12 @@ void bind_black_scholes(nb::module_& m) {
              nb::handle dividend, nb::handle volatility, nb::handle out, nb::handle stream) {
             return std::visit(
                 [&](const auto& pricer) {
-                  return price_with(pricer, spot, strike, expiry, rate, dividend, volatility, out, stream);
+                  const auto call = price_call(pricer, spot, strike, expiry, rate, dividend, volatility, out, stream);
+                  {
+                    nb::gil_scoped_release unlocked;
+                    call.run(pricer);
+                  }
+                  return call.results;
                 },
                 self.plan);
           },
@@ -281,6 +307,26 @@ void bind_black_scholes(nb::module_& m) {
           nb::arg("prices"), nb::arg("spot"), nb::arg("strike"), nb::arg("expiry"), nb::kw_only(),
           nb::arg("rate") = 0.0, nb::arg("dividend") = 0.0, nb::arg("type") = "call", nb::arg("out") = nb::none(),
           nb::arg("rejected") = nb::none(), nb::arg("stream") = nb::none(), implied_doc);
+
+  bench.def(
+      "black_scholes_price",
+      [](const PyBlackScholesPricer& self, nb::handle spot, nb::handle strike, nb::handle expiry, nb::handle rate,
+         nb::handle dividend, nb::handle volatility, nb::handle out, nb::handle stream, int calls,
+         const std::string& part, const std::string& clock) {
+        return std::visit(
+            [&](const auto& pricer) {
+              return seconds_of_calls(
+                  part, calls, clock,
+                  [&] { return price_call(pricer, spot, strike, expiry, rate, dividend, volatility, out, stream); },
+                  [&](const auto& call) { call.run(pricer); });
+            },
+            self.plan);
+      },
+      nb::arg("pricer"), nb::arg("spot"), nb::arg("strike"), nb::arg("expiry"), nb::arg("rate"), nb::arg("dividend"),
+      nb::arg("volatility"), nb::arg("out").none(), nb::arg("stream").none(), nb::arg("calls"), nb::arg("part"),
+      nb::arg("clock") = "wall",
+      "Seconds, on `clock` ('wall' or 'thread'), of `calls` back-to-back pricer.price(...) from C++ with these "
+      "arguments: 'routine' (the C++ BlackScholesPricer::price alone) or 'binding' (the binding's work before it).");
 }
 
 }  // namespace cunum::python

@@ -98,8 +98,10 @@ NB_MODULE(_cunum, m) {
   m.doc() = "The compiled core of the cunum package; import cunum, not this module.";
   translate_errors();
   bind_core(m);
-  bind_reduce(m);
-  bind_black_scholes(m);
+  nb::module_ bench = m.def_submodule(
+      "_bench", "The C++ side of bench/python/bench_overhead.py: small calls timed as C++ makes them. Not API.");
+  bind_reduce(m, bench);
+  bind_black_scholes(m, bench);
   bind_brownian_bridge(m);
   bind_random(m);
   bind_monte_carlo(m);

@@ -6,6 +6,7 @@
 
 #include "cunum/reduce.hpp"
 #include "python/src/arrays.hpp"
+#include "python/src/bench.hpp"
 #include "python/src/modules.hpp"
 
 namespace cunum::python {
@@ -27,19 +28,50 @@ struct PyReducer {
   std::string dtype;
 };
 
-// Reduces `input` into `out` (None: a new 0-d array of the input's library) with `plan`.
+// One reduction as Python asks for it, its arguments imported and checked: what the C++
+// call takes, and the object handed back to the caller.
 template <class T>
-nb::object reduce_with(Reducer<T>& plan, const std::string& op_name, const Array& input, nb::handle out,
-                       const Target& target, StreamHandle stream, const char* routine) {
+struct ReduceCall {
+  ReduceOp op;
+  Array input;
+  Array output;
+  StreamHandle stream;
+  nb::object result;
+
+  void run(Reducer<T>& plan) const {
+    plan.reduce(op, input.as<T>(), input.size(), output.as<reduce_result_t<T>>(), stream);
+  }
+};
+
+// The call reducing `input` into `out` (None: a new 0-d array of the input's library).
+template <class T>
+ReduceCall<T> reduce_call(const std::string& op_name, Array input, nb::handle out, const Target& target,
+                          StreamHandle stream, const char* routine) {
   const ReduceOp op = parse_enum(op_name, ReduceOpValues::all, routine, "op", "ReduceOp");
   require_dtype(input, nb::dtype<T>(), routine);
   nb::object result;
-  const Array output = output_as<reduce_result_t<T>>(out, "result", input.source, {}, target, stream, routine, result);
+  Array output = output_as<reduce_result_t<T>>(out, "result", input.source, {}, target, stream, routine, result);
+  return {op, std::move(input), std::move(output), stream, std::move(result)};
+}
+
+// Reducer.reduce's call: the stream resolved and `data` imported for the plan.
+template <class T>
+ReduceCall<T> plan_reduce_call(const Reducer<T>& plan, const std::string& op, nb::handle data, nb::handle out,
+                               nb::handle stream) {
+  const char* routine = "cunum::Reducer::reduce";
+  const Target target = target_of(plan.placement());
+  const StreamHandle on = resolve_stream(stream, data, target, routine);
+  Array input = import_as<T>(data, "data", target, on, Access::read, routine);
+  return reduce_call<T>(op, std::move(input), out, target, on, routine);
+}
+
+template <class T>
+nb::object run_released(Reducer<T>& plan, const ReduceCall<T>& call) {
   {
     nb::gil_scoped_release unlocked;
-    plan.reduce(op, input.as<T>(), input.size(), output.as<reduce_result_t<T>>(), stream);
+    call.run(plan);
   }
-  return result;
+  return call.result;
 }
 
 constexpr const char* reduce_doc = R"(Reduces every element of `data` into one value.
@@ -74,7 +106,7 @@ count); float sums are accumulated in double (docs/reduce.md has the bound).)";
 
 }  // namespace
 
-void bind_reduce(nb::module_& m) {
+void bind_reduce(nb::module_& m, nb::module_& bench) {
   nb::class_<PyReducer>(m, "Reducer", R"(A reduction plan: sum, sum of squares, min and max of one dtype.
 
 For the cuda backend it holds the device workspace, so repeated reductions cost
@@ -111,18 +143,30 @@ Raises:
       .def(
           "reduce",
           [](PyReducer& self, const std::string& op, nb::handle data, nb::handle out, nb::handle stream) {
-            const char* routine = "cunum::Reducer::reduce";
             return std::visit(
-                [&](auto& plan) {
-                  const Target target = target_of(plan.placement());
-                  const StreamHandle on = resolve_stream(stream, data, target, routine);
-                  const Array input = import_as<plan_value_t<decltype(plan)>>(data, "data", target, on, Access::read, routine);
-                  return reduce_with(plan, op, input, out, target, on, routine);
-                },
+                [&](auto& plan) { return run_released(plan, plan_reduce_call(plan, op, data, out, stream)); },
                 self.plan);
           },
           nb::arg("op"), nb::arg("data"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
           reduce_doc);
+
+  bench.def(
+      "reduce",
+      [](PyReducer& self, const std::string& op, nb::handle data, nb::handle out, nb::handle stream, int calls,
+         const std::string& part, const std::string& clock) {
+        return std::visit(
+            [&](auto& plan) {
+              return seconds_of_calls(
+                  part, calls, clock, [&] { return plan_reduce_call(plan, op, data, out, stream); },
+                  [&](const auto& call) { call.run(plan); });
+            },
+            self.plan);
+      },
+      nb::arg("reducer"), nb::arg("op"), nb::arg("data"), nb::arg("out").none(), nb::arg("stream").none(),
+      nb::arg("calls"), nb::arg("part"), nb::arg("clock") = "wall",
+      "Seconds, on `clock` ('wall' or 'thread'), of `calls` back-to-back reducer.reduce(op, data, out, "
+      "stream=stream) from C++: 'routine' (the C++ Reducer::reduce alone) or 'binding' (the binding's work "
+      "before it).");
 
   m.def(
       "reduce",
@@ -134,7 +178,10 @@ Raises:
         const Array input = import_array(data, "data", target, placement.stream, {}, Access::read, routine);
         AnyReducer plan = make_reducer(dtype_name(input.view.dtype()), placement, routine);
         return std::visit(
-            [&](auto& reducer) { return reduce_with(reducer, op, input, out, target, placement.stream, routine); },
+            [&](auto& reducer) {
+              using T = plan_value_t<decltype(reducer)>;
+              return run_released(reducer, reduce_call<T>(op, input, out, target, placement.stream, routine));
+            },
             plan);
       },
       nb::arg("op"), nb::arg("data"), nb::arg("out") = nb::none(), nb::kw_only(), nb::arg("backend") = nb::none(),

@@ -99,3 +99,24 @@ def test_cuda_array_interface_objects_are_read_and_their_device_checked():
 
     require_error(cunum.InvalidArgument, "argument 'result' is read-only", reducer.reduce, "sum", np.ones(2),
                   ReadOnlyScalar())
+
+
+def test_the_overhead_bench_times_from_cpp_the_call_python_makes():
+    # bench/python/bench_overhead.py compares a Python call with cunum._cunum._bench's
+    # C++ loop; the loop must run that same call: same plan, arrays, outputs.
+    from cunum._cunum import _bench
+
+    x = np.arange(1024, dtype=np.float32)
+    reducer = cunum.Reducer("float32", backend="cpu")
+    result = np.zeros((), dtype=np.float32)
+    assert _bench.reduce(reducer, "sum", x, result, None, 3, "routine") > 0
+    assert result == reducer.reduce("sum", x) == 523776.0
+    spot = np.linspace(50, 150, 1024, dtype=np.float32)
+    pricer = cunum.BlackScholesPricer(("call", "put"), "float32", backend="cpu")
+    out = {"call": np.zeros_like(spot), "put": np.zeros_like(spot)}
+    assert _bench.black_scholes_price(pricer, spot, spot, spot, 0.03, 0.0, 0.2, out, None, 2, "routine", "thread") >= 0
+    expected = pricer.price(spot, spot, spot, rate=0.03, volatility=0.2)
+    assert np.array_equal(out["call"], expected["call"]) and np.array_equal(out["put"], expected["put"])
+    untouched = np.zeros((), dtype=np.float32)
+    assert _bench.reduce(reducer, "sum", x, untouched, None, 3, "binding") > 0 and untouched == 0
+    require_error(cunum.InvalidArgument, "argument 'part'", _bench.reduce, reducer, "sum", x, result, None, 1, "all")

@@ -136,6 +136,92 @@ def test_an_explicit_stream_is_honoured_in_each_form():
         assert float(out) == 1000.0
 
 
+def test_a_pytorch_call_lands_on_pytorchs_current_stream():
+    # The default stream is read as PyTorch's raw current stream, and __dlpack__ is told
+    # there is nothing to order (-1): a call inside torch.cuda.graph is captured (a launch
+    # on any other stream during the capture would fail it).
+    torch = torch_or_skip()
+    reducer = cunum.Reducer("float64", backend="cuda")
+    t = torch.arange(1 << 20, dtype=torch.float64, device="cuda")
+    total = torch.zeros((), dtype=torch.float64, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        reducer.reduce("sum", t, total)
+    total.zero_()
+    graph.replay()
+    torch.cuda.synchronize()
+    assert float(total) == float((1 << 20) * ((1 << 20) - 1) // 2)
+
+
+def spin_on_current_stream(library):
+    """Enqueues a kernel that keeps the library's current stream busy for ~50 ms, so that
+    work queued behind it is still pending when the next call is made."""
+    if library == "torch":
+        import torch
+
+        torch.cuda._sleep(100_000_000)
+    else:
+        spin = cp.RawKernel(r"""extern "C" __global__ void spin(long long cycles) {
+            long long start = clock64();
+            while (clock64() - start < cycles) {}
+        }""", "spin")
+        spin((1,), (1,), (cp.int64(100_000_000),))
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_an_explicit_stream_waits_for_the_producers_pending_work(library):
+    # A stream other than the library's current one: the producer's __dlpack__ orders
+    # the work pending on its current stream (here, writing x) before the call's stream.
+    if library == "torch":
+        torch = torch_or_skip()
+        x = torch.ones(1 << 20, dtype=torch.float32, device="cuda")
+        out = torch.zeros((), dtype=torch.float32, device="cuda")
+        other = torch.cuda.Stream()
+        handle = other.cuda_stream
+    else:
+        x = cp.ones(1 << 20, dtype=cp.float32)
+        out = cp.zeros((), dtype=cp.float32)
+        other = cp.cuda.Stream(non_blocking=True)
+        handle = other.ptr
+    reducer = cunum.Reducer("float32", backend="cuda")
+    spin_on_current_stream(library)
+    x[...] = 2.0  # on the current stream, behind the spin
+    reducer.reduce("sum", x, out, stream=handle)
+    other.synchronize()
+    assert float(out) == 2.0 * (1 << 20)
+
+
+def test_cupy_arrays_read_from_their_attributes_agree_with_dlpack():
+    # On CuPy's current stream a CuPy array is read from its attributes (data.ptr,
+    # shape, strides, dtype); on another stream through __dlpack__. Both routes must
+    # see the same memory and refuse the same arrays with the same words.
+    reducer = cunum.Reducer("float64", backend="cuda")
+    x = cp.arange(1 << 12, dtype=cp.float64)
+    other = cp.cuda.Stream(non_blocking=True)
+    for data in (x, x[5:], x.reshape(64, 64)[3:], x[:0], x[7]):
+        current = reducer.reduce("sum", data)
+        through_dlpack = reducer.reduce("sum", data, stream=other.ptr)
+        other.synchronize()
+        assert float(current) == float(through_dlpack) == float(data.sum())
+    for bad in (x[::2], x.astype(cp.float32), x.reshape(64, 64)[:, :5], x.astype(cp.complex128)):
+        messages = []
+        for stream in (None, other.ptr):
+            with pytest.raises(cunum.InvalidArgument) as caught:
+                reducer.reduce("sum", bad, stream=stream)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1], messages
+    out = cp.zeros(3)[1:2].reshape(())  # a 0-d view inside a larger allocation
+    assert reducer.reduce("sum", x[7:], out).data.ptr == out.data.ptr
+    assert float(out) == float(x[7:].sum())
+    pricer = cunum.BlackScholesPricer(("call",), "float64", backend="cuda")
+    spot, expiry = cp.linspace(50, 150, 1000), cp.full(1000, 0.5)
+    calls = cp.zeros(2000)[1000:]  # an output view with an offset
+    pricer.price(spot, spot, expiry, volatility=0.2, out={"call": calls})
+    expected = pricer.price(spot, spot, expiry, volatility=0.2, stream=other.ptr)["call"]
+    other.synchronize()
+    assert cp.array_equal(calls, expected)
+
+
 def test_random_uniforms_equal_the_cpu_backend_bit_for_bit():
     gpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cuda")
     cpu = cunum.RandomGenerator("philox4x32_10", 99, backend="cpu")
