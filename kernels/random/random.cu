@@ -23,12 +23,13 @@ void launch_philox_fill(const RandomFillArgs<T>& args, int arch, int multiproces
     using Policy = typename decltype(tag)::type;
     dispatch_normal(args.normal, [&](auto normal) {
       constexpr bool is_normal = decltype(normal)::value;
-      const auto blocks = static_cast<std::int64_t>(PhiloxFill<T, is_normal>(args).blocks());
+      const PhiloxFill<T, is_normal> fill(args);
+      const auto blocks = static_cast<std::int64_t>(fill.blocks());
       const LaunchConfig config{grid_1d(resident_blocks(blocks, Policy::block_threads,
                                                         Policy::blocks_per_multiprocessor, multiprocessor_count),
                                         name),
                                 dim3(Policy::block_threads), 0, stream};
-      launch_kernel(random_fill_kernel<Policy, T, is_normal>, name, config, args);
+      launch_kernel(random_fill_kernel<Policy, T, is_normal>, name, config, fill);
     });
   });
 }

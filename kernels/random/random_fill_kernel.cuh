@@ -13,16 +13,21 @@
 namespace cunum::detail {
 
 // Consecutive threads take consecutive Philox blocks: a warp's whole blocks are 512
-// contiguous bytes, one 16-byte store a thread when `out` is aligned.
+// contiguous bytes, one 16-byte store a thread when `out` is aligned. The fill is made
+// on the host (its round keys and shape are this kernel's parameter); the whole blocks
+// run in a loop of their own, the edge blocks (one at each end at most, or all where
+// units straddle blocks) in two loops that most threads skip.
 template <class Policy, class T, bool Normal>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks(sizeof(T) == sizeof(float) && !Normal))
-    random_fill_kernel(RandomFillArgs<T> args) {
-  const PhiloxFill<T, Normal> fill(args);
-  const std::uint64_t blocks = fill.blocks();
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t block = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; block < blocks; block += stride) {
-    fill.fill_block(block);
+    random_fill_kernel(const PhiloxFill<T, Normal> fill) {
+  const std::uint64_t thread = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  // The grid is the GPU's resident blocks at most (the launcher's), far below 2^32 threads.
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (std::uint64_t block = fill.whole_begin() + thread; block < fill.whole_end(); block += stride) {
+    fill.fill_whole_block(block);
   }
+  for (std::uint64_t block = thread; block < fill.whole_begin(); block += stride) fill.fill_units(block);
+  for (std::uint64_t block = fill.whole_end() + thread; block < fill.blocks(); block += stride) fill.fill_units(block);
 }
 
 // One thread per lane: consecutive threads write consecutive units (coalesced).

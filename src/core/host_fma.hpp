@@ -1,7 +1,7 @@
 #pragma once
 // Internal: runs a piece of a CPU backend compiled for the host's FMA instructions where
 // it has them. Code shared with the GPU writes its multiply-adds as fma() and fmaf()
-// (cunum/device/detail/double_normal_math.hpp, float_normal_quantile.hpp), which
+// (cunum/device/detail/double_normal_math.hpp, float_normal_math.hpp), which
 // x86-64's baseline makes library calls: monte_carlo's pair of double normals and two
 // exp2s cost 2.6 times libm's functions that way, 0.9 times with the instruction. fma()
 // is exact either way, so the results are the same bits where the translation unit

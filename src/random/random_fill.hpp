@@ -12,6 +12,7 @@
 #include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/device/sobol.hpp"
+#include "cunum/device/detail/float_normal_math.hpp"
 #include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
@@ -52,6 +53,13 @@ struct PhiloxUnit {
   static constexpr int block_values = block_units * values;
 };
 
+// mean + stddev z as one fma, so that the CPU and the GPU round it alike (a compiler
+// would fuse it on one and not the other).
+template <class T>
+CUNUM_HOST_DEVICE T scaled_normal(T mean, T stddev, T z) {
+  return float_normal_math::fma_rn(stddev, z, mean);
+}
+
 // The values of one unit from its words.
 template <class T, bool Normal>
 CUNUM_HOST_DEVICE void unit_values(const RandomFillArgs<T>& args, const std::uint32_t* words, T* values) {
@@ -69,8 +77,8 @@ CUNUM_HOST_DEVICE void unit_values(const RandomFillArgs<T>& args, const std::uin
       device::box_muller(device::uniform_double(words[0], words[1]), device::uniform_double(words[2], words[3]),
                          pair);
     }
-    values[0] = args.mean + args.stddev * pair[0];
-    values[1] = args.mean + args.stddev * pair[1];
+    values[0] = scaled_normal(args.mean, args.stddev, pair[0]);
+    values[1] = scaled_normal(args.mean, args.stddev, pair[1]);
   }
 }
 
@@ -102,8 +110,11 @@ CUNUM_HOST_DEVICE void store_block_values(T* out, const T (&values)[Count]) {
 // One Philox fill with its unit shape fixed. Block i of the fill (i < blocks(), the
 // Philox block first_word / 4 + i) writes the units whose first word lies in it.
 // When the offset is a multiple of the unit's words, a block's units are its own,
-// and a whole block (all but the fill's first and last, at most) writes its 16 bytes
-// of values at once; otherwise units straddle blocks and fill_units takes them.
+// and a whole block (all but the fill's first and last, at most: the blocks of
+// [whole_begin(), whole_end())) writes its 16 bytes of values at once; the others,
+// every block where units straddle blocks, go unit by unit (fill_units). Made once a
+// fill, on the host for the GPU (the kernel's parameter: the Philox round keys and the
+// fill's shape come from the kernel's constant bank, not from each thread's arithmetic).
 template <class T, bool Normal>
 class PhiloxFill {
  public:
@@ -111,34 +122,47 @@ class PhiloxFill {
 
   CUNUM_HOST_DEVICE explicit PhiloxFill(const RandomFillArgs<T>& args)
       : args_(args),
+        keys_(device::philox_round_keys(args.seed)),
         first_block_(args.first_word / 4),
         units_((static_cast<std::uint64_t>(args.n) + Unit::values - 1) >> Unit::value_shift),
         // From first_word's block, not from word 0: a fill may end at the stream's last
         // word, where first_word + words + 3 would wrap.
         blocks_(((args.first_word % 4) + (units_ << Unit::word_shift) + 3) / 4),
-        units_on_block_words_(args.first_word % Unit::words == 0),
-        lead_values_(static_cast<std::int64_t>((args.first_word % 4) >> Unit::word_shift) * Unit::values) {}
+        lead_values_(static_cast<std::int64_t>((args.first_word % 4) >> Unit::word_shift) * Unit::values) {
+    // Whole blocks: their first value at or after the fill's first, their last before n.
+    if (args.first_word % Unit::words == 0) {
+      whole_begin_ = lead_values_ == 0 ? 0 : 1;
+      whole_end_ = static_cast<std::uint64_t>(args.n + lead_values_) / Unit::block_values;
+      if (whole_end_ < whole_begin_) whole_end_ = whole_begin_;
+    }
+  }
 
   CUNUM_HOST_DEVICE std::uint64_t blocks() const { return blocks_; }
+  CUNUM_HOST_DEVICE std::uint64_t whole_begin() const { return whole_begin_; }
+  CUNUM_HOST_DEVICE std::uint64_t whole_end() const { return whole_end_; }
 
   CUNUM_HOST_DEVICE void fill_block(std::uint64_t index) const {
-    const std::int64_t first_value = static_cast<std::int64_t>(index) * Unit::block_values - lead_values_;
-    if (!units_on_block_words_ || first_value < 0 || first_value + Unit::block_values > args_.n) {
-      fill_units(first_block_ + index);
-      return;
+    if (index >= whole_begin_ && index < whole_end_) {
+      fill_whole_block(index);
+    } else {
+      fill_units(index);
     }
-    const device::PhiloxWords words = device::generator_block(args_.seed, first_block_ + index);
+  }
+
+  // Block `index` of [whole_begin(), whole_end()).
+  CUNUM_HOST_DEVICE void fill_whole_block(std::uint64_t index) const {
+    const device::PhiloxWords words = device::generator_block(keys_, first_block_ + index);
     T values[Unit::block_values];
     for (int unit = 0; unit < Unit::block_units; ++unit) {
       unit_values<T, Normal>(args_, words.w + unit * Unit::words, values + unit * Unit::values);
     }
-    store_block_values(args_.out + first_value, values);
+    store_block_values(args_.out + (static_cast<std::int64_t>(index) * Unit::block_values - lead_values_), values);
   }
 
- private:
-  // The units whose first word lies in Philox block `block`, one by one; the next
-  // block is generated too when the last of them straddles the boundary.
-  CUNUM_HOST_DEVICE void fill_units(std::uint64_t block) const {
+  // The units whose first word lies in block `index`, one by one; the next block is
+  // generated too when the last of them straddles the boundary.
+  CUNUM_HOST_DEVICE void fill_units(std::uint64_t index) const {
+    const std::uint64_t block = first_block_ + index;
     const std::uint64_t block_begin = 4 * block, block_end = block_begin + 4;
     const std::uint64_t relative_begin = block_begin > args_.first_word ? block_begin - args_.first_word : 0;
     const std::uint64_t unit_begin = (relative_begin + Unit::words - 1) >> Unit::word_shift;
@@ -146,11 +170,11 @@ class PhiloxFill {
     if (unit_end > units_) unit_end = units_;
     if (unit_begin >= unit_end) return;
     std::uint32_t words[8];
-    const device::PhiloxWords current = device::generator_block(args_.seed, block);
+    const device::PhiloxWords current = device::generator_block(keys_, block);
     for (int k = 0; k < 4; ++k) words[k] = current.w[k];
     const std::uint64_t last_word = args_.first_word + (unit_end << Unit::word_shift) - 1;
     if (last_word >= block_end) {
-      const device::PhiloxWords next = device::generator_block(args_.seed, block + 1);
+      const device::PhiloxWords next = device::generator_block(keys_, block + 1);
       for (int k = 0; k < 4; ++k) words[4 + k] = next.w[k];
     }
     for (std::uint64_t unit = unit_begin; unit < unit_end; ++unit) {
@@ -162,12 +186,15 @@ class PhiloxFill {
     }
   }
 
+ private:
   RandomFillArgs<T> args_;
+  device::PhiloxRoundKeys keys_;
   std::uint64_t first_block_;
   std::uint64_t units_;
   std::uint64_t blocks_;
-  bool units_on_block_words_;
   std::int64_t lead_values_;  // values of the first block's units before first_word
+  std::uint64_t whole_begin_ = 0;
+  std::uint64_t whole_end_ = 0;  // none where units straddle blocks
 };
 
 // Calls run(std::true_type{}) for a normal fill, run(std::false_type{}) for a uniform
@@ -260,6 +287,9 @@ CUNUM_HOST_DEVICE void mrg_next_lane_start(const MrgFillArgs<T>& args, std::int6
 template <bool Normal, class T>
 CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t thread, device::Mrg32k3aState state) {
   const std::int64_t units = args.units();
+  // Three units an iteration on the GPU: a multiple of the state's three words, so
+  // that they stay in place instead of moving down a register each draw.
+  CUNUM_UNROLL_BY_3
   for (std::int64_t unit = thread; unit < units; unit += static_cast<std::int64_t>(kMrgLanes)) {
     if constexpr (!Normal) {
       const std::uint64_t output = device::mrg32k3a_next(state);
@@ -278,8 +308,8 @@ CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t th
         device::box_muller(u1, device::mrg32k3a_curand_uniform_double(device::mrg32k3a_next(state)), pair);
       }
       const std::int64_t first = 2 * unit;
-      args.out[first] = args.mean + args.stddev * pair[0];
-      if (first + 1 < args.n) args.out[first + 1] = args.mean + args.stddev * pair[1];
+      args.out[first] = scaled_normal(args.mean, args.stddev, pair[0]);
+      if (first + 1 < args.n) args.out[first + 1] = scaled_normal(args.mean, args.stddev, pair[1]);
     }
   }
 }
@@ -321,7 +351,7 @@ CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, Word word) {
     } else {
       z = device::sobol_normal(high_word);
     }
-    return args.mean + args.stddev * z;
+    return scaled_normal(args.mean, args.stddev, z);
   }
 }
 

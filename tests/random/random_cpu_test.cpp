@@ -50,7 +50,24 @@ TEST(Philox, KnownAnswerVectors) {
   };
   for (const Case& c : cases) {
     const PhiloxWords out = cunum::device::philox4x32(c.counter, c.key[0], c.key[1]);
-    for (int k = 0; k < 4; ++k) EXPECT_EQ(out.w[k], c.expected.w[k]) << "word " << k;
+    // The fills' form: the round keys of the 64-bit seed whose halves are the key.
+    const PhiloxWords scheduled = cunum::device::philox4x32_10(
+        c.counter, cunum::device::philox_round_keys(c.key[0] | (std::uint64_t{c.key[1]} << 32)));
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(out.w[k], c.expected.w[k]) << "word " << k;
+      EXPECT_EQ(scheduled.w[k], c.expected.w[k]) << "word " << k;
+    }
+  }
+}
+
+// Block b of the generator stream is block b / 65536 of subsequence b mod 65536.
+TEST(Philox, GeneratorBlockInterleavesSubsequences) {
+  const std::uint64_t seed = 0x299f31d0a4093822ull;
+  for (std::uint64_t block : {0ull, 1ull, 65535ull, 65536ull, 65537ull, (1ull << 40) + 12345, ~0ull >> 2}) {
+    const PhiloxWords expected = cunum::device::philox_block(
+        cunum::device::philox_state(seed, block % 65536, 0), block / 65536);
+    const PhiloxWords out = cunum::device::generator_block(seed, block);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(out.w[k], expected.w[k]) << "block " << block << " word " << k;
   }
 }
 

@@ -2,6 +2,7 @@
 // The stream of cunum::RandomGenerator written element by element from the word
 // definition (cunum/device/philox.hpp), independent of the backends' block logic.
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -31,7 +32,8 @@ std::vector<T> reference_uniforms(std::uint64_t seed, std::uint64_t offset, std:
   return values;
 }
 
-// n normals from word `offset`: Box-Muller on consecutive pairs of uniforms.
+// n normals from word `offset`: Box-Muller on consecutive pairs of uniforms, each
+// written as mean + stddev z rounded once (one fma).
 template <class T>
 std::vector<T> reference_normals(std::uint64_t seed, std::uint64_t offset, std::int64_t n, T mean, T stddev) {
   const std::uint64_t per_uniform = sizeof(T) == sizeof(float) ? 1 : 2;
@@ -40,8 +42,8 @@ std::vector<T> reference_normals(std::uint64_t seed, std::uint64_t offset, std::
     const std::uint64_t word = offset + 2 * per_uniform * pair;
     T z[2];
     device::box_muller(reference_uniform_at<T>(seed, word), reference_uniform_at<T>(seed, word + per_uniform), z);
-    values[2 * pair] = mean + stddev * z[0];
-    if (2 * pair + 1 < n) values[2 * pair + 1] = mean + stddev * z[1];
+    values[2 * pair] = std::fma(stddev, z[0], mean);
+    if (2 * pair + 1 < n) values[2 * pair + 1] = std::fma(stddev, z[1], mean);
   }
   return values;
 }

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 
+#include "cunum/device/detail/wide_product.hpp"
+
 #if defined(__CUDACC__)
 #define CUNUM_MRG_QUALIFIERS __host__ __device__ inline
 #else
@@ -42,13 +44,19 @@ struct MrgMatrix {
 };
 
 /// x mod m for any 64-bit x and m = 2^32 - c with c < 2^15 (both moduli): since
-/// 2^32 = c (mod m), two folds of the high word, hi c + lo, leave less than 2m, and
-/// one subtraction finishes. Exact, and far cheaper on a GPU than a 64-bit `%`.
+/// 2^32 = c (mod m), folding the high word, hi c + lo, leaves y < 2^47 + 2^32 (one
+/// 32 x 32 -> 64-bit multiply-add); folding y's leaves less than 2^32 + 2^30, which
+/// 32-bit arithmetic forms wrapped past 2^32 at most once: then it is t + c (mod m), t
+/// below 2^30, else one subtraction finishes. Exact, and far cheaper on a GPU than a
+/// 64-bit `%`.
 CUNUM_MRG_QUALIFIERS std::uint64_t mrg_reduce(std::uint64_t x, std::uint64_t m) {
-  const std::uint64_t c = (std::uint64_t{1} << 32) - m;
-  x = (x >> 32) * c + (x & 0xFFFFFFFFu);  // < 2^47 + 2^32
-  x = (x >> 32) * c + (x & 0xFFFFFFFFu);  // < 2^32 + 2^30 < 2m
-  return x >= m ? x - m : x;
+  using ::cunum::detail::wide_product;
+  const auto c = static_cast<std::uint32_t>((std::uint64_t{1} << 32) - m);
+  const std::uint64_t y = wide_product(static_cast<std::uint32_t>(x >> 32), c) + static_cast<std::uint32_t>(x);
+  const auto low = static_cast<std::uint32_t>(y);
+  const std::uint32_t t = low + static_cast<std::uint32_t>(y >> 32) * c;
+  if (t < low) return t + c;  // wrapped
+  return t >= m ? t - m : t;
 }
 
 /// (a + b) mod m for a, b < m.
@@ -149,17 +157,23 @@ CUNUM_MRG_QUALIFIERS std::uint64_t mrg32k3a_next(Mrg32k3aState& state) {
   // Each component's recurrence as one sum below 2^54 (coefficients below 2^21, the
   // negative one applied to m - x in [1, m]) and one reduction: the same residue as
   // reducing each product, with half the reductions.
-  const std::uint64_t next1 =
-      mrg_reduce(std::uint64_t{1403580} * x1[1] + std::uint64_t{810728} * (kMrgModulus1 - x1[0]), kMrgModulus1);
-  const std::uint64_t next2 =
-      mrg_reduce(std::uint64_t{527612} * x2[2] + std::uint64_t{1370589} * (kMrgModulus2 - x2[0]), kMrgModulus2);
+  // Every word is below 2^32: as 32-bit values the products are 32 x 32 -> 64-bit
+  // multiply-adds and the rest 32-bit arithmetic (64-bit words would cost a GPU the
+  // products of their zero high halves).
+  using ::cunum::detail::wide_product;
+  const auto word = [](std::uint64_t x) { return static_cast<std::uint32_t>(x); };
+  const auto next1 = word(mrg_reduce(
+      wide_product(1403580u, word(x1[1])) + wide_product(810728u, word(kMrgModulus1 - x1[0])), kMrgModulus1));
+  const auto next2 = word(mrg_reduce(
+      wide_product(527612u, word(x2[2])) + wide_product(1370589u, word(kMrgModulus2 - x2[0])), kMrgModulus2));
   state.x1[0] = x1[1];
   state.x1[1] = x1[2];
   state.x1[2] = next1;
   state.x2[0] = x2[1];
   state.x2[1] = x2[2];
   state.x2[2] = next2;
-  return next1 > next2 ? next1 - next2 : next1 + kMrgModulus1 - next2;
+  // (next1 - next2) mod m1 in [1, m1]: below 2^32, so the 32-bit difference wraps to it.
+  return next1 - next2 + (next1 > next2 ? 0u : word(kMrgModulus1));
 }
 
 /// The next output as a double in (0, 1), advancing the state by one step: L'Ecuyer's

@@ -15,6 +15,8 @@
 
 #include <cstdint>
 
+#include "cunum/device/detail/wide_product.hpp"
+
 #if defined(__CUDACC__)
 #define CUNUM_PHILOX_QUALIFIERS __host__ __device__ inline
 #else
@@ -28,23 +30,54 @@ struct PhiloxWords {
   std::uint32_t w[4];
 };
 
+/// The Weyl sequence that advances Philox4x32's key after each round.
+constexpr std::uint32_t kPhiloxWeyl0 = 0x9E3779B9u;  // golden ratio
+constexpr std::uint32_t kPhiloxWeyl1 = 0xBB67AE85u;  // sqrt(3) - 1
+
+/// One round of the Philox4x32 block function under the round's key (key0, key1).
+CUNUM_PHILOX_QUALIFIERS PhiloxWords philox_round(const PhiloxWords& counter, std::uint32_t key0, std::uint32_t key1) {
+  const std::uint64_t product0 = ::cunum::detail::wide_product(0xD2511F53u, counter.w[0]);
+  const std::uint64_t product1 = ::cunum::detail::wide_product(0xCD9E8D57u, counter.w[2]);
+  const auto hi0 = static_cast<std::uint32_t>(product0 >> 32), lo0 = static_cast<std::uint32_t>(product0);
+  const auto hi1 = static_cast<std::uint32_t>(product1 >> 32), lo1 = static_cast<std::uint32_t>(product1);
+  return PhiloxWords{{hi1 ^ counter.w[1] ^ key0, lo1, hi0 ^ counter.w[3] ^ key1, lo0}};
+}
+
 /// Philox4x32 with `rounds` rounds of the block function on `counter` under the
 /// 64-bit key (key0, key1). rounds = 10 is Philox4x32-10.
 CUNUM_PHILOX_QUALIFIERS PhiloxWords philox4x32(PhiloxWords counter, std::uint32_t key0, std::uint32_t key1,
                                                int rounds = 10) {
-  constexpr std::uint32_t multiplier0 = 0xD2511F53u;
-  constexpr std::uint32_t multiplier1 = 0xCD9E8D57u;
-  constexpr std::uint32_t weyl0 = 0x9E3779B9u;  // golden ratio
-  constexpr std::uint32_t weyl1 = 0xBB67AE85u;  // sqrt(3) - 1
   for (int round = 0; round < rounds; ++round) {
-    const std::uint64_t product0 = static_cast<std::uint64_t>(multiplier0) * counter.w[0];
-    const std::uint64_t product1 = static_cast<std::uint64_t>(multiplier1) * counter.w[2];
-    const auto hi0 = static_cast<std::uint32_t>(product0 >> 32), lo0 = static_cast<std::uint32_t>(product0);
-    const auto hi1 = static_cast<std::uint32_t>(product1 >> 32), lo1 = static_cast<std::uint32_t>(product1);
-    counter = PhiloxWords{{hi1 ^ counter.w[1] ^ key0, lo1, hi0 ^ counter.w[3] ^ key1, lo0}};
-    key0 += weyl0;
-    key1 += weyl1;
+    counter = philox_round(counter, key0, key1);
+    key0 += kPhiloxWeyl0;
+    key1 += kPhiloxWeyl1;
   }
+  return counter;
+}
+
+/// The ten round keys of Philox4x32-10 under `seed`'s key (low, high 32 bits): formed
+/// once where many blocks share a seed, so that a block costs its rounds only (a fill's
+/// kernel reads them from its parameters).
+struct PhiloxRoundKeys {
+  std::uint32_t key[10][2];
+};
+
+CUNUM_PHILOX_QUALIFIERS PhiloxRoundKeys philox_round_keys(std::uint64_t seed) {
+  PhiloxRoundKeys keys{};
+  std::uint32_t key0 = static_cast<std::uint32_t>(seed), key1 = static_cast<std::uint32_t>(seed >> 32);
+  for (auto& round : keys.key) {
+    round[0] = key0;
+    round[1] = key1;
+    key0 += kPhiloxWeyl0;
+    key1 += kPhiloxWeyl1;
+  }
+  return keys;
+}
+
+/// Philox4x32-10 on `counter` under precomputed round keys: philox4x32(counter, low,
+/// high 32 bits of the seed).
+CUNUM_PHILOX_QUALIFIERS PhiloxWords philox4x32_10(PhiloxWords counter, const PhiloxRoundKeys& keys) {
+  for (const auto& round : keys.key) counter = philox_round(counter, round[0], round[1]);
   return counter;
 }
 
@@ -82,8 +115,16 @@ constexpr std::uint64_t kGeneratorSubsequences = 65536;
 /// CURAND_RNG_PSEUDO_PHILOX4_32_10 (curandGenerate and its float uniform and normal
 /// fills), as measured against it on an H100: 65536 interleaved subsequences, an
 /// offset of w words starting at block w / 4.
+CUNUM_PHILOX_QUALIFIERS PhiloxWords generator_block(const PhiloxRoundKeys& keys, std::uint64_t block) {
+  const std::uint64_t counter = block / kGeneratorSubsequences, subsequence = block % kGeneratorSubsequences;
+  return philox4x32_10(PhiloxWords{{static_cast<std::uint32_t>(counter), static_cast<std::uint32_t>(counter >> 32),
+                                    static_cast<std::uint32_t>(subsequence), 0u}},
+                       keys);
+}
+
+/// generator_block with the round keys of `seed`.
 CUNUM_PHILOX_QUALIFIERS PhiloxWords generator_block(std::uint64_t seed, std::uint64_t block) {
-  return philox_block(philox_state(seed, block % kGeneratorSubsequences, 0), block / kGeneratorSubsequences);
+  return generator_block(philox_round_keys(seed), block);
 }
 
 /// Word `word` of the stream of cunum::RandomGenerator (see generator_block).
@@ -135,6 +176,7 @@ CUNUM_PHILOX_QUALIFIERS void uniform2_double(PhiloxState& state, double out[2]) 
 #include <cmath>
 
 #include "cunum/device/detail/double_normal_math.hpp"
+#include "cunum/device/detail/float_normal_math.hpp"
 
 namespace cunum::device {
 
@@ -142,7 +184,7 @@ namespace cunum::device {
 /// The host's sin(pi x) and cos(pi x), x in [0, 2]: x less its nearest half-integer
 /// q / 2 (exact), a quarter turn at most, through libm's sine and cosine, then turned
 /// by q quarters; so the result is within an ulp or two of the exact values, as the
-/// device's sincospi is, even where they are near zero.
+/// device's sincos_two_pi is, even where they are near zero.
 inline void host_sincospi(double x, double& sine, double& cosine) {
   const double quarters = std::nearbyint(2.0 * x);
   const double angle = 3.141592653589793 * (x - 0.5 * quarters);
@@ -156,23 +198,20 @@ inline void host_sincospi(double x, double& sine, double& cosine) {
 }
 #endif
 
-/// Box-Muller on one pair of uniforms u1, u2 in (0, 1]: r = sqrt(-2 ln u1),
-/// (r sin(2 pi u2), r cos(2 pi u2)), two independent standard normals. The angle is
-/// taken as sinpi/cospi of 2 u2 (exact: no rounded 2 pi u2): the CUDA math library's
-/// sincospi on the device, host_sincospi on the host. The logarithm is the host's libm
-/// or the CUDA math library, so CPU and GPU normals agree to a few ulps, not bit for bit.
+/// Box-Muller on one pair of uniforms u1, u2 in (0, 1] (u1 a normal float, as every
+/// uniform float of this header and of cunum/device/mrg32k3a.hpp is): r = sqrt(-2 ln u1),
+/// (r sin(2 pi u2), r cos(2 pi u2)), two independent standard normals. The logarithm and
+/// the sine and cosine (the angle exact: no rounded 2 pi u2) are the branch-free
+/// functions of cunum/device/detail/float_normal_math.hpp, the square root IEEE's, every
+/// operation rounded alike on the host and the device: the same bits on both, within a
+/// few ulps of the exact values (2.50 measured over 2 x 10^7 pairs; docs/random.md).
 CUNUM_PHILOX_QUALIFIERS void box_muller(float u1, float u2, float out[2]) {
-  const float radius = ::sqrtf(-2.0f * ::logf(u1));
-#if defined(__CUDA_ARCH__)
+  namespace math = ::cunum::detail::float_normal_math;
+  const float radius = ::sqrtf(math::minus_two_log(u1));
   float sine, cosine;
-  ::sincospif(2.0f * u2, &sine, &cosine);
-#else
-  double exact_sine, exact_cosine;
-  host_sincospi(2.0 * static_cast<double>(u2), exact_sine, exact_cosine);
-  const auto sine = static_cast<float>(exact_sine), cosine = static_cast<float>(exact_cosine);
-#endif
-  out[0] = radius * sine;
-  out[1] = radius * cosine;
+  math::sincos_two_pi(u2, sine, cosine);
+  out[0] = math::mul_rn(radius, sine);
+  out[1] = math::mul_rn(radius, cosine);
 }
 
 /// Box-Muller in double (see the float overload), u1 in [2^-54, 1] (every uniform double

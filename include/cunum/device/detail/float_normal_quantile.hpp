@@ -40,44 +40,20 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "cunum/device/detail/double_normal_math.hpp"
+#include "cunum/device/detail/float_normal_math.hpp"
 #include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail::float_normal_quantile {
 
-// Sums and products rounded once, never fused with a neighbour; a float's bits.
-#if defined(__CUDA_ARCH__)
-CUNUM_HOST_DEVICE inline float add_rn(float a, float b) { return __fadd_rn(a, b); }
-CUNUM_HOST_DEVICE inline float mul_rn(float a, float b) { return __fmul_rn(a, b); }
-CUNUM_HOST_DEVICE inline std::uint32_t bits_of(float x) { return __float_as_uint(x); }
-CUNUM_HOST_DEVICE inline float float_of(std::uint32_t bits) { return __uint_as_float(bits); }
-#else
-CUNUM_HOST_DEVICE inline float add_rn(float a, float b) { return a + b; }
-CUNUM_HOST_DEVICE inline float mul_rn(float a, float b) { return a * b; }
-CUNUM_HOST_DEVICE inline std::uint32_t bits_of(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof(bits));
-  return bits;
-}
-CUNUM_HOST_DEVICE inline float float_of(std::uint32_t bits) {
-  float x;
-  std::memcpy(&x, &bits, sizeof(x));
-  return x;
-}
-#endif
-CUNUM_HOST_DEVICE inline float fma_rn(float a, float b, float c) { return ::fmaf(a, b, c); }
-CUNUM_HOST_DEVICE inline double fma_rn(double a, double b, double c) { return ::fma(a, b, c); }
-
-// c[N - 1] x^(N - 1) + ... + c[0] by Horner's rule, one fma a step.
-template <class T, int N>
-CUNUM_HOST_DEVICE inline T horner(T x, const T (&c)[N]) {
-  T p = c[N - 1];
-CUNUM_UNROLL
-  for (int i = N - 2; i >= 0; --i) p = fma_rn(p, x, c[i]);
-  return p;
-}
+// Rounded alike on the CPU and the GPU (float_normal_math.hpp).
+using float_normal_math::add_rn;
+using float_normal_math::bits_of;
+using float_normal_math::float_of;
+using float_normal_math::fma_rn;
+using float_normal_math::horner;
+using float_normal_math::mul_rn;
 
 // log2(m) for m in [1, 2): the GPU's lg2.approx (within 2^-22), the CPU's double log2
 // rounded to float.
