@@ -76,9 +76,10 @@ void expect_normals_equal(RandomGeneratorKind kind, const T* device, const std::
   }
 }
 
-TYPED_TEST(RandomGpu, UniformsEqualTheCpuBitForBit) {
-  CUNUM_REQUIRE_GPU();
-  using T = TypeParam;
+// Calls check(gpu, cpu, offset, n) with two Philox4x32-10 generators of one fresh seed,
+// on either backend, both at `offset`, for every offset and size of the suite.
+template <class Check>
+void for_each_offset_and_size(Check check) {
   const std::uint64_t seed = cunum::testing::fresh_seed();
   for (std::uint64_t offset : kOffsets) {
     for (std::int64_t n : kSizes) {
@@ -86,31 +87,32 @@ TYPED_TEST(RandomGpu, UniformsEqualTheCpuBitForBit) {
       RandomGenerator cpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
       gpu.set_offset(offset);
       cpu.set_offset(offset);
-      const std::vector<T> device = fill_on_device<T>(gpu, n, false);
-      const std::vector<T> host = cpu.uniform<T>(n);
-      ASSERT_EQ(std::memcmp(device.data(), host.data(), host.size() * sizeof(T)), 0)
-          << "offset " << offset << " n " << n;
-      EXPECT_EQ(gpu.offset(), cpu.offset());
+      check(gpu, cpu, offset, n);
     }
   }
+}
+
+TYPED_TEST(RandomGpu, UniformsEqualTheCpuBitForBit) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  for_each_offset_and_size([](RandomGenerator& gpu, RandomGenerator& cpu, std::uint64_t offset, std::int64_t n) {
+    const std::vector<T> device = fill_on_device<T>(gpu, n, false);
+    const std::vector<T> host = cpu.uniform<T>(n);
+    ASSERT_EQ(std::memcmp(device.data(), host.data(), host.size() * sizeof(T)), 0)
+        << "offset " << offset << " n " << n;
+    EXPECT_EQ(gpu.offset(), cpu.offset());
+  });
 }
 
 TYPED_TEST(RandomGpu, NormalsEqualTheCpu) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  const std::uint64_t seed = cunum::testing::fresh_seed();
-  for (std::uint64_t offset : kOffsets) {
-    for (std::int64_t n : kSizes) {
-      RandomGenerator gpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
-      RandomGenerator cpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
-      gpu.set_offset(offset);
-      cpu.set_offset(offset);
-      const std::vector<T> device = fill_on_device<T>(gpu, n, true);
-      const std::vector<T> host = cpu.normal<T>(n, T(kMean), T(kStddev));
-      expect_normals_equal(RandomGeneratorKind::philox4x32_10, device.data(), host,
-                           "offset " + std::to_string(offset) + " n " + std::to_string(n));
-    }
-  }
+  for_each_offset_and_size([](RandomGenerator& gpu, RandomGenerator& cpu, std::uint64_t offset, std::int64_t n) {
+    const std::vector<T> device = fill_on_device<T>(gpu, n, true);
+    const std::vector<T> host = cpu.normal<T>(n, T(kMean), T(kStddev));
+    expect_normals_equal(RandomGeneratorKind::philox4x32_10, device.data(), host,
+                         "offset " + std::to_string(offset) + " n " + std::to_string(n));
+  });
 }
 
 // A cuRAND host generator of Philox4x32-10 at (seed, offset), default ordering.
