@@ -57,7 +57,9 @@ TEST(MonteCarloShape, GroupsPerThreadStayInTheirBoundsAndNoChunkIsEmpty) {
       EXPECT_EQ(per_thread >= least, groups > kLanes * (least - 1));
       EXPECT_LT((chunks - 1) * per_chunk, groups) << "the last chunk is empty";
       // No more than the target unless each thread already takes the most.
-      if (per_thread < most) EXPECT_LE(chunks, MonteCarloChunkPolicy::target_chunks);
+      if (per_thread < most) {
+        EXPECT_LE(chunks, MonteCarloChunkPolicy::target_chunks);
+      }
       EXPECT_GE(per_thread, previous) << "a larger option takes fewer groups a thread";
       previous = per_thread;
     }
