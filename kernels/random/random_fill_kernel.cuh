@@ -37,38 +37,20 @@ __global__ void __launch_bounds__(Policy::block_threads) mrg_fill_kernel(MrgFill
   if (thread < args.lanes()) fill_mrg_lane<Normal>(args, thread, mrg_lane_start(args, thread));
 }
 
-// Blocks (x) of one dimension (y), the dimension's table in shared memory. Each warp
-// takes the next 32 x groups_per_lane of the dimension's whole groups of points
-// (src/random/random_fill.hpp), lane l the groups l, l + 32, ... of them, so that a
-// warp stores 32 consecutive groups (512 bytes) at a time; the first thread also writes
-// the fill's edge groups. A lane's groups are 32 apart, not the grid's width: dimension
-// 0's leading bits are its index's trailing bits reversed, so a lane whose points were
-// 2^k apart for a large k would meet the inverse CDF's tail at every point or at none,
-// and its warp would run far longer than the others.
+// Blocks (x) of one dimension (y), the dimension's table in shared memory, each
+// thread its share of the dimension's whole groups of points (fill_sobol_lane: a
+// warp's groups consecutive), the first thread also the fill's edge groups.
 template <class Policy, bool Normal, class T, class Word>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks(Normal && sizeof(T) == sizeof(double)))
     sobol_fill_kernel(SobolFillArgs<T, Word> args, std::int64_t groups_per_lane) {
   constexpr int table_words = sizeof(Word) * 8 + 1;
-  constexpr int warp_lanes_log2 = 5;
-  constexpr int warp_lanes = 1 << warp_lanes_log2;
   __shared__ Word directions[table_words];
   const std::int64_t dimension = blockIdx.y;
   for (int k = threadIdx.x; k < table_words; k += blockDim.x) directions[k] = args.tables[dimension * table_words + k];
   __syncthreads();
-  const std::int64_t warp = (std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x) >> warp_lanes_log2;
-  const std::int64_t lane = threadIdx.x % warp_lanes;
-  const std::int64_t chunk_begin = warp * warp_lanes * groups_per_lane;
-  const std::int64_t groups = args.whole_groups();
-  const std::int64_t chunk_end = chunk_begin + warp_lanes * groups_per_lane < groups
-                                     ? chunk_begin + warp_lanes * groups_per_lane
-                                     : groups;
-  if (chunk_begin + lane < chunk_end) {
-    SobolGroupRun<Normal, T, Word>(args, directions, dimension,
-                                   args.whole_first_group() + static_cast<std::uint64_t>(chunk_begin + lane),
-                                   args.whole_first_group() + static_cast<std::uint64_t>(chunk_end), warp_lanes_log2)
-        .fill();
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0) fill_sobol_edges<Normal>(args, directions, dimension);
+  const std::int64_t thread = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  fill_sobol_lane<Normal>(args, directions, dimension, thread, groups_per_lane);
+  if (thread == 0) fill_sobol_edges<Normal>(args, directions, dimension);
 }
 
 }  // namespace cunum::detail

@@ -495,6 +495,31 @@ class SobolGroupRun {
   T* last_;
 };
 
+// The GPU kernel's share of a dimension's whole groups for its thread `thread`
+// (blockIdx.x * blockDim.x + threadIdx.x, the dimension's blocks in x): warp w =
+// thread / 32 takes the next 32 m of them, [32 m w, 32 m (w + 1)) counted from
+// whole_first_group() (m = groups_per_lane), and its lane l every 32nd of those from
+// the l-th, so that a warp stores 32 consecutive groups (512 bytes) at a time. A lane's
+// groups are 32 apart, not the grid's width: dimension 0's leading bits are its index's
+// trailing bits reversed, so a lane whose points were 2^k apart for a large k would meet
+// the inverse CDF's tail at every point or at none, and its warp would run far longer
+// than the others. A thread past the groups writes nothing.
+constexpr int kSobolWarpLanesLog2 = 5;
+
+template <bool Normal, class T, class Word>
+CUNUM_HOST_DEVICE void fill_sobol_lane(const SobolFillArgs<T, Word>& args, const Word* directions,
+                                       std::int64_t dimension, std::int64_t thread, std::int64_t groups_per_lane) {
+  constexpr std::int64_t lanes = std::int64_t{1} << kSobolWarpLanesLog2;
+  const std::int64_t chunk_begin = (thread >> kSobolWarpLanesLog2) * lanes * groups_per_lane;
+  const std::int64_t first = chunk_begin + thread % lanes;
+  const std::int64_t groups = args.whole_groups();
+  const std::int64_t end = chunk_begin + lanes * groups_per_lane < groups ? chunk_begin + lanes * groups_per_lane : groups;
+  if (first >= end) return;
+  SobolGroupRun<Normal, T, Word>(args, directions, dimension, args.whole_first_group() + static_cast<std::uint64_t>(first),
+                                 args.whole_first_group() + static_cast<std::uint64_t>(end), kSobolWarpLanesLog2)
+      .fill();
+}
+
 // Writes the fill's points of dimension `dimension` outside its whole groups: those of
 // its lead and trail groups (none, one or both), each group by random access.
 template <bool Normal, class T, class Word>
