@@ -9,6 +9,7 @@
 #include "kernels/common/launch.cuh"
 #include "kernels/random/random_fill_kernel.cuh"
 #include "kernels/random/random_launch.hpp"
+#include "src/core/check.hpp"
 #include "src/core/instantiate.hpp"
 #include "src/core/launch_shape.hpp"
 #include "src/random/random_policy.hpp"
@@ -48,27 +49,42 @@ void launch_mrg_fill(const MrgFillArgs<T>& args, int arch, StreamHandle stream) 
   });
 }
 
+// One Sobol fill kernel. Each lane's groups are as few as fill the GPU's resident
+// blocks over the dimensions (a dimension at least one block, whose first thread writes
+// the edge groups), and no fewer than Policy::min_groups_per_lane to step over after
+// its random access. Resident: the policy's blocks per multiprocessor, or fewer where
+// the kernel's registers allow fewer (asked of the occupancy API once per kernel), so
+// that no block waits for a second wave.
+template <class Policy, bool Normal, class T, class Word>
+void launch_sobol_kernel(const SobolFillArgs<T, Word>& args, int multiprocessor_count, StreamHandle stream) {
+  constexpr auto kernel = sobol_fill_kernel<Policy, Normal, T, Word>;
+  const char* name = "sobol_fill_kernel";
+  static const int resident_per_multiprocessor = [&] {
+    int blocks = 0;
+    CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::block_threads, 0));
+    return std::max(1, std::min(blocks, Policy::blocks_per_multiprocessor));
+  }();
+  const std::int64_t dimensions = args.n / args.points;
+  const std::int64_t groups = args.whole_groups();
+  const std::int64_t resident = std::int64_t{multiprocessor_count} * resident_per_multiprocessor;
+  const std::int64_t dimension_blocks = std::max<std::int64_t>(resident / dimensions, 1);
+  const std::int64_t block_span = std::int64_t{Policy::block_threads} * dimension_blocks;
+  const std::int64_t groups_per_lane = std::max((groups + block_span - 1) / block_span, Policy::min_groups_per_lane);
+  const std::int64_t block_groups = std::int64_t{Policy::block_threads} * groups_per_lane;
+  const std::int64_t blocks = std::max<std::int64_t>((groups + block_groups - 1) / block_groups, 1);
+  const LaunchConfig config{dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(dimensions)),
+                            dim3(Policy::block_threads), 0, stream};
+  launch_kernel(kernel, name, config, args, groups_per_lane);
+}
+
 template <class T, class Word>
 void launch_sobol_fill(const SobolFillArgs<T, Word>& args, int arch, int multiprocessor_count,
                        StreamHandle stream) {
   if (args.n == 0) return;
-  const char* name = "sobol_fill_kernel";
   SobolPolicies::dispatch(arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    // The grid's width in blocks: a power of two (the stride of a thread's points), as
-    // many as keep the GPU full over the dimensions, and no more than give each thread
-    // Policy::min_points_per_thread points to step over after its random access.
-    const std::int64_t dimensions = args.n / args.points;
-    const std::int64_t resident = std::int64_t{multiprocessor_count} * Policy::blocks_per_multiprocessor;
-    const std::int64_t per_block = std::int64_t{Policy::block_threads} * Policy::min_points_per_thread;
-    std::int64_t wanted = std::min(resident / dimensions, (args.points + per_block - 1) / per_block);
-    int width_log2 = 0;
-    while ((std::int64_t{2} << width_log2) <= wanted) ++width_log2;
-    const int stride_log2 = width_log2 + Policy::block_threads_log2;
-    const LaunchConfig config{dim3(1u << width_log2, static_cast<unsigned>(dimensions)),
-                              dim3(Policy::block_threads), 0, stream};
     dispatch_normal(args.normal, [&](auto normal) {
-      launch_kernel(sobol_fill_kernel<Policy, decltype(normal)::value, T, Word>, name, config, args, stride_log2);
+      launch_sobol_kernel<Policy, decltype(normal)::value>(args, multiprocessor_count, stream);
     });
   });
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the kernels of cunum::RandomGenerator's CUDA fills, each templated on its
 // policy (src/random/random_policy.hpp): one thread per Philox block or MRG32k3a
-// lane, and per strided run of a Sobol dimension's points, calling the same per-unit
+// lane, and per strided run of a Sobol dimension's groups of points, calling the same per-unit
 // functions as the CPU backend (src/random/random_fill.hpp).
 
 #include <cuda_runtime.h>
@@ -37,19 +37,20 @@ __global__ void __launch_bounds__(Policy::block_threads) mrg_fill_kernel(MrgFill
   if (thread < args.lanes()) fill_mrg_lane<Normal>(args, thread, mrg_lane_start(args, thread));
 }
 
-// Blocks (x) of one dimension (y): the dimension's table in shared memory, each
-// thread the points t, t + 2^k, ... of it, 2^k the grid's width, so consecutive
-// threads write consecutive points.
+// Blocks (x) of one dimension (y), the dimension's table in shared memory, each
+// thread its share of the dimension's whole groups of points (fill_sobol_lane: a
+// warp's groups consecutive), the first thread also the fill's edge groups.
 template <class Policy, bool Normal, class T, class Word>
-__global__ void __launch_bounds__(Policy::block_threads)
-    sobol_fill_kernel(SobolFillArgs<T, Word> args, int stride_log2) {
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks(Normal && sizeof(T) == sizeof(double)))
+    sobol_fill_kernel(SobolFillArgs<T, Word> args, std::int64_t groups_per_lane) {
   constexpr int table_words = sizeof(Word) * 8 + 1;
   __shared__ Word directions[table_words];
   const std::int64_t dimension = blockIdx.y;
   for (int k = threadIdx.x; k < table_words; k += blockDim.x) directions[k] = args.tables[dimension * table_words + k];
   __syncthreads();
-  const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (first < args.points) fill_sobol_points<Normal>(args, directions, dimension, first, args.points, stride_log2);
+  const std::int64_t thread = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  fill_sobol_lane<Normal>(args, directions, dimension, thread, groups_per_lane);
+  if (thread == 0) fill_sobol_edges<Normal>(args, directions, dimension);
 }
 
 }  // namespace cunum::detail

@@ -21,8 +21,8 @@ void launch_philox_fill(const RandomFillArgs<T>& args, int arch, int multiproces
 template <class T>
 void launch_mrg_fill(const MrgFillArgs<T>& args, int arch, StreamHandle stream);
 
-// Sobol: a 2-D grid, y the dimension, each thread one point in 2^k (the grid's
-// width, a power of two); args.tables in device memory.
+// Sobol: a 2-D grid, y the dimension, each warp a run of the dimension's groups of
+// points, each lane one group in 32 of it; args.tables in device memory.
 template <class T, class Word>
 void launch_sobol_fill(const SobolFillArgs<T, Word>& args, int arch, int multiprocessor_count,
                        StreamHandle stream);

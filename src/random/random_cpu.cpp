@@ -63,16 +63,28 @@ void mrg_fill_cpu(const MrgFillArgs<T>& args) {
 
 template <bool Normal, class T, class Word>
 void sobol_fill_cpu(const SobolFillArgs<T, Word>& args) {
-  constexpr std::int64_t run = 4096;  // points a task: one random access, then steps
+  // Groups a task (4096 points): one random access, then steps.
+  constexpr std::int64_t run = 4096 >> SobolFillArgs<T, Word>::group_points_log2;
   constexpr std::int64_t table_words = sizeof(Word) * 8 + 1;
-  const std::int64_t runs = (args.points + run - 1) / run;
-  const std::int64_t tasks = args.n / args.points * runs;
+  const std::int64_t dimensions = args.n / args.points;
+  const std::int64_t groups = args.whole_groups();
+  const std::int64_t runs = (groups + run - 1) / run;
+  const std::int64_t tasks = dimensions * runs;
 #pragma omp parallel for schedule(static)
   for (std::int64_t task = 0; task < tasks; ++task) {
     const std::int64_t dimension = task / runs, first = task % runs * run;
-    const std::int64_t end = first + run < args.points ? first + run : args.points;
+    const std::int64_t end = first + run < groups ? first + run : groups;
     const Word* directions = args.tables + dimension * table_words;
-    run_on_host([&] { fill_sobol_points<Normal>(args, directions, dimension, first, end, 0); });
+    run_on_host([&] {
+      SobolGroupRun<Normal, T, Word>(args, directions, dimension,
+                                     args.whole_first_group() + static_cast<std::uint64_t>(first),
+                                     args.whole_first_group() + static_cast<std::uint64_t>(end), 0)
+          .fill();
+    });
+  }
+  // At most two groups a dimension.
+  for (std::int64_t dimension = 0; dimension < dimensions; ++dimension) {
+    run_on_host([&] { fill_sobol_edges<Normal>(args, args.tables + dimension * table_words, dimension); });
   }
 }
 

@@ -2,9 +2,9 @@
 // Internal: one fill of cunum::RandomGenerator, and the per-unit function of each
 // generator that both backends call (the CPU over OpenMP in random_cpu.cpp, the GPU
 // one thread each in kernels/random/random_fill_kernel.cuh): PhiloxFill::fill_block
-// (one Philox block), fill_mrg_lane (one MRG32k3a subsequence), fill_sobol_points
-// (one dimension's points, strided). Arguments are validated already. The backend
-// interface is src/random/random_backends.hpp.
+// (one Philox block), fill_mrg_lane (one MRG32k3a subsequence), SobolGroupRun (a
+// strided run of one dimension's groups of points) and fill_sobol_edges. Arguments
+// are validated already. The backend interface is src/random/random_backends.hpp.
 
 #include <cstdint>
 #include <type_traits>
@@ -82,6 +82,21 @@ CUNUM_HOST_DEVICE void unit_values(const RandomFillArgs<T>& args, const std::uin
   }
 }
 
+// The 16 bytes of a block's values at a 16-byte aligned `out`: one store on the GPU.
+template <class T, int Count>
+CUNUM_HOST_DEVICE void store_aligned_block_values(T* out, const T (&values)[Count]) {
+  static_assert(Count * sizeof(T) == 16, "a block's values are 16 bytes");
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(float)) {
+    *reinterpret_cast<float4*>(out) = make_float4(values[0], values[1], values[2], values[3]);
+  } else {
+    *reinterpret_cast<double2*>(out) = make_double2(values[0], values[1]);
+  }
+#else
+  for (int k = 0; k < Count; ++k) out[k] = values[k];
+#endif
+}
+
 // The 16 bytes of a block's values with the widest stores `out`'s alignment allows.
 // Every whole block of a fill has the same alignment, so a warp takes one branch.
 template <class T, int Count>
@@ -89,19 +104,16 @@ CUNUM_HOST_DEVICE void store_block_values(T* out, const T (&values)[Count]) {
   static_assert(Count * sizeof(T) == 16, "a block's values are 16 bytes");
 #if defined(__CUDA_ARCH__)
   const auto address = reinterpret_cast<std::uintptr_t>(out);
+  if (address % 16 == 0) {
+    store_aligned_block_values(out, values);
+    return;
+  }
   if constexpr (sizeof(T) == sizeof(float)) {
-    if (address % 16 == 0) {
-      *reinterpret_cast<float4*>(out) = make_float4(values[0], values[1], values[2], values[3]);
-      return;
-    }
     if (address % 8 == 0) {
       reinterpret_cast<float2*>(out)[0] = make_float2(values[0], values[1]);
       reinterpret_cast<float2*>(out)[1] = make_float2(values[2], values[3]);
       return;
     }
-  } else if (address % 16 == 0) {
-    *reinterpret_cast<double2*>(out) = make_double2(values[0], values[1]);
-    return;
   }
 #endif
   for (int k = 0; k < Count; ++k) out[k] = values[k];
@@ -314,12 +326,25 @@ CUNUM_HOST_DEVICE void fill_mrg_lane(const MrgFillArgs<T>& args, std::int64_t th
   }
 }
 
-// Sobol in cuRAND's host-API layout: a fill of n values in d dimensions is n / d
+// Sobol in cuRAND's host-API layout: a fill of n > 0 values in d dimensions is n / d
 // points from point `first_point`, dimension k's points contiguous at
 // [k n / d, (k + 1) n / d). `tables` holds each dimension's bits direction vectors
 // followed by its scrambling constant (bits + 1 words a dimension).
+//
+// The backends take a dimension's points in groups of 16 bytes of values: group q is
+// points G q to G q + G - 1 (G = 4 floats or 2 doubles, absolute point indices). Its
+// first point's index has its low bits clear, so the Gray codes of its points are that
+// index's XOR the Gray codes of 0 to G - 1: the group's words are one word XOR G
+// constants, and its values one 16-byte store. The fill's whole groups, those of G of
+// its points, are [whole_first_group(), whole_end_group()); the fill's first point
+// may fall inside a group (the lead group) and so may its end (the trail group), or both
+// inside one.
 template <class T, class Word>
 struct SobolFillArgs {
+  static constexpr int group_points_log2 = sizeof(T) == sizeof(float) ? 2 : 1;
+  static constexpr int group_points = 1 << group_points_log2;
+  static constexpr std::uint64_t group_mask = group_points - 1;
+
   const Word* tables;
   std::uint64_t first_point;
   std::int64_t points;  // per dimension
@@ -328,12 +353,37 @@ struct SobolFillArgs {
   bool normal;
   T mean;
   T stddev;
+
+  // One past the fill's last point: at most 2^64 - 1, the end of the sobol64 stream.
+  CUNUM_HOST_DEVICE std::uint64_t end_point() const { return first_point + static_cast<std::uint64_t>(points); }
+  CUNUM_HOST_DEVICE std::uint64_t whole_first_group() const {
+    return (first_point >> group_points_log2) + ((first_point & group_mask) != 0 ? 1 : 0);
+  }
+  CUNUM_HOST_DEVICE std::uint64_t whole_end_group() const {
+    const std::uint64_t end = end_point() >> group_points_log2;
+    return end > whole_first_group() ? end : whole_first_group();
+  }
+  CUNUM_HOST_DEVICE std::int64_t whole_groups() const {
+    return static_cast<std::int64_t>(whole_end_group() - whole_first_group());
+  }
 };
 
-// The fill's value of a point's word: cuRAND's uniform, or mean + stddev z with z its
-// inverse-normal-CDF normal.
+// What a value needs of its point's word: a float's the high 32 bits (all of a 32-bit
+// word), a double's the whole word. The Gray-code XORs act on each bit alone, so a float
+// fill of a 64-bit sequence steps the high halves only.
+template <class T, class Word>
+using SobolValueWord = std::conditional_t<sizeof(T) == sizeof(float), std::uint32_t, Word>;
+
+template <class T, class Word>
+CUNUM_HOST_DEVICE SobolValueWord<T, Word> sobol_value_word(Word word) {
+  return static_cast<SobolValueWord<T, Word>>(static_cast<std::uint64_t>(word) >>
+                                              (sizeof(Word) * 8 - sizeof(SobolValueWord<T, Word>) * 8));
+}
+
+// The fill's value of a point's word (its sobol_value_word): cuRAND's uniform, or
+// mean + stddev z with z its inverse-normal-CDF normal.
 template <bool Normal, class T, class Word>
-CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, Word word) {
+CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, SobolValueWord<T, Word> word) {
   if constexpr (!Normal) {
     if constexpr (sizeof(T) == sizeof(float)) {
       return device::sobol_uniform_float(word);
@@ -341,52 +391,162 @@ CUNUM_HOST_DEVICE T sobol_value(const SobolFillArgs<T, Word>& args, Word word) {
       return device::sobol_uniform_double(word);
     }
   } else {
-    // A 64-bit word gives a float its high 32 bits, a double its high 53.
-    const auto high_word = static_cast<std::uint32_t>(static_cast<std::uint64_t>(word) >> (sizeof(Word) * 8 - 32));
     T z;
     if constexpr (sizeof(T) == sizeof(float)) {
-      z = device::sobol_normal_float(high_word);
+      z = device::sobol_normal_float(word);
     } else if constexpr (sizeof(Word) == sizeof(std::uint64_t)) {
       z = device::sobol_normal_double(word);
     } else {
-      z = device::sobol_normal(high_word);
+      z = device::sobol_normal(word);
     }
     return scaled_normal(args.mean, args.stddev, z);
   }
 }
 
-// Writes the points first, first + 2^stride_log2, ... below `end` of dimension
-// `dimension`, whose table (bits + 1 words) the caller passes from wherever it keeps
-// it: the first point's word by random access, each next one by a Gray-code stride
-// step (device::SobolStride), so a point costs two XORs and a table load.
-template <bool Normal, class T, class Word>
-CUNUM_HOST_DEVICE void fill_sobol_points(const SobolFillArgs<T, Word>& args, const Word* directions,
-                                         std::int64_t dimension, std::int64_t first, std::int64_t end,
-                                         int stride_log2) {
-  constexpr int bits = sizeof(Word) * 8;
-  // Below 2^32 for the 32-bit sequences, so Word holds every point index.
-  const std::uint64_t first_index = args.first_point + static_cast<std::uint64_t>(first);
-  Word word = device::sobol_word(directions, directions[bits], first_index);
-  const device::SobolStride<Word> stride(directions, stride_log2);
-  const std::int64_t step = std::int64_t{1} << stride_log2;
-  Word complement = static_cast<Word>(~(static_cast<Word>(first_index) | stride.low_bits));
-  T* out = args.out + dimension * args.points + first;
-  *out = sobol_value<Normal>(args, word);
-  const auto next_point = [&] {
-    word ^= stride.step_from_complement(directions, complement);
-    complement -= static_cast<Word>(step);
-    out += step;
-    *out = sobol_value<Normal>(args, word);
-  };
-  std::int64_t further = (end - first - 1) >> stride_log2;
-  if constexpr (Normal && sizeof(T) == sizeof(float)) {
-    // The float inverse CDF is short enough for the loop's own instructions to count:
-    // four points an iteration on the GPU (the compiler takes two by itself).
-    CUNUM_UNROLL_BY_4
-    for (; further > 0; --further) next_point();
-  } else {
-    for (; further > 0; --further) next_point();
+// The values of the group whose first point's value word is `word`, `offsets` the value
+// words of the Gray codes of 0 to G - 1 in its dimension (sobol_group_offsets).
+template <bool Normal, class T, class Word, class ValueWord, int GroupPoints>
+CUNUM_HOST_DEVICE void sobol_group_values(const SobolFillArgs<T, Word>& args, ValueWord word,
+                                          const ValueWord (&offsets)[GroupPoints], T (&values)[GroupPoints]) {
+  for (int point = 0; point < GroupPoints; ++point) {
+    values[point] = sobol_value<Normal>(args, static_cast<ValueWord>(word ^ offsets[point]));
   }
+}
+
+// What a group's words differ from its first word by: the value words of the Gray codes
+// of 0 to G - 1 in the dimension of `directions` (unscrambled).
+template <class T, class Word, int GroupPoints>
+CUNUM_HOST_DEVICE void sobol_group_offsets(const Word* directions, SobolValueWord<T, Word> (&offsets)[GroupPoints]) {
+  for (int point = 0; point < GroupPoints; ++point) {
+    offsets[point] = sobol_value_word<T>(device::sobol_word(directions, Word{0}, static_cast<std::uint64_t>(point)));
+  }
+}
+
+// A run of whole groups of one dimension: the groups first, first + 2^stride_log2, ...
+// below `end` (absolute group indices in [whole_first_group(), whole_end_group()),
+// first < end), `directions` the dimension's table (bits + 1 words) from wherever the
+// caller keeps it. The first group's word comes by random access, each next one by a
+// Gray-code stride step (device::SobolStride, by 2^stride_log2 groups), so a group
+// costs two XORs and a table load for its first word, one XOR for each other, and one
+// 16-byte store.
+template <bool Normal, class T, class Word>
+class SobolGroupRun {
+ public:
+  using Args = SobolFillArgs<T, Word>;
+  using ValueWord = SobolValueWord<T, Word>;
+
+  CUNUM_HOST_DEVICE SobolGroupRun(const Args& args, const Word* directions, std::int64_t dimension,
+                                  std::uint64_t first, std::uint64_t end, int stride_log2)
+      : args_(args),
+        directions_(directions),
+        stride_(directions, stride_log2 + Args::group_points_log2),
+        step_(std::int64_t{1} << (stride_log2 + Args::group_points_log2)) {
+    constexpr int bits = sizeof(Word) * 8;
+    sobol_group_offsets<T>(directions, offsets_);
+    // Below 2^32 for the 32-bit sequences, so Word holds every point index.
+    const std::uint64_t first_index = first << Args::group_points_log2;
+    word_ = sobol_value_word<T>(device::sobol_word(directions, directions[bits], first_index));
+    complement_ = static_cast<Word>(~(static_cast<Word>(first_index) | stride_.low_bits));
+    out_ = args.out + (dimension * args.points + static_cast<std::int64_t>(first_index - args.first_point));
+    last_ = out_ + static_cast<std::int64_t>((end - first - 1) >> stride_log2) * step_;
+  }
+
+  // Writes the run; on the GPU with 16-byte stores where the first group's values are
+  // 16-byte aligned (and so every group's: they are a multiple of 16 bytes apart).
+  CUNUM_HOST_DEVICE void fill() {
+#if defined(__CUDA_ARCH__)
+    if (reinterpret_cast<std::uintptr_t>(out_) % 16 == 0) {
+      fill_with_stores<true>();
+      return;
+    }
+#endif
+    fill_with_stores<false>();
+  }
+
+ private:
+  template <bool Aligned>
+  CUNUM_HOST_DEVICE void fill_with_stores() {
+    ValueWord word = word_;
+    Word complement = complement_;
+    T* out = out_;
+    for (;;) {
+      T values[Args::group_points];
+      sobol_group_values<Normal>(args_, word, offsets_, values);
+      if constexpr (Aligned) {
+        store_aligned_block_values(out, values);
+      } else {
+        store_block_values(out, values);
+      }
+      if (out == last_) break;
+      word ^= sobol_value_word<T>(stride_.step_from_complement(directions_, complement));
+      complement -= static_cast<Word>(step_);
+      out += step_;
+    }
+  }
+
+  const Args& args_;
+  const Word* directions_;
+  device::SobolStride<Word> stride_;
+  std::int64_t step_;
+  ValueWord offsets_[Args::group_points];
+  ValueWord word_;
+  Word complement_;
+  T* out_;
+  T* last_;
+};
+
+// The GPU kernel's share of a dimension's whole groups for its thread `thread`
+// (blockIdx.x * blockDim.x + threadIdx.x, the dimension's blocks in x): warp w =
+// thread / 32 takes the next 32 m of them, [32 m w, 32 m (w + 1)) counted from
+// whole_first_group() (m = groups_per_lane), and its lane l every 32nd of those from
+// the l-th, so that a warp stores 32 consecutive groups (512 bytes) at a time. A lane's
+// groups are 32 apart, not the grid's width: dimension 0's leading bits are its index's
+// trailing bits reversed, so a lane whose points were 2^k apart for a large k would meet
+// the inverse CDF's tail at every point or at none, and its warp would run far longer
+// than the others. A thread past the groups writes nothing.
+constexpr int kSobolWarpLanesLog2 = 5;
+
+template <bool Normal, class T, class Word>
+CUNUM_HOST_DEVICE void fill_sobol_lane(const SobolFillArgs<T, Word>& args, const Word* directions,
+                                       std::int64_t dimension, std::int64_t thread, std::int64_t groups_per_lane) {
+  constexpr std::int64_t lanes = std::int64_t{1} << kSobolWarpLanesLog2;
+  const std::int64_t chunk_begin = (thread >> kSobolWarpLanesLog2) * lanes * groups_per_lane;
+  const std::int64_t first = chunk_begin + thread % lanes;
+  const std::int64_t groups = args.whole_groups();
+  const std::int64_t end = chunk_begin + lanes * groups_per_lane < groups ? chunk_begin + lanes * groups_per_lane : groups;
+  if (first >= end) return;
+  SobolGroupRun<Normal, T, Word>(args, directions, dimension, args.whole_first_group() + static_cast<std::uint64_t>(first),
+                                 args.whole_first_group() + static_cast<std::uint64_t>(end), kSobolWarpLanesLog2)
+      .fill();
+}
+
+// Writes the fill's points of dimension `dimension` outside its whole groups: those of
+// its lead and trail groups (none, one or both), each group by random access.
+template <bool Normal, class T, class Word>
+CUNUM_HOST_DEVICE void fill_sobol_edges(const SobolFillArgs<T, Word>& args, const Word* directions,
+                                        std::int64_t dimension) {
+  using Args = SobolFillArgs<T, Word>;
+  constexpr int bits = sizeof(Word) * 8;
+  const auto fill_group = [&](std::uint64_t group) {
+    SobolValueWord<T, Word> offsets[Args::group_points];
+    sobol_group_offsets<T>(directions, offsets);
+    const std::uint64_t first_index = group << Args::group_points_log2;
+    T values[Args::group_points];
+    sobol_group_values<Normal>(args, sobol_value_word<T>(device::sobol_word(directions, directions[bits], first_index)),
+                               offsets, values);
+    for (int point = 0; point < Args::group_points; ++point) {
+      const std::uint64_t index = first_index + static_cast<std::uint64_t>(point);
+      if (index >= args.first_point && index < args.end_point()) {
+        args.out[dimension * args.points + static_cast<std::int64_t>(index - args.first_point)] = values[point];
+      }
+    }
+  };
+  const std::uint64_t lead = args.first_point >> Args::group_points_log2;
+  const std::uint64_t trail = args.end_point() >> Args::group_points_log2;
+  const bool lead_partial = (args.first_point & Args::group_mask) != 0;
+  if (lead_partial) fill_group(lead);
+  // A fill inside one group has it as both; the lead's writes took every point.
+  if ((args.end_point() & Args::group_mask) != 0 && !(lead_partial && trail == lead)) fill_group(trail);
 }
 
 }  // namespace cunum::detail

@@ -26,16 +26,20 @@ struct PhiloxPolicyOf : Fill {
   static constexpr int min_blocks(bool uniform_float) { return uniform_float ? Fill::blocks_per_multiprocessor : 0; }
 };
 
-// Sobol: a thread's random access to its first point costs up to 32 or 64 steps, so
-// the grid is no wider than leaves it MinPointsPerThread points to step over.
-template <class Fill, std::int64_t MinPointsPerThread>
+// Sobol: a lane's random access to its first point costs up to 32 or 64 steps, so
+// the grid is no wider than leaves it MinGroupsPerLane groups of points (16 bytes of
+// values each) to step over. The fills fit in 32 registers without spilling, so a full
+// SM's blocks_per_multiprocessor blocks, but for the double normals (their inverse CDF
+// in double, and its tail), which ptxas spills there: 0 leaves them to it.
+template <class Fill, std::int64_t MinGroupsPerLane>
 struct SobolPolicyOf : Fill {
-  static constexpr std::int64_t min_points_per_thread = MinPointsPerThread;
+  static constexpr std::int64_t min_groups_per_lane = MinGroupsPerLane;
+  static constexpr int min_blocks(bool double_normal) { return double_normal ? 0 : Fill::blocks_per_multiprocessor; }
 };
 
 // The fills' policies by architecture.
 using PhiloxPolicies = PolicyChain<ArchPolicy<900, PhiloxPolicyOf<RandomFillPolicyOf<8, 8>>>>;
 using MrgPolicies = PolicyChain<ArchPolicy<900, RandomFillPolicyOf<8, 8>>>;
-using SobolPolicies = PolicyChain<ArchPolicy<900, SobolPolicyOf<RandomFillPolicyOf<8, 8>, 16>>>;
+using SobolPolicies = PolicyChain<ArchPolicy<900, SobolPolicyOf<RandomFillPolicyOf<8, 8>, 8>>>;
 
 }  // namespace cunum::detail

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "cunum/device/philox.hpp"
 #include "cunum/random.hpp"
 #include "random_reference.hpp"
+#include "src/random/random_backends.hpp"
+#include "src/random/random_fill.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -465,6 +468,70 @@ TEST(RandomGeneratorTest, CopyContinuesTheStreamIndependently) {
     assigned = copy;
     EXPECT_EQ(assigned.kind(), kind);
     EXPECT_TRUE(same_bits(assigned.uniform<double>(9), copy.uniform<double>(9))) << cunum::to_string(kind);
+  }
+}
+
+// The CUDA kernel's share-out of a Sobol fill, run on the host: fill_sobol_lane for every
+// thread of the kernel's grid and fill_sobol_edges once a dimension write every value
+// of the fill once, the CPU backend's bits, and nothing beside it; lanes of one group
+// and of several, fills from offsets and to ends inside a group, a fill inside one.
+template <class T, class Word>
+std::vector<T> sobol_gpu_share_out(cunum::SobolSequence sequence, int dimensions, std::int64_t points,
+                                   std::uint64_t offset, std::int64_t groups_per_lane, bool normal) {
+  constexpr std::int64_t guard = 4;
+  const std::int64_t n = points * dimensions;
+  std::vector<T> out(static_cast<std::size_t>(n + 2 * guard), std::numeric_limits<T>::quiet_NaN());
+  const std::vector<Word> tables = cunum::detail::interleaved_sobol_tables<Word>(sequence, dimensions);
+  const cunum::detail::SobolFillArgs<T, Word> args{tables.data(), offset,      points, n, out.data() + guard,
+                                                   normal,        T(-1.0), T(1.5)};
+  constexpr std::int64_t table_words = sizeof(Word) * 8 + 1;
+  const std::int64_t threads = (args.whole_groups() + groups_per_lane - 1) / groups_per_lane + 64;
+  for (std::int64_t dimension = 0; dimension < dimensions; ++dimension) {
+    const Word* directions = tables.data() + dimension * table_words;
+    cunum::detail::dispatch_normal(normal, [&](auto is_normal) {
+      for (std::int64_t thread = 0; thread < threads; ++thread) {
+        cunum::detail::fill_sobol_lane<decltype(is_normal)::value>(args, directions, dimension, thread,
+                                                                   groups_per_lane);
+      }
+      cunum::detail::fill_sobol_edges<decltype(is_normal)::value>(args, directions, dimension);
+    });
+  }
+  for (std::int64_t i = 0; i < guard; ++i) {
+    EXPECT_TRUE(std::isnan(out[static_cast<std::size_t>(i)])) << "before, i " << i;
+    EXPECT_TRUE(std::isnan(out[static_cast<std::size_t>(guard + n + i)])) << "after, i " << i;
+  }
+  return std::vector<T>(out.begin() + guard, out.end() - guard);
+}
+
+TYPED_TEST(RandomCpu, SobolGpuShareOutWritesTheCpuBackendsValues) {
+  using T = TypeParam;
+  for (cunum::SobolSequence sequence : {cunum::SobolSequence::sobol32, cunum::SobolSequence::scrambled_sobol64}) {
+    const bool wide = sequence == cunum::SobolSequence::scrambled_sobol64;
+    const RandomGeneratorKind kind = wide ? RandomGeneratorKind::scrambled_sobol64 : RandomGeneratorKind::sobol32;
+    for (int dimensions : {1, 3}) {
+      for (std::int64_t points : {1, 2, 3, 5, 9, 1021, 70001}) {
+        for (std::uint64_t offset : {0ull, 1ull, 2ull, 3ull, 1000003ull}) {
+          for (bool normal : {false, true}) {
+            RandomGenerator generator(kind, 0, Backend::cpu);
+            generator.set_dimensions(dimensions);
+            generator.set_offset(offset);
+            const std::int64_t n = points * dimensions;
+            const std::vector<T> expected =
+                normal ? generator.normal<T>(n, T(-1.0), T(1.5)) : generator.uniform<T>(n);
+            for (std::int64_t groups_per_lane : {1, 3}) {
+              const std::vector<T> shared_out =
+                  wide ? sobol_gpu_share_out<T, std::uint64_t>(sequence, dimensions, points, offset, groups_per_lane,
+                                                               normal)
+                       : sobol_gpu_share_out<T, std::uint32_t>(sequence, dimensions, points, offset, groups_per_lane,
+                                                               normal);
+              ASSERT_TRUE(same_bits(shared_out, expected))
+                  << cunum::to_string(kind) << " d " << dimensions << " points " << points << " offset " << offset
+                  << " groups a lane " << groups_per_lane << (normal ? " normal" : " uniform");
+            }
+          }
+        }
+      }
+    }
   }
 }
 

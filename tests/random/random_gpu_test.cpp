@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -216,21 +217,26 @@ TYPED_TEST(RandomGpu, Mrg32k3aAndSobolEqualTheCpu) {
   }
 }
 
-// Philox writes a fill's whole blocks with 16-, 8- or 4-byte stores by the output's
-// alignment, and the fill's edge blocks and straddling offsets unit by unit: each
-// combination equals the CPU (uniforms and float normals bit for bit), and the poisoned
-// neighbours of the output stay untouched.
-TYPED_TEST(RandomGpu, PhiloxAtEveryOutputAlignmentEqualsTheCpu) {
-  CUNUM_REQUIRE_GPU();
-  using T = TypeParam;
+// A fill of generator `kind` (in `dimensions` dimensions) at each output shift of 0 to 3
+// elements, from each offset, of each count of values: equal to the CPU (uniforms bit
+// for bit, normals by expect_normals_equal), the poisoned neighbours of the output
+// untouched.
+template <class T>
+void expect_every_output_alignment_equals_the_cpu(RandomGeneratorKind kind, int dimensions,
+                                                  std::initializer_list<std::uint64_t> offsets,
+                                                  std::initializer_list<std::int64_t> counts) {
   const std::uint64_t seed = cunum::testing::fresh_seed();
   constexpr std::int64_t kMaxShift = 3;
-  for (std::uint64_t offset : {0ull, 1ull, 2ull, 3ull, 5ull, (1ull << 40) + 17}) {
+  for (std::uint64_t offset : offsets) {
     for (std::int64_t shift = 0; shift <= kMaxShift; ++shift) {
-      for (std::int64_t n : {1, 6, 7, 4099, 262147}) {
+      for (std::int64_t n : counts) {
         for (bool normal : {false, true}) {
-          RandomGenerator gpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cuda);
-          RandomGenerator cpu(RandomGeneratorKind::philox4x32_10, seed, Backend::cpu);
+          RandomGenerator gpu(kind, seed, Backend::cuda);
+          RandomGenerator cpu(kind, seed, Backend::cpu);
+          if (dimensions > 1) {
+            gpu.set_dimensions(dimensions);
+            cpu.set_dimensions(dimensions);
+          }
           gpu.set_offset(offset);
           cpu.set_offset(offset);
           DeviceBuffer<T> out(static_cast<std::size_t>(n + kMaxShift));
@@ -242,25 +248,50 @@ TYPED_TEST(RandomGpu, PhiloxAtEveryOutputAlignmentEqualsTheCpu) {
           }
           const std::vector<T> device = out.to_host();
           const std::vector<T> host = normal ? cpu.normal<T>(n, T(kMean), T(kStddev)) : cpu.uniform<T>(n);
-          for (std::int64_t i = 0; i < shift; ++i) ASSERT_TRUE(std::isnan(device[i])) << "before, i " << i;
-          for (std::int64_t i = shift + n; i < n + kMaxShift; ++i) ASSERT_TRUE(std::isnan(device[i])) << "after, i " << i;
+          const std::string where = std::string(cunum::to_string(kind)) + " offset " + std::to_string(offset) +
+                                    " shift " + std::to_string(shift) + " n " + std::to_string(n);
+          for (std::int64_t i = 0; i < shift; ++i) ASSERT_TRUE(std::isnan(device[i])) << where << " before, i " << i;
+          for (std::int64_t i = shift + n; i < n + kMaxShift; ++i) {
+            ASSERT_TRUE(std::isnan(device[i])) << where << " after, i " << i;
+          }
           if (!normal) {
-            ASSERT_EQ(std::memcmp(device.data() + shift, host.data(), host.size() * sizeof(T)), 0)
-                << "offset " << offset << " shift " << shift << " n " << n;
+            ASSERT_EQ(std::memcmp(device.data() + shift, host.data(), host.size() * sizeof(T)), 0) << where;
             continue;
           }
-          expect_normals_equal(RandomGeneratorKind::philox4x32_10, device.data() + shift, host,
-                               "offset " + std::to_string(offset) + " shift " + std::to_string(shift) + " n " +
-                                   std::to_string(n));
+          expect_normals_equal(kind, device.data() + shift, host, where);
         }
       }
     }
   }
 }
 
-// The Sobol grid's width (the stride of a thread's points) follows the points and the
-// dimensions: one wide dimension, a few, and many dimensions of few points each
-// equal the CPU, uniforms bit for bit, normals to a few ulps.
+// Philox writes a fill's whole blocks with 16-, 8- or 4-byte stores by the output's
+// alignment, and the fill's edge blocks and straddling offsets unit by unit.
+TYPED_TEST(RandomGpu, PhiloxAtEveryOutputAlignmentEqualsTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  expect_every_output_alignment_equals_the_cpu<TypeParam>(RandomGeneratorKind::philox4x32_10, 1,
+                                                          {0, 1, 2, 3, 5, (1ull << 40) + 17}, {1, 6, 7, 4099, 262147});
+}
+
+// Sobol writes a dimension's whole groups of 16 bytes of values with 16-, 8- or 4-byte
+// stores by their alignment (the same for all of a dimension's groups, not for all
+// dimensions when the points are not a multiple of a group), and the points of the
+// fill's edge groups (offsets and ends inside a group, a fill inside one group) one by one.
+TYPED_TEST(RandomGpu, SobolAtEveryOutputAlignmentEqualsTheCpu) {
+  CUNUM_REQUIRE_GPU();
+  for (RandomGeneratorKind kind : {RandomGeneratorKind::sobol32, RandomGeneratorKind::scrambled_sobol64}) {
+    for (int dimensions : {1, 3}) {
+      for (std::int64_t points : {1, 2, 3, 6, 4099, 65539}) {
+        expect_every_output_alignment_equals_the_cpu<TypeParam>(kind, dimensions, {0, 1, 2, 3, 1000003},
+                                                                {points * dimensions});
+      }
+    }
+  }
+}
+
+// The Sobol grid (its blocks a dimension, and each lane's groups of points) follows the
+// points and the dimensions: one wide dimension, a few, and many dimensions of few
+// points each equal the CPU, uniforms bit for bit, normals to a few ulps.
 TYPED_TEST(RandomGpu, SobolAtEveryGridWidthEqualsTheCpu) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;

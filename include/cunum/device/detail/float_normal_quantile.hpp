@@ -15,7 +15,7 @@
 //   GPU the approximate lg2.approx instruction (MUFU.LG2, within 2^-22 absolute on
 //   [0.5, 2]: the CUDA programming guide's bound for __log2f), on the CPU the double
 //   log2 rounded to float. The instruction takes the place of a polynomial logarithm's
-//   ten or so operations, in a fill loop of 44.5 sm_90 instructions a point (cuRAND's:
+//   ten or so operations, in a fill loop of 37.75 sm_90 instructions a point (cuRAND's:
 //   48), and is the one step that differs between the two;
 // - the tail, w >= 9.5: |z| = T(sqrt w), T of degree 9, in double. A warp takes it for a
 //   few of its 32 Sobol points at most (32 consecutive points have one point in each

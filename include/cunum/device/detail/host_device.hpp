@@ -6,14 +6,12 @@
 #define CUNUM_HOST_DEVICE
 #endif
 
-// `#pragma unroll` (and `#pragma unroll 3` or `4`) for the device pass only (host
+// `#pragma unroll` (and `#pragma unroll 3`) for the device pass only (host
 // compilers warn on it).
 #if defined(__CUDA_ARCH__)
 #define CUNUM_UNROLL _Pragma("unroll")
 #define CUNUM_UNROLL_BY_3 _Pragma("unroll 3")
-#define CUNUM_UNROLL_BY_4 _Pragma("unroll 4")
 #else
 #define CUNUM_UNROLL
 #define CUNUM_UNROLL_BY_3
-#define CUNUM_UNROLL_BY_4
 #endif
