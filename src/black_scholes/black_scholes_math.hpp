@@ -672,45 +672,51 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price
   const double s_side = lower_side ? s_c - b_c / v_c : s_c + (upper - b_c) / v_c;
   const NormalisedBlackValues side = price.at(s_side);
   const double curvature_side = side.curvature;
-  InversionRegion region = InversionRegion::middle;
+  // The regions: below b(s_l) and above b(s_u) a map's cubic, between a cubic of s. Each
+  // pair is one piece of code on selected operands, so that a warp runs at most two.
+  const bool lower = lower_side && beta < side.price, upper_map = !lower_side && beta > side.price;
+  const InversionRegion region =
+      lower ? InversionRegion::lower : (upper_map ? InversionRegion::upper : InversionRegion::middle);
   double s;
-  if (lower_side && beta < side.price) {
-    region = InversionRegion::lower;
-    // f = k |x| Phi(z)^3 and its derivatives in s (dz/ds = -z/s, d2z/ds2 = 2z/s^2), then in beta.
+  if (region != InversionRegion::middle) {
+    // The map f and its derivatives in s, then in beta, from the normal tail N(-a) at
+    // a = -z (lower: f = k |x| N(z)^3, z = x / (sqrt(3) s), dz/ds = -z/s, d2z/ds2 = 2z/s^2)
+    // or a = s/2 (upper: f = N(-s/2), df/ds = -phi(s/2)/2, d2f/ds2 = s phi(s/2)/8).
     constexpr double k = 1.2091995761561452;  // 2 pi / sqrt(27)
     constexpr double inv_sqrt3 = 0.57735026918962576451;
     const double z = x * inv_sqrt3 / s_side;
-    const double density = norm_pdf(z), cdf = density * mills_ratio(-z);
-    const double f = k * -x * cdf * cdf * cdf;
-    const double f_s = 3.0 * k * -x * cdf * cdf * density * (-z / s_side);
-    const double f_ss =
-        3.0 * k * -x * cdf * density * (z / (s_side * s_side)) * ((2.0 * density - z * cdf) * z + 2.0 * cdf);
+    const double a = lower ? -z : 0.5 * s_side;
+    const double density = norm_pdf(a), cdf = density * mills_ratio(a);
+    double f, f_s, f_ss;
+    if (lower) {
+      const double scale = 3.0 * k * -x * cdf * density;
+      f = k * -x * cdf * cdf * cdf;
+      f_s = scale * cdf * (-z / s_side);
+      f_ss = scale * (z / (s_side * s_side)) * ((2.0 * density - z * cdf) * z + 2.0 * cdf);
+    } else {
+      f = cdf;
+      f_s = -0.5 * density;
+      f_ss = 0.125 * s_side * density;
+    }
     const double f_beta = f_s / side.vega;
     const double f_beta2 = (f_ss - f_s * curvature_side) / (side.vega * side.vega);
-    const RationalCubic cubic{0.0, side.price, 0.0, f, 1.0, f_beta};
-    const double guess_f = cubic(beta, cubic.control(f_beta2, true));
-    // p from f scaled by 2^201 and back by 2^-67 (the cube root of 2^-201): a price near
-    // the bottom of the double range would otherwise underflow in the quotient.
-    const double p = cbrt_(guess_f * 0x1p201 / (k * -x)) * 0x1p-67;
-    s = x * inv_sqrt3 / device::normal_quantile_lower_approximate(p < 0.5 ? p : 0.5);
-  } else if (lower_side) {
-    const RationalCubic cubic{side.price, b_c, s_side, s_c, 1.0 / side.vega, 1.0 / v_c};
-    s = cubic(beta, cubic.control(0.0, true));
-  } else if (beta <= side.price) {
-    const RationalCubic cubic{b_c, side.price, s_c, s_side, 1.0 / v_c, 1.0 / side.vega};
-    s = cubic(beta, cubic.control(0.0, false));
+    // Lower: from (0, 0) with slope 1 to b(s_l); upper: from b(s_u) to (e^{x/2}, 0) with
+    // slope -1/2; the map's second derivative matched at b(s_l) or b(s_u).
+    const RationalCubic cubic = lower ? RationalCubic{0.0, side.price, 0.0, f, 1.0, f_beta}
+                                      : RationalCubic{side.price, upper, f, 0.0, f_beta, -0.5};
+    const double guess_f = cubic(beta, cubic.control(f_beta2, lower));
+    // Lower: p = (f / (k |x|))^{1/3}, formed from f scaled by 2^201 and back by 2^-67 (the
+    // cube root of 2^-201): a price near the bottom of the double range would otherwise
+    // underflow in the quotient. Then s = x / (sqrt(3) N^{-1}(p)); upper: s = -2 N^{-1}(f).
+    const double p = lower ? cbrt_(guess_f * 0x1p201 / (k * -x)) * 0x1p-67 : guess_f;
+    const double quantile = device::normal_quantile_lower_approximate(p < 0.5 ? p : 0.5);
+    s = lower ? x * inv_sqrt3 / quantile : -2.0 * quantile;
   } else {
-    region = InversionRegion::upper;
-    // f = Phi(-s/2): df/ds = -phi(s/2)/2, d2f/ds2 = s phi(s/2)/8; then in beta.
-    const double density = norm_pdf(0.5 * s_side);
-    const double f = density * mills_ratio(0.5 * s_side);
-    const double f_s = -0.5 * density, f_ss = 0.125 * s_side * density;
-    const double f_beta = f_s / side.vega;
-    const double f_beta2 = (f_ss - f_s * curvature_side) / (side.vega * side.vega);
-    const RationalCubic cubic{side.price, upper, f, 0.0, f_beta, -0.5};
-    double guess_f = cubic(beta, cubic.control(f_beta2, false));
-    guess_f = guess_f < 0.5 ? guess_f : 0.5;
-    s = -2.0 * device::normal_quantile_lower_approximate(guess_f);
+    // From b(s_l) to b(s_c) or from b(s_c) to b(s_u), slopes 1/b', b'' = 0 at s_c.
+    const RationalCubic cubic = lower_side
+                                    ? RationalCubic{side.price, b_c, s_side, s_c, 1.0 / side.vega, 1.0 / v_c}
+                                    : RationalCubic{b_c, side.price, s_c, s_side, 1.0 / v_c, 1.0 / side.vega};
+    s = cubic(beta, cubic.control(0.0, lower_side));
   }
   // Where |x| is negligible against s (below about 1e-100, where s_l rounds to 0 or
   // below and the lower map saturates), the option is at the money to within rounding,
@@ -725,8 +731,10 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price
       // g = 1/ln b - 1/ln beta; with w = b'/b and L = ln b:
       // g' = -w / L^2, g''/g' = curvature - w (1 + 2/L),
       // g'''/g' = third - 3 curvature w (1 + 2/L) + w^2 (2 + 6/L + 6/L^2).
+      // ln beta - L rounds to about u |L| absolute, a relative error of about u |L| / nu
+      // in s (nu = s w): at most about u / 2 here, where nu ~ h^2 and L ~ -h^2 / 2.
       const double log_b = log_(v.price), w = v.vega / v.price, inverse_log = 1.0 / log_b;
-      newton = log_(beta / v.price) * log_b / (log_beta * w);
+      newton = (log_beta - log_b) * log_b / (log_beta * w);
       const double tilt = w * (1.0 + 2.0 * inverse_log);
       gamma = curvature - tilt;
       delta = third - 3.0 * curvature * tilt + w * w * (2.0 + 6.0 * inverse_log * (1.0 + inverse_log));
