@@ -759,8 +759,23 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   // in-the-money option loses its intrinsic part.
   const bool call_side = is_call;
   const double xx = call_side ? x : -x;  // the option as a call on log-moneyness xx
-  const double e_plus = call_side ? half : inv_half;
-  const double intrinsic = xx > 0.0 ? 2.0 * sinh_(0.5 * xx) : 0.0;  // e^{xx/2} - e^{-xx/2}
+  const double e_plus = call_side ? half : inv_half, e_minus = call_side ? inv_half : half;
+  // The intrinsic value e^{xx/2} - e^{-xx/2} = 2 sinh(xx/2): that difference where
+  // y = xx/2 >= 1 (it loses under a bit there), below it the Taylor series of 2 sinh(y)
+  // to y^19 (what it leaves out is below 1e-18 of it): within 2.1 u of 2 sinh(y) for
+  // every y, and no lane calls sinh (some hundred instructions on the device).
+  const double y = 0.5 * xx, y2 = y * y;
+  double series = 1.0 / 121645100408832000.0;  // 1/19!
+  series = series * y2 + 1.0 / 355687428096000.0;
+  series = series * y2 + 1.0 / 1307674368000.0;
+  series = series * y2 + 1.0 / 6227020800.0;
+  series = series * y2 + 1.0 / 39916800.0;
+  series = series * y2 + 1.0 / 362880.0;
+  series = series * y2 + 1.0 / 5040.0;
+  series = series * y2 + 1.0 / 120.0;
+  series = series * y2 + 1.0 / 6.0;
+  const double twice_sinh = y >= 1.0 ? e_plus - e_minus : 2.0 * y * (series * y2 + 1.0);
+  const double intrinsic = xx > 0.0 ? twice_sinh : 0.0;
   const double upper = e_plus;
   // A price within rounding of the intrinsic value (relative to the upper bound, the
   // scale of the normalisation) counts as the intrinsic value.
