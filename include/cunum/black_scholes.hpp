@@ -66,7 +66,7 @@
 /// thread count or launch shape. CPU and CUDA results may differ in the last bits
 /// (the device's erf, expm1, exp and log and its fused multiply-adds; the float kernels
 /// divide and take square roots to within 2 ulps; implied volatility: also the device's
-/// cbrt).
+/// cbrt and sinh).
 
 #include <cstdint>
 #include <initializer_list>
