@@ -213,8 +213,9 @@ bit-identical run to run on a backend and device; CPU and CUDA agree to a few ul
 
 constexpr const char* implied_doc = R"(Implied volatility: the sigma >= 0 at which each option's model price equals its price.
 
-Computed in double for both dtypes (Halley steps inside a bracket, bisection
-fallback: it always converges). S, K, T not positive or not finite: NaN, not
+Computed in double for both dtypes (Jaeckel's "Let's Be Rational": a rational
+initial guess, then two Householder steps for float64 and one for float32, the same
+for every option). S, K, T not positive or not finite: NaN, not
 counted. A price NaN, below intrinsic value or not below the upper bound: NaN,
 counted in `rejected`. A price equal to the intrinsic value: 0.
 

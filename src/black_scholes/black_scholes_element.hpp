@@ -73,7 +73,8 @@ CUNUM_HOST_DEVICE inline bool implied_volatility_element(const ImpliedVolArgs<T>
   const double sigma = bs::implied_volatility(
       static_cast<double>(a.prices[i]), static_cast<double>(o.spot[i]), static_cast<double>(o.strike[i]),
       static_cast<double>(o.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
-      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected);
+      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected,
+      bs::kHouseholderSteps<T>);
   a.volatility[i] = static_cast<T>(sigma);
   return rejected;
 }

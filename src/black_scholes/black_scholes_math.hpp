@@ -2,8 +2,8 @@
 // Internal: the scalar Black-Scholes-Merton mathematics shared by the CPU backend
 // and the CUDA kernels (CUNUM_HOST_DEVICE), templated on float and double. The
 // normal tails are N(-|d|) = phi(d) m(|d|), m(a) = N(-a) / phi(a) the Mills ratio,
-// accurate however far out: the prices take m from minimax approximations
-// (mills_ratios), the implied-volatility inversion from erfcx (mills_ratio).
+// accurate however far out, from minimax approximations (mills_ratios) for the prices
+// and the implied-volatility inversion alike.
 // The invalid-element policy and the accuracy bound implemented here are stated in
 // include/cunum/black_scholes.hpp.
 
@@ -13,6 +13,7 @@
 
 #include "cunum/device/detail/double_normal_math.hpp"
 #include "cunum/device/detail/host_device.hpp"
+#include "cunum/device/sobol.hpp"
 
 namespace cunum::detail::bs {
 
@@ -38,36 +39,8 @@ CUNUM_BS_UNARY(exp, expf)
 CUNUM_BS_UNARY(log, logf)
 CUNUM_BS_UNARY(sqrt, sqrtf)
 CUNUM_BS_UNARY(fabs, fabsf)
+CUNUM_BS_UNARY(cbrt, cbrtf)
 #undef CUNUM_BS_UNARY
-
-#if !defined(__CUDA_ARCH__)
-// erfcx(x) = e^{x^2} erfc(x) for x >= 0 on the host, whose C++ library has none (the
-// device has CUDA's erfcx). Below 26: erfc(x) e^{x^2}, with x^2 split into its double
-// and that double's rounding error (fma), so that the product adds only the
-// rounding of erfc, exp and two multiplications (a few ulps, however large x^2). From
-// 26, where erfc nears underflow and e^{x^2} overflow: the asymptotic series
-// 1/(x sqrt(pi)) sum_n (-1)^n (2n-1)!! / (2x^2)^n to n = 8 (the next term is below 3e-21).
-inline double erfcx_host(double x) {
-  if (x < 26.0) {
-    const double square = x * x;
-    const double square_rounding = std::fma(x, x, -square);
-    return std::erfc(x) * std::exp(square) * (1.0 + square_rounding);
-  }
-  const double z = 0.5 / (x * x);
-  double series = 1.0;
-  for (int n = 8; n >= 1; --n) series = 1.0 - (2 * n - 1) * z * series;
-  return series / (x * 1.7724538509055160273);  // x sqrt(pi)
-}
-#endif
-
-// erfcx(x) = e^{x^2} erfc(x), x >= 0: the device's erfcx, the host's erfcx_host.
-CUNUM_HOST_DEVICE inline double erfcx_(double x) {
-#if defined(__CUDA_ARCH__)
-  return ::erfcx(x);
-#else
-  return erfcx_host(x);
-#endif
-}
 
 // a / b for the Greeks' quotients. On the device in float: __fdividef, 2 ulps without
 // the range checks of a full division (a divisor beyond 2^126 gives 0); elsewhere the
@@ -155,7 +128,6 @@ CUNUM_HOST_DEVICE inline T infinity() {
 
 template <class T> constexpr T kInvSqrt2 = T(0.70710678118654752440084436210484903928L);
 template <class T> constexpr T kInvSqrt2Pi = T(0.39894228040143267793994605993438186848L);
-template <class T> constexpr T kSqrtHalfPi = T(1.25331413731550025120788264240552262650L);
 
 // Standard normal density.
 template <class T>
@@ -182,15 +154,11 @@ CUNUM_HOST_DEVICE inline NormalCdfPair<T> norm_cdf_pair(T d, T tail) {
 // of the money, below it, mills_difference sums a series instead of subtracting.
 template <class T> constexpr T kSmallTotalVolatility = T(0.0625);
 
-// The Mills ratio m(a) = N(-a) / phi(a) = sqrt(pi/2) erfcx(a / sqrt 2), a >= 0 (m(inf)
-// = 0): the normal tail without its Gaussian factor, N(-|d|) = phi(d) m(|d|), so that
-// a tail's Gaussian factor can be shared (with the other tail of a price) instead of
-// each erfc carrying the argument error of its own exp(-d^2/2). This form, from erfcx,
-// serves the implied-volatility inversion (NormalisedOtmCall, in double); the prices
-// take the cheaper minimax ratios below (mills_ratios).
-CUNUM_HOST_DEVICE inline double mills_ratio(double a) {
-  return kSqrtHalfPi<double> * erfcx_(a * kInvSqrt2<double>);
-}
+// The Mills ratio m(a) = N(-a) / phi(a), a >= 0 (m(inf) = 0): the normal tail without
+// its Gaussian factor, N(-|d|) = phi(d) m(|d|), so that a tail's Gaussian factor can be
+// shared (with the other tail of a price) instead of each erfc carrying the argument
+// error of its own exp(-d^2/2). The prices and the implied-volatility inversion take it
+// from the minimax approximations below (mills_ratios).
 
 // m(a) in float, a >= 0, as t P(t) with t = 1 / (1 + 0.3 a) in (0, 1] and P of degree
 // 10, fitted to the relative error of m over all of [0, inf) by Lawson's iteration of
@@ -525,6 +493,10 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 
 // ---- Implied volatility -------------------------------------------------------------
 //
+// After P. Jaeckel, "Let's Be Rational", Wilmott Magazine, January 2015
+// (docs/black_scholes.md [3]): the normalised price, rational initial guesses per
+// region, and a fixed number of third-order Householder steps (quartic convergence).
+//
 // Normalised Black price of an out-of-the-money call, x = ln(F/K) <= 0, s = sigma sqrt(T):
 //     b(x, s) = e^{x/2} N(x/s + s/2) - e^{-x/2} N(x/s - s/2),   0 < b < e^{x/2},
 // strictly increasing in s with db/ds = phi(x/s + s/2) e^{x/2} = exp(-(h^2 + u^2)/2)/sqrt(2 pi)
@@ -542,34 +514,49 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 //    is small instead of losing log10(1/s) digits to the cancellation of the two N terms;
 //  - near the money above s = 1/16, b = e^{x/2} - phi0 (m(h + u) + m(u - h)), the
 //    textbook difference e^{x/2} N(h + u) - e^{-x/2} N(h - u) (its loss is then at most
-//    about 20 ulps).
+//    about 20 ulps), and there e^{x/2} - b = phi0 (m(h + u) + m(u - h)) with no loss.
 // N(h - u) = e^{x/2} phi0 m(u - h). The factors that depend on x alone are computed once
-// per option, not per iteration.
+// per option, not per step.
+
+// b at one s, with e^{x/2} - b (each formed where it does not cancel, the other as the
+// difference, which then loses at most a bit), db/ds, and the ratios of the next two
+// derivatives to it: b''/b' = x^2/s^3 - s/4 (the derivative of the exponent of b') and
+// b'''/b' = (b''/b')^2 + d(b''/b')/ds = (b''/b')^2 - 3 x^2/s^4 - 1/4.
+struct NormalisedBlackValues {
+  double price, complement, vega, curvature, third;
+};
+
 class NormalisedOtmCall {
  public:
   CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x) : NormalisedOtmCall(x, exp_(0.5 * x)) {}
   // half_exp: e^{x/2}, when the caller has it.
   CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp) : x_(x), half_exp_(half_exp) {}
   CUNUM_HOST_DEVICE double x() const { return x_; }
-  CUNUM_HOST_DEVICE double operator()(double s) const {
-    const double h = x_ / s, u = 0.5 * s;
+  CUNUM_HOST_DEVICE NormalisedBlackValues at(double s) const {
+    const double inverse = 1.0 / s, h = x_ * inverse, u = 0.5 * s;
     const double d1 = h + u, far = u - h;  // far = -d2 >= 0, as x <= 0
-    const double mills1 = mills_ratio(d1 < 0.0 ? -d1 : d1), mills2 = mills_ratio(far);
+    const MillsRatios<double> mills = mills_ratios_minimax(d1 < 0.0 ? -d1 : d1, far);
+    const double mills1 = mills.first, mills2 = mills.second;
     const double phi0 = kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
-    if (!(d1 > 0.0)) return phi0 * mills_difference(mills1, mills2, far, s);
-    if (s < kSmallTotalVolatility<double>) {
+    NormalisedBlackValues v;
+    v.vega = phi0;
+    const double h_over_s = h * inverse;  // x / s^2
+    v.curvature = h * h_over_s - 0.5 * u;
+    v.third = v.curvature * v.curvature - 3.0 * h_over_s * h_over_s - 0.25;
+    if (!(d1 > 0.0)) {
+      v.price = phi0 * mills_difference(mills1, mills2, far, s);
+      v.complement = half_exp_ - v.price;
+    } else if (s < kSmallTotalVolatility<double>) {
       const double between = 0.5 * (erf_(d1 * kInvSqrt2<double>) + erf_(far * kInvSqrt2<double>));
-      return half_exp_ * (between + 2.0 * sinh_(0.5 * x_) * phi0 * mills2);
+      v.price = half_exp_ * (between + 2.0 * sinh_(0.5 * x_) * phi0 * mills2);
+      v.complement = half_exp_ - v.price;
+    } else {
+      v.complement = phi0 * (mills1 + mills2);
+      v.price = half_exp_ - v.complement;
     }
-    return half_exp_ - phi0 * (mills1 + mills2);
+    return v;
   }
-  // db/ds = phi(h + u) e^{x/2}.
-  CUNUM_HOST_DEVICE double vega(double s) const {
-    const double h = x_ / s, u = 0.5 * s;
-    return kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
-  }
-  // (d2b/ds2) / (db/ds) = x^2 / s^3 - s / 4, from the derivative of -(h^2 + u^2) / 2.
-  CUNUM_HOST_DEVICE double curvature(double s) const { return x_ * x_ / (s * s * s) - 0.25 * s; }
+  CUNUM_HOST_DEVICE double operator()(double s) const { return at(s).price; }
   // The upper bound e^{x/2}.
   CUNUM_HOST_DEVICE double upper() const { return half_exp_; }
 
@@ -578,98 +565,168 @@ class NormalisedOtmCall {
 };
 CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall(x)(s); }
 
-// Upper bound on the iterations of implied_total_vol(); the bracket shrinks at least
-// by half every other step, so 2 x 64 + slack suffices from any double bracket.
-constexpr int kImpliedVolMaxIterations = 200;
-// A Halley step of at most this relative size ends the iteration: the next error is
-// of the order of the cube of the step times (s x curvature)^2, below 1e-17 relative
-// for every x and s of the accuracy grid (tests/black_scholes).
-constexpr double kHalleyFinalStep = 1e-8;
+// The rational cubic of Delbourgo and Gregory on [left, right]: through (left, y_left)
+// and (right, y_right) with slopes d_left and d_right, shaped by r (r = 3 is the cubic
+// Hermite interpolant; as r grows it tends to the straight line). With t the position
+// in [0, 1]:
+//   (y_r t^3 + (r y_r - w d_r) t^2 (1-t) + (r y_l + w d_l) t (1-t)^2 + y_l (1-t)^3) / (1 + (r-3) t (1-t)).
+struct RationalCubic {
+  double left, right, y_left, y_right, d_left, d_right;
+  // r giving the second derivative `second` at the right end (at_right) or the left end
+  // (solved from the second derivative of the form above at t = 1 or 0), kept at least
+  // at (d_l + d_r) / slope, where monotone data give a monotone interpolant, and at most
+  // 1e6 (a straight line to within the guess's needs).
+  CUNUM_HOST_DEVICE double control(double second, bool at_right) const {
+    const double width = right - left, slope = (y_right - y_left) / width;
+    const double fitted = (0.5 * width * second + (d_right - d_left)) / (at_right ? d_right - slope : slope - d_left);
+    const double monotone = (d_left + d_right) / slope;
+    const double lowest = monotone > 0.0 ? monotone : 0.0;
+    const double r = fitted > lowest ? fitted : lowest;  // NaN: the lowest
+    return r < 1e6 ? r : 1e6;
+  }
+  CUNUM_HOST_DEVICE double operator()(double at, double r) const {
+    const double width = right - left;
+    const double t = (at - left) / width, m = 1.0 - t;
+    const double numerator = y_right * t * t * t + (r * y_right - width * d_right) * t * t * m +
+                             (r * y_left + width * d_left) * t * m * m + y_left * m * m * m;
+    return numerator / (1.0 + (r - 3.0) * t * m);
+  }
+};
+
+// Third-order Householder steps taken after the initial guess: the guess is within 0.1
+// relative wherever the price carries sigma (tests/black_scholes), and each step takes
+// the error to about its fourth power, so double takes two and float (solved in double)
+// one: every option takes the same number of steps, so a warp's lanes never wait for
+// each other.
+template <class T>
+constexpr int kHouseholderSteps = std::is_same_v<T, float> ? 1 : 2;
+
+// Which function of b a region's steps are taken on (Let's Be Rational, section 4):
+// below b_l the tail, where b is about exponential in -1/s^2, so 1/ln b is nearly
+// linear in s; above b_u, ln(e^{x/2} - b), the approach to the upper bound; between,
+// b itself.
+enum class InversionRegion { lower, middle, upper };
 
 // Total volatility s = sigma sqrt(T) > 0 with b(x, s) = beta, for x <= 0 and
-// 0 < beta < e^{x/2}. Method: a bracket [lo, hi] with b(lo) < beta < b(hi) (hi found
-// by doubling), then Halley steps (third order, from b'' / b' above) on
-// ln b(s) - ln beta (the log flattens the exponential tail, where steps on b itself
-// overshoot; one form for every option keeps a warp's lanes on one path), falling
-// back to the Newton step where the Halley correction would more than double it. A step
-// that leaves the bracket, or one that neither halves the bracket over two steps nor
-// is at most half the previous step, is replaced by bisection, so the iteration always
-// converges (the bracket halves, or the steps shrink geometrically). It stops after a
-// Halley step below kHalleyFinalStep relative, or when the bracket or the step is
-// within a few ulps of s. `iterations`, when not null, receives the number of
-// evaluations of b after the bracket (tests check that the cap is never the exit).
-CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price, double beta,
-                                                  int* iterations = nullptr) {
-  int count = 0;
-  const double x = price.x();
-  // Start at the inflection point sqrt(2|x|) (where vega/price is largest relative to
-  // s), or at the at-the-money approximation when x is 0; far below the inflection
-  // price, at the tail's leading order: -ln b ~ h^2 / 2, so s ~ |x| / sqrt(-2 ln beta).
-  const double log_beta = log_(beta);
-  double s = x < 0.0 ? sqrt_(-2.0 * x) : beta * 2.5066282746310002;
-  if (beta < 0.1 * price.upper() && x < 0.0) {
-    const double tail = -x / sqrt_(-2.0 * log_beta);
-    if (tail < s) s = tail;
-  }
-  if (!(s > 0.0)) s = 1.0;
-  double lo = 0.0, hi = s;
-  double b = price(hi);
-  while (b < beta) {
-    lo = hi;
-    hi *= 2.0;
-    if (hi > 1e6) break;  // b(x, 1e6) equals e^{x/2} to the last bit: beta is at the bound
-    b = price(hi);
-  }
-  s = hi;  // b = b(s) here, unless the doubling gave up at the bound
-  double width_before = hi - lo;
-  double previous_step = hi - lo;
-  for (int iteration = 0; iteration < kImpliedVolMaxIterations; ++iteration) {
-    if (iteration > 0 || !(hi <= 1e6)) b = price(s);
-    count = iteration + 1;
-    if (b == beta) break;
-    if (b < beta) lo = s; else hi = s;
-    const double vega = price.vega(s);
-    double next;
-    bool halley = false;
-    if (!(b > 0.0)) {
-      next = 0.5 * (lo + hi);
+// 0 < beta < e^{x/2}, after Let's Be Rational: the tangent of b at its inflection
+// point s_c = sqrt(2|x|) meets 0 at s_l and e^{x/2} at s_u, which split beta into
+// four regions, each with its rational cubic guess:
+//  - beta < b(s_l): a rational cubic in beta of the lower map f(s) = 2 pi |x| / sqrt(27)
+//    Phi(z)^3, z = x / (sqrt(3) s) (equal to b to leading order as s -> 0, so the
+//    cubic runs from (0, 0) with slope 1), inverted as s = x / (sqrt(3) Phi^{-1}(p)),
+//    p = (sqrt(27) f / (2 pi |x|))^{1/3};
+//  - b(s_l) <= beta < b(s_c) and b(s_c) <= beta <= b(s_u): rational cubics of s itself,
+//    with slopes 1/b' and the second derivative 0 at s_c (b's inflection);
+//  - beta > b(s_u): the upper map f(s) = Phi(-s/2), a rational cubic in beta down to
+//    (e^{x/2}, 0) with slope -1/2 (e^{x/2} - b ~ 2 Phi(-s/2) as s grows), inverted as
+//    s = -2 Phi^{-1}(f).
+// The maps' cubics match the map's second derivative at b(s_l) or b(s_u). Only one of
+// b(s_l) and b(s_u) is evaluated (the side of b(s_c) beta lies on decides which), and
+// Phi^{-1} is Acklam's approximation (cunum/device/sobol.hpp), 1.2e-9 relative: a guess
+// needs no more. Then `steps` Householder steps of order 3 on the region's function,
+// each from b, b', b''/b' and b'''/b' at s:
+//   s += nu (1 + gamma nu / 2) / (1 + nu (gamma + delta nu / 6)),
+// nu the Newton step, gamma and delta the function's second and third derivatives over
+// its first. A step to s <= 0 halves s instead; a step that is not finite (a price at
+// the edge of the double range) is not taken.
+CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price, double beta, int steps) {
+  const double x = price.x(), upper = price.upper();
+  const double s_c = sqrt_(-2.0 * x);
+  const double b_c = x < 0.0 ? price(s_c) : 0.0;  // b(0, 0) = 0
+  const double v_c = kInvSqrt2Pi<double> * upper;  // b'(s_c): h^2 + u^2 = |x| there
+  const bool lower_side = beta < b_c;
+  const double s_side = lower_side ? s_c - b_c / v_c : s_c + (upper - b_c) / v_c;
+  const NormalisedBlackValues side = price.at(s_side);
+  const double curvature_side = side.curvature;
+  // The regions: below b(s_l) and above b(s_u) a map's cubic, between a cubic of s. Each
+  // pair is one piece of code on selected operands, so that a warp runs at most two.
+  const bool lower = lower_side && beta < side.price, upper_map = !lower_side && beta > side.price;
+  const InversionRegion region =
+      lower ? InversionRegion::lower : (upper_map ? InversionRegion::upper : InversionRegion::middle);
+  double s;
+  if (region != InversionRegion::middle) {
+    // The map f and its derivatives in s, then in beta, from the normal tail N(-a) at
+    // a = -z (lower: f = k |x| N(z)^3, z = x / (sqrt(3) s), dz/ds = -z/s, d2z/ds2 = 2z/s^2)
+    // or a = s/2 (upper: f = N(-s/2), df/ds = -phi(s/2)/2, d2f/ds2 = s phi(s/2)/8). The
+    // tail's Mills ratio is float's minimax one (2.2e-8 relative, a dozen instructions
+    // where the device's double erfcx takes some two hundred): a guess needs no more.
+    constexpr double k = 1.2091995761561452;  // 2 pi / sqrt(27)
+    constexpr double inv_sqrt3 = 0.57735026918962576451;
+    const double z = x * inv_sqrt3 / s_side;
+    const double a = lower ? -z : 0.5 * s_side;
+    const double density = norm_pdf(a);
+    const double cdf = density * static_cast<double>(mills_ratio_minimax(static_cast<float>(a)));
+    double f, f_s, f_ss;
+    if (lower) {
+      const double scale = 3.0 * k * -x * cdf * density;
+      f = k * -x * cdf * cdf * cdf;
+      f_s = scale * cdf * (-z / s_side);
+      f_ss = scale * (z / (s_side * s_side)) * ((2.0 * density - z * cdf) * z + 2.0 * cdf);
     } else {
-      // The Newton step nu of f = ln b - ln beta (f' = b'/b), and Halley's
-      // nu / (1 + nu f'' / (2 f')), f''/f' = b''/b' - b'/b.
-      const double nu = -(log_(b) - log_beta) * b / vega;
-      const double relative_curvature = price.curvature(s) - vega / b;
-      const double correction = 1.0 + 0.5 * nu * relative_curvature;
-      halley = correction > 0.5;
-      next = s + (halley ? nu / correction : nu);
+      f = cdf;
+      f_s = -0.5 * density;
+      f_ss = 0.125 * s_side * density;
     }
-    const double width = hi - lo;
-    const bool inside = next > lo && next < hi;
-    const double newton_step = next > s ? next - s : s - next;
-    // Converged: a step within 2 ulps of s; a small Halley step (cubic convergence:
-    // the step taken is final); or steps that stop shrinking while within 1e-12 of s,
-    // which is the rounding noise of b itself (deep out of the money): s is then as
-    // good as b allows.
-    if (newton_step <= 2e-16 * s || (inside && halley && newton_step <= kHalleyFinalStep * s) ||
-        (inside && newton_step <= 1e-12 * s && newton_step > 0.5 * previous_step)) {
-      s = next;
-      break;
-    }
-    // Stalled: the bracket has not halved over two steps and the steps are not
-    // shrinking geometrically either (a converging sequence may keep the bracket's
-    // far end, so the bracket alone does not tell).
-    const bool stalled = (iteration & 1) != 0 && width > 0.5 * width_before && newton_step > 0.5 * previous_step;
-    if ((iteration & 1) != 0) width_before = width;
-    if (!inside || stalled) next = 0.5 * (lo + hi);
-    const double step_size = next > s ? next - s : s - next;
-    previous_step = step_size;
-    s = next;
-    if (width <= 4e-16 * s || step_size <= 2e-16 * s) break;
+    const double inverse_vega = 1.0 / side.vega;
+    const double f_beta = f_s * inverse_vega;
+    const double f_beta2 = (f_ss - f_s * curvature_side) * inverse_vega * inverse_vega;
+    // Lower: from (0, 0) with slope 1 to b(s_l); upper: from b(s_u) to (e^{x/2}, 0) with
+    // slope -1/2; the map's second derivative matched at b(s_l) or b(s_u).
+    const RationalCubic cubic = lower ? RationalCubic{0.0, side.price, 0.0, f, 1.0, f_beta}
+                                      : RationalCubic{side.price, upper, f, 0.0, f_beta, -0.5};
+    const double guess_f = cubic(beta, cubic.control(f_beta2, lower));
+    // Lower: p = (f / (k |x|))^{1/3}, formed from f scaled by 2^201 and back by 2^-67 (the
+    // cube root of 2^-201): a price near the bottom of the double range would otherwise
+    // underflow in the quotient. Then s = x / (sqrt(3) N^{-1}(p)); upper: s = -2 N^{-1}(f).
+    const double p = lower ? cbrt_(guess_f * 0x1p201 / (k * -x)) * 0x1p-67 : guess_f;
+    const double quantile = device::normal_quantile_lower_approximate(p < 0.5 ? p : 0.5);
+    s = lower ? x * inv_sqrt3 / quantile : -2.0 * quantile;
+  } else {
+    // From b(s_l) to b(s_c) or from b(s_c) to b(s_u), slopes 1/b', b'' = 0 at s_c.
+    const RationalCubic cubic = lower_side
+                                    ? RationalCubic{side.price, b_c, s_side, s_c, 1.0 / side.vega, 1.0 / v_c}
+                                    : RationalCubic{b_c, side.price, s_c, s_side, 1.0 / v_c, 1.0 / side.vega};
+    s = cubic(beta, cubic.control(0.0, lower_side));
   }
-  if (iterations != nullptr) *iterations = count;
+  // Where |x| is negligible against s (below about 1e-100, where s_l rounds to 0 or
+  // below and the lower map saturates), the option is at the money to within rounding,
+  // b ~ s / sqrt(2 pi).
+  if (!(s > 0.0 && s < infinity<double>())) s = beta * 2.5066282746310002;
+  const double log_beta = log_(beta), complement_beta = upper - beta;
+  for (int step = 0; step < steps; ++step) {
+    const NormalisedBlackValues v = price.at(s);
+    const double curvature = v.curvature, third = v.third;
+    double newton, gamma, delta;  // the Newton step; g''/g' and g'''/g' of the function g stepped on
+    if (region == InversionRegion::lower) {
+      // g = 1/ln b - 1/ln beta; with w = b'/b and L = ln b:
+      // g' = -w / L^2, g''/g' = curvature - w (1 + 2/L),
+      // g'''/g' = third - 3 curvature w (1 + 2/L) + w^2 (2 + 6/L + 6/L^2).
+      // ln beta - L rounds to about u |L| absolute, a relative error of about u |L| / nu
+      // in s (nu = s w): at most about u / 2 here, where nu ~ h^2 and L ~ -h^2 / 2.
+      const double log_b = log_(v.price), w = v.vega / v.price, inverse_log = 1.0 / log_b;
+      newton = (log_beta - log_b) * log_b / (log_beta * w);
+      const double tilt = w * (1.0 + 2.0 * inverse_log);
+      gamma = curvature - tilt;
+      delta = third - 3.0 * curvature * tilt + w * w * (2.0 + 6.0 * inverse_log * (1.0 + inverse_log));
+    } else if (region == InversionRegion::upper) {
+      // g = ln(e^{x/2} - beta) - ln(e^{x/2} - b); with w = b' / (e^{x/2} - b):
+      // g' = w, g''/g' = curvature + w, g'''/g' = third + 3 curvature w + 2 w^2.
+      const double w = v.vega / v.complement;
+      newton = log_(v.complement / complement_beta) / w;
+      gamma = curvature + w;
+      delta = third + 3.0 * curvature * w + 2.0 * w * w;
+    } else {
+      newton = (beta - v.price) / v.vega;  // g = b - beta
+      gamma = curvature;
+      delta = third;
+    }
+    const double next = s + newton * (1.0 + 0.5 * gamma * newton) / (1.0 + newton * (gamma + delta * newton / 6.0));
+    if (isfinite_(next)) s = next > 0.0 ? next : 0.5 * s;
+  }
   return s;
 }
-CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* iterations = nullptr) {
-  return implied_total_vol(NormalisedOtmCall(x), beta, iterations);
+CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int steps) {
+  return implied_total_vol(NormalisedOtmCall(x), beta, steps);
 }
 
 // Implied volatility of a call (is_call) or put price p with spot, strike, expiry,
@@ -677,9 +734,10 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int* it
 // or p is outside the no-arbitrage bounds [intrinsic, upper]; *rejected is set to
 // true when the price is outside the bounds (or not a finite number), false otherwise.
 // A price within 8e-16 x the upper bound of the intrinsic value gives 0 (at the
-// money that is a price of 0).
+// money that is a price of 0). steps: the Householder steps of implied_total_vol
+// (kHouseholderSteps of the caller's precision).
 CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k, double t, double r, double q,
-                                                   bool is_call, bool* rejected) {
+                                                   bool is_call, bool* rejected, int steps) {
   *rejected = false;
   const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) && s > 0.0 &&
                      k > 0.0 && t > 0.0;
@@ -701,8 +759,23 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   // in-the-money option loses its intrinsic part.
   const bool call_side = is_call;
   const double xx = call_side ? x : -x;  // the option as a call on log-moneyness xx
-  const double e_plus = call_side ? half : inv_half;
-  const double intrinsic = xx > 0.0 ? 2.0 * sinh_(0.5 * xx) : 0.0;  // e^{xx/2} - e^{-xx/2}
+  const double e_plus = call_side ? half : inv_half, e_minus = call_side ? inv_half : half;
+  // The intrinsic value e^{xx/2} - e^{-xx/2} = 2 sinh(xx/2): that difference where
+  // y = xx/2 >= 1 (it loses under a bit there), below it the Taylor series of 2 sinh(y)
+  // to y^19 (what it leaves out is below 1e-18 of it): within 2.1 u of 2 sinh(y) for
+  // every y, and no lane calls sinh (some hundred instructions on the device).
+  const double y = 0.5 * xx, y2 = y * y;
+  double series = 1.0 / 121645100408832000.0;  // 1/19!
+  series = series * y2 + 1.0 / 355687428096000.0;
+  series = series * y2 + 1.0 / 1307674368000.0;
+  series = series * y2 + 1.0 / 6227020800.0;
+  series = series * y2 + 1.0 / 39916800.0;
+  series = series * y2 + 1.0 / 362880.0;
+  series = series * y2 + 1.0 / 5040.0;
+  series = series * y2 + 1.0 / 120.0;
+  series = series * y2 + 1.0 / 6.0;
+  const double twice_sinh = y >= 1.0 ? e_plus - e_minus : 2.0 * y * (series * y2 + 1.0);
+  const double intrinsic = xx > 0.0 ? twice_sinh : 0.0;
   const double upper = e_plus;
   // A price within rounding of the intrinsic value (relative to the upper bound, the
   // scale of the normalisation) counts as the intrinsic value.
@@ -714,12 +787,12 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   beta -= intrinsic;  // time value, which equals the out-of-the-money call at -|xx|
   if (beta <= 0.0) return 0.0;
   const double x_otm = xx > 0.0 ? -xx : xx;
-  const double otm_upper = xx > 0.0 ? 1.0 / e_plus : e_plus;  // e^{x_otm / 2}
+  const double otm_upper = half < inv_half ? half : inv_half;  // e^{x_otm / 2} = e^{-|x| / 2}
   if (!(beta < otm_upper)) {
     *rejected = true;
     return quiet_nan<double>();
   }
-  return implied_total_vol(NormalisedOtmCall(x_otm, otm_upper), beta) / sqrt_(t);
+  return implied_total_vol(NormalisedOtmCall(x_otm, otm_upper), beta, steps) / sqrt_(t);
 }
 
 }  // namespace cunum::detail::bs

@@ -1,5 +1,5 @@
 // CPU backend of BlackScholesPricer: parity, Greeks against finite differences,
-// the implied-volatility round trip, the invalid-element policy, argument errors,
+// the implied-volatility round trip and its mpmath truth, the invalid-element policy, argument errors,
 // awkward sizes with poisoned outputs, and that only requested outputs are written.
 
 #include <gtest/gtest.h>
@@ -16,6 +16,7 @@
 
 #include "black_scholes_grid.hpp"
 #include "black_scholes_oracle.hpp"
+#include "implied_volatility_oracle.hpp"
 #include "cunum/black_scholes.hpp"
 #include "test_support.hpp"
 
@@ -201,6 +202,15 @@ TEST(BlackScholesCpu, EveryOutputMatchesTheOracleFloat) {
 
 TEST(BlackScholesCpu, ImpliedVolatilityRoundTripOnTheOracle) {
   cunum::testing::expect_implied_volatility_round_trip(Backend::cpu, "cpu");
+}
+
+// Implied volatilities over the whole domain against mpmath (implied_volatility_oracle.hpp).
+TEST(BlackScholesCpu, ImpliedVolatilityMatchesTheOracleDouble) {
+  cunum::testing::expect_implied_volatility_matches_oracle<double>(Backend::cpu, "cpu");
+}
+
+TEST(BlackScholesCpu, ImpliedVolatilityMatchesTheOracleFloat) {
+  cunum::testing::expect_implied_volatility_matches_oracle<float>(Backend::cpu, "cpu");
 }
 
 TEST(BlackScholesCpu, ImpliedVolatilityRejectsPricesOutsideTheBounds) {
@@ -499,38 +509,50 @@ TEST(BlackScholesCpu, AwkwardSizesWriteRequestedOutputsOnly) {
 
 }  // namespace
 
-// The inversion's own iteration: over out-of-the-money x in [-8, 0] and total
-// volatility s in [1e-4, 40] (prices from e^{x/2} down to underflow), the iteration
-// count stays far below the cap, so the cap is never the exit.
+// The inversion's own steps (Let's Be Rational: a rational guess per region, then a fixed
+// number of Householder steps), over out-of-the-money x in [-100, 0] and total
+// volatility s in [1e-5, 100] (prices from e^{x/2} down to 1e-300, every region of the
+// guess): beta = b(x, s), inverted, against s. A price's relative rounding moves s by
+// u / nu, nu = d ln b / d ln s = s b' / b, so the error is measured in u (1 + 1/nu):
+// double's two steps within 256 of it everywhere, float's one step (solved in double)
+// within 32 u_float (1 + 1/nu) wherever |x| <= 20 (beyond, where the price of an option
+// e^20 out of the money is near its upper bound, within 512: measured 254 at x = -89).
+// Reports the guess's own worst relative error where nu >= 1e-2.
 #include "src/black_scholes/black_scholes_math.hpp"
 
 namespace {
 
-TEST(BlackScholesCpu, ImpliedVolatilityIterationNeverReachesTheCap) {
+TEST(BlackScholesCpu, ImpliedTotalVolatilityIsAccurateAfterItsFixedSteps) {
   namespace bs = cunum::detail::bs;
-  int most = 0;
-  double most_x = 0, most_s = 0;
+  const double u = std::numeric_limits<double>::epsilon() / 2;
+  const double u_float = std::numeric_limits<float>::epsilon() / 2;
+  double worst_guess = 0, worst_double = 0, worst_float = 0;
   std::size_t inverted = 0;
-  for (int i = 0; i <= 80; ++i) {
-    const double x = -0.1 * i;
-    for (int j = 0; j <= 120; ++j) {
-      const double s = 1e-4 * std::pow(4e5, j / 120.0);
-      const double beta = bs::normalised_otm_call(x, s);
-      if (!(beta > 1e3 * std::numeric_limits<double>::min()) || !(beta < std::exp(0.5 * x))) continue;
-      int iterations = 0;
-      const double found = bs::implied_total_vol(x, beta, &iterations);
+  for (int i = 0; i <= 160; ++i) {
+    const double x = i == 0 ? 0.0 : -1e-6 * std::pow(1e8, (i - 1) / 159.0);
+    const bs::NormalisedOtmCall price(x);
+    for (int j = 0; j <= 240; ++j) {
+      const double s = 1e-5 * std::pow(1e7, j / 240.0);
+      const bs::NormalisedBlackValues v = price.at(s);
+      const double beta = v.price;
+      if (!(beta > 1e-300) || !(beta < price.upper())) continue;
       ++inverted;
-      if (iterations > most) {
-        most = iterations;
-        most_x = x;
-        most_s = s;
-      }
-      ASSERT_LE(iterations, 64) << "x " << x << " s " << s;
-      ASSERT_TRUE(found > 0 && std::isfinite(found)) << "x " << x << " s " << s;
+      const double nu = s * v.vega / beta;
+      const auto error = [&](int steps) { return std::fabs(bs::implied_total_vol(price, beta, steps) - s) / s; };
+      const double in_double = error(bs::kHouseholderSteps<double>) / (u * (1 + 1 / nu));
+      ASSERT_LE(in_double, 256) << "x " << x << " s " << s << " nu " << nu;
+      worst_double = std::max(worst_double, in_double);
+      const double in_float = error(bs::kHouseholderSteps<float>) / (u_float * (1 + 1 / nu));
+      ASSERT_LE(in_float, x >= -20 ? 32 : 512) << "x " << x << " s " << s << " nu " << nu;
+      if (x >= -20) worst_float = std::max(worst_float, in_float);
+      if (nu >= 1e-2) worst_guess = std::max(worst_guess, error(0));
     }
   }
-  std::printf("[ cunum    ] implied total vol over %zu (x, s): at most %d iterations (x %g, s %g), cap %d\n", inverted,
-              most, most_x, most_s, bs::kImpliedVolMaxIterations);
+  std::printf("[ cunum    ] implied total vol over %zu (x, s): double (%d steps) worst %.3g u (1 + 1/nu); float (%d "
+              "step) worst %.3g u_float (1 + 1/nu) for |x| <= 20; the guess alone worst %.3g relative where nu >= "
+              "1e-2\n",
+              inverted, bs::kHouseholderSteps<double>, worst_double, bs::kHouseholderSteps<float>, worst_float,
+              worst_guess);
 }
 
 }  // namespace
