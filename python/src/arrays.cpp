@@ -201,14 +201,28 @@ nb::dlpack::dtype dtype_from_typestr(const std::string& typestr, const char* rou
   return dtype;
 }
 
+// The dtype of a CuPy array's NumPy dtype object, from its typestr (dtype.str, a new
+// string each time it is read), read once per dtype object: the first 32 seen are kept,
+// with a reference each, so that no other object comes to have their address (the GIL
+// serialises access).
+nb::dlpack::dtype dtype_of_numpy_dtype(nb::handle dtype, const char* routine, const char* name) {
+  static std::vector<std::pair<nb::handle, nb::dlpack::dtype>> seen;
+  for (const auto& [object, value] : seen) {
+    if (object.is(dtype)) return value;
+  }
+  static const nb::handle str = interned("str");
+  const nb::dlpack::dtype value = dtype_from_typestr(nb::cast<std::string>(dtype.attr(str)), routine, name);
+  if (seen.size() < 32) seen.emplace_back(nb::handle(dtype).inc_ref(), value);
+  return value;
+}
+
 // A view of CUDA memory of `device` at `pointer`, described as NumPy describes arrays:
-// its shape, its strides in bytes (None: C-contiguous) and its typestr ('<f4');
-// `owner` keeps the memory alive.
+// its shape, its strides in bytes (None: C-contiguous) and its dtype; `owner` keeps the
+// memory alive.
 nb::ndarray<> cuda_view(nb::handle owner, void* pointer, nb::handle shape, nb::handle byte_strides,
-                        const std::string& typestr, int device, const char* name, const char* routine) {
+                        nb::dlpack::dtype dtype, int device) {
   std::vector<std::size_t> extents;
   for (nb::handle extent : shape) extents.push_back(nb::cast<std::size_t>(extent));
-  const nb::dlpack::dtype dtype = dtype_from_typestr(typestr, routine, name);
   std::vector<std::int64_t> strides;
   if (!byte_strides.is_none()) {
     for (nb::handle stride : byte_strides) strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));
@@ -232,8 +246,8 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
     else cudaGetLastError();
   }
   const nb::object strides = interface.contains("strides") ? nb::object(interface["strides"]) : nb::none();
-  nb::ndarray<> view = cuda_view(object, pointer, nb::cast<nb::tuple>(interface["shape"]), strides,
-                                 nb::cast<std::string>(interface["typestr"]), device, name, routine);
+  const nb::dlpack::dtype dtype = dtype_from_typestr(nb::cast<std::string>(interface["typestr"]), routine, name);
+  nb::ndarray<> view = cuda_view(object, pointer, nb::cast<nb::tuple>(interface["shape"]), strides, dtype, device);
   if (interface.contains("stream") && !interface["stream"].is_none()) {
     wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
   }
@@ -241,7 +255,7 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
 }
 
 // A CuPy array on the plan's device, for work on CuPy's current stream: its view read
-// from its attributes (data.ptr, data.device_id, shape, strides, dtype.str), what its
+// from its attributes (data.ptr, data.device_id, shape, strides, dtype), what its
 // __dlpack__ would export. On CuPy's current stream __dlpack__ orders nothing, but it
 // asks the driver for the pointer's attributes, a call per array, which this spares.
 // False where that does not hold (another stream or device): then __dlpack__ imports it.
@@ -249,13 +263,13 @@ bool import_cupy_on_current_stream(nb::handle array, const Target& target, Strea
                                    const char* name, const char* routine) {
   if (cupy_current_stream(target) != handle_number(stream)) return false;
   static const nb::handle data_name = interned("data"), device_id = interned("device_id"), ptr = interned("ptr"),
-                          shape = interned("shape"), strides = interned("strides"), dtype = interned("dtype"),
-                          str = interned("str");
+                          shape = interned("shape"), strides = interned("strides"), dtype = interned("dtype");
   const nb::object data = array.attr(data_name);
   const int device = nb::cast<int>(data.attr(device_id));
   if (device != target.device) return false;
+  const nb::dlpack::dtype element = dtype_of_numpy_dtype(array.attr(dtype), routine, name);
   view = cuda_view(array, reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data.attr(ptr))), array.attr(shape),
-                   array.attr(strides), nb::cast<std::string>(array.attr(dtype).attr(str)), device, name, routine);
+                   array.attr(strides), element, device);
   return true;
 }
 
