@@ -151,7 +151,10 @@ std::int64_t current_stream_of(nb::handle like, Library library, const Target& t
   } else if (nb::handle function = torch_raw_current_stream_function(); !function.is_none()) {
     // A CPU tensor has no device index (-1); torch.cuda.current_stream refuses it, as before.
     if (const int device = nb::cast<int>(like.attr("get_device")()); device >= 0) {
-      return nb::cast<std::int64_t>(function(device));
+      const std::int64_t current = nb::cast<std::int64_t>(function(device));
+      // On the current device, that is the stream the call's tensors are compared with.
+      if (device == current_device()) target.torch_current_stream = current;
+      return current;
     }
   }
   return nb::cast<std::int64_t>(frameworks("current_stream")(like));
