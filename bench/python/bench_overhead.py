@@ -2,9 +2,10 @@
 """bench_overhead: the host time of a small cunum call from Python beside the same call
 from C++, both measured in one run (issue 30's target: at most 5 us more from Python).
 
-    python3 bench/python/bench_overhead.py                   # cpu backend, NumPy arrays
-    python3 bench/python/bench_overhead.py --library cupy    # cuda backend, CuPy arrays
-    python3 bench/python/bench_overhead.py --library torch   # cuda backend, PyTorch tensors
+    python3 bench/python/bench_overhead.py                       # cpu backend, NumPy arrays
+    python3 bench/python/bench_overhead.py --library torch-cpu   # cpu backend, PyTorch CPU tensors
+    python3 bench/python/bench_overhead.py --library cupy        # cuda backend, CuPy arrays
+    python3 bench/python/bench_overhead.py --library torch       # cuda backend, PyTorch tensors
 
 Needs the cunum package (pip install ./python, or PYTHONPATH=build/python).
 
@@ -88,6 +89,12 @@ class Arrays:
             self.ones = lambda shape: cupy.ones(shape, dtype=cupy.float32)
             stream = cupy.cuda.Stream(non_blocking=True)
             self.context, self.stream_handle, self.wait = stream, stream.ptr, stream.synchronize
+        elif library == "torch-cpu":
+            import torch
+
+            self.module, self.backend = torch, "cpu"
+            self.ones = lambda shape: torch.ones(shape, dtype=torch.float32)
+            self.context, self.stream_handle, self.wait = contextlib.nullcontext(), None, lambda: None
         else:
             import torch
 
@@ -99,9 +106,10 @@ class Arrays:
 
     def describe(self):
         versions = (f"cunum {cunum.__version__}, Python {platform.python_version()}, "
-                    f"{self.library} {self.module.__version__}")
+                    f"{self.module.__name__} {self.module.__version__}")
         if self.backend == "cpu":
-            return (f"backend: cpu (NumPy arrays), on {host_cpu()}, {os.cpu_count()} cores, "
+            arrays = "NumPy arrays" if self.library == "numpy" else "PyTorch CPU tensors"
+            return (f"backend: cpu ({arrays}), on {host_cpu()}, {os.cpu_count()} cores, "
                     f"OMP_NUM_THREADS {os.environ.get('OMP_NUM_THREADS', 'unset')}; {versions}")
         return f"backend: cuda on {cunum.device_properties().name} ({self.library} arrays); {versions}"
 
@@ -176,8 +184,8 @@ def export_line(arrays, calls, rounds, clock):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--library", choices=("numpy", "cupy", "torch"), default="numpy",
-                        help="the arrays: numpy (cpu backend) or cupy, torch (cuda backend)")
+    parser.add_argument("--library", choices=("numpy", "torch-cpu", "cupy", "torch"), default="numpy",
+                        help="the arrays: numpy, torch-cpu (cpu backend) or cupy, torch (cuda backend)")
     parser.add_argument("--calls", type=int, default=200, help="calls a round (default 200)")
     parser.add_argument("--rounds", type=int, default=31, help="rounds, of which the median is taken (default 31)")
     parser.add_argument("--clock", choices=tuple(CLOCKS), default="wall",

@@ -2,7 +2,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "src/core/check.hpp"
 
@@ -65,6 +68,15 @@ std::string python_type_name(nb::handle object) {
   return nb::cast<std::string>(nb::str(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(object.ptr()))).attr("__name__")));
 }
 
+// object.name(), with no bound method made for the call.
+nb::object call_method(nb::handle object, nb::handle name) {
+  PyObject* arguments[] = {object.ptr()};
+  PyObject* result =
+      PyObject_VectorcallMethod(name.ptr(), arguments, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+  if (result == nullptr) throw nb::python_error();
+  return nb::steal(result);
+}
+
 // An explicit stream argument: an int, an object with __cuda_stream__ (returning
 // (version, handle)), a CuPy stream (.ptr) or a PyTorch stream (.cuda_stream).
 StreamHandle parse_stream(nb::handle stream, const char* routine) {
@@ -104,33 +116,61 @@ nb::handle torch_raw_current_stream_function() {
   return function;
 }
 
+// CuPy's current stream (of the current device), asked once a call (kept in `target`);
+// empty where CuPy lacks get_current_stream.
+std::optional<std::int64_t> cupy_current_stream(const Target& target) {
+  if (!target.cupy_current_stream) {
+    static const nb::handle ptr = interned("ptr");
+    if (nb::handle function = cupy_current_stream_function(); !function.is_none()) {
+      target.cupy_current_stream = nb::cast<std::int64_t>(function().attr(ptr));
+    }
+  }
+  return target.cupy_current_stream;
+}
+
+// PyTorch's raw current stream of the current device, asked once a call (kept in
+// `target`); empty where PyTorch lacks _cuda_getCurrentRawStream (no CUDA).
+std::optional<std::int64_t> torch_current_stream(const Target& target) {
+  if (!target.torch_current_stream) {
+    if (nb::handle function = torch_raw_current_stream_function(); !function.is_none()) {
+      target.torch_current_stream = nb::cast<std::int64_t>(function(-1));
+    }
+  }
+  return target.torch_current_stream;
+}
+
+std::int64_t handle_number(StreamHandle stream) {
+  return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream));
+}
+
 // The current stream of the library owning `like` (a CuPy array or a PyTorch tensor),
 // as cunum._frameworks.current_stream gives it.
-std::int64_t current_stream_of(nb::handle like, Library library) {
+std::int64_t current_stream_of(nb::handle like, Library library, const Target& target) {
   if (library == Library::cupy) {
-    if (nb::handle function = cupy_current_stream_function(); !function.is_none()) {
-      return nb::cast<std::int64_t>(function().attr("ptr"));
-    }
+    if (const std::optional<std::int64_t> current = cupy_current_stream(target)) return *current;
   } else if (nb::handle function = torch_raw_current_stream_function(); !function.is_none()) {
     // A CPU tensor has no device index (-1); torch.cuda.current_stream refuses it, as before.
     if (const int device = nb::cast<int>(like.attr("get_device")()); device >= 0) {
-      return nb::cast<std::int64_t>(function(device));
+      const std::int64_t current = nb::cast<std::int64_t>(function(device));
+      // On the current device, that is the stream the call's tensors are compared with.
+      if (device == current_device()) target.torch_current_stream = current;
+      return current;
     }
   }
   return nb::cast<std::int64_t>(frameworks("current_stream")(like));
 }
 
-// The stream argument of `array`'s __dlpack__ for work on `stream`. A CUDA tensor of
-// PyTorch: -1 (the protocol's "no synchronization") when `stream` is PyTorch's current
-// stream of the current device, the one its __dlpack__ orders its work before, so that
-// it would do nothing; -1 spares it making two torch.cuda.Stream objects to find that.
-std::int64_t dlpack_stream(nb::handle array, Library library, StreamHandle stream) {
+// The stream argument of `array`'s __dlpack__ for work on `stream`. A PyTorch tensor
+// not in CUDA memory: none (the protocol's None for host memory; PyTorch refuses a
+// stream there). A CUDA tensor of PyTorch: -1 (the protocol's "no synchronization")
+// when `stream` is PyTorch's current stream of the current device, the one its
+// __dlpack__ orders its work before, so that it would do nothing; -1 spares it making
+// two torch.cuda.Stream objects to find that.
+std::optional<std::int64_t> dlpack_stream(nb::handle array, Library library, const Target& target,
+                                          StreamHandle stream) {
   if (library == Library::torch) {
-    if (nb::handle function = torch_raw_current_stream_function();
-        !function.is_none() && nb::cast<bool>(array.attr("is_cuda"))) {
-      const std::int64_t current = nb::cast<std::int64_t>(function(-1));
-      if (current == static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream))) return -1;
-    }
+    if (!nb::cast<bool>(array.attr("is_cuda"))) return std::nullopt;
+    if (torch_current_stream(target) == handle_number(stream)) return -1;
   }
   return stream_number(stream);
 }
@@ -164,14 +204,28 @@ nb::dlpack::dtype dtype_from_typestr(const std::string& typestr, const char* rou
   return dtype;
 }
 
+// The dtype of a CuPy array's NumPy dtype object, from its typestr (dtype.str, a new
+// string each time it is read), read once per dtype object: the first 32 seen are kept,
+// with a reference each, so that no other object comes to have their address (the GIL
+// serialises access).
+nb::dlpack::dtype dtype_of_numpy_dtype(nb::handle dtype, const char* routine, const char* name) {
+  static std::vector<std::pair<nb::handle, nb::dlpack::dtype>> seen;
+  for (const auto& [object, value] : seen) {
+    if (object.is(dtype)) return value;
+  }
+  static const nb::handle str = interned("str");
+  const nb::dlpack::dtype value = dtype_from_typestr(nb::cast<std::string>(dtype.attr(str)), routine, name);
+  if (seen.size() < 32) seen.emplace_back(nb::handle(dtype).inc_ref(), value);
+  return value;
+}
+
 // A view of CUDA memory of `device` at `pointer`, described as NumPy describes arrays:
-// its shape, its strides in bytes (None: C-contiguous) and its typestr ('<f4');
-// `owner` keeps the memory alive.
+// its shape, its strides in bytes (None: C-contiguous) and its dtype; `owner` keeps the
+// memory alive.
 nb::ndarray<> cuda_view(nb::handle owner, void* pointer, nb::handle shape, nb::handle byte_strides,
-                        const std::string& typestr, int device, const char* name, const char* routine) {
+                        nb::dlpack::dtype dtype, int device) {
   std::vector<std::size_t> extents;
   for (nb::handle extent : shape) extents.push_back(nb::cast<std::size_t>(extent));
-  const nb::dlpack::dtype dtype = dtype_from_typestr(typestr, routine, name);
   std::vector<std::int64_t> strides;
   if (!byte_strides.is_none()) {
     for (nb::handle stride : byte_strides) strides.push_back(nb::cast<std::int64_t>(stride) / (dtype.bits / 8));
@@ -195,8 +249,8 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
     else cudaGetLastError();
   }
   const nb::object strides = interface.contains("strides") ? nb::object(interface["strides"]) : nb::none();
-  nb::ndarray<> view = cuda_view(object, pointer, nb::cast<nb::tuple>(interface["shape"]), strides,
-                                 nb::cast<std::string>(interface["typestr"]), device, name, routine);
+  const nb::dlpack::dtype dtype = dtype_from_typestr(nb::cast<std::string>(interface["typestr"]), routine, name);
+  nb::ndarray<> view = cuda_view(object, pointer, nb::cast<nb::tuple>(interface["shape"]), strides, dtype, device);
   if (interface.contains("stream") && !interface["stream"].is_none()) {
     wait_on_device(stream_from_number(nb::cast<std::int64_t>(interface["stream"]), routine), stream);
   }
@@ -204,23 +258,96 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
 }
 
 // A CuPy array on the plan's device, for work on CuPy's current stream: its view read
-// from its attributes (data.ptr, data.device_id, shape, strides, dtype.str), what its
+// from its attributes (data.ptr, data.device_id, shape, strides, dtype), what its
 // __dlpack__ would export. On CuPy's current stream __dlpack__ orders nothing, but it
 // asks the driver for the pointer's attributes, a call per array, which this spares.
 // False where that does not hold (another stream or device): then __dlpack__ imports it.
 bool import_cupy_on_current_stream(nb::handle array, const Target& target, StreamHandle stream, nb::ndarray<>& view,
                                    const char* name, const char* routine) {
-  const nb::handle current = cupy_current_stream_function();
-  if (current.is_none() || nb::cast<std::int64_t>(current().attr("ptr")) !=
-                               static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(stream))) {
+  if (cupy_current_stream(target) != handle_number(stream)) return false;
+  static const nb::handle data_name = interned("data"), device_id = interned("device_id"), ptr = interned("ptr"),
+                          shape = interned("shape"), strides = interned("strides"), dtype = interned("dtype");
+  const nb::object data = array.attr(data_name);
+  const int device = nb::cast<int>(data.attr(device_id));
+  if (device != target.device) return false;
+  const nb::dlpack::dtype element = dtype_of_numpy_dtype(array.attr(dtype), routine, name);
+  view = cuda_view(array, reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data.attr(ptr))), array.attr(shape),
+                   array.attr(strides), element, device);
+  return true;
+}
+
+// What the attribute route for PyTorch tensors needs of PyTorch, looked up once, when
+// the first tensor comes (the binding never imports PyTorch itself): the type
+// torch.Tensor, torch.strided, and the dtypes whose DLPack form that route writes
+// itself, as PyTorch's __dlpack__ exports them (the others, none of which cunum
+// computes in, go through __dlpack__).
+struct TorchTypes {
+  PyTypeObject* tensor = nullptr;
+  nb::handle strided;
+  std::vector<std::pair<nb::handle, nb::dlpack::dtype>> dtypes;
+  // The attribute and method names read per tensor.
+  nb::handle requires_grad = interned("requires_grad"), layout = interned("layout"), dtype = interned("dtype"),
+             is_cpu = interned("is_cpu"), is_cuda = interned("is_cuda"), get_device = interned("get_device"),
+             is_contiguous = interned("is_contiguous"), shape = interned("shape"), data_ptr = interned("data_ptr");
+};
+
+const TorchTypes& torch_types() {
+  // Released, never destroyed: the interpreter may be gone first.
+  static const TorchTypes types = [] {
+    const nb::module_ torch = nb::module_::import_("torch");
+    TorchTypes made;
+    made.tensor = reinterpret_cast<PyTypeObject*>(nb::object(torch.attr("Tensor")).release().ptr());
+    made.strided = nb::object(torch.attr("strided")).release();
+    using Known = std::pair<const char*, nb::dlpack::dtype>;
+    for (auto [name, dtype] : {Known{"float32", nb::dtype<float>()}, Known{"float64", nb::dtype<double>()},
+                               Known{"int8", nb::dtype<std::int8_t>()}, Known{"int16", nb::dtype<std::int16_t>()},
+                               Known{"int32", nb::dtype<std::int32_t>()}, Known{"int64", nb::dtype<std::int64_t>()},
+                               Known{"uint8", nb::dtype<std::uint8_t>()}}) {
+      made.dtypes.emplace_back(nb::object(torch.attr(name)).release(), dtype);
+    }
+    return made;
+  }();
+  return types;
+}
+
+// A PyTorch tensor read from its attributes (dtype, device, shape, data_ptr()), the view
+// its __dlpack__ would export, where that export would order nothing: a CPU tensor, or
+// a CUDA tensor of the plan's device for work on PyTorch's current stream (where
+// dlpack_stream is -1). PyTorch's __dlpack__ is Python code that makes a capsule (about
+// 2.4 us an array on the H200's host), which this spares. False, leaving the tensor to
+// __dlpack__, for anything else: a subclass of torch.Tensor (it may export otherwise), a
+// tensor that requires grad or is not strided (__dlpack__ refuses it, in its words), a
+// dtype outside TorchTypes, another device (__dlpack__ refuses a tensor of a device
+// other than the current one) or stream, or a tensor that is not contiguous (the
+// refusal names the strides __dlpack__ exports).
+bool import_torch_from_attributes(nb::handle tensor, const Target& target, StreamHandle stream, nb::ndarray<>& view) {
+  const TorchTypes& torch = torch_types();
+  if (Py_TYPE(tensor.ptr()) != torch.tensor || nb::cast<bool>(tensor.attr(torch.requires_grad)) ||
+      !tensor.attr(torch.layout).is(torch.strided)) {
     return false;
   }
-  const nb::object data = array.attr("data");
-  const int device = nb::cast<int>(data.attr("device_id"));
-  if (device != target.device) return false;
-  view = cuda_view(array, reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data.attr("ptr"))), array.attr("shape"),
-                   array.attr("strides"), nb::cast<std::string>(array.attr("dtype").attr("str")), device, name,
-                   routine);
+  const nb::object dtype = tensor.attr(torch.dtype);
+  const auto known = std::find_if(torch.dtypes.begin(), torch.dtypes.end(),
+                                  [&](const auto& entry) { return dtype.is(entry.first); });
+  if (known == torch.dtypes.end()) return false;
+  int device_type = nb::device::cpu::value, device = 0;
+  if (target.backend == Backend::cuda && nb::cast<bool>(tensor.attr(torch.is_cuda))) {
+    device_type = nb::device::cuda::value;
+    device = nb::cast<int>(call_method(tensor, torch.get_device));
+    if (device != target.device || device != current_device() ||
+        torch_current_stream(target) != handle_number(stream)) {
+      return false;
+    }
+  } else if (!nb::cast<bool>(tensor.attr(torch.is_cpu))) {
+    return false;
+  }
+  if (!nb::cast<bool>(call_method(tensor, torch.is_contiguous))) return false;
+  const nb::object shape = tensor.attr(torch.shape);  // a torch.Size, a tuple
+  std::vector<std::size_t> extents;
+  extents.reserve(static_cast<std::size_t>(PyTuple_GET_SIZE(shape.ptr())));
+  for (nb::handle extent : nb::borrow<nb::tuple>(shape)) extents.push_back(nb::cast<std::size_t>(extent));
+  void* pointer = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(call_method(tensor, torch.data_ptr)));
+  view = nb::ndarray<>(pointer, extents.size(), extents.data(), tensor, nullptr, known->second, device_type, device);
   return true;
 }
 
@@ -272,6 +399,12 @@ bool c_contiguous(const nb::ndarray<>& view) {
 
 }  // namespace
 
+nb::handle interned(const char* text) {
+  PyObject* made = PyUnicode_InternFromString(text);
+  if (made == nullptr) throw nb::python_error();
+  return made;
+}
+
 std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string text = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
@@ -313,13 +446,16 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
   const Library library = library_of(object);
   if (library == Library::cupy && target.backend == Backend::cuda) {
     imported = import_cupy_on_current_stream(object, target, stream, array.view, name, routine);
+  } else if (library == Library::torch) {
+    imported = import_torch_from_attributes(object, target, stream, array.view);
   }
   // NumPy arrays are host memory, which nanobind imports itself, with no stream.
   if (!imported && library != Library::numpy) {
     if (nb::object dlpack = nb::getattr(object, "__dlpack__", nb::none()); !dlpack.is_none()) {
       if (target.backend == Backend::cuda) {
         // The consumer's stream, so that the producer orders its pending work before it.
-        nb::object capsule = dlpack(nb::arg("stream") = dlpack_stream(object, library, stream));
+        const std::optional<std::int64_t> consumer = dlpack_stream(object, library, target, stream);
+        nb::object capsule = consumer ? dlpack(nb::arg("stream") = *consumer) : dlpack();
         imported = try_view(capsule, access, array.view, read_only);
       }
     } else if (nb::hasattr(object, "__cuda_array_interface__")) {
@@ -415,7 +551,7 @@ StreamHandle resolve_stream(nb::handle stream, nb::handle like, const Target& ta
   if (like.is_none()) return nullptr;
   const Library library = library_of(like);
   if (library != Library::cupy && library != Library::torch) return nullptr;
-  return stream_from_number(current_stream_of(like, library), routine);
+  return stream_from_number(current_stream_of(like, library, target), routine);
 }
 
 Placement make_placement(const std::string& backend, nb::handle devices, nb::handle stream, const char* routine) {

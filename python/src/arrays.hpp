@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -25,10 +26,14 @@ namespace cunum::python {
 
 namespace nb = nanobind;
 
-// What a plan accepts arrays for: its resolved backend and, for CUDA, its device.
+// What a plan accepts arrays for: its resolved backend and, for CUDA, its device. Made
+// for one call, it also keeps what the call's arrays asked their libraries once: CuPy's
+// and PyTorch's current streams of the current device (raw handles), empty until asked.
 struct Target {
-  Backend backend = Backend::cpu;
-  int device = 0;
+  Target(Backend plan_backend = Backend::cpu, int plan_device = 0) : backend(plan_backend), device(plan_device) {}
+  Backend backend;
+  int device;
+  mutable std::optional<std::int64_t> cupy_current_stream, torch_current_stream;
 };
 
 // The Target of a plan from its resolved placement (the first device for CUDA).
@@ -167,6 +172,11 @@ Enum parse_enum(const std::string& text, const Enum (&all)[N], const char* routi
   }());
 }
 
+// A Python string made once and interned, never destroyed (the interpreter may be gone
+// first): a name a call uses, as a dict key or an attribute looked up per array, that
+// costs no new string a call (getattr by a C string makes one each time).
+nb::handle interned(const char* text);
+
 // The names of an enum's values (CUNUM_ENUM) as Python strings, interned and made once
 // (never destroyed: the interpreter may be gone first), indexed by the value (its
 // position in `all`): dict keys that cost no new string a call.
@@ -175,8 +185,7 @@ const std::array<nb::handle, N>& python_names(const Enum (&all)[N]) {
   static const std::array<nb::handle, N> names = [&] {
     std::array<nb::handle, N> made{};
     for (std::size_t i = 0; i < N; ++i) {
-      made[i] = PyUnicode_InternFromString(to_string(all[i]));
-      if (!made[i].is_valid()) throw nb::python_error();
+      made[i] = interned(to_string(all[i]));
     }
     return made;
   }();

@@ -90,6 +90,35 @@ void bind_core(nb::module_& m) {
       "Raises:\n    CudaFailure: when that work failed.\n    NoDevice: without a device.");
 }
 
+// What the binding's import of an array sees, for the tests that compare its routes
+// (an array read from its attributes against the same array's __dlpack__ capsule).
+void bind_import_view(nb::module_& bench) {
+  bench.def(
+      "import_view",
+      [](nb::handle array, const std::string& backend, nb::handle stream, bool write) {
+        const char* routine = "cunum._cunum._bench.import_view";
+        Target target;
+        target.backend = parse_enum(backend, BackendValues::all, routine, "backend", "Backend");
+        if (target.backend == Backend::cuda) target.device = current_device();
+        const StreamHandle on = resolve_stream(stream, array, target, routine);
+        const Array imported = import_array(array, "array", target, on, nb::dlpack::dtype{},
+                                            write ? Access::write : Access::read, routine);
+        nb::list strides;
+        for (std::size_t axis = 0; axis < imported.view.ndim(); ++axis) strides.append(imported.view.stride(axis));
+        nb::dict view;
+        view["pointer"] = reinterpret_cast<std::uintptr_t>(imported.data());
+        view["shape"] = nb::tuple(nb::cast(imported.shape()));
+        view["strides"] = nb::tuple(strides);
+        view["dtype"] = dtype_name(imported.view.dtype());
+        view["device"] = nb::make_tuple(imported.view.device_type(), imported.view.device_id());
+        return view;
+      },
+      nb::arg("array"), nb::arg("backend"), nb::arg("stream") = nb::none(), nb::arg("write") = false,
+      "The view the binding imports `array` as for a plan of `backend` (cuda: the current device) on `stream` "
+      "(None: the array's library's current one), any dtype, read or written: a dict of its pointer, shape, "
+      "strides (elements), dtype name and DLPack (device type, id). Raises as a call would.");
+}
+
 }  // namespace
 }  // namespace cunum::python
 
@@ -99,7 +128,10 @@ NB_MODULE(_cunum, m) {
   translate_errors();
   bind_core(m);
   nb::module_ bench = m.def_submodule(
-      "_bench", "The C++ side of bench/python/bench_overhead.py: small calls timed as C++ makes them. Not API.");
+      "_bench",
+      "The C++ side of bench/python/bench_overhead.py (small calls timed as C++ makes them) and of the tests of "
+      "the array imports. Not API.");
+  bind_import_view(bench);
   bind_reduce(m, bench);
   bind_black_scholes(m, bench);
   bind_brownian_bridge(m);

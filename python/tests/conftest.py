@@ -67,3 +67,53 @@ def require_error(cls, fragment, call, *args, **kwargs):
         call(*args, **kwargs)
     assert fragment in str(caught.value), str(caught.value)
     return caught.value
+
+
+def require_torch_import_routes_agree(torch, device, backend, capsule_of, stream=None):
+    """Checks that the binding imports a PyTorch tensor on `device` ('cpu', 'cuda') for
+    `backend` as it imports the tensor's own __dlpack__ capsule (`capsule_of(tensor)`):
+    the same pointer (the tensor's data_ptr()), shape, dtype, device and strides (on the
+    axes of more than one element: on the others a stride addresses nothing, and
+    PyTorch's export sets it to 1), for contiguous tensors of every dtype, views with an
+    offset, 0-d and empty tensors; and that a tensor either route refuses is refused in
+    the same words (not C-contiguous); a tensor that requires grad is imported or
+    refused as before."""
+    from cunum._cunum import _bench
+
+    def view(array, **kwargs):
+        return _bench.import_view(array, backend, stream=stream, **kwargs)
+
+    def same(found, expected):
+        assert {k: v for k, v in found.items() if k != "strides"} == {
+            k: v for k, v in expected.items() if k != "strides"}, (found, expected)
+        for extent, a, b in zip(found["shape"], found["strides"], expected["strides"]):
+            assert extent < 2 or a == b, (found, expected)
+
+    base = torch.arange(4096, dtype=torch.float64, device=device)
+    square = base.reshape(64, 64)
+    tensors = [base, base[5:], square[3:], square[3:4], base[7], base[:0], base.reshape(1, 4096, 1),
+               torch.empty((0, 3), device=device), torch.nn.Parameter(base[1:], requires_grad=False)]
+    for dtype in (torch.float32, torch.float64, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+                  torch.float16, torch.bfloat16, torch.bool, torch.complex64):
+        tensors.append(torch.zeros((3, 5), dtype=dtype, device=device))
+    for tensor in tensors:
+        found = view(tensor)
+        assert found["pointer"] == tensor.data_ptr()
+        same(found, view(capsule_of(tensor)))
+        same(view(tensor, write=True), found)
+    for bad in (base[::2], square[:, :5], square.t(), square[:, 3:4]):
+        messages = []
+        for array in (bad, capsule_of(bad)):
+            with pytest.raises(cunum.InvalidArgument) as caught:
+                view(array)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1] and "is not C-contiguous" in messages[0], messages
+    # A tensor that requires grad goes to __dlpack__, which refuses it: the cuda backend
+    # calls it and PyTorch's error stands; on the cpu backend nanobind's import falls
+    # back to torch.utils.dlpack.to_dlpack, which takes it.
+    grad = torch.ones(3, device=device, requires_grad=True)
+    if backend == "cuda":
+        with pytest.raises((BufferError, RuntimeError), match="require gradient"):  # RuntimeError in older PyTorch
+            view(grad)
+    else:
+        same(view(grad), view(capsule_of(grad.detach())))

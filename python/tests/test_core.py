@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cunum
-from conftest import require_error
+from conftest import require_error, require_torch_import_routes_agree
 
 pytestmark = pytest.mark.cpu
 
@@ -99,6 +99,17 @@ def test_cuda_array_interface_objects_are_read_and_their_device_checked():
 
     require_error(cunum.InvalidArgument, "argument 'result' is read-only", reducer.reduce, "sum", np.ones(2),
                   ReadOnlyScalar())
+
+
+def test_pytorch_cpu_tensors_read_from_their_attributes_agree_with_dlpack():
+    # A torch.Tensor in host memory is read from its attributes (dtype, shape,
+    # data_ptr()), not through __dlpack__, which must export the same view.
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    require_torch_import_routes_agree(torch, "cpu", "cpu", lambda tensor: tensor.__dlpack__())
+    x = torch.arange(1024, dtype=torch.float64)
+    out = torch.zeros((), dtype=torch.float64)
+    assert cunum.Reducer("float64", backend="cpu").reduce("sum", x[1:], out) is out
+    assert float(out) == 523776.0
 
 
 def test_the_overhead_bench_times_from_cpp_the_call_python_makes():

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import cunum
+from conftest import require_torch_import_routes_agree
 
 pytestmark = pytest.mark.gpu
 
@@ -220,6 +221,35 @@ def test_cupy_arrays_read_from_their_attributes_agree_with_dlpack():
     expected = pricer.price(spot, spot, expiry, volatility=0.2, stream=other.ptr)["call"]
     other.synchronize()
     assert cp.array_equal(calls, expected)
+
+
+def test_pytorch_tensors_read_from_their_attributes_agree_with_dlpack():
+    # On PyTorch's current stream a CUDA tensor of the plan's device, and anywhere a CPU
+    # tensor, is read from its attributes (dtype, device, shape, data_ptr()); on another
+    # stream through __dlpack__. Every route must see the view __dlpack__ exports.
+    torch = torch_or_skip()
+    require_torch_import_routes_agree(torch, "cuda", "cuda", lambda tensor: tensor.__dlpack__(stream=-1))
+    # A CPU tensor has no current stream of its own: the stream is given (host memory,
+    # which the cuda backend's routines accept or refuse as they do NumPy's).
+    require_torch_import_routes_agree(torch, "cpu", "cuda", lambda tensor: tensor.__dlpack__(), stream=0)
+    other = torch.cuda.Stream()
+    require_torch_import_routes_agree(torch, "cuda", "cuda", lambda tensor: tensor.__dlpack__(stream=-1),
+                                      stream=other.cuda_stream)
+    reducer = cunum.Reducer("float64", backend="cuda")
+    x = torch.arange(1 << 12, dtype=torch.float64, device="cuda")
+    for data in (x, x[5:], x.reshape(64, 64)[3:], x[:0], x[7]):
+        current = reducer.reduce("sum", data)
+        through_dlpack = reducer.reduce("sum", data, stream=other.cuda_stream)
+        other.synchronize()
+        assert float(current) == float(through_dlpack) == float(data.sum())
+    pricer = cunum.BlackScholesPricer(("call",), "float64", backend="cuda")
+    spot, expiry = torch.linspace(50, 150, 1000, dtype=torch.float64, device="cuda"), torch.full(
+        (1000,), 0.5, dtype=torch.float64, device="cuda")
+    calls = torch.zeros(2000, dtype=torch.float64, device="cuda")[1000:]  # an output view with an offset
+    assert pricer.price(spot, spot, expiry, volatility=0.2, out={"call": calls})["call"] is calls
+    expected = pricer.price(spot, spot, expiry, volatility=0.2, stream=other.cuda_stream)["call"]
+    other.synchronize()
+    assert torch.equal(calls, expected)
 
 
 def test_random_uniforms_equal_the_cpu_backend_bit_for_bit():
