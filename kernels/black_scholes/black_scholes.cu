@@ -22,11 +22,8 @@ template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
 void launch_price_kernel(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
   constexpr auto kernel = black_scholes_price_kernel<Policy, kPricesOnly, kScalarMarket, T>;
   const char* name = "black_scholes_price_kernel";
-  static const int resident_per_multiprocessor = [&] {
-    int blocks = 0;
-    CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::block_threads, 0));
-    return std::max(1, std::min(blocks, Policy::blocks_per_multiprocessor));
-  }();
+  static const int resident_per_multiprocessor =
+      resident_blocks_per_multiprocessor(kernel, Policy::block_threads, Policy::blocks_per_multiprocessor);
   const std::int64_t options_per_block =
       std::int64_t{Policy::block_threads} * Policy::template items_per_thread<T, kPricesOnly>;
   const std::int64_t blocks =

@@ -15,6 +15,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -48,6 +49,17 @@ struct LaunchConfig {
   bool programmatic = false;     // launch as a programmatic dependent (see above)
   KernelReport* describe = nullptr;  // set: fill the report and launch nothing
 };
+
+// Blocks of `kernel` (block_threads threads, no dynamic shared memory) that stay
+// resident on one multiprocessor together, at most `most`, at least 1: the occupancy
+// API's answer, where the kernel's registers allow fewer than a policy asks. Callers keep
+// it in a function-local static: one query per kernel.
+template <class... Params>
+int resident_blocks_per_multiprocessor(void (*kernel)(Params...), int block_threads, int most) {
+  int blocks = 0;
+  CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0));
+  return std::max(1, std::min(blocks, most));
+}
 
 // A one-dimensional grid of `blocks` blocks.
 // @throws Error(not_supported) beyond 2^31 - 1 blocks, naming the kernel.

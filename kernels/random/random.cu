@@ -59,11 +59,8 @@ template <class Policy, bool Normal, class T, class Word>
 void launch_sobol_kernel(const SobolFillArgs<T, Word>& args, int multiprocessor_count, StreamHandle stream) {
   constexpr auto kernel = sobol_fill_kernel<Policy, Normal, T, Word>;
   const char* name = "sobol_fill_kernel";
-  static const int resident_per_multiprocessor = [&] {
-    int blocks = 0;
-    CUNUM_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::block_threads, 0));
-    return std::max(1, std::min(blocks, Policy::blocks_per_multiprocessor));
-  }();
+  static const int resident_per_multiprocessor =
+      resident_blocks_per_multiprocessor(kernel, Policy::block_threads, Policy::blocks_per_multiprocessor);
   const std::int64_t dimensions = args.n / args.points;
   const std::int64_t groups = args.whole_groups();
   const std::int64_t resident = std::int64_t{multiprocessor_count} * resident_per_multiprocessor;
