@@ -21,25 +21,53 @@
 
 namespace cunum::detail {
 
+// warp_reduce (cunum/device/detail/block_reduce.cuh) of each of N values of every
+// lane, side by side: the same tree for each (results valid in lane 0), with N
+// independent shuffles in flight at each step rather than one chain after another.
+template <int N>
+__device__ __forceinline__ void warp_reduce_each(double (&values)[N]) {
+#pragma unroll
+  for (int offset = kWarpThreads / 2; offset > 0; offset /= 2) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      values[i] = DoubleSum::combine(values[i], __shfl_down_sync(0xffffffffu, values[i], offset));
+    }
+  }
+}
+
 // The calling warp folds one unit: `valid` (1..fan_in) consecutive values of each of
 // `sums` sums, value t's sum s at first[t * sums + s], into out[s], by the tree of
 // block_reduce<fan_in, DoubleSum> over a block whose thread t holds value t (0 past
 // `valid`): each 32 threads' warp_reduce, then one warp_reduce of those results.
-// Every lane calls it; lane 0 writes. Loads bypass L1: other warps wrote the values.
+// Every lane calls it; lane 0 writes. The block's warps' trees run kSideBySide at a
+// time (warp_reduce_each), their loads in flight together, so that one warp is not a
+// chain of 8 load and shuffle latencies a sum; 4, not all 8: the float European
+// kernel that folds keeps its 56 registers (8 at a time: 64). Loads bypass L1: other
+// warps wrote the values.
 __device__ __forceinline__ void fold_unit_in_warp(const double* __restrict__ first, std::int64_t valid, int sums,
                                                   double* __restrict__ out) {
   constexpr int kFanIn = MonteCarloCombinePolicy::fan_in;
   constexpr int kBlockWarps = kFanIn / kWarpThreads;
   static_assert(kFanIn % kWarpThreads == 0 && kBlockWarps <= kWarpThreads, "a unit is whole warps, at most 32");
   const int lane = threadIdx.x % kWarpThreads;
+  constexpr int kSideBySide = 4;
+  static_assert(kBlockWarps % kSideBySide == 0, "whole groups of trees");
   for (int s = 0; s < sums; ++s) {
     double warp_result = 0.0;  // lane w: the result of the block's warp w
 #pragma unroll
-    for (int w = 0; w < kBlockWarps; ++w) {
-      const std::int64_t t = std::int64_t{w} * kWarpThreads + lane;
-      const double value = t < valid ? __ldcg(first + t * sums + s) : 0.0;
-      const double total = __shfl_sync(0xffffffffu, warp_reduce<DoubleSum>(value), 0);
-      if (lane == w) warp_result = total;
+    for (int first_w = 0; first_w < kBlockWarps; first_w += kSideBySide) {
+      double values[kSideBySide];
+#pragma unroll
+      for (int i = 0; i < kSideBySide; ++i) {
+        const std::int64_t t = std::int64_t{first_w + i} * kWarpThreads + lane;
+        values[i] = t < valid ? __ldcg(first + t * sums + s) : 0.0;
+      }
+      warp_reduce_each(values);  // lane 0: the results of the block's warps first_w, first_w + 1, ...
+#pragma unroll
+      for (int i = 0; i < kSideBySide; ++i) {
+        const double total = __shfl_sync(0xffffffffu, values[i], 0);
+        if (lane == first_w + i) warp_result = total;
+      }
     }
     const double total = warp_reduce<DoubleSum>(lane < kBlockWarps ? warp_result : 0.0);
     if (lane == 0) out[s] = total;
@@ -69,7 +97,8 @@ __device__ __forceinline__ void finish_option_in_warp(const MonteCarloArgs<T>& a
 // After the calling warp has stored flat chunk `chunk_id`'s sums in place in
 // space.sums: counts it in at its unit of the next level, and if it is the unit's
 // last, folds the unit and goes up a level the same way, until the option's top
-// level, whose last warp writes the estimate. Each counter goes back to 0 when its
+// level, whose last warp writes the estimate (an option of one chunk: the warp that
+// summed it, at once, with no counter). Each counter goes back to 0 when its
 // last arrival has been counted. The arrival publishes what lane 0 stored (release)
 // and makes the others' values visible to the last warp (acquire); __syncwarp
 // passes that to the other lanes. Which warp folds a unit varies, the order it adds
@@ -82,6 +111,12 @@ __device__ __noinline__ void fold_after_chunk(const MonteCarloArgs<T>& a, const 
   const int lane = threadIdx.x % kWarpThreads;
   const int sums = sum_count(a);
   const std::int64_t option = chunk_id / a.chunks.chunks;
+  if (a.chunks.chunks == 1) {
+    // The option's only chunk: no other warp to wait for, so no counter (lane 0 reads
+    // back what it stored itself).
+    finish_option_in_warp(a, option, 1, space.sums);
+    return;
+  }
   std::int64_t count = a.chunks.chunks;  // the option's values at this level
   std::int64_t index = chunk_id - option * a.chunks.chunks;  // the value this warp stored
   double* level = space.sums;

@@ -62,11 +62,13 @@ MonteCarloFoldSpace fold_space_at(void* memory, const FoldSpaceBytes& bytes) {
 // part as large as any call on the stream has needed; its counters are zeroed there,
 // once, and every launch leaves them 0 (calls that fold in kernels of their own do
 // not touch them). The counters come first, so that whatever the calls' sizes each
-// finds its own at 0. Each call records the workspace's event after its launch, so
-// that the pricer, when it goes, frees every workspace on the placement's stream
-// after the last call that used it, whether or not that call's stream still exists
-// (a stream's id and handle say nothing then). At most kMaxStreams workspaces. Not
-// thread-safe: the backend serialises its calls' enqueueing.
+// finds its own at 0. Each call on a stream other than the placement's records the
+// workspace's event after its launch, so that the pricer, when it goes, frees every
+// workspace on the placement's stream after the last call that used it, whether or
+// not that call's stream still exists (a stream's id and handle say nothing then);
+// the placement's own stream's workspace needs no event, being freed on that stream.
+// At most kMaxStreams workspaces. Not thread-safe: the backend serialises its calls'
+// enqueueing.
 class FoldWorkspaces {
  public:
   static constexpr std::size_t kMaxStreams = 16;
@@ -75,18 +77,20 @@ class FoldWorkspaces {
       : resource_(placement.device_memory), release_stream_(placement.stream) {}
   ~FoldWorkspaces() {
     for (Workspace& workspace : workspaces_) {
-      if (workspace.last_use == nullptr) continue;
-      cudaStreamWaitEvent(static_cast<cudaStream_t>(release_stream_), workspace.last_use, 0);
+      if (workspace.last_use != nullptr) {
+        cudaStreamWaitEvent(static_cast<cudaStream_t>(release_stream_), workspace.last_use, 0);
+        cudaEventDestroy(workspace.last_use);
+      }
       release(workspace, release_stream_);
-      cudaEventDestroy(workspace.last_use);
     }
   }
   FoldWorkspaces(const FoldWorkspaces&) = delete;
   FoldWorkspaces& operator=(const FoldWorkspaces&) = delete;
 
   // The fold space of `stream` (which must not be capturing) with room for `bytes`,
-  // and the event to record on the stream once the call's work is enqueued; an empty
-  // one (null) when kMaxStreams other streams have workspaces.
+  // and the event to record on the stream once the call's work is enqueued (null on
+  // the placement's stream: none to record); an empty space (null) when kMaxStreams
+  // other streams have workspaces.
   MonteCarloFoldSpace reserve(StreamHandle stream, const FoldSpaceBytes& bytes, cudaEvent_t* last_use) {
     unsigned long long id = 0;
     CUNUM_CHECK(cudaStreamGetId(static_cast<cudaStream_t>(stream), &id));
@@ -96,7 +100,9 @@ class FoldWorkspaces {
       if (workspaces_.size() == kMaxStreams) return {};
       Workspace added;
       added.stream_id = id;
-      CUNUM_CHECK(cudaEventCreateWithFlags(&added.last_use, cudaEventDisableTiming));
+      unsigned long long release_id = 0;
+      CUNUM_CHECK(cudaStreamGetId(static_cast<cudaStream_t>(release_stream_), &release_id));
+      if (id != release_id) CUNUM_CHECK(cudaEventCreateWithFlags(&added.last_use, cudaEventDisableTiming));
       found = workspaces_.insert(workspaces_.end(), added);
     }
     Workspace& workspace = *found;
@@ -121,7 +127,7 @@ class FoldWorkspaces {
  private:
   struct Workspace {
     unsigned long long stream_id = 0;
-    cudaEvent_t last_use = nullptr;  // recorded after each call's launch on the stream
+    cudaEvent_t last_use = nullptr;  // recorded after each call's launch on the stream; null on release_stream_
     void* memory = nullptr;
     FoldSpaceBytes bytes;  // of each part; zero while there is no memory
     int device = -1;
@@ -295,36 +301,34 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   enum Event { kDone, kStart, kEvents };
 
   // One device: the call's chunk sums and their levels (and the fold's counters, for
-  // a call in one launch: MonteCarloFoldPolicy) in the workspace the pricer keeps for
-  // the stream. A call being captured into a CUDA graph (whose replays could meet the
-  // stream's direct calls or other graphs on one workspace) or past the workspaces
-  // kept takes memory of its own on the stream instead, allocated, zeroed and freed
-  // there.
+  // a call in one launch: monte_carlo_folds_in_path_launch) in the workspace the
+  // pricer keeps for the stream. A call being captured into a CUDA graph (whose
+  // replays could meet the stream's direct calls or other graphs on one workspace)
+  // or past the workspaces kept runs the launch chain on memory of its own, allocated
+  // and freed on the stream: it needs no zeroed counters, so a graph replays no
+  // memset beside its allocation.
   void price_one_device(const MonteCarloArgs<T>& args, StreamHandle stream) const {
-    const bool one_launch = args.shape.paths <= MonteCarloFoldPolicy::max_paths / args.options;
-    const FoldSpaceBytes bytes = fold_space_bytes(args, one_launch);
     if (!is_capturing(stream)) {
+      const bool one_launch = monte_carlo_folds_in_path_launch(args.options, args.shape.paths);
       const std::lock_guard<std::mutex> lock(enqueue_);
       cudaEvent_t last_use = nullptr;
-      const MonteCarloFoldSpace space = workspaces_.reserve(stream, bytes, &last_use);
+      const MonteCarloFoldSpace space = workspaces_.reserve(stream, fold_space_bytes(args, one_launch), &last_use);
       if (space.sums != nullptr) {
-        launch_one_device(args, space, one_launch, stream);
-        CUNUM_CHECK(cudaEventRecord(last_use, static_cast<cudaStream_t>(stream)));
+        one_launch ? launch_monte_carlo_fused(args, binding_.arch, space, stream)
+                   : launch_chain(args, space.sums, stream);
+        if (last_use != nullptr) CUNUM_CHECK(cudaEventRecord(last_use, static_cast<cudaStream_t>(stream)));
         return;
       }
     }
-    DeviceBuffer<double> own((bytes.arrivals + bytes.sums) / sizeof(double), stream, placement_.device_memory);
-    memory::fill_bytes_async(own.data(), 0, bytes.arrivals, stream);
-    launch_one_device(args, fold_space_at(own.data(), bytes), one_launch, stream);
+    DeviceBuffer<double> partials = sums_buffer(args, args.chunks.chunks, stream);
+    launch_chain(args, partials.data(), stream);
   }
 
-  // The launches of a one-device call on `space`: one, or the path kernel, a folding
-  // kernel a level and the finishing kernel.
-  void launch_one_device(const MonteCarloArgs<T>& args, const MonteCarloFoldSpace& space, bool one_launch,
-                         StreamHandle stream) const {
-    if (one_launch) return launch_monte_carlo_fused(args, binding_.arch, space, stream);
-    launch_monte_carlo_paths(args, binding_.arch, 0, args.options * args.chunks.chunks, space.sums, stream);
-    finish(args, space.sums, args.chunks.chunks, stream);
+  // The launch chain of a one-device call: the path kernel into `sums` (a
+  // sums_buffer's layout), a folding kernel a level and the finishing kernel.
+  void launch_chain(const MonteCarloArgs<T>& args, double* sums, StreamHandle stream) const {
+    launch_monte_carlo_paths(args, binding_.arch, 0, args.options * args.chunks.chunks, sums, stream);
+    finish(args, sums, args.chunks.chunks, stream);
   }
 
   // One allocation a call, on `stream`: each option's `count` sums (chunk-major, what

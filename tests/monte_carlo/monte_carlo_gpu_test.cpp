@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -468,20 +469,26 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
 
 // The graph-capture contract: price() on one device is captured with every source
 // (its temporaries become the graph's, allocated and freed at each replay: not the
-// stream's kept workspace, which the replays could meet), with enough chunks that the
-// sums are folded on the device, and each replay writes what the direct call writes,
-// bit for bit, also while direct calls run on another stream and on the capture's
-// own stream between replays. A pricer on several devices refuses.
+// stream's kept workspace, which the replays could meet; and a call the direct route
+// makes in one launch runs the launch chain, which needs no zeroed counters), small
+// and with enough chunks that the sums are folded on the device, and each replay
+// writes what the direct call writes, bit for bit, also while direct calls run on
+// another stream and on the capture's own stream between replays. A pricer on
+// several devices refuses.
 TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
   cunum::Stream stream;
+  std::vector<std::pair<cunum::MonteCarloSource, std::int64_t>> cases;
   for (const cunum::MonteCarloSource source : cunum::MonteCarloSourceValues::all) {
-    SCOPED_TRACE(to_string(source));
+    for (const std::int64_t paths : {std::int64_t{4096}, std::int64_t{1} << 21}) cases.emplace_back(source, paths);
+  }
+  for (const auto& [source, paths] : cases) {
+    SCOPED_TRACE(std::string(to_string(source)) + ", " + std::to_string(paths) + " paths");
     MonteCarloSettings s;
     s.payoff = MonteCarloPayoff::asian_arithmetic;
     s.time_steps = 8;
-    s.paths = std::int64_t{1} << 21;
+    s.paths = paths;
     s.control_variate = true;
     s.greeks = true;
     s.source = source;
@@ -766,56 +773,65 @@ TEST(MonteCarloGpuPlacement, PriceAllocatesOnlyWhenItsStreamFirstNeedsMore) {
 }
 
 // Every way of folding a call's chunk sums gives the same bits: a one-device call of
-// at most 2^24 paths folds them in its path launch (the last warp of each unit of 256
-// folds it), a larger one and a pricer with two entries on the same device through
-// the folding and finishing kernels. 5 options of 2^21 paths (512 or 1,024 chunks an
-// option) and one of 2^24 (2,048 or 4,096) in one launch, one of 2^26 after it; plain
-// and full sums; and multi-asset options with each asset's Greeks (the other path
-// kernel).
+// at most 2^20 paths in all folds them in its path launch (the warp of an option's
+// only chunk finishes it at once; else the last warp of each unit of 256 folds it),
+// a larger one and a pricer with two entries on the same device through the folding
+// and finishing kernels. In one launch: 5 options of 1,024 paths (one chunk each), 4
+// of 2^18 (128 to 256 chunks: no folding level) and one of 2^20 (512 or 1,024: one
+// level); one of 2^26 after it; plain and full sums; and multi-asset options with
+// each asset's Greeks (the other path kernel), one of 2^20 paths and 4 of 2^18.
 TYPED_TEST(MonteCarloGpu, OneLaunchFoldsAsTheLaunchChainDoes) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
   const int device = cunum::current_device();
   cunum::Placement chain(Backend::cuda);
   chain.devices = {device, device};
-  for (const std::int64_t paths : {std::int64_t{1} << 21, std::int64_t{1} << 24, std::int64_t{1} << 26}) {
+  struct Call {
+    std::int64_t paths;
+    std::size_t options;
+  };
+  for (const Call call : {Call{1024, 5}, Call{std::int64_t{1} << 18, 4}, Call{std::int64_t{1} << 20, 1},
+                          Call{std::int64_t{1} << 26, 1}}) {
     for (const bool control : {false, true}) {
       MonteCarloSettings s;
-      s.paths = paths;
+      s.paths = call.paths;
       s.control_variate = control;
       s.greeks = control;
       s.seed = cunum::testing::fresh_seed();
-      const auto options = options_for<T>(MonteCarloPayoff::european, paths > (1 << 21) ? 1 : 5);
+      const auto options = options_for<T>(MonteCarloPayoff::european, call.options);
       const auto one = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
       const auto folded_apart = device_price(MonteCarloPricer<T>(s, chain), options);
       for (std::size_t i = 0; i < options.size(); ++i) {
         EXPECT_TRUE(cunum::testing::bit_identical(one[i], folded_apart[i]))
-            << paths << " paths" << (control ? ", full sums" : "") << ", option " << i;
+            << call.paths << " paths" << (control ? ", full sums" : "") << ", option " << i;
       }
     }
   }
-  MonteCarloSettings s;
-  s.payoff = MonteCarloPayoff::basket;
-  s.assets = 3;
-  s.paths = std::int64_t{1} << 21;
-  s.greeks = true;
-  s.seed = cunum::testing::fresh_seed();
-  std::vector<cunum::MonteCarloBasketOption<T>> options(2);
-  for (auto& o : options) {
-    for (int j = 0; j < s.assets; ++j) o.assets.push_back({T(95 + 5 * j), T(0.01), T(0.2 + 0.05 * j), T(1.0 / 3)});
-    o.strike = T(100);
-    o.expiry = T(1);
-    o.rate = T(0.03);
-  }
-  std::vector<cunum::MonteCarloAssetGreeks<T>> greeks_one, greeks_chain;
-  const auto one = MonteCarloPricer<T>(s, Backend::cuda).price(options, greeks_one);
-  const auto folded_apart = MonteCarloPricer<T>(s, chain).price(options, greeks_chain);
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    EXPECT_TRUE(cunum::testing::bit_identical(one[i], folded_apart[i])) << "basket option " << i;
-  }
-  ASSERT_EQ(greeks_one.size(), greeks_chain.size());
-  for (std::size_t i = 0; i < greeks_one.size(); ++i) {
-    EXPECT_TRUE(cunum::testing::bit_identical(greeks_one[i], greeks_chain[i])) << "asset Greeks " << i;
+  for (const Call call : {Call{std::int64_t{1} << 20, 1}, Call{std::int64_t{1} << 18, 4}}) {
+    MonteCarloSettings s;
+    s.payoff = MonteCarloPayoff::basket;
+    s.assets = 3;
+    s.paths = call.paths;
+    s.greeks = true;
+    s.seed = cunum::testing::fresh_seed();
+    std::vector<cunum::MonteCarloBasketOption<T>> options(call.options);
+    for (auto& o : options) {
+      for (int j = 0; j < s.assets; ++j) o.assets.push_back({T(95 + 5 * j), T(0.01), T(0.2 + 0.05 * j), T(1.0 / 3)});
+      o.strike = T(100);
+      o.expiry = T(1);
+      o.rate = T(0.03);
+    }
+    std::vector<cunum::MonteCarloAssetGreeks<T>> greeks_one, greeks_chain;
+    const auto one = MonteCarloPricer<T>(s, Backend::cuda).price(options, greeks_one);
+    const auto folded_apart = MonteCarloPricer<T>(s, chain).price(options, greeks_chain);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      EXPECT_TRUE(cunum::testing::bit_identical(one[i], folded_apart[i])) << call.paths << " paths, basket option " << i;
+    }
+    ASSERT_EQ(greeks_one.size(), greeks_chain.size());
+    for (std::size_t i = 0; i < greeks_one.size(); ++i) {
+      EXPECT_TRUE(cunum::testing::bit_identical(greeks_one[i], greeks_chain[i]))
+          << call.paths << " paths, asset Greeks " << i;
+    }
   }
 }
 
