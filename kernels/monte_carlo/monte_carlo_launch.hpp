@@ -16,7 +16,7 @@ namespace cunum::detail {
 // `sums` holds the chunk sums and then their folding levels (the launch chain's
 // layout: options x chunks x sum_count values, then monte_carlo_fold_values);
 // `arrivals` holds monte_carlo_fold_arrivals counters, all 0 before the launch and
-// left 0 by it.
+// left 0 by it (untouched, and so of any value, when each option is one chunk).
 struct MonteCarloFoldSpace {
   double* sums = nullptr;
   unsigned int* arrivals = nullptr;

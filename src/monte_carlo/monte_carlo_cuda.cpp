@@ -304,12 +304,13 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
   // a call in one launch: monte_carlo_folds_in_path_launch) in the workspace the
   // pricer keeps for the stream. A call being captured into a CUDA graph (whose
   // replays could meet the stream's direct calls or other graphs on one workspace)
-  // or past the workspaces kept runs the launch chain on memory of its own, allocated
-  // and freed on the stream: it needs no zeroed counters, so a graph replays no
-  // memset beside its allocation.
+  // or past the workspaces kept takes memory of its own, allocated and freed on the
+  // stream, and zeroes nothing there (in a graph, a memset node at every replay): it
+  // folds in its path launch only if each option is one chunk, which touches no
+  // counter, and runs the launch chain otherwise.
   void price_one_device(const MonteCarloArgs<T>& args, StreamHandle stream) const {
+    const bool one_launch = monte_carlo_folds_in_path_launch(args.options, args.shape.paths);
     if (!is_capturing(stream)) {
-      const bool one_launch = monte_carlo_folds_in_path_launch(args.options, args.shape.paths);
       const std::lock_guard<std::mutex> lock(enqueue_);
       cudaEvent_t last_use = nullptr;
       const MonteCarloFoldSpace space = workspaces_.reserve(stream, fold_space_bytes(args, one_launch), &last_use);
@@ -320,8 +321,11 @@ class MonteCarloCuda final : public MonteCarloBackend<T> {
         return;
       }
     }
-    DeviceBuffer<double> partials = sums_buffer(args, args.chunks.chunks, stream);
-    launch_chain(args, partials.data(), stream);
+    const bool counterless = one_launch && args.chunks.chunks == 1;
+    const FoldSpaceBytes bytes = fold_space_bytes(args, counterless);
+    DeviceBuffer<double> own((bytes.arrivals + bytes.sums) / sizeof(double), stream, placement_.device_memory);
+    const MonteCarloFoldSpace space = fold_space_at(own.data(), bytes);
+    counterless ? launch_monte_carlo_fused(args, binding_.arch, space, stream) : launch_chain(args, space.sums, stream);
   }
 
   // The launch chain of a one-device call: the path kernel into `sums` (a

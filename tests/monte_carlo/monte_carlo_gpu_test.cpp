@@ -469,19 +469,21 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
 
 // The graph-capture contract: price() on one device is captured with every source
 // (its temporaries become the graph's, allocated and freed at each replay: not the
-// stream's kept workspace, which the replays could meet; and a call the direct route
-// makes in one launch runs the launch chain, which needs no zeroed counters), small
-// and with enough chunks that the sums are folded on the device, and each replay
-// writes what the direct call writes, bit for bit, also while direct calls run on
-// another stream and on the capture's own stream between replays. A pricer on
-// several devices refuses.
+// stream's kept workspace, which the replays could meet; with no zeroed counters, a
+// call the direct route makes in one launch stays one launch only with one chunk an
+// option, 1,024 paths, and runs the launch chain at 4,096), and with enough chunks
+// that the sums are folded on the device; each replay writes what the direct call
+// writes, bit for bit, also while direct calls run on another stream and on the
+// capture's own stream between replays. A pricer on several devices refuses.
 TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
   cunum::Stream stream;
   std::vector<std::pair<cunum::MonteCarloSource, std::int64_t>> cases;
   for (const cunum::MonteCarloSource source : cunum::MonteCarloSourceValues::all) {
-    for (const std::int64_t paths : {std::int64_t{4096}, std::int64_t{1} << 21}) cases.emplace_back(source, paths);
+    for (const std::int64_t paths : {std::int64_t{1024}, std::int64_t{4096}, std::int64_t{1} << 21}) {
+      cases.emplace_back(source, paths);
+    }
   }
   for (const auto& [source, paths] : cases) {
     SCOPED_TRACE(std::string(to_string(source)) + ", " + std::to_string(paths) + " paths");
