@@ -778,8 +778,8 @@ TEST(MonteCarloGpuPlacement, PriceAllocatesOnlyWhenItsStreamFirstNeedsMore) {
 // at most 2^20 paths in all folds them in its path launch (the warp of an option's
 // only chunk finishes it at once; else the last warp of each unit of 256 folds it),
 // a larger one and a pricer with two entries on the same device through the folding
-// and finishing kernels. In one launch: 5 options of 1,024 paths (one chunk each), 4
-// of 2^18 (128 to 256 chunks: no folding level) and one of 2^20 (512 or 1,024: one
+// and finishing kernels. In one launch: 5 options of 1,024 paths (one chunk each), 11
+// of 20,002 (20 chunks, the last short: the MPI suite's case), 4 of 2^18 (128 to 256 chunks: no folding level) and one of 2^20 (512 or 1,024: one
 // level); one of 2^26 after it; plain and full sums; and multi-asset options with
 // each asset's Greeks (the other path kernel), one of 2^20 paths and 4 of 2^18.
 TYPED_TEST(MonteCarloGpu, OneLaunchFoldsAsTheLaunchChainDoes) {
@@ -792,8 +792,8 @@ TYPED_TEST(MonteCarloGpu, OneLaunchFoldsAsTheLaunchChainDoes) {
     std::int64_t paths;
     std::size_t options;
   };
-  for (const Call call : {Call{1024, 5}, Call{std::int64_t{1} << 18, 4}, Call{std::int64_t{1} << 20, 1},
-                          Call{std::int64_t{1} << 26, 1}}) {
+  for (const Call call : {Call{1024, 5}, Call{20002, 11}, Call{std::int64_t{1} << 18, 4},
+                          Call{std::int64_t{1} << 20, 1}, Call{std::int64_t{1} << 26, 1}}) {
     for (const bool control : {false, true}) {
       MonteCarloSettings s;
       s.paths = call.paths;
