@@ -77,13 +77,9 @@ __device__ __forceinline__ void fold_unit_in_warp(const double* __restrict__ fir
 // The calling warp finishes option `option` from its `count` (at most fan_in) values
 // of each sum at `sums_in` (option-major, value index's sum s at
 // sums_in[(option * count + index) * sums + s]): added lane-strided, then across the
-// warp; lane 0 writes the estimate. Every lane calls it. Not inlined, so that the
-// one-launch fold and the finishing kernel run one compiled body: inlined, the
-// compiler fused write_estimates' products and sums into FMAs differently in each,
-// and an estimate's last bit depended on the route (double, 11 options of 20,002
-// paths: tests/monte_carlo/monte_carlo_mpi_test.cpp on an H200).
+// warp; lane 0 writes the estimate. Every lane calls it.
 template <class T>
-__device__ __noinline__ void finish_option_in_warp(const MonteCarloArgs<T>& a, std::int64_t option,
+__device__ __forceinline__ void finish_option_in_warp(const MonteCarloArgs<T>& a, std::int64_t option,
                                                       std::int64_t count, const double* __restrict__ sums_in) {
   const int lane = threadIdx.x % kWarpThreads;
   const int sums = sum_count(a);
