@@ -6,13 +6,9 @@ target_sources(cunum PRIVATE
 # The path kernel's float square roots and divisions are approximate (within 2 ulps)
 # and float denormals flush to zero: no range fix-ups around the special-function
 # instructions of a kernel bound by instruction issue, far inside float's
-# statistical error (double arithmetic is unaffected). No contraction of products and
-# sums into FMAs but those the code writes: ptxas fuses where it likes in each kernel,
-# and the path code runs in two kernels (with and without the one-launch fold) whose
-# chunk sums must be the same bits (11 double options of 20,002 paths differed in
-# their last bits on an H100 and an H200).
+# statistical error (double arithmetic is unaffected).
 set_source_files_properties(${PROJECT_SOURCE_DIR}/kernels/monte_carlo/monte_carlo.cu
-                            PROPERTIES COMPILE_OPTIONS "-prec-div=false;-prec-sqrt=false;-ftz=true;-fmad=false")
+                            PROPERTIES COMPILE_OPTIONS "-prec-div=false;-prec-sqrt=false;-ftz=true")
 # The CPU loop runs each chunk compiled for FMA where the CPU has it (run_on_host,
 # src/core/host_fma.hpp); no contraction of other products and sums
 # keeps its results the same bits on CPUs with and without FMA.
