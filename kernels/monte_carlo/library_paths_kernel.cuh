@@ -19,20 +19,8 @@
 
 namespace cunum::detail {
 
-// sum_warp_chunk of the library's payoff, compiled once for both path kernels (with
-// and without the fold): ptxas contracts products and sums into FMAs as it schedules
-// each body it compiles, so two inlined copies of the path code may round a chunk's
-// sums differently, and a call that folds in its launch must give the bits of one
-// that does not, on one device, several, or MPI ranks (inlined copies differed in
-// the last bits of 11 double options of 20,002 paths). Not inlined, it is one body.
-template <class T, bool kFull, bool kMrg, class Payoff>
-__device__ __noinline__ void sum_library_chunk(const MonteCarloArgs<T>& a, std::int64_t chunk_id,
-                                               double* __restrict__ out) {
-  sum_warp_chunk<T, kFull, kMrg>(a, Payoff{}, chunk_id, out);
-}
-
 // Warp w of the launch sums chunk first + w of the flattened (option, chunk) index of
-// the library's payoff into place w of `partials` (sum_library_chunk); kFold: with the
+// the library's payoff into place w of `partials` (sum_warp_chunk); kFold: with the
 // call's fold space (first = 0, partials = fold.sums, every chunk of the call) it then
 // folds (fold_after_chunk), so that the launch writes the estimates. The fold's code
 // takes registers (56 against 47 for the float European kernel), so the kernel
@@ -48,7 +36,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (warp >= count) return;  // the whole warp leaves
   const int kept = kept_sum_count<ThreadSums<T, kFull, Payoff>>(a);
-  sum_library_chunk<T, kFull, kMrg, Payoff>(a, first + warp, partials + warp * kept);
+  sum_warp_chunk<T, kFull, kMrg>(a, Payoff{}, first + warp, partials + warp * kept);
   if constexpr (kFold) fold_after_chunk(a, fold, first + warp);
 }
 
@@ -105,30 +93,6 @@ struct SharedAssetSums {
   }
 };
 
-// A multi-asset chunk with each asset's Greeks, its per-asset sums in the calling
-// thread's column of shared memory (`column`), stored at `out` (sum_count values):
-// compiled once for both asset-Greeks kernels, as sum_library_chunk is.
-template <int BlockThreads, class T, bool kMrg, MonteCarloPayoff P>
-__device__ __noinline__ void sum_asset_greeks_chunk(const MonteCarloArgs<T>& a, std::int64_t chunk_id,
-                                                    double* column, double* __restrict__ out) {
-  constexpr int kWarpThreadsLog2 = 5;
-  const int lane = threadIdx.x % kWarpThreads;
-  const int kept = sum_count(a), asset_sums = kept - kSumCount;
-  SharedAssetSums<double, BlockThreads> sums{};
-  sums.column = column;
-  for (int i = 0; i < asset_sums; ++i) sums.column[i * BlockThreads] = 0;
-  sum_chunk<T, true, kMrg>(a, LibraryPayoff<P, true>{}, chunk_id, lane, kWarpThreadsLog2, sums);
-#pragma unroll
-  for (int s = 0; s < kSumCount; ++s) {
-    const double total = warp_reduce<DoubleSum>(sums.s[s]);  // valid in lane 0
-    if (lane == 0) out[s] = total;
-  }
-  for (int i = 0; i < asset_sums; ++i) {
-    const double total = warp_reduce<DoubleSum>(sums.column[i * BlockThreads]);
-    if (lane == 0) out[kSumCount + i] = total;
-  }
-}
-
 // monte_carlo_library_paths_kernel for a multi-asset payoff with each asset's Greeks:
 // the same chunks, sums (kSumCount + kAssetSumCount x assets a chunk) and fold, the
 // per-asset sums in dynamic shared memory (SharedAssetSums).
@@ -140,10 +104,24 @@ __global__ void __launch_bounds__(Policy::block_threads)
   wait_for_prerequisite_grids();
   allow_dependent_grids();
   constexpr int kWarps = Policy::block_threads / kWarpThreads;
+  constexpr int kWarpThreadsLog2 = 5;
+  const int lane = threadIdx.x % kWarpThreads;
   const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
   if (warp >= count) return;
-  sum_asset_greeks_chunk<Policy::block_threads, T, kMrg, P>(a, first + warp, asset_columns + threadIdx.x,
-                                                            partials + warp * sum_count(a));
+  const int kept = sum_count(a), asset_sums = kept - kSumCount;
+  SharedAssetSums<double, Policy::block_threads> sums{};
+  sums.column = asset_columns + threadIdx.x;
+  for (int i = 0; i < asset_sums; ++i) sums.column[i * Policy::block_threads] = 0;
+  sum_chunk<T, true, kMrg>(a, LibraryPayoff<P, true>{}, first + warp, lane, kWarpThreadsLog2, sums);
+#pragma unroll
+  for (int s = 0; s < kSumCount; ++s) {
+    const double total = warp_reduce<DoubleSum>(sums.s[s]);  // valid in lane 0
+    if (lane == 0) partials[warp * kept + s] = total;
+  }
+  for (int i = 0; i < asset_sums; ++i) {
+    const double total = warp_reduce<DoubleSum>(sums.column[i * Policy::block_threads]);
+    if (lane == 0) partials[warp * kept + kSumCount + i] = total;
+  }
   if constexpr (kFold) fold_after_chunk(a, fold, first + warp);
 }
 
