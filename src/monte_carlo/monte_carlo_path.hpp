@@ -178,10 +178,10 @@ CUNUM_UNROLL
     PathSample<T> sample = walks[lane].finish(o, shape.is_call, dates);
     if (shape.antithetic) {
       const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
-      sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
-                T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
+      sample = {sample.payoff + mirror.payoff, sample.control + mirror.control, sample.delta + mirror.delta,
+                sample.vega + mirror.vega};  // the pair's sum, halved by add_sample
     }
-    add_sample<kFull>(sums, sample, centre);
+    add_sample<kFull>(sums, sample, centre, shape.antithetic ? T(0.5) : T(1));
   }
 }
 
@@ -195,7 +195,7 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
   PathWalk<T, P, kFull> walk;
   if (shape.dates == 1) {
     walk.step(w[stride], o, shape.is_call);  // W(1) is standard normal
-    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), sample_centre(o));
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), sample_centre(o), T(1));
   } else {
     T previous = 0;
     for (int date = 0; date < shape.dates; ++date) {
@@ -203,7 +203,7 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
       walk.step((current - previous) * step_scale, o, shape.is_call);
       previous = current;
     }
-    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), sample_centre(o));
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), sample_centre(o), T(1));
   }
 }
 
@@ -311,13 +311,12 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     }
   }
   const T mean = shape.antithetic ? T(0.5) : T(1);
-  sample = {mean * sample.payoff, mean * sample.control, mean * sample.delta, mean * sample.vega};
-  add_sample<kFull>(sums, sample, sample_centre(o[0]));
+  add_sample<kFull>(sums, sample, sample_centre(o[0]), mean);
   if constexpr (kAssetGreeks) {
     using A = typename Sums::value_type;
     for (int j = 0; j < assets; ++j) {  // less each asset's references, as add_sample
-      const A d = A(mean * asset_delta[j]) - A(static_cast<T>(o[j].asset_delta_reference));
-      const A v = A(mean * asset_vega[j]) - A(static_cast<T>(o[j].asset_vega_reference));
+      const A d = fma_rn(A(mean), A(asset_delta[j]), -A(static_cast<T>(o[j].asset_delta_reference)));
+      const A v = fma_rn(A(mean), A(asset_vega[j]), -A(static_cast<T>(o[j].asset_vega_reference)));
       sums.asset_sum(j, kAssetSumD) += d;
       add_product(sums.asset_sum(j, kAssetSumDD), d, d);
       sums.asset_sum(j, kAssetSumV) += v;
