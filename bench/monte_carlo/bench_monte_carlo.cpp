@@ -222,8 +222,10 @@ void shapes_section(const Context& context) {
 // host launch included (a program's view, and the Python bench's), the GPU's time
 // alone (the stream held while the call is enqueued), and one call's share of a CUDA
 // graph of kGraphCalls back-to-back calls. The first less the second is the host's
-// enqueue (validation, the allocation, the launches); the second less the third is
-// what the GPU spends starting the call's kernels.
+// enqueue (validation, the stream's workspace, the launch; the launches past 2^20
+// paths); the second less the third is what the GPU spends starting the call's
+// kernels. A captured call runs the launch chain on chunk sums the graph allocates
+// and frees (no zeroing: the chain has no arrival counters).
 template <class T>
 void fixed_cost_rows(const Context& context) {
   constexpr int kGraphCalls = 16;

@@ -259,11 +259,22 @@ class MonteCarloBatch {
 ///   other devices' chunk sums are copied to it before they are combined, in the
 ///   same order as on one device, so prices are bit-identical to a one-device
 ///   pricer's.
-/// - Memory: every device allocation the pricer makes (the loaded batches, each
-///   call's chunk sums and folding levels, the sobol_bridge paths, the host
+/// - Memory: every device allocation the pricer makes (the loaded batches, the
+///   workspaces of its calls' chunk sums, the sobol_bridge paths, the host
 ///   conveniences' results) comes from placement.device_memory, and so do the tables
 ///   of the BrownianBridge behind sobol_bridge, made with the pricer's placement.
 ///   No page-locked host memory is kept.
+/// - Workspaces (CUDA, one device, the library's pseudo-random payoffs): a call keeps
+///   its chunk sums in a workspace the pricer keeps for the call's stream (a call of
+///   at most 2^24 paths in all is one kernel launch, which also folds them; a larger
+///   one folds them in kernels after it), allocated on that stream by its first call
+///   and again only when a call needs more (the old one freed on the stream); at most
+///   16 streams have one, kept until the pricer is destroyed, which frees them on
+///   placement.stream after the last call that used each (an event each call
+///   records; the call's stream may be gone by then). A call on a further stream, a
+///   call being captured into a CUDA graph, and the other calls (sobol_bridge, custom
+///   payoffs, several devices) allocate their chunk sums on their stream at each call
+///   instead.
 /// - Streams: the constructor enqueues nothing on placement.stream; load() copies
 ///   on it (and, for the other devices, on the pricer's stream of each) and waits
 ///   for the copies. CUDA price() calls are enqueued on the caller's stream and
@@ -272,7 +283,8 @@ class MonteCarloBatch {
 ///   pricer's, ordered after the caller's stream at the call, and the caller's
 ///   stream waits for them. CPU calls return when done; `stream` is ignored.
 /// - Threads: calls on one pricer may come from several threads (the enqueueing of
-///   a multi-device call is serialised inside). A pricer moves; it does not copy.
+///   a call that uses the pricer's workspaces or streams is serialised inside). A
+///   pricer moves; it does not copy.
 /// - CUDA graphs: price() of a one-device pricer may be captured into a CUDA graph
 ///   (docs/monte_carlo.md); a pricer on several devices refuses a capturing stream.
 template <class T>
@@ -351,11 +363,12 @@ class MonteCarloPricer {
   ///         memory (CUDA); ErrorCode::not_supported for a pricer on several devices
   ///         called on a stream being captured into a CUDA graph, before anything is
   ///         enqueued; ErrorCode::cuda_failure when a launch fails. Nothing is written then.
-  /// CUDA graphs (one device): captures, every source; the call's temporaries (chunk
-  /// sums) come from placement.device_memory on `stream`, so with the default resource
-  /// (cudaMallocAsync) the graph allocates and frees them at each replay. Each replay
-  /// writes what a direct call would; the batch and the pricer must outlive the
-  /// graph's launches.
+  /// CUDA graphs (one device): captures, every source; a captured call does not use
+  /// the stream's workspace (replays may run beside the stream's direct calls): its
+  /// chunk sums come from placement.device_memory on `stream`, so with the default
+  /// resource (cudaMallocAsync) the graph allocates, zeroes and frees them at each
+  /// replay. Each replay writes what a direct call would; the batch and the pricer
+  /// must outlive the graph's launches.
   void price(const MonteCarloBatch<T>& batch, MonteCarloEstimate<T>* results, StreamHandle stream = nullptr) const;
   /// price() for multi-asset options that also writes each asset's Greeks:
   /// asset_greeks[i * settings.assets + j] for asset j of batch option i.

@@ -1,18 +1,44 @@
 #pragma once
-// The library's own path kernels beside the installed one
-// (cunum/device/detail/monte_carlo_chunks.cuh): the quasi-random kernel on bridge
-// paths, the multi-asset kernel that also sums each asset's Greeks (one warp a chunk),
-// and load()'s zero paths (one thread an option). Policy is the launch shape
-// (src/monte_carlo/monte_carlo_policy.hpp).
+// The library's own path kernels, on the installed chunk code
+// (cunum/device/detail/monte_carlo_chunks.cuh): the path kernel of its payoffs and
+// the multi-asset kernel that also sums each asset's Greeks (one warp a chunk; both
+// fold the sums in the same launch when given a fold space), the quasi-random kernel
+// on bridge paths, and load()'s zero paths (one thread an option). Policy is the
+// launch shape (src/monte_carlo/monte_carlo_policy.hpp).
 
 #include <cstdint>
 #include <type_traits>
 
 #include "cunum/device/detail/block_reduce.cuh"
 #include "cunum/device/detail/monte_carlo_args.hpp"
+#include "cunum/device/detail/monte_carlo_chunks.cuh"
+#include "kernels/common/launch.cuh"
+#include "kernels/monte_carlo/combine_kernel.cuh"
+#include "kernels/monte_carlo/monte_carlo_launch.hpp"
 #include "src/monte_carlo/monte_carlo_path.hpp"
 
 namespace cunum::detail {
+
+// Warp w of the launch sums chunk first + w of the flattened (option, chunk) index of
+// the library's payoff into place w of `partials` (sum_warp_chunk); kFold: with the
+// call's fold space (first = 0, partials = fold.sums, every chunk of the call) it then
+// folds (fold_after_chunk), so that the launch writes the estimates. The fold's code
+// takes registers (56 against 47 for the float European kernel), so the kernel
+// without it stays for large calls (MonteCarloFoldPolicy). Launched as a programmatic
+// dependent: it waits for the work before it before touching memory.
+template <class Policy, class T, bool kFull, bool kMrg, bool kFold, class Payoff>
+__global__ void __launch_bounds__(Policy::block_threads)
+    monte_carlo_library_paths_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
+                                     double* __restrict__ partials, MonteCarloFoldSpace fold) {
+  wait_for_prerequisite_grids();
+  allow_dependent_grids();
+  constexpr int kWarps = Policy::block_threads / kWarpThreads;
+  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
+  if (warp >= count) return;  // the whole warp leaves
+  const int kept = kept_sum_count<ThreadSums<T, kFull, Payoff>>(a);
+  sum_warp_chunk<T, kFull, kMrg>(a, Payoff{}, first + warp, partials + warp * kept);
+  if constexpr (kFold) fold_after_chunk(a, fold, first + warp);
+}
 
 // Quasi-random: warp w sums local chunk w mod batch_chunks of option w / batch_chunks
 // from the batch's bridge paths into its place in the whole `partials`.
@@ -67,14 +93,16 @@ struct SharedAssetSums {
   }
 };
 
-// monte_carlo_paths_kernel for a multi-asset payoff with each asset's Greeks: the same
-// chunks and sums (kSumCount + kAssetSumCount x assets a chunk), the per-asset sums in
-// dynamic shared memory (SharedAssetSums).
-template <class Policy, class T, bool kMrg, MonteCarloPayoff P>
+// monte_carlo_library_paths_kernel for a multi-asset payoff with each asset's Greeks:
+// the same chunks, sums (kSumCount + kAssetSumCount x assets a chunk) and fold, the
+// per-asset sums in dynamic shared memory (SharedAssetSums).
+template <class Policy, class T, bool kMrg, bool kFold, MonteCarloPayoff P>
 __global__ void __launch_bounds__(Policy::block_threads)
     monte_carlo_asset_greeks_kernel(MonteCarloArgs<T> a, std::int64_t first, std::int64_t count,
-                                    double* __restrict__ partials) {
+                                    double* __restrict__ partials, MonteCarloFoldSpace fold) {
   extern __shared__ double asset_columns[];
+  wait_for_prerequisite_grids();
+  allow_dependent_grids();
   constexpr int kWarps = Policy::block_threads / kWarpThreads;
   constexpr int kWarpThreadsLog2 = 5;
   const int lane = threadIdx.x % kWarpThreads;
@@ -94,6 +122,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
     const double total = warp_reduce<DoubleSum>(sums.column[i * Policy::block_threads]);
     if (lane == 0) partials[warp * kept + kSumCount + i] = total;
   }
+  if constexpr (kFold) fold_after_chunk(a, fold, first + warp);
 }
 
 }  // namespace cunum::detail

@@ -1,13 +1,15 @@
 // The thin launchers of the Monte Carlo kernels (kernels/monte_carlo/monte_carlo_launch.hpp).
-// The path kernel (cunum/device/detail/monte_carlo_chunks.cuh, shared with callers'
-// payoff functors) is fused: each warp owns one chunk of one option, draws, walks and
-// sums in registers, and stores the chunk's sums; a launch covers any range of chunks
-// (all of them, or one device's or rank's share). Combining kernels then fold an
-// option's chunks in fixed groups of MonteCarloCombinePolicy::fan_in, and the finishing
-// kernel (one warp per option) forms the estimates. Every order is fixed by the chunk
-// shape, which the settings alone decide: results are bit-identical run to run and
-// whatever the batch size. The sequence of launches, the memory and the streams are
-// the CUDA backend's (src/monte_carlo/monte_carlo_cuda.cpp).
+// The path kernel (on the chunk code of cunum/device/detail/monte_carlo_chunks.cuh,
+// shared with callers' payoff functors) is fused: each warp owns one chunk of one
+// option, draws, walks and sums in registers, and stores the chunk's sums; a launch
+// covers any range of chunks (all of them, or one device's or rank's share). The
+// chunk sums are then folded in fixed units of MonteCarloCombinePolicy::fan_in and
+// each option's estimate formed by one warp (kernels/monte_carlo/combine_kernel.cuh):
+// in the same launch for a one-device call of the library's payoffs, by the folding
+// and finishing kernels otherwise. Every order is fixed by the chunk shape, which the
+// settings alone decide: results are bit-identical run to run, whatever the batch
+// size, and either way. The sequence of launches, the memory and the streams are the
+// CUDA backend's (src/monte_carlo/monte_carlo_cuda.cpp).
 
 #include <cuda_runtime.h>
 
@@ -29,44 +31,68 @@ static_assert(MonteCarloPathPolicies::newest::block_threads == CustomPayoffPathP
 
 namespace {
 
+// The library's path kernel over chunks [first, first + count), folding into `fold`
+// (the kernel with the fold) when it has arrival counters; a programmatic dependent
+// either way.
 template <class Policy, class T, bool kFull, class Payoff>
 void launch_paths(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
-                  StreamHandle stream) {
+                  const MonteCarloFoldSpace& fold, StreamHandle stream) {
   const char* name = "monte_carlo_paths_kernel";
-  const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(count), name), dim3(Policy::block_threads), 0,
-                            stream};
-  const bool mrg = a.mrg_tables != nullptr;
-  launch_kernel(mrg ? monte_carlo_paths_kernel<Policy, T, kFull, true, Payoff>
-                    : monte_carlo_paths_kernel<Policy, T, kFull, false, Payoff>,
-                name, config, a, Payoff{}, first, count, partials);
+  LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(count), name), dim3(Policy::block_threads), 0,
+                      stream};
+  config.programmatic = true;
+  const bool mrg = a.mrg_tables != nullptr, folds = fold.arrivals != nullptr;
+  const auto kernel = mrg ? (folds ? monte_carlo_library_paths_kernel<Policy, T, kFull, true, true, Payoff>
+                                   : monte_carlo_library_paths_kernel<Policy, T, kFull, true, false, Payoff>)
+                          : (folds ? monte_carlo_library_paths_kernel<Policy, T, kFull, false, true, Payoff>
+                                   : monte_carlo_library_paths_kernel<Policy, T, kFull, false, false, Payoff>);
+  launch_kernel(kernel, name, config, a, first, count, partials, fold);
 }
 
 // monte_carlo_asset_greeks_kernel, with the shared memory its per-asset sums take
 // (launch_kernel raises the kernel's limit above the default).
 template <class Policy, class T, MonteCarloPayoff P>
 void launch_asset_greeks(const MonteCarloArgs<T>& a, std::int64_t first, std::int64_t count, double* partials,
-                         StreamHandle stream) {
+                         const MonteCarloFoldSpace& fold, StreamHandle stream) {
   const char* name = "monte_carlo_asset_greeks_kernel";
   const std::size_t shared = sizeof(double) * Policy::block_threads * kAssetSumCount * a.shape.assets;
-  const auto kernel = a.mrg_tables != nullptr ? monte_carlo_asset_greeks_kernel<Policy, T, true, P>
-                                              : monte_carlo_asset_greeks_kernel<Policy, T, false, P>;
-  const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(count), name), dim3(Policy::block_threads),
-                            shared, stream};
-  launch_kernel(kernel, name, config, a, first, count, partials);
+  const bool mrg = a.mrg_tables != nullptr, folds = fold.arrivals != nullptr;
+  const auto kernel = mrg ? (folds ? monte_carlo_asset_greeks_kernel<Policy, T, true, true, P>
+                                   : monte_carlo_asset_greeks_kernel<Policy, T, true, false, P>)
+                          : (folds ? monte_carlo_asset_greeks_kernel<Policy, T, false, true, P>
+                                   : monte_carlo_asset_greeks_kernel<Policy, T, false, false, P>);
+  LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(count), name), dim3(Policy::block_threads), shared,
+                      stream};
+  config.programmatic = true;
+  launch_kernel(kernel, name, config, a, first, count, partials, fold);
 }
 
 // The path kernel for the library's payoff P: plain, full, or full with each asset's Greeks.
 template <class T, MonteCarloPayoff P>
 void launch_library_paths(const MonteCarloArgs<T>& a, int arch, std::int64_t first, std::int64_t count,
-                          double* partials, StreamHandle stream) {
+                          double* partials, const MonteCarloFoldSpace& fold, StreamHandle stream) {
   MonteCarloPathPolicies::dispatch(arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     if constexpr (is_multi_asset(P)) {
-      if (a.shape.asset_greeks) return launch_asset_greeks<Policy, T, P>(a, first, count, partials, stream);
+      if (a.shape.asset_greeks) return launch_asset_greeks<Policy, T, P>(a, first, count, partials, fold, stream);
     }
-    a.full ? launch_paths<Policy, T, true, LibraryPayoff<P>>(a, first, count, partials, stream)
-           : launch_paths<Policy, T, false, LibraryPayoff<P>>(a, first, count, partials, stream);
+    a.full ? launch_paths<Policy, T, true, LibraryPayoff<P>>(a, first, count, partials, fold, stream)
+           : launch_paths<Policy, T, false, LibraryPayoff<P>>(a, first, count, partials, fold, stream);
   });
+}
+
+// Every payoff's path launch (custom payoffs' are the caller's: nothing here).
+template <class T>
+void launch_payoff_paths(const MonteCarloArgs<T>& args, int arch, std::int64_t first, std::int64_t count,
+                         double* partials, const MonteCarloFoldSpace& fold, StreamHandle stream) {
+  switch (args.payoff) {
+#define CUNUM_MC_CUDA_CASE(name, text)                                                                 \
+  case MonteCarloPayoff::name:                                                                         \
+    launch_library_paths<T, MonteCarloPayoff::name>(args, arch, first, count, partials, fold, stream); \
+    break;
+    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_CUDA_CASE)
+#undef CUNUM_MC_CUDA_CASE
+  }
 }
 
 template <class T, MonteCarloPayoff P>
@@ -132,29 +158,32 @@ void launch_monte_carlo_quasi(const MonteCarloArgs<T>& args, int arch, const T* 
 }
 
 template <class T>
+void launch_monte_carlo_fused(const MonteCarloArgs<T>& args, int arch, const MonteCarloFoldSpace& space,
+                              StreamHandle stream) {
+  launch_payoff_paths(args, arch, 0, args.options * args.chunks.chunks, space.sums, space, stream);
+}
+
+template <class T>
 void launch_monte_carlo_paths(const MonteCarloArgs<T>& args, int arch, std::int64_t first, std::int64_t count,
                               double* partials, StreamHandle stream) {
   if (count == 0) return;
-  switch (args.payoff) {
-#define CUNUM_MC_CUDA_CASE(name, text)                                                           \
-  case MonteCarloPayoff::name:                                                                   \
-    launch_library_paths<T, MonteCarloPayoff::name>(args, arch, first, count, partials, stream); \
-    break;
-    CUNUM_MONTE_CARLO_PAYOFFS(CUNUM_MC_CUDA_CASE)
-#undef CUNUM_MC_CUDA_CASE
-  }
+  launch_payoff_paths(args, arch, first, count, partials, MonteCarloFoldSpace{}, stream);
 }
 
-void launch_monte_carlo_fold(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
+void launch_monte_carlo_fold(int arch, std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
                              const double* chunk_sums, double* out, StreamHandle stream) {
-  using Policy = MonteCarloCombinePolicy;
   if (units == 0) return;
-  const std::int64_t out_count = (count + Policy::fan_in - 1) / Policy::fan_in;
-  const std::int64_t base_chunk = first_unit / out_count * count + first_unit % out_count * Policy::fan_in;
-  const char* name = "combine_chunks_kernel";
-  const LaunchConfig config{grid_1d(units, name), dim3(Policy::fan_in), 0, stream};
-  launch_kernel(combine_chunks_kernel<Policy>, name, config, count, out_count, first_unit, base_chunk, sums,
-                chunk_sums, out);
+  constexpr std::int64_t fan_in = MonteCarloCombinePolicy::fan_in;
+  const std::int64_t out_count = (count + fan_in - 1) / fan_in;
+  const std::int64_t base_chunk = first_unit / out_count * count + first_unit % out_count * fan_in;
+  MonteCarloFoldPolicies::dispatch(arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "combine_chunks_kernel";
+    const LaunchConfig config{grid_1d(monte_carlo_warp_blocks<Policy>(units), name), dim3(Policy::block_threads), 0,
+                              stream};
+    launch_kernel(combine_chunks_kernel<Policy>, name, config, count, out_count, first_unit, base_chunk, units, sums,
+                  chunk_sums, out);
+  });
 }
 
 template <class T>
@@ -170,6 +199,7 @@ void launch_monte_carlo_finish(const MonteCarloArgs<T>& args, int arch, const do
 }
 
 #define CUNUM_INSTANTIATE_MONTE_CARLO_CUDA(T)                                                                      \
+  template void launch_monte_carlo_fused(const MonteCarloArgs<T>&, int, const MonteCarloFoldSpace&, StreamHandle); \
   template void launch_monte_carlo_paths(const MonteCarloArgs<T>&, int, std::int64_t, std::int64_t, double*,       \
                                          StreamHandle);                                                            \
   template void launch_monte_carlo_quasi(const MonteCarloArgs<T>&, int, const T*, std::int64_t, std::int64_t,       \

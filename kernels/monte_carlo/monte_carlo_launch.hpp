@@ -12,7 +12,26 @@
 
 namespace cunum::detail {
 
-// The path kernel of the library's payoff (one warp a chunk): chunks
+// Where a one-device call's path launch folds its chunk sums (launch_monte_carlo_fused):
+// `sums` holds the chunk sums and then their folding levels (the launch chain's
+// layout: options x chunks x sum_count values, then monte_carlo_fold_values);
+// `arrivals` holds monte_carlo_fold_arrivals counters, all 0 before the launch and
+// left 0 by it (untouched, and so of any value, when each option is one chunk).
+struct MonteCarloFoldSpace {
+  double* sums = nullptr;
+  unsigned int* arrivals = nullptr;
+};
+
+// The whole call of the library's payoff in one launch (one warp a chunk): every
+// chunk's sums, the last warp of each unit folding it, the last of each option
+// writing its estimates to args.results, bit for bit as launch_monte_carlo_paths,
+// the folds and launch_monte_carlo_finish would. Launched as a programmatic
+// dependent (kernels/common/launch.cuh). Calls on one `space` must be ordered.
+template <class T>
+void launch_monte_carlo_fused(const MonteCarloArgs<T>& args, int arch, const MonteCarloFoldSpace& space,
+                              StreamHandle stream);
+
+// The path kernel of the library's payoff (one warp a chunk) alone: chunks
 // [first, first + count) of the flattened (option, chunk) index, each chunk's sums in
 // its place in `partials`, which holds that slice only (count x sum_count values).
 template <class T>
@@ -34,7 +53,7 @@ void launch_monte_carlo_quasi(const MonteCarloArgs<T>& args, int arch, const T* 
 // `chunk_sums`, which starts at the first unit's first chunk; `out` gets units x sums
 // values. A whole level is first_unit 0, so a rank that folds its own units gets the
 // bits of one GPU's fold.
-void launch_monte_carlo_fold(std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
+void launch_monte_carlo_fold(int arch, std::int64_t count, std::int64_t first_unit, std::int64_t units, int sums,
                              const double* chunk_sums, double* out, StreamHandle stream);
 
 // load()'s references (set_zero_path_references) of `options` options of payoff

@@ -1,8 +1,9 @@
 #pragma once
 // Internal: the one backend interface of MonteCarloPricer. A pricer makes its backend
 // object once, at construction (make_monte_carlo_cpu, make_monte_carlo_cuda); the
-// object keeps what that backend holds between calls (the device binding, the streams
-// of a multi-device pricer, the quasi-random pricer's bridge) and runs the chunk sums
+// object keeps what that backend holds between calls (the device binding, each
+// stream's workspace of one-device calls, the streams of a multi-device pricer, the
+// quasi-random pricer's bridge) and runs the chunk sums
 // and the estimates of each call. monte_carlo.cpp validates and forwards; the MPI
 // layer reaches the same object through MonteCarloAccess. Also here: what load()
 // forms (a batch's resident constants) and the library's own view of pricers and

@@ -56,19 +56,19 @@ struct PathWalk {
   bool at_start = true;   // likelihood ratio: no date walked yet
 
   CUNUM_HOST_DEVICE void step(T z, const OptionSetup<T>& o, bool is_call) {
-    log2_s += o.log2_drift + o.log2_diffusion * z;
+    log2_s += fma_rn(o.log2_diffusion, z, o.log2_drift);
     if constexpr (kLikelihoodRatio) {
       if (at_start) first_w = o.sqrt_dt * z;
       at_start = false;
-      normal_squares += z * z;
+      normal_squares = fma_rn(z, z, normal_squares);
     }
-    if constexpr (kFull) drift_w += o.sqrt_dt * z - o.sigma_dt;
+    if constexpr (kFull) drift_w += fma_rn(o.sqrt_dt, z, -o.sigma_dt);
     if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
       const T relative = fast_exp2(log2_s);
       sum += relative;
       if constexpr (kFull) {
         log_sum += log2_s;
-        vega_sum += relative * drift_w;
+        vega_sum = fma_rn(relative, drift_w, vega_sum);
       }
     } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
       sum += log2_s;
@@ -86,25 +86,36 @@ struct PathWalk {
     }
   }
 
+  // S0 r - K for a call, K - S0 r for a put (r: S / S0), rounded once.
+  CUNUM_HOST_DEVICE static T strike_gain(const OptionSetup<T>& o, T r, bool is_call) {
+    return is_call ? fma_rn(o.spot, r, -o.strike) : fma_rn(-o.spot, r, o.strike);
+  }
+
   // The payoff, and with kFull the control, delta and vega samples, after `dates` steps.
   CUNUM_HOST_DEVICE PathSample<T> finish(const OptionSetup<T>& o, bool is_call, int dates) const {
     PathSample<T> out{0, 0, 0, 0};
-    const T s_t = o.spot * fast_exp2(log2_s);
-    T underlying = s_t;  // what the strike is compared with
-    if constexpr (P == MonteCarloPayoff::asian_arithmetic) underlying = o.spot * sum / T(dates);
-    if constexpr (P == MonteCarloPayoff::asian_geometric) underlying = o.spot * fast_exp2(sum / T(dates));
+    const T relative = fast_exp2(log2_s);  // S_T / S0
+    const T s_t = o.spot * relative;
     if constexpr (P == MonteCarloPayoff::lookback) {
-      const T extremum = o.spot * fast_exp2(extreme);
-      out.payoff = is_call ? s_t - extremum : extremum - s_t;
+      const T extreme_relative = fast_exp2(extreme);
+      const T extremum = o.spot * extreme_relative;
+      out.payoff = is_call ? fma_rn(o.spot, relative, -extremum) : fma_rn(o.spot, extreme_relative, -s_t);
       if constexpr (kFull) {
         out.control = s_t;
         out.delta = out.payoff * o.greek_scale;
-        const T vega = s_t * drift_w - extremum * extreme_w;
+        const T vega = fma_rn(s_t, drift_w, -(extremum * extreme_w));
         out.vega = is_call ? vega : -vega;
       }
       return out;
     }
-    const T gain = is_call ? underlying - o.strike : o.strike - underlying;
+    T underlying = s_t;  // what the strike is compared with
+    T gain = strike_gain(o, relative, is_call);
+    if constexpr (P == MonteCarloPayoff::asian_arithmetic || P == MonteCarloPayoff::asian_geometric) {
+      const T mean = sum / T(dates);
+      const T average_relative = P == MonteCarloPayoff::asian_arithmetic ? mean : fast_exp2(mean);  // A / S0
+      underlying = o.spot * average_relative;
+      gain = strike_gain(o, average_relative, is_call);
+    }
     const bool in_the_money = gain > T(0);
     if constexpr (P == MonteCarloPayoff::digital) {
       out.payoff = in_the_money ? T(1) : T(0);
@@ -118,9 +129,7 @@ struct PathWalk {
       out.control = s_t;
       const T sign = is_call ? T(1) : T(-1);
       if constexpr (P == MonteCarloPayoff::asian_arithmetic) {
-        const T geometric = o.spot * fast_exp2(log_sum / T(dates));
-        const T geometric_gain = is_call ? geometric - o.strike : o.strike - geometric;
-        out.control = positive_part(geometric_gain);
+        out.control = positive_part(strike_gain(o, fast_exp2(log_sum / T(dates)), is_call));
         out.delta = in_the_money ? sign * underlying * o.greek_scale : T(0);
         out.vega = in_the_money ? sign * o.spot * vega_sum / T(dates) : T(0);
       } else if constexpr (P == MonteCarloPayoff::asian_geometric) {
@@ -130,7 +139,7 @@ struct PathWalk {
         out.delta = in_the_money ? sign * s_t * o.greek_scale : T(0);
         out.vega = in_the_money ? sign * s_t * drift_w : T(0);
       } else if constexpr (kLikelihoodRatio) {
-        const T w_t = drift_w + T(dates) * o.sigma_dt;
+        const T w_t = fma_rn(T(dates), o.sigma_dt, drift_w);
         out.delta = out.payoff * first_w * o.greek_scale;
         out.vega = out.payoff * ((normal_squares - T(dates)) / static_cast<T>(o.volatility) - w_t);
       }
@@ -169,10 +178,10 @@ CUNUM_UNROLL
     PathSample<T> sample = walks[lane].finish(o, shape.is_call, dates);
     if (shape.antithetic) {
       const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
-      sample = {T(0.5) * (sample.payoff + mirror.payoff), T(0.5) * (sample.control + mirror.control),
-                T(0.5) * (sample.delta + mirror.delta), T(0.5) * (sample.vega + mirror.vega)};
+      sample = {sample.payoff + mirror.payoff, sample.control + mirror.control, sample.delta + mirror.delta,
+                sample.vega + mirror.vega};  // the pair's sum, halved by add_sample
     }
-    add_sample<kFull>(sums, sample, centre);
+    add_sample<kFull>(sums, sample, centre, shape.antithetic ? T(0.5) : T(1));
   }
 }
 
@@ -186,7 +195,7 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
   PathWalk<T, P, kFull> walk;
   if (shape.dates == 1) {
     walk.step(w[stride], o, shape.is_call);  // W(1) is standard normal
-    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), sample_centre(o));
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, 1), sample_centre(o), T(1));
   } else {
     T previous = 0;
     for (int date = 0; date < shape.dates; ++date) {
@@ -194,7 +203,7 @@ CUNUM_HOST_DEVICE inline void simulate_quasi_path(const OptionSetup<T>& o, const
       walk.step((current - previous) * step_scale, o, shape.is_call);
       previous = current;
     }
-    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), sample_centre(o));
+    add_sample<kFull>(sums, walk.finish(o, shape.is_call, shape.dates), sample_centre(o), T(1));
   }
 }
 
@@ -225,9 +234,10 @@ template <class T>
 CUNUM_HOST_DEVICE inline AssetTerminal<T> asset_terminal(const OptionSetup<T>& o, const T* factor, const T* z,
                                                          int assets, int j, T sign) {
   T correlated = 0;
-  for (int k = 0; k <= j; ++k) correlated += factor[j * assets + k] * z[k];
+  for (int k = 0; k <= j; ++k) correlated = fma_rn(factor[j * assets + k], z[k], correlated);
   correlated *= sign;
-  return {o.spot * fast_exp2(o.log2_drift + o.log2_diffusion * correlated), o.sqrt_dt * correlated - o.sigma_dt};
+  return {o.spot * fast_exp2(fma_rn(o.log2_diffusion, correlated, o.log2_drift)),
+          fma_rn(o.sqrt_dt, correlated, -o.sigma_dt)};
 }
 
 template <class T, MonteCarloPayoff P, bool kFull, class Draws, class Sums>
@@ -257,12 +267,12 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     for (int j = 0; j < assets; ++j) {
       const AssetTerminal<T> terminal = asset_terminal(o[j], factor, z, assets, j, sign);
       const T s_t = terminal.s_t, w_j = terminal.w;
-      if constexpr (kFull) control += o[j].weight * s_t;
+      if constexpr (kFull) control = fma_rn(o[j].weight, s_t, control);
       if constexpr (P == MonteCarloPayoff::basket) {
-        combined += o[j].weight * s_t;
+        combined = fma_rn(o[j].weight, s_t, combined);
         if constexpr (kFull) {
-          delta += o[j].weight * s_t * o[j].greek_scale;
-          vega += o[j].weight * s_t * w_j;
+          delta = fma_rn(o[j].weight * s_t, o[j].greek_scale, delta);
+          vega = fma_rn(o[j].weight * s_t, w_j, vega);
         }
       } else {
         const bool beyond = P == MonteCarloPayoff::best_of ? s_t > combined : s_t < combined;
@@ -282,8 +292,8 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
     if constexpr (kFull) {
       sample.control += control;
       if (in_the_money) {
-        sample.delta += direction * delta;
-        sample.vega += direction * vega;
+        sample.delta = fma_rn(direction, delta, sample.delta);
+        sample.vega = fma_rn(direction, vega, sample.vega);
       }
     }
     if constexpr (kAssetGreeks) {
@@ -291,27 +301,26 @@ CUNUM_HOST_DEVICE inline void simulate_basket_group(const OptionSetup<T>* o, con
         for (int j = 0; j < assets; ++j) {
           const AssetTerminal<T> terminal = asset_terminal(o[j], factor, z, assets, j, sign);
           const T exposure = direction * o[j].weight;
-          asset_delta[j] += exposure * terminal.s_t * o[j].greek_scale;
-          asset_vega[j] += exposure * terminal.s_t * terminal.w;
+          asset_delta[j] = fma_rn(exposure * terminal.s_t, o[j].greek_scale, asset_delta[j]);
+          asset_vega[j] = fma_rn(exposure * terminal.s_t, terminal.w, asset_vega[j]);
         }
       } else if (in_the_money) {
-        asset_delta[chosen] += direction * delta;
-        asset_vega[chosen] += direction * vega;
+        asset_delta[chosen] = fma_rn(direction, delta, asset_delta[chosen]);
+        asset_vega[chosen] = fma_rn(direction, vega, asset_vega[chosen]);
       }
     }
   }
   const T mean = shape.antithetic ? T(0.5) : T(1);
-  sample = {mean * sample.payoff, mean * sample.control, mean * sample.delta, mean * sample.vega};
-  add_sample<kFull>(sums, sample, sample_centre(o[0]));
+  add_sample<kFull>(sums, sample, sample_centre(o[0]), mean);
   if constexpr (kAssetGreeks) {
     using A = typename Sums::value_type;
     for (int j = 0; j < assets; ++j) {  // less each asset's references, as add_sample
-      const A d = A(mean * asset_delta[j]) - A(static_cast<T>(o[j].asset_delta_reference));
-      const A v = A(mean * asset_vega[j]) - A(static_cast<T>(o[j].asset_vega_reference));
+      const A d = fma_rn(A(mean), A(asset_delta[j]), -A(static_cast<T>(o[j].asset_delta_reference)));
+      const A v = fma_rn(A(mean), A(asset_vega[j]), -A(static_cast<T>(o[j].asset_vega_reference)));
       sums.asset_sum(j, kAssetSumD) += d;
-      sums.asset_sum(j, kAssetSumDD) += d * d;
+      add_product(sums.asset_sum(j, kAssetSumDD), d, d);
       sums.asset_sum(j, kAssetSumV) += v;
-      sums.asset_sum(j, kAssetSumVV) += v * v;
+      add_product(sums.asset_sum(j, kAssetSumVV), v, v);
     }
   }
 }

@@ -78,6 +78,39 @@ constexpr std::int64_t monte_carlo_fold_values(std::int64_t options, std::int64_
   return values;
 }
 
+// The arrival counters of the fold a one-device call makes in its path launch
+// (kernels/monte_carlo/combine_kernel.cuh, fold_after_chunk) for `options` options of
+// `count` chunk sums each: one a unit of every folding level (each level's units are
+// the next level's values), and one an option for its last fan_in or fewer values.
+constexpr std::int64_t monte_carlo_fold_arrivals(std::int64_t options, std::int64_t count) {
+  std::int64_t arrivals = options;
+  while (count > MonteCarloCombinePolicy::fan_in) {
+    count = (count + MonteCarloCombinePolicy::fan_in - 1) / MonteCarloCombinePolicy::fan_in;
+    arrivals += options * count;
+  }
+  return arrivals;
+}
+
+// Which one-device calls fold their chunk sums in their path launch (one launch)
+// rather than in folding and finishing kernels after it (the same bits either way):
+// those of at most max_paths paths in all. Measured on an H100 (2026-11-26, the
+// bound then 2^24): at 2^20 float paths the one launch took the GPU time of the
+// launch chain (15.4 against 15.3 us) and less host time (20.3 against 21.8 us), at
+// 2^22 and 2^24 it lost 8% and 12% of the rate (157 against 171 Gpaths/s, 321
+// against 365): the fold's code raises the path kernel's registers (float European:
+// 56 against 47, 9 resident blocks an SM against 10), and the last warp of a unit
+// folds it alone while the rest of the device waits. Below 2^20 paths a call is its
+// fixed cost, which one launch cuts; above, its rate, which the chain keeps.
+struct MonteCarloFoldPolicy {
+  static constexpr std::int64_t max_paths = std::int64_t{1} << 20;
+};
+
+// Whether a one-device call of `options` options (>= 1) of `paths` paths each folds in
+// its path launch (MonteCarloFoldPolicy), counted without overflow.
+constexpr bool monte_carlo_folds_in_path_launch(std::int64_t options, std::int64_t paths) {
+  return paths <= MonteCarloFoldPolicy::max_paths / options;
+}
+
 // A launch of warps: block_threads threads (block_threads / 32 chunks or options a block).
 template <int BlockThreads>
 struct MonteCarloWarpsPolicy {
@@ -102,6 +135,9 @@ constexpr bool monte_carlo_path_launch_fits(std::int64_t options, std::int64_t c
   return options == 0 || chunks <= max_blocks * MonteCarloPathPolicies::newest::warps / options;
 }
 
+// The folding kernel of the launch chain (several devices, MPI ranks, callers' and
+// quasi-random payoffs): one warp a unit of fan_in sums.
+using MonteCarloFoldPolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
 // The finishing kernel: one warp an option.
 using MonteCarloFinishPolicies = PolicyChain<ArchPolicy<900, MonteCarloWarpsPolicy<128>>>;
 // load()'s zero-path references: one thread an option.

@@ -87,4 +87,11 @@ bool bit_identical(const MonteCarloEstimate<T>& a, const MonteCarloEstimate<T>& 
   return std::memcmp(fields_a, fields_b, sizeof(fields_a)) == 0 && a.paths == b.paths;
 }
 
+template <class T>
+bool bit_identical(const MonteCarloAssetGreeks<T>& a, const MonteCarloAssetGreeks<T>& b) {
+  const T fields_a[] = {a.delta, a.delta_standard_error, a.vega, a.vega_standard_error};
+  const T fields_b[] = {b.delta, b.delta_standard_error, b.vega, b.vega_standard_error};
+  return std::memcmp(fields_a, fields_b, sizeof(fields_a)) == 0;
+}
+
 }  // namespace cunum::testing

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "cunum/core/device_buffer.hpp"
@@ -466,19 +468,29 @@ TYPED_TEST(MonteCarloGpu, MultiDeviceSharesAreBitIdenticalToOneDevice) {
 }
 
 // The graph-capture contract: price() on one device is captured with every source
-// (its temporaries become the graph's, allocated and freed at each replay), with
-// enough chunks that the sums are folded on the device, and each replay writes what
-// the direct call writes, bit for bit. A pricer on several devices refuses.
+// (its temporaries become the graph's, allocated and freed at each replay: not the
+// stream's kept workspace, which the replays could meet; with no zeroed counters, a
+// call the direct route makes in one launch stays one launch only with one chunk an
+// option, 1,024 paths, and runs the launch chain at 4,096), and with enough chunks
+// that the sums are folded on the device; each replay writes what the direct call
+// writes, bit for bit, also while direct calls run on another stream and on the
+// capture's own stream between replays. A pricer on several devices refuses.
 TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
   cunum::Stream stream;
+  std::vector<std::pair<cunum::MonteCarloSource, std::int64_t>> cases;
   for (const cunum::MonteCarloSource source : cunum::MonteCarloSourceValues::all) {
-    SCOPED_TRACE(to_string(source));
+    for (const std::int64_t paths : {std::int64_t{1024}, std::int64_t{4096}, std::int64_t{1} << 21}) {
+      cases.emplace_back(source, paths);
+    }
+  }
+  for (const auto& [source, paths] : cases) {
+    SCOPED_TRACE(std::string(to_string(source)) + ", " + std::to_string(paths) + " paths");
     MonteCarloSettings s;
     s.payoff = MonteCarloPayoff::asian_arithmetic;
     s.time_steps = 8;
-    s.paths = std::int64_t{1} << 21;
+    s.paths = paths;
     s.control_variate = true;
     s.greeks = true;
     s.source = source;
@@ -491,16 +503,22 @@ TYPED_TEST(MonteCarloGpu, PriceReplaysFromACapturedGraph) {
     results.fill_bytes_async(0xFF);
     price();
     const auto direct = results.to_host();
+    const cunum::Stream other;
+    DeviceBuffer<MonteCarloEstimate<T>> beside(options.size(), other), between(options.size(), stream);
     for (const cudaStreamCaptureMode mode : cunum::testing::kCaptureModes) {
       SCOPED_TRACE(cunum::testing::capture_mode_name(mode));
       cunum::testing::CapturedGraph graph(stream, mode, price);
       ASSERT_TRUE(graph.ok());
       for (int replay = 0; replay < 2; ++replay) {
         results.fill_bytes_async(0xFF);
+        pricer.price(batch, beside.data(), other);
         graph.launch();
-        const auto got = results.to_host();
+        pricer.price(batch, between.data(), stream);
+        const auto got = results.to_host(), got_beside = beside.to_host(), got_between = between.to_host();
         for (std::size_t i = 0; i < got.size(); ++i) {
           EXPECT_TRUE(cunum::testing::bit_identical(got[i], direct[i])) << "replay " << replay << ", option " << i;
+          EXPECT_TRUE(cunum::testing::bit_identical(got_beside[i], direct[i])) << "beside replay " << replay << ", option " << i;
+          EXPECT_TRUE(cunum::testing::bit_identical(got_between[i], direct[i])) << "after replay " << replay << ", option " << i;
         }
       }
     }
@@ -544,6 +562,69 @@ TEST(MonteCarloGpuStreams, TwoStreamsTwoPricersAtOnce) {
   }
   for (auto& stream : streams) ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   for (auto& stream : streams) cudaStreamDestroy(stream);
+}
+
+// Each stream's calls fold in a workspace of its own, so calls enqueued back to back
+// on two streams at once, from one thread and from two (each on its own stream, or
+// each on its per-thread default stream), overlap without meeting: every one of them
+// writes the bits of a call made alone. Batches of 1 option of 2^20 paths (a folding
+// level) and of 40 of 2^12.
+TEST(MonteCarloGpuStreams, BackToBackCallsOnSeveralStreamsEachWriteTheirOwnPrices) {
+  CUNUM_REQUIRE_GPU();
+  MonteCarloSettings s;
+  s.paths = 1 << 20;
+  s.control_variate = true;
+  s.seed = cunum::testing::fresh_seed();
+  const MonteCarloPricer<float> large(s, Backend::cuda);
+  s.paths = 1 << 12;
+  const MonteCarloPricer<float> small(s, Backend::cuda);
+  const auto options = options_for<float>(MonteCarloPayoff::european, 40);
+  const std::vector<MonteCarloOption<float>> one_option(options.begin(), options.begin() + 1);
+  const auto large_batch = large.load(one_option), small_batch = small.load(options);
+  const auto expected_large = large.price(one_option), expected_small = small.price(options);
+  constexpr int kCalls = 24;
+  // kCalls calls on `stream`, alternating the two pricers, each into results of its own;
+  // waits for them and checks each.
+  const auto run = [&](cudaStream_t stream, const std::string& where) {
+    std::vector<DeviceBuffer<MonteCarloEstimate<float>>> results;
+    for (int call = 0; call < kCalls; ++call) {
+      results.emplace_back(options.size(), stream);
+      call % 2 == 0 ? large.price(large_batch, results.back().data(), stream)
+                    : small.price(small_batch, results.back().data(), stream);
+    }
+    for (int call = 0; call < kCalls; ++call) {
+      const auto got = results[static_cast<std::size_t>(call)].to_host();
+      const auto& expected = call % 2 == 0 ? expected_large : expected_small;
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_TRUE(cunum::testing::bit_identical(got[i], expected[i])) << where << ", call " << call << ", option " << i;
+      }
+    }
+  };
+  const cunum::Stream first, second;
+  {  // one thread, two streams: the calls are enqueued before any is waited for
+    std::vector<DeviceBuffer<MonteCarloEstimate<float>>> a, b;
+    for (int call = 0; call < kCalls; ++call) {
+      a.emplace_back(options.size(), first);
+      b.emplace_back(options.size(), second);
+      large.price(large_batch, a.back().data(), first);
+      large.price(large_batch, b.back().data(), second);
+    }
+    for (int call = 0; call < kCalls; ++call) {
+      const auto got_a = a[static_cast<std::size_t>(call)].to_host(), got_b = b[static_cast<std::size_t>(call)].to_host();
+      EXPECT_TRUE(cunum::testing::bit_identical(got_a[0], expected_large[0])) << "one thread, first stream, call " << call;
+      EXPECT_TRUE(cunum::testing::bit_identical(got_b[0], expected_large[0])) << "one thread, second stream, call " << call;
+    }
+  }
+  {
+    std::thread on_first([&] { run(first.get(), "two threads, first stream"); });
+    run(second.get(), "two threads, second stream");
+    on_first.join();
+  }
+  {
+    std::thread on_its_own([&] { run(cudaStreamPerThread, "per-thread default stream, second thread"); });
+    run(cudaStreamPerThread, "per-thread default stream, first thread");
+    on_its_own.join();
+  }
 }
 
 TEST(MonteCarloGpuValidation, HostResultsAndCpuBatchesAreRefused) {
@@ -636,13 +717,17 @@ void expect_untouched(const DeviceBuffer<T>& buffer) {
   for (std::size_t i = 0; i < bytes.size(); ++i) ASSERT_EQ(bytes[i], 0xFF) << "the refused call wrote byte " << i;
 }
 
-// price() allocates once a call, on the caller's stream: the chunk sums and the
-// levels they are folded into (with and without a folding level, two and nine sums a
-// chunk), and gives it back there; prices equal the default placement's.
-TEST(MonteCarloGpuPlacement, PriceAllocatesOnceACall) {
+// A one-device call keeps its chunk sums in a workspace of its stream's: the first
+// call on a stream allocates it (once: the sums, their folding levels and the fold's
+// counters), later calls that fit allocate nothing, a call that needs more allocates
+// once more and gives the old one back, and a second stream gets its own; all of it
+// goes back to the resource with the pricer. With and without a folding level, two
+// and nine sums a chunk; prices equal the default placement's.
+TEST(MonteCarloGpuPlacement, PriceAllocatesOnlyWhenItsStreamFirstNeedsMore) {
   CUNUM_REQUIRE_GPU();
-  const cunum::Stream stream;
-  const auto options = options_for<float>(MonteCarloPayoff::european, 3);
+  const cunum::Stream stream, other;
+  const auto few = options_for<float>(MonteCarloPayoff::european, 3);
+  const auto more = options_for<float>(MonteCarloPayoff::european, 9);
   for (const std::int64_t paths : {std::int64_t{1} << 12, std::int64_t{1} << 21, std::int64_t{1} << 27}) {
     for (const bool control : {false, true}) {
       MonteCarloSettings s;
@@ -650,22 +735,104 @@ TEST(MonteCarloGpuPlacement, PriceAllocatesOnceACall) {
       s.control_variate = control;
       s.seed = cunum::testing::fresh_seed();
       const std::string what = std::to_string(paths) + " paths" + (control ? ", control variate" : "");
-      const auto expected = MonteCarloPricer<float>(s, Backend::cuda).price(options);
+      const MonteCarloPricer<float> reference(s, Backend::cuda);
+      const auto expected_few = reference.price(few), expected_more = reference.price(more);
       cunum::testing::CountingResource resource;
       {
         const MonteCarloPricer<float> pricer(s, cunum::testing::cuda_placement(stream, &resource));
-        const auto batch = pricer.load(options);
-        DeviceBuffer<MonteCarloEstimate<float>> results(options.size(), stream);
-        const int before = resource.allocations.load();
-        pricer.price(batch, results.data(), stream);
-        EXPECT_EQ(resource.allocations.load() - before, 1) << what;
-        const auto priced = results.to_host();
-        for (std::size_t i = 0; i < options.size(); ++i) {
-          EXPECT_TRUE(cunum::testing::bit_identical(priced[i], expected[i])) << what << ", option " << i;
-        }
+        const auto few_batch = pricer.load(few), more_batch = pricer.load(more);
+        DeviceBuffer<MonteCarloEstimate<float>> results(more.size(), stream), on_other(more.size(), other);
+        const auto price_and_count = [&](const cunum::MonteCarloBatch<float>& batch, cunum::StreamHandle on,
+                                         MonteCarloEstimate<float>* into, int allocations, int deallocations,
+                                         const std::string& call) {
+          const int allocated = resource.allocations.load(), freed = resource.deallocations.load();
+          pricer.price(batch, into, on);
+          EXPECT_EQ(resource.allocations.load() - allocated, allocations) << what << ", " << call;
+          EXPECT_EQ(resource.deallocations.load() - freed, deallocations) << what << ", " << call;
+        };
+        const auto expect_prices = [&](const DeviceBuffer<MonteCarloEstimate<float>>& buffer,
+                                       const std::vector<MonteCarloEstimate<float>>& expected, const std::string& call) {
+          const auto priced = buffer.to_host();
+          for (std::size_t i = 0; i < expected.size(); ++i) {
+            EXPECT_TRUE(cunum::testing::bit_identical(priced[i], expected[i])) << what << ", " << call << ", option " << i;
+          }
+        };
+        price_and_count(few_batch, stream, results.data(), 1, 0, "the stream's first call");
+        expect_prices(results, expected_few, "the stream's first call");
+        price_and_count(few_batch, stream, results.data(), 0, 0, "the same call again");
+        expect_prices(results, expected_few, "the same call again");
+        price_and_count(more_batch, stream, results.data(), 1, 1, "a call that needs more");
+        expect_prices(results, expected_more, "a call that needs more");
+        price_and_count(few_batch, stream, results.data(), 0, 0, "a smaller call after it");
+        expect_prices(results, expected_few, "a smaller call after it");
+        price_and_count(few_batch, other, on_other.data(), 1, 0, "another stream's first call");
+        expect_prices(on_other, expected_few, "another stream's first call");
       }
       cunum::synchronize(stream);
       EXPECT_EQ(resource.deallocations.load(), resource.allocations.load()) << what;
+    }
+  }
+}
+
+// Every way of folding a call's chunk sums gives the same bits: a one-device call of
+// at most 2^20 paths in all folds them in its path launch (the warp of an option's
+// only chunk finishes it at once; else the last warp of each unit of 256 folds it),
+// a larger one and a pricer with two entries on the same device through the folding
+// and finishing kernels. In one launch: 5 options of 1,024 paths (one chunk each), 11
+// of 20,002 (20 chunks, the last short: the MPI suite's case), 4 of 2^18 (128 to 256 chunks: no folding level) and one of 2^20 (512 or 1,024: one
+// level); one of 2^26 after it; plain and full sums; and multi-asset options with
+// each asset's Greeks (the other path kernel), one of 2^20 paths and 4 of 2^18.
+TYPED_TEST(MonteCarloGpu, OneLaunchFoldsAsTheLaunchChainDoes) {
+  CUNUM_REQUIRE_GPU();
+  using T = TypeParam;
+  const int device = cunum::current_device();
+  cunum::Placement chain(Backend::cuda);
+  chain.devices = {device, device};
+  struct Call {
+    std::int64_t paths;
+    std::size_t options;
+  };
+  for (const Call call : {Call{1024, 5}, Call{20002, 11}, Call{std::int64_t{1} << 18, 4},
+                          Call{std::int64_t{1} << 20, 1}, Call{std::int64_t{1} << 26, 1}}) {
+    for (const bool control : {false, true}) {
+      MonteCarloSettings s;
+      s.paths = call.paths;
+      s.control_variate = control;
+      s.greeks = control;
+      s.seed = cunum::testing::fresh_seed();
+      const auto options = options_for<T>(MonteCarloPayoff::european, call.options);
+      const auto one = device_price(MonteCarloPricer<T>(s, Backend::cuda), options);
+      const auto folded_apart = device_price(MonteCarloPricer<T>(s, chain), options);
+      for (std::size_t i = 0; i < options.size(); ++i) {
+        EXPECT_TRUE(cunum::testing::bit_identical(one[i], folded_apart[i]))
+            << call.paths << " paths" << (control ? ", full sums" : "") << ", option " << i;
+      }
+    }
+  }
+  for (const Call call : {Call{std::int64_t{1} << 20, 1}, Call{std::int64_t{1} << 18, 4}}) {
+    MonteCarloSettings s;
+    s.payoff = MonteCarloPayoff::basket;
+    s.assets = 3;
+    s.paths = call.paths;
+    s.greeks = true;
+    s.seed = cunum::testing::fresh_seed();
+    std::vector<cunum::MonteCarloBasketOption<T>> options(call.options);
+    for (auto& o : options) {
+      for (int j = 0; j < s.assets; ++j) o.assets.push_back({T(95 + 5 * j), T(0.01), T(0.2 + 0.05 * j), T(1.0 / 3)});
+      o.strike = T(100);
+      o.expiry = T(1);
+      o.rate = T(0.03);
+    }
+    std::vector<cunum::MonteCarloAssetGreeks<T>> greeks_one, greeks_chain;
+    const auto one = MonteCarloPricer<T>(s, Backend::cuda).price(options, greeks_one);
+    const auto folded_apart = MonteCarloPricer<T>(s, chain).price(options, greeks_chain);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      EXPECT_TRUE(cunum::testing::bit_identical(one[i], folded_apart[i])) << call.paths << " paths, basket option " << i;
+    }
+    ASSERT_EQ(greeks_one.size(), greeks_chain.size());
+    for (std::size_t i = 0; i < greeks_one.size(); ++i) {
+      EXPECT_TRUE(cunum::testing::bit_identical(greeks_one[i], greeks_chain[i]))
+          << call.paths << " paths, asset Greeks " << i;
     }
   }
 }

@@ -59,6 +59,9 @@ struct SampleRecorder {
   Slot& asset_sum(int j, int which) { return s[detail::kSumCount + j * detail::kAssetSumCount + which]; }
 };
 
+// The path code's sums of squares and products (detail::add_product): not recorded.
+inline void add_product(SampleRecorder::Slot&, long double, long double) {}
+
 // One option's samples, less their references (the control less its expectation
 // rounded to T), with what the estimates add back.
 struct OptionSamples {

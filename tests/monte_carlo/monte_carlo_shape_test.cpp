@@ -2,7 +2,9 @@
 // CPU: the groups a thread of a chunk takes stay in the policy's bounds at awkward
 // counts, a chunk is never empty, one large option reaches every multiprocessor of a
 // 132-SM device, the path launch never asks for more blocks than a grid holds, and
-// the folding levels a call allocates beside its chunk sums are what finish() writes.
+// the folding levels a call allocates beside its chunk sums are what finish() writes,
+// a one-launch call has one arrival counter for each unit it folds and each option,
+// and only calls of at most 2^20 paths in all fold in their path launch.
 
 #include <gtest/gtest.h>
 
@@ -19,7 +21,10 @@ using cunum::MonteCarloPricer;
 using cunum::MonteCarloSettings;
 using cunum::detail::MonteCarloChunkPolicy;
 using cunum::detail::MonteCarloCombinePolicy;
+using cunum::detail::monte_carlo_fold_arrivals;
 using cunum::detail::monte_carlo_fold_values;
+using cunum::detail::monte_carlo_folds_in_path_launch;
+using cunum::detail::MonteCarloFoldPolicy;
 using cunum::detail::monte_carlo_groups_per_thread;
 using cunum::detail::monte_carlo_path_launch_fits;
 using cunum::detail::monte_carlo_warp_blocks;
@@ -128,6 +133,56 @@ TEST(MonteCarloShape, FoldingLevelsTakeWhatFinishWrites) {
       // 2^27 chunks: levels of 2^19, 2^11 and 8 sums an option.
       EXPECT_EQ(monte_carlo_fold_values(options, std::int64_t{1} << 27, sums),
                 options * ((std::int64_t{1} << 19) + (std::int64_t{1} << 11) + 8) * sums);
+    }
+  }
+}
+
+// The counters a one-launch call's fold counts arrivals on (fold_after_chunk): one
+// for each unit of fan_in values on every level, whose values are the next level's,
+// and one for each option's last level, counted by hand; and each level's units are
+// as many as its values that monte_carlo_fold_values allocates.
+TEST(MonteCarloShape, FoldArrivalsCountEveryUnitAndEveryOption) {
+  constexpr std::int64_t fan_in = MonteCarloCombinePolicy::fan_in;
+  for (const std::int64_t options : {std::int64_t{1}, std::int64_t{7}}) {
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, 1), options);
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, fan_in), options) << "one warp finishes fan_in sums";
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, fan_in + 1), options * (2 + 1));
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, 8192), options * (32 + 1));
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, fan_in * fan_in), options * (fan_in + 1));
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, fan_in * fan_in + 1), options * (fan_in + 1 + 2 + 1));
+    EXPECT_EQ(monte_carlo_fold_arrivals(options, std::int64_t{1} << 27),
+              options * ((std::int64_t{1} << 19) + (std::int64_t{1} << 11) + 8 + 1));
+    for (const std::int64_t count : {std::int64_t{300}, std::int64_t{70000}, std::int64_t{1} << 27}) {
+      EXPECT_EQ(monte_carlo_fold_arrivals(options, count) - options, monte_carlo_fold_values(options, count, 1))
+          << count << " chunks: a counter for each folded value";
+    }
+  }
+}
+
+// A one-device call folds in its path launch while its options' paths together are
+// at most MonteCarloFoldPolicy::max_paths (2^20): on both sides of the bound, for one
+// option, several, and counts whose product would overflow.
+TEST(MonteCarloShape, OnlyCallsOfAtMost2To20PathsFoldInTheirPathLaunch) {
+  constexpr std::int64_t most = MonteCarloFoldPolicy::max_paths;
+  static_assert(most == std::int64_t{1} << 20, "the bound the H100's measurements set (monte_carlo_policy.hpp)");
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(1, 2));
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(1, 1024));
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(1, most));
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(1, most + 2));
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(2, most / 2));
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(2, most / 2 + 2));
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(1024, 1024));
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(1025, 1024));
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(3, 349524)) << "1,048,572 paths";
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(3, 349526)) << "1,048,578 paths";
+  EXPECT_TRUE(monte_carlo_folds_in_path_launch(most / 2, 2));
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(most, 2));
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(1, std::int64_t{1} << 40));
+  EXPECT_FALSE(monte_carlo_folds_in_path_launch(std::int64_t{1} << 40, std::int64_t{1} << 40));
+  for (std::int64_t options = 1; options <= 64; ++options) {
+    for (const std::int64_t paths : {most / options - 1, most / options, most / options + 1}) {
+      EXPECT_EQ(monte_carlo_folds_in_path_launch(options, paths), options * paths <= most)
+          << options << " options of " << paths << " paths";
     }
   }
 }

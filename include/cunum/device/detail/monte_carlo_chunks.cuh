@@ -21,33 +21,49 @@ struct CustomPayoffPathPolicy {
   static constexpr int block_threads = 128;
 };
 
-// Warp w of the launch sums chunk first + w of the flattened (option, chunk) index with
-// `payoff` (LibraryPayoff<P> or a caller's functor): every thread draws its groups'
-// normals in registers, walks the paths and sums the statistics; the warp adds its
-// threads' sums in double, and lane 0 stores them in place w of `partials`, the
-// chunk-major slice that starts at chunk `first`. Policy: the launch shape
-// (Policy::block_threads threads, a warp a chunk).
-template <class Policy, class T, bool kFull, bool kMrg, class Payoff>
-__global__ void __launch_bounds__(Policy::block_threads)
-    monte_carlo_paths_kernel(MonteCarloArgs<T> a, Payoff payoff, std::int64_t first, std::int64_t count,
-                             double* __restrict__ partials) {
+// The sums a warp's chunk keeps with `Sums` (with each asset's Greeks, a count that
+// depends on the number of assets).
+template <class Sums, class T>
+__device__ __forceinline__ int kept_sum_count(const MonteCarloArgs<T>& a) {
+  return Sums::capacity == kMaxSumCount ? sum_count(a) : Sums::capacity;
+}
+
+// The calling warp sums flat chunk `chunk_id` with `payoff` (LibraryPayoff<P> or a
+// caller's functor): every lane draws its groups' normals in registers, walks the
+// paths and sums the statistics; the warp adds its lanes' sums in double, and lane 0
+// stores the chunk's kept_sum_count sums at `out`. Every lane of the warp calls it.
+template <class T, bool kFull, bool kMrg, class Payoff>
+__device__ __forceinline__ void sum_warp_chunk(const MonteCarloArgs<T>& a, const Payoff& payoff,
+                                               std::int64_t chunk_id, double* __restrict__ out) {
   using Sums = ThreadSums<T, kFull, Payoff>;
-  constexpr int kWarps = Policy::block_threads / kWarpThreads;
   constexpr int kWarpThreadsLog2 = 5;
   static_assert(1 << kWarpThreadsLog2 == kWarpThreads, "lanes stride the chunk's groups by the warp size");
   const int lane = threadIdx.x % kWarpThreads;
-  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
-  if (warp >= count) return;  // the whole warp leaves
   Sums sums{};
-  sum_chunk<T, kFull, kMrg>(a, payoff, first + warp, lane, kWarpThreadsLog2, sums);
-  // With each asset's Greeks, the count depends on the number of assets.
-  const int kept = Sums::capacity == kMaxSumCount ? sum_count(a) : Sums::capacity;
+  sum_chunk<T, kFull, kMrg>(a, payoff, chunk_id, lane, kWarpThreadsLog2, sums);
+  const int kept = kept_sum_count<Sums>(a);
 #pragma unroll
   for (int s = 0; s < Sums::capacity; ++s) {
     if (s == kept) break;
     const double total = warp_reduce<DoubleSum>(static_cast<double>(sums.s[s]));  // valid in lane 0
-    if (lane == 0) partials[warp * kept + s] = total;
+    if (lane == 0) out[s] = total;
   }
+}
+
+// Warp w of the launch sums chunk first + w of the flattened (option, chunk) index
+// (sum_warp_chunk) into place w of `partials`, the chunk-major slice that starts at
+// chunk `first`. Policy: the launch shape (Policy::block_threads threads, a warp a
+// chunk). Callers' payoffs run it; the library's own payoffs run
+// kernels/monte_carlo/library_paths_kernel.cuh, which also folds the sums.
+template <class Policy, class T, bool kFull, bool kMrg, class Payoff>
+__global__ void __launch_bounds__(Policy::block_threads)
+    monte_carlo_paths_kernel(MonteCarloArgs<T> a, Payoff payoff, std::int64_t first, std::int64_t count,
+                             double* __restrict__ partials) {
+  constexpr int kWarps = Policy::block_threads / kWarpThreads;
+  const std::int64_t warp = std::int64_t{blockIdx.x} * kWarps + threadIdx.x / kWarpThreads;
+  if (warp >= count) return;  // the whole warp leaves
+  const int kept = kept_sum_count<ThreadSums<T, kFull, Payoff>>(a);
+  sum_warp_chunk<T, kFull, kMrg>(a, payoff, first + warp, partials + warp * kept);
 }
 
 }  // namespace cunum::detail

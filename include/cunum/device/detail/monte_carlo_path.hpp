@@ -10,12 +10,27 @@
 #include <cstdint>
 
 #include "cunum/device/detail/double_normal_math.hpp"
+#include "cunum/device/detail/float_normal_math.hpp"
 #include "cunum/device/mrg32k3a.hpp"
 #include "cunum/device/philox.hpp"
 #include "cunum/monte_carlo.hpp"
 #include "cunum/device/detail/host_device.hpp"
 
 namespace cunum::detail {
+
+// The path code's multiply-adds, one rounding each. Its kernels are compiled without
+// contraction (src/monte_carlo/sources.cmake), so these are its only fused operations:
+// the kernels that inline it sum a chunk to the same bits, and so does the CPU.
+using float_normal_math::fma_rn;
+// The tests' sample recorder keeps its samples in long double (host only).
+inline long double fma_rn(long double a, long double b, long double c) { return std::fma(a, b, c); }
+
+// sum += a b, rounded once: a chunk's sums of squares and products. (The tests' sample
+// recorder, whose sums are no numbers, has its own, found by argument lookup.)
+template <class A>
+CUNUM_HOST_DEVICE inline void add_product(A& sum, A a, A b) {
+  sum = fma_rn(a, b, sum);
+}
 
 // Paths a Philox block feeds (the lanes of a group): 4 floats or 2 doubles.
 template <class T>
@@ -179,27 +194,31 @@ struct GroupShape {
   std::uint32_t key0, key1; // the seed
 };
 
-// Adds one sample, less `centre` (sample_centre: the option's references), to a
-// chunk's sums (kFull: all of them). Sums of shifted values are additive like plain
-// ones, so chunks combine as before, and a variance formed from them
-// (sum of squares - sum^2 / n) cancels only the shift's distance from the mean, not
-// the mean itself: it keeps its digits when the mean is far larger than the spread.
+// Adds one sample, `scale` times `sample` less `centre` (sample_centre: the option's
+// references), to a chunk's sums (kFull: all of them); `scale` is 1, or 1/2 for an
+// antithetic pair's sum (exact, so the product and the difference round once). Sums
+// of shifted values are additive like plain ones, so chunks combine as before, and a
+// variance formed from them (sum of squares - sum^2 / n) cancels only the shift's
+// distance from the mean, not the mean itself: it keeps its digits when the mean is
+// far larger than the spread.
 template <bool kFull, class Sums, class T>
-CUNUM_HOST_DEVICE inline void add_sample(Sums& sums, const PathSample<T>& sample, const PathSample<T>& centre) {
+CUNUM_HOST_DEVICE inline void add_sample(Sums& sums, const PathSample<T>& sample, const PathSample<T>& centre,
+                                          T scale) {
   using A = typename Sums::value_type;
-  const A y = A(sample.payoff) - A(centre.payoff);
+  const A y = fma_rn(A(scale), A(sample.payoff), -A(centre.payoff));
   sums.s[kSumY] += y;
-  sums.s[kSumYY] += y * y;
+  add_product(sums.s[kSumYY], y, y);
   if constexpr (kFull) {
-    const A x = A(sample.control) - A(centre.control);
+    const A x = fma_rn(A(scale), A(sample.control), -A(centre.control));
     sums.s[kSumX] += x;
-    sums.s[kSumXX] += x * x;
-    sums.s[kSumXY] += x * y;
-    const A d = A(sample.delta) - A(centre.delta), v = A(sample.vega) - A(centre.vega);
+    add_product(sums.s[kSumXX], x, x);
+    add_product(sums.s[kSumXY], x, y);
+    const A d = fma_rn(A(scale), A(sample.delta), -A(centre.delta));
+    const A v = fma_rn(A(scale), A(sample.vega), -A(centre.vega));
     sums.s[kSumD] += d;
-    sums.s[kSumDD] += d * d;
+    add_product(sums.s[kSumDD], d, d);
     sums.s[kSumV] += v;
-    sums.s[kSumVV] += v * v;
+    add_product(sums.s[kSumVV], v, v);
   }
 }
 
@@ -224,10 +243,10 @@ CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, con
     T z[lanes];
     draws(date, z);
     for (int lane = 0; lane < lanes; ++lane) {
-      log2_s[lane] += o.log2_drift + o.log2_diffusion * z[lane];
+      log2_s[lane] += fma_rn(o.log2_diffusion, z[lane], o.log2_drift);
       payoff.observe(states[lane], o.spot * fast_exp2(log2_s[lane]), date, view);
       if (shape.antithetic) {
-        mirrored_log2_s[lane] += o.log2_drift - o.log2_diffusion * z[lane];
+        mirrored_log2_s[lane] += fma_rn(-o.log2_diffusion, z[lane], o.log2_drift);
         payoff.observe(mirrored[lane], o.spot * fast_exp2(mirrored_log2_s[lane]), date, view);
       }
     }
@@ -236,11 +255,11 @@ CUNUM_HOST_DEVICE inline void simulate_custom_group(const OptionSetup<T>& o, con
   for (int lane = 0; lane < lanes; ++lane) {
     if (lane >= active) break;
     PathSample<T> sample{payoff.value(states[lane], view), o.spot * fast_exp2(log2_s[lane]), T(0), T(0)};
-    if (shape.antithetic) {
-      sample.payoff = T(0.5) * (sample.payoff + payoff.value(mirrored[lane], view));
-      sample.control = T(0.5) * (sample.control + o.spot * fast_exp2(mirrored_log2_s[lane]));
+    if (shape.antithetic) {  // the pair's sum, halved by add_sample
+      sample.payoff += payoff.value(mirrored[lane], view);
+      sample.control += o.spot * fast_exp2(mirrored_log2_s[lane]);
     }
-    add_sample<kFull>(sums, sample, centre);
+    add_sample<kFull>(sums, sample, centre, shape.antithetic ? T(0.5) : T(1));
   }
 }
 
