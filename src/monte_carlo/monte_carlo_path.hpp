@@ -99,7 +99,10 @@ struct PathWalk {
     if constexpr (P == MonteCarloPayoff::lookback) {
       const T extreme_relative = fast_exp2(extreme);
       const T extremum = o.spot * extreme_relative;
-      out.payoff = is_call ? fma_rn(o.spot, relative, -extremum) : fma_rn(o.spot, extreme_relative, -s_t);
+      // S0 (S_T / S0 - m / S0): never below 0, where fma(S0, S_T / S0, -m) with m
+      // rounded is m's rounding error, negative as often as not, when S_T is the
+      // extremum (a fuzzed lookback priced -0.000000 from such paths).
+      out.payoff = o.spot * (is_call ? relative - extreme_relative : extreme_relative - relative);
       if constexpr (kFull) {
         out.control = s_t;
         out.delta = out.payoff * o.greek_scale;
