@@ -20,15 +20,15 @@ namespace cunum::detail {
 // no block waits for a second wave.
 template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
 void launch_price_kernel(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
-  constexpr auto kernel = black_scholes_price_kernel<Policy, kPricesOnly, kScalarMarket, T>;
+  using Shape = typename Policy::template Shape<T, kPricesOnly>;
+  constexpr auto kernel = black_scholes_price_kernel<Shape, kPricesOnly, kScalarMarket, T>;
   const char* name = "black_scholes_price_kernel";
   static const int resident_per_multiprocessor =
-      resident_blocks_per_multiprocessor(kernel, Policy::block_threads, Policy::blocks_per_multiprocessor);
-  const std::int64_t options_per_block =
-      std::int64_t{Policy::block_threads} * Policy::template items_per_thread<T, kPricesOnly>;
+      resident_blocks_per_multiprocessor(kernel, Shape::block_threads, Policy::blocks_per_multiprocessor);
+  const std::int64_t options_per_block = std::int64_t{Shape::block_threads} * Shape::items_per_thread;
   const std::int64_t blocks =
       resident_blocks(args.options.n, options_per_block, resident_per_multiprocessor, multiprocessor_count);
-  launch_kernel(kernel, name, LaunchConfig{grid_1d(blocks, name), dim3(Policy::block_threads), 0, stream}, args);
+  launch_kernel(kernel, name, LaunchConfig{grid_1d(blocks, name), dim3(Shape::block_threads), 0, stream}, args);
 }
 
 template <class T>

@@ -79,10 +79,10 @@ __device__ inline void price_one(const BlackScholesPriceArgs<T>& args, Index i) 
 // where an array is not aligned, one by one, thread t taking options t, t + the grid's
 // threads, ... Every load is coalesced. kNoDividend: the market's scalar dividend yield
 // is 0, and each option gets the constant 0 in its place.
-template <class Index, class Policy, bool kPricesOnly, bool kScalarMarket, bool kNoDividend, class T>
+template <class Index, class Shape, bool kPricesOnly, bool kScalarMarket, bool kNoDividend, class T>
 __device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
-  constexpr int kThreads = Policy::block_threads;
-  constexpr int kItems = Policy::template items_per_thread<T, kPricesOnly>;
+  constexpr int kThreads = Shape::block_threads;
+  constexpr int kItems = Shape::items_per_thread;
   static_assert(kItems == 1 || (kPricesOnly && kItems * sizeof(T) <= 16), "a Pack is one vector of at most 16 bytes");
   const Index n = static_cast<Index>(args.options.n);
   const Index thread = static_cast<Index>(blockIdx.x) * kThreads + threadIdx.x;
@@ -107,16 +107,16 @@ __device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
 //  - a scalar market without dividends (the usual batch) with q the constant 0, so
 //    that e^{-qT} and its test compile away (evaluate() skips them only by a select
 //    that every option still issues).
-template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
-__global__ void __launch_bounds__(Policy::block_threads) black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
-  const std::int64_t pass =
-      std::int64_t{gridDim.x} * Policy::block_threads * Policy::template items_per_thread<T, kPricesOnly>;
+template <class Shape, bool kPricesOnly, bool kScalarMarket, class T>
+__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks)
+    black_scholes_price_kernel(BlackScholesPriceArgs<T> args) {
+  const std::int64_t pass = std::int64_t{gridDim.x} * Shape::block_threads * Shape::items_per_thread;
   if (args.options.n + pass > std::int64_t{std::numeric_limits<std::uint32_t>::max()}) {
-    price_options<std::int64_t, Policy, kPricesOnly, kScalarMarket, false>(args);
+    price_options<std::int64_t, Shape, kPricesOnly, kScalarMarket, false>(args);
   } else if (kScalarMarket && args.market.rates.dividend == T(0)) {
-    price_options<std::uint32_t, Policy, kPricesOnly, kScalarMarket, kScalarMarket>(args);
+    price_options<std::uint32_t, Shape, kPricesOnly, kScalarMarket, kScalarMarket>(args);
   } else {
-    price_options<std::uint32_t, Policy, kPricesOnly, kScalarMarket, false>(args);
+    price_options<std::uint32_t, Shape, kPricesOnly, kScalarMarket, false>(args);
   }
 }
 
