@@ -16,8 +16,10 @@ namespace cunum::detail {
 
 // The launch shape of one price kernel: block_threads threads, items_per_thread
 // consecutive options a thread per pass (a vector of at most 16 bytes; the kernels of
-// every output take 1), and min_blocks resident blocks a multiprocessor asked of the
-// compiler, a register cap (1: none).
+// every output take 1), and min_blocks, __launch_bounds__' resident blocks a
+// multiprocessor: a register cap. 0 leaves it out, and ptxas then caps by its own
+// measure (40 registers for the float kernels of every output); 1 lets a kernel take
+// what one block allows.
 template <int BlockThreads, int ItemsPerThread, int MinBlocks>
 struct BlackScholesPriceShape {
   static constexpr int block_threads = BlockThreads;
@@ -41,15 +43,16 @@ struct ImpliedVolPolicyOf {
   static constexpr int blocks_per_multiprocessor = BlocksPerMultiprocessor;
 };
 
-// Hopper: the double kernels are bound by their FP64 pipe and instruction issue with
-// too few warps to hide latency (80 registers, 3 blocks of 256: Nsight Compute, issue
-// 64% busy, 34% of cycles with no eligible warp); a register cap that leaves 16 warps
-// a multiprocessor more (2 blocks of 512 at 64 registers; 3 of 256 at 80 for every
-// output, against 90 uncapped) measured fastest (docs/black_scholes.md). The float
-// kernels hold 48 registers uncapped.
+// Hopper (docs/black_scholes.md, "Launch shapes by precision"): the double prices-only
+// kernel is bound by its FP64 pipe and instruction issue with too few warps to hide
+// latency (Nsight Compute: 80 registers, 3 blocks of 256, issue 64% busy, no eligible
+// warp in 34% of cycles); capped to 64 registers, 2 blocks of 512 priced 2^24 options
+// 5-8% faster. The float kernels ran 3-5% faster with min blocks 1 (more registers)
+// than without; the double kernel of every output keeps ptxas's own cap (asking 3
+// blocks was 1-2% slower).
 using BlackScholesPricePolicies =
     PolicyChain<ArchPolicy<900, BlackScholesPricePolicyOf<BlackScholesPriceShape<256, 4, 1>, BlackScholesPriceShape<256, 1, 1>,
-                                                          BlackScholesPriceShape<512, 1, 2>, BlackScholesPriceShape<256, 1, 3>,
+                                                          BlackScholesPriceShape<512, 1, 2>, BlackScholesPriceShape<256, 1, 0>,
                                                           8>>>;
 using ImpliedVolPolicies = PolicyChain<ArchPolicy<900, ImpliedVolPolicyOf<256, 8>>>;
 
