@@ -320,6 +320,66 @@ bool import_cupy_on_current_stream(nb::handle array, const Target& target, Strea
   return true;
 }
 
+// Whether `type` holds a valid version tag, which Python invalidates whenever the type
+// or a base is modified and assigns anew at the next lookup through it.
+bool has_version_tag(PyTypeObject* type) {
+  return type->tp_version_tag != 0 && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG);
+}
+
+// An attribute of a type's instances, read as Python reads it where the type looks
+// attributes up generically and its MRO holds a data descriptor for the name (that
+// descriptor's __get__, which takes precedence over the instance's dict), without the
+// lookup PyObject_GetAttr repeats on every read (through the type's attribute cache):
+// for PyTorch's C getters that lookup costs about half as much again as the getter
+// itself. The descriptor is kept with the type's version tag; once the tag changes it
+// is looked up again, and without a valid tag, or where the name is not a data
+// descriptor, the plain lookup reads it. The GIL serialises access.
+class DescriptorAttribute {
+ public:
+  explicit DescriptorAttribute(const char* name) : name_(interned(name)) {}
+
+  nb::object read(nb::handle object) const {
+    PyTypeObject* type = Py_TYPE(object.ptr());
+    if (type != type_ || !has_version_tag(type) || type->tp_version_tag != version_) find(type);
+    if (descriptor_ == nullptr) return object.attr(name_);
+    PyObject* value = Py_TYPE(descriptor_)->tp_descr_get(descriptor_, object.ptr(), reinterpret_cast<PyObject*>(type));
+    if (value == nullptr) throw nb::python_error();
+    return nb::steal(value);
+  }
+
+ private:
+  // The data descriptor for the name in `type`'s MRO, kept while the type's version
+  // tag is the one read here (none without a valid tag or generic lookup, or where a
+  // class before the name's has no dict of its own: Python 3.12 keeps those of its
+  // static built-in types elsewhere).
+  void find(PyTypeObject* type) const {
+    Py_CLEAR(descriptor_);
+    type_ = type;
+    version_ = type->tp_version_tag;
+    if (!has_version_tag(type) || type->tp_getattro != PyObject_GenericGetAttr) return;
+    PyObject* mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != nullptr && i < PyTuple_GET_SIZE(mro); ++i) {
+      PyObject* dict = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i))->tp_dict;
+      if (dict == nullptr) return;
+      PyObject* found = PyDict_GetItemWithError(dict, name_.ptr());
+      if (found == nullptr) {
+        if (PyErr_Occurred()) throw nb::python_error();
+        continue;
+      }
+      if (Py_TYPE(found)->tp_descr_get != nullptr && Py_TYPE(found)->tp_descr_set != nullptr) {
+        Py_INCREF(found);
+        descriptor_ = found;
+      }
+      return;
+    }
+  }
+
+  nb::handle name_;
+  mutable PyTypeObject* type_ = nullptr;
+  mutable unsigned int version_ = 0;
+  mutable PyObject* descriptor_ = nullptr;  // a reference, never released at exit (the interpreter may be gone)
+};
+
 // What the attribute route for PyTorch tensors needs of PyTorch, looked up once, when
 // the first tensor comes (the binding never imports PyTorch itself): the type
 // torch.Tensor, torch.strided, and the dtypes whose DLPack form that route writes
@@ -329,10 +389,11 @@ struct TorchTypes {
   PyTypeObject* tensor = nullptr;
   nb::handle strided;
   std::vector<std::pair<nb::handle, nb::dlpack::dtype>> dtypes;
-  // The attribute and method names read per tensor.
-  nb::handle requires_grad = interned("requires_grad"), layout = interned("layout"), dtype = interned("dtype"),
-             is_cpu = interned("is_cpu"), is_cuda = interned("is_cuda"), get_device = interned("get_device"),
-             is_contiguous = interned("is_contiguous"), shape = interned("shape"), data_ptr = interned("data_ptr");
+  // The attributes and the method names read per tensor.
+  DescriptorAttribute requires_grad{"requires_grad"}, layout{"layout"}, dtype{"dtype"}, is_cpu{"is_cpu"},
+      is_cuda{"is_cuda"}, shape{"shape"};
+  nb::handle get_device = interned("get_device"), is_contiguous = interned("is_contiguous"),
+             data_ptr = interned("data_ptr");
 };
 
 const TorchTypes& torch_types() {
@@ -366,15 +427,15 @@ const TorchTypes& torch_types() {
 // refusal names the strides __dlpack__ exports).
 bool import_torch_from_attributes(nb::handle tensor, const Target& target, StreamHandle stream, Array& imported) {
   const TorchTypes& torch = torch_types();
-  if (Py_TYPE(tensor.ptr()) != torch.tensor || truth(tensor.attr(torch.requires_grad)) ||
-      !tensor.attr(torch.layout).is(torch.strided)) {
+  if (Py_TYPE(tensor.ptr()) != torch.tensor || truth(torch.requires_grad.read(tensor)) ||
+      !torch.layout.read(tensor).is(torch.strided)) {
     return false;
   }
-  const nb::object dtype = tensor.attr(torch.dtype);
+  const nb::object dtype = torch.dtype.read(tensor);
   const auto known = std::find_if(torch.dtypes.begin(), torch.dtypes.end(),
                                   [&](const auto& entry) { return dtype.is(entry.first); });
   if (known == torch.dtypes.end()) return false;
-  if (target.backend == Backend::cuda && truth(tensor.attr(torch.is_cuda))) {
+  if (target.backend == Backend::cuda && truth(torch.is_cuda.read(tensor))) {
     const int device = static_cast<int>(integer(call_method(tensor, torch.get_device)));
     if (device != target.device || device != current_device_of(target) ||
         torch_current_stream(target) != handle_number(stream)) {
@@ -382,12 +443,12 @@ bool import_torch_from_attributes(nb::handle tensor, const Target& target, Strea
     }
     imported.device_type = nb::device::cuda::value;
     imported.device_id = device;
-  } else if (!truth(tensor.attr(torch.is_cpu))) {
+  } else if (!truth(torch.is_cpu.read(tensor))) {
     return false;
   }
   if (!truth(call_method(tensor, torch.is_contiguous))) return false;
   imported.dtype = known->second;
-  read_extents(tensor.attr(torch.shape), imported.extents);  // a torch.Size, a tuple
+  read_extents(torch.shape.read(tensor), imported.extents);  // a torch.Size, a tuple
   imported.pointer = pointer_of(call_method(tensor, torch.data_ptr));
   return true;
 }
