@@ -77,6 +77,40 @@ nb::object call_method(nb::handle object, nb::handle name) {
   return nb::steal(result);
 }
 
+// The truth of an attribute's or a method's value, read without a cast (the libraries
+// answer True or False).
+bool truth(const nb::object& value) {
+  const int truth = PyObject_IsTrue(value.ptr());
+  if (truth < 0) throw nb::python_error();
+  return truth != 0;
+}
+
+// A Python int (an extent, a pointer) as C++ reads it, without nanobind's generic cast.
+std::int64_t integer(nb::handle value) {
+  const long long number = PyLong_AsLongLong(value.ptr());
+  if (number == -1 && PyErr_Occurred()) throw nb::python_error();
+  return number;
+}
+
+void* pointer_of(nb::handle value) {
+  void* pointer = PyLong_AsVoidPtr(value.ptr());
+  if (pointer == nullptr && PyErr_Occurred()) throw nb::python_error();
+  return pointer;
+}
+
+// The current device, asked of the CUDA runtime once a call (kept in `target`).
+int current_device_of(const Target& target) {
+  if (!target.current_device) target.current_device = current_device();
+  return *target.current_device;
+}
+
+// `extents` filled from a shape tuple (a CuPy shape, a torch.Size).
+void read_extents(nb::handle shape, Extents& extents) {
+  const std::size_t count = static_cast<std::size_t>(PyTuple_GET_SIZE(shape.ptr()));
+  std::int64_t* to = extents.resize(count);
+  for (std::size_t axis = 0; axis < count; ++axis) to[axis] = integer(PyTuple_GET_ITEM(shape.ptr(), axis));
+}
+
 // An explicit stream argument: an int, an object with __cuda_stream__ (returning
 // (version, handle)), a CuPy stream (.ptr) or a PyTorch stream (.cuda_stream).
 StreamHandle parse_stream(nb::handle stream, const char* routine) {
@@ -150,10 +184,11 @@ std::int64_t current_stream_of(nb::handle like, Library library, const Target& t
     if (const std::optional<std::int64_t> current = cupy_current_stream(target)) return *current;
   } else if (nb::handle function = torch_raw_current_stream_function(); !function.is_none()) {
     // A CPU tensor has no device index (-1); torch.cuda.current_stream refuses it, as before.
-    if (const int device = nb::cast<int>(like.attr("get_device")()); device >= 0) {
+    static const nb::handle get_device = interned("get_device");
+    if (const int device = static_cast<int>(integer(call_method(like, get_device))); device >= 0) {
       const std::int64_t current = nb::cast<std::int64_t>(function(device));
       // On the current device, that is the stream the call's tensors are compared with.
-      if (device == current_device()) target.torch_current_stream = current;
+      if (device == current_device_of(target)) target.torch_current_stream = current;
       return current;
     }
   }
@@ -257,24 +292,93 @@ nb::ndarray<> import_cuda_array_interface(nb::handle object, StreamHandle stream
   return view;
 }
 
-// A CuPy array on the plan's device, for work on CuPy's current stream: its view read
-// from its attributes (data.ptr, data.device_id, shape, strides, dtype), what its
-// __dlpack__ would export. On CuPy's current stream __dlpack__ orders nothing, but it
-// asks the driver for the pointer's attributes, a call per array, which this spares.
-// False where that does not hold (another stream or device): then __dlpack__ imports it.
-bool import_cupy_on_current_stream(nb::handle array, const Target& target, StreamHandle stream, nb::ndarray<>& view,
-                                   const char* name, const char* routine) {
+// A CuPy array on the plan's device, for work on CuPy's current stream: read from its
+// attributes (data.ptr, data.device_id, shape, dtype), what its __dlpack__ would export.
+// On CuPy's current stream __dlpack__ orders nothing, but it asks the driver for the
+// pointer's attributes, a call per array, which this spares. CuPy keeps whether the
+// array is C-contiguous (_c_contiguous, as NumPy decides it: axes of extent 1 and empty
+// arrays never break it), which spares reading and checking its strides. False where
+// that does not hold (another stream or device, an array that is not C-contiguous or a
+// CuPy without _c_contiguous): then __dlpack__ imports it, and import_array's checks
+// name what is wrong.
+bool import_cupy_on_current_stream(nb::handle array, const Target& target, StreamHandle stream, Array& imported,
+                                   const char* routine) {
   if (cupy_current_stream(target) != handle_number(stream)) return false;
   static const nb::handle data_name = interned("data"), device_id = interned("device_id"), ptr = interned("ptr"),
-                          shape = interned("shape"), strides = interned("strides"), dtype = interned("dtype");
+                          shape = interned("shape"), dtype = interned("dtype"),
+                          c_contiguous = interned("_c_contiguous");
   const nb::object data = array.attr(data_name);
-  const int device = nb::cast<int>(data.attr(device_id));
+  const int device = static_cast<int>(integer(data.attr(device_id)));
   if (device != target.device) return false;
-  const nb::dlpack::dtype element = dtype_of_numpy_dtype(array.attr(dtype), routine, name);
-  view = cuda_view(array, reinterpret_cast<void*>(nb::cast<std::uintptr_t>(data.attr(ptr))), array.attr(shape),
-                   array.attr(strides), element, device);
+  const nb::object contiguous = nb::getattr(array, c_contiguous, nb::none());
+  if (contiguous.is_none() || !truth(contiguous)) return false;
+  imported.dtype = dtype_of_numpy_dtype(array.attr(dtype), routine, imported.name);
+  imported.pointer = pointer_of(data.attr(ptr));
+  imported.device_type = nb::device::cuda::value;
+  imported.device_id = device;
+  read_extents(array.attr(shape), imported.extents);
   return true;
 }
+
+// Whether `type` holds a valid version tag, which Python invalidates whenever the type
+// or a base is modified and assigns anew at the next lookup through it.
+bool has_version_tag(PyTypeObject* type) {
+  return type->tp_version_tag != 0 && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG);
+}
+
+// An attribute of a type's instances, read as Python reads it where the type looks
+// attributes up generically and its MRO holds a data descriptor for the name (that
+// descriptor's __get__, which takes precedence over the instance's dict), without the
+// lookup PyObject_GetAttr repeats on every read (through the type's attribute cache):
+// for PyTorch's C getters that lookup costs about half as much again as the getter
+// itself. The descriptor is kept with the type's version tag; once the tag changes it
+// is looked up again, and without a valid tag, or where the name is not a data
+// descriptor, the plain lookup reads it. The GIL serialises access.
+class DescriptorAttribute {
+ public:
+  explicit DescriptorAttribute(const char* name) : name_(interned(name)) {}
+
+  nb::object read(nb::handle object) const {
+    PyTypeObject* type = Py_TYPE(object.ptr());
+    if (type != type_ || !has_version_tag(type) || type->tp_version_tag != version_) find(type);
+    if (descriptor_ == nullptr) return object.attr(name_);
+    PyObject* value = Py_TYPE(descriptor_)->tp_descr_get(descriptor_, object.ptr(), reinterpret_cast<PyObject*>(type));
+    if (value == nullptr) throw nb::python_error();
+    return nb::steal(value);
+  }
+
+ private:
+  // The data descriptor for the name in `type`'s MRO, kept while the type's version
+  // tag is the one read here (none without a valid tag or generic lookup, or where a
+  // class before the name's has no dict of its own: Python 3.12 keeps those of its
+  // static built-in types elsewhere).
+  void find(PyTypeObject* type) const {
+    Py_CLEAR(descriptor_);
+    type_ = type;
+    version_ = type->tp_version_tag;
+    if (!has_version_tag(type) || type->tp_getattro != PyObject_GenericGetAttr) return;
+    PyObject* mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != nullptr && i < PyTuple_GET_SIZE(mro); ++i) {
+      PyObject* dict = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i))->tp_dict;
+      if (dict == nullptr) return;
+      PyObject* found = PyDict_GetItemWithError(dict, name_.ptr());
+      if (found == nullptr) {
+        if (PyErr_Occurred()) throw nb::python_error();
+        continue;
+      }
+      if (Py_TYPE(found)->tp_descr_get != nullptr && Py_TYPE(found)->tp_descr_set != nullptr) {
+        Py_INCREF(found);
+        descriptor_ = found;
+      }
+      return;
+    }
+  }
+
+  nb::handle name_;
+  mutable PyTypeObject* type_ = nullptr;
+  mutable unsigned int version_ = 0;
+  mutable PyObject* descriptor_ = nullptr;  // a reference, never released at exit (the interpreter may be gone)
+};
 
 // What the attribute route for PyTorch tensors needs of PyTorch, looked up once, when
 // the first tensor comes (the binding never imports PyTorch itself): the type
@@ -285,10 +389,11 @@ struct TorchTypes {
   PyTypeObject* tensor = nullptr;
   nb::handle strided;
   std::vector<std::pair<nb::handle, nb::dlpack::dtype>> dtypes;
-  // The attribute and method names read per tensor.
-  nb::handle requires_grad = interned("requires_grad"), layout = interned("layout"), dtype = interned("dtype"),
-             is_cpu = interned("is_cpu"), is_cuda = interned("is_cuda"), get_device = interned("get_device"),
-             is_contiguous = interned("is_contiguous"), shape = interned("shape"), data_ptr = interned("data_ptr");
+  // The attributes and the method names read per tensor.
+  DescriptorAttribute requires_grad{"requires_grad"}, layout{"layout"}, dtype{"dtype"}, is_cpu{"is_cpu"},
+      is_cuda{"is_cuda"}, shape{"shape"};
+  nb::handle get_device = interned("get_device"), is_contiguous = interned("is_contiguous"),
+             data_ptr = interned("data_ptr");
 };
 
 const TorchTypes& torch_types() {
@@ -320,34 +425,31 @@ const TorchTypes& torch_types() {
 // dtype outside TorchTypes, another device (__dlpack__ refuses a tensor of a device
 // other than the current one) or stream, or a tensor that is not contiguous (the
 // refusal names the strides __dlpack__ exports).
-bool import_torch_from_attributes(nb::handle tensor, const Target& target, StreamHandle stream, nb::ndarray<>& view) {
+bool import_torch_from_attributes(nb::handle tensor, const Target& target, StreamHandle stream, Array& imported) {
   const TorchTypes& torch = torch_types();
-  if (Py_TYPE(tensor.ptr()) != torch.tensor || nb::cast<bool>(tensor.attr(torch.requires_grad)) ||
-      !tensor.attr(torch.layout).is(torch.strided)) {
+  if (Py_TYPE(tensor.ptr()) != torch.tensor || truth(torch.requires_grad.read(tensor)) ||
+      !torch.layout.read(tensor).is(torch.strided)) {
     return false;
   }
-  const nb::object dtype = tensor.attr(torch.dtype);
+  const nb::object dtype = torch.dtype.read(tensor);
   const auto known = std::find_if(torch.dtypes.begin(), torch.dtypes.end(),
                                   [&](const auto& entry) { return dtype.is(entry.first); });
   if (known == torch.dtypes.end()) return false;
-  int device_type = nb::device::cpu::value, device = 0;
-  if (target.backend == Backend::cuda && nb::cast<bool>(tensor.attr(torch.is_cuda))) {
-    device_type = nb::device::cuda::value;
-    device = nb::cast<int>(call_method(tensor, torch.get_device));
-    if (device != target.device || device != current_device() ||
+  if (target.backend == Backend::cuda && truth(torch.is_cuda.read(tensor))) {
+    const int device = static_cast<int>(integer(call_method(tensor, torch.get_device)));
+    if (device != target.device || device != current_device_of(target) ||
         torch_current_stream(target) != handle_number(stream)) {
       return false;
     }
-  } else if (!nb::cast<bool>(tensor.attr(torch.is_cpu))) {
+    imported.device_type = nb::device::cuda::value;
+    imported.device_id = device;
+  } else if (!truth(torch.is_cpu.read(tensor))) {
     return false;
   }
-  if (!nb::cast<bool>(call_method(tensor, torch.is_contiguous))) return false;
-  const nb::object shape = tensor.attr(torch.shape);  // a torch.Size, a tuple
-  std::vector<std::size_t> extents;
-  extents.reserve(static_cast<std::size_t>(PyTuple_GET_SIZE(shape.ptr())));
-  for (nb::handle extent : nb::borrow<nb::tuple>(shape)) extents.push_back(nb::cast<std::size_t>(extent));
-  void* pointer = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(call_method(tensor, torch.data_ptr)));
-  view = nb::ndarray<>(pointer, extents.size(), extents.data(), tensor, nullptr, known->second, device_type, device);
+  if (!truth(call_method(tensor, torch.is_contiguous))) return false;
+  imported.dtype = known->second;
+  read_extents(torch.shape.read(tensor), imported.extents);  // a torch.Size, a tuple
+  imported.pointer = pointer_of(call_method(tensor, torch.data_ptr));
   return true;
 }
 
@@ -364,21 +466,21 @@ bool try_view(nb::handle object, Access access, nb::ndarray<>& view, bool& read_
   return true;
 }
 
-void require_reachable(const nb::ndarray<>& view, const Target& target, const char* routine, const char* name) {
-  const int type = view.device_type();
+void require_reachable(const Array& array, const Target& target, const char* routine) {
+  const int type = array.device_type;
   const bool host = type == nb::device::cpu::value, device = type == nb::device::cuda::value;
   const bool shared = type == nb::device::cuda_host::value || type == nb::device::cuda_managed::value;
-  detail::require(host || device || shared, routine, name, [&] {
+  detail::require(host || device || shared, routine, array.name, [&] {
     return "is memory of a kind cunum cannot use (DLPack device type " + std::to_string(type) + ")";
   });
   if (target.backend == Backend::cpu) {
-    detail::require(!device, routine, name, [&] {
-      return "is memory of CUDA device " + std::to_string(view.device_id()) +
+    detail::require(!device, routine, array.name, [&] {
+      return "is memory of CUDA device " + std::to_string(array.device_id) +
              "; the cpu backend needs host or managed memory";
     });
   } else if (device) {
-    detail::require(view.device_id() == target.device, routine, name, [&] {
-      return "is memory of CUDA device " + std::to_string(view.device_id()) + "; the plan runs on device " +
+    detail::require(array.device_id == target.device, routine, array.name, [&] {
+      return "is memory of CUDA device " + std::to_string(array.device_id) + "; the plan runs on device " +
              std::to_string(target.device);
     });
   }
@@ -386,7 +488,22 @@ void require_reachable(const nb::ndarray<>& view, const Target& target, const ch
   // decides (devices that read pageable memory accept it).
 }
 
-bool c_contiguous(const nb::ndarray<>& view) {
+// An Array imported as a view (array.exported): what the view points at.
+void describe_view(Array& array) {
+  const nb::ndarray<>& view = array.exported;
+  array.pointer = view.data();
+  array.dtype = view.dtype();
+  array.device_type = view.device_type();
+  array.device_id = view.device_id();
+  std::int64_t* extents = array.extents.resize(view.ndim());
+  for (std::size_t axis = 0; axis < view.ndim(); ++axis) extents[axis] = static_cast<std::int64_t>(view.shape(axis));
+}
+
+// Whether an imported array is C-contiguous. An array read from its attributes is (those
+// routes take no other); a view is checked from its strides.
+bool c_contiguous(const Array& array) {
+  if (!array.exported.is_valid()) return true;
+  const nb::ndarray<>& view = array.exported;
   std::int64_t expected = 1;
   for (std::size_t axis = view.ndim(); axis-- > 0;) {
     const std::int64_t extent = static_cast<std::int64_t>(view.shape(axis));
@@ -405,7 +522,7 @@ nb::handle interned(const char* text) {
   return made;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
+std::string shape_text(const Extents& shape) {
   std::string text = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
   return text + (shape.size() == 1 ? ",)" : ")");
@@ -416,12 +533,6 @@ Target target_of(const Placement& placement) {
   target.backend = placement.backend;
   target.device = placement.devices.empty() ? 0 : placement.devices.front();
   return target;
-}
-
-std::vector<std::int64_t> Array::shape() const {
-  std::vector<std::int64_t> extents(view.ndim());
-  for (std::size_t axis = 0; axis < extents.size(); ++axis) extents[axis] = static_cast<std::int64_t>(view.shape(axis));
-  return extents;
 }
 
 std::string dtype_name(nb::dlpack::dtype dtype) {
@@ -445,10 +556,11 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
   bool imported = false;
   const Library library = library_of(object);
   if (library == Library::cupy && target.backend == Backend::cuda) {
-    imported = import_cupy_on_current_stream(object, target, stream, array.view, name, routine);
+    imported = import_cupy_on_current_stream(object, target, stream, array, routine);
   } else if (library == Library::torch) {
-    imported = import_torch_from_attributes(object, target, stream, array.view);
+    imported = import_torch_from_attributes(object, target, stream, array);
   }
+  nb::ndarray<>& view = array.exported;
   // NumPy arrays are host memory, which nanobind imports itself, with no stream.
   if (!imported && library != Library::numpy) {
     if (nb::object dlpack = nb::getattr(object, "__dlpack__", nb::none()); !dlpack.is_none()) {
@@ -456,26 +568,27 @@ Array import_array(nb::handle object, const char* name, const Target& target, St
         // The consumer's stream, so that the producer orders its pending work before it.
         const std::optional<std::int64_t> consumer = dlpack_stream(object, library, target, stream);
         nb::object capsule = consumer ? dlpack(nb::arg("stream") = *consumer) : dlpack();
-        imported = try_view(capsule, access, array.view, read_only);
+        imported = try_view(capsule, access, view, read_only);
       }
     } else if (nb::hasattr(object, "__cuda_array_interface__")) {
-      array.view = import_cuda_array_interface(object, stream, read_only, name, routine);
+      view = import_cuda_array_interface(object, stream, read_only, name, routine);
       read_only = read_only && access == Access::write;
       imported = true;
     }
   }
-  if (!imported) imported = try_view(object, access, array.view, read_only);
+  if (!imported) imported = try_view(object, access, view, read_only);
   detail::require(imported, routine, name, [&] {
     return "is not an array: a " + python_type_name(object) +
            " has no __dlpack__, __cuda_array_interface__ or buffer cunum can import";
   });
+  if (view.is_valid()) describe_view(array);
   detail::require(!read_only, routine, name, "is read-only; the routine writes it");
-  require_reachable(array.view, target, routine, name);
+  require_reachable(array, target, routine);
   if (dtype.bits != 0) require_dtype(array, dtype, routine);
-  detail::require(c_contiguous(array.view), routine, name, [&] {
-    std::vector<std::int64_t> strides(array.view.ndim());
-    for (std::size_t axis = 0; axis < strides.size(); ++axis) strides[axis] = array.view.stride(axis);
-    return "is not C-contiguous (shape " + shape_text(array.shape()) + ", strides " + shape_text(strides) +
+  detail::require(c_contiguous(array), routine, name, [&] {
+    std::vector<std::int64_t> strides(array.exported.ndim());
+    for (std::size_t axis = 0; axis < strides.size(); ++axis) strides[axis] = array.exported.stride(axis);
+    return "is not C-contiguous (shape " + shape_text(array.extents) + ", strides " + shape_text(strides) +
            " elements); pass a contiguous array (ascontiguousarray, .contiguous())";
   });
   return array;
@@ -488,31 +601,27 @@ bool is_scalar(nb::handle value) {
 }
 
 void require_dtype(const Array& array, nb::dlpack::dtype dtype, const char* routine) {
-  detail::require(array.view.dtype() == dtype, routine, array.name, [&] {
-    return "has dtype " + dtype_name(array.view.dtype()) + "; expected " + dtype_name(dtype);
+  detail::require(array.dtype == dtype, routine, array.name, [&] {
+    return "has dtype " + dtype_name(array.dtype) + "; expected " + dtype_name(dtype);
   });
 }
 
-void require_shape(const Array& array, const std::vector<std::int64_t>& expected, const char* routine) {
-  bool same = array.view.ndim() == expected.size();
-  for (std::size_t axis = 0; same && axis < expected.size(); ++axis) {
-    same = static_cast<std::int64_t>(array.view.shape(axis)) == expected[axis];
-  }
-  detail::require(same, routine, array.name,
-                  [&] { return "has shape " + shape_text(array.shape()) + "; expected " + shape_text(expected); });
+void require_shape(const Array& array, const Extents& expected, const char* routine) {
+  detail::require(array.extents == expected, routine, array.name,
+                  [&] { return "has shape " + shape_text(array.extents) + "; expected " + shape_text(expected); });
 }
 
 void require_size(const Array& array, std::int64_t count, const char* routine) {
   detail::require(array.size() == count, routine, array.name, [&] {
-    return "holds " + std::to_string(array.size()) + " elements (shape " + shape_text(array.shape()) + "); expected " +
+    return "holds " + std::to_string(array.size()) + " elements (shape " + shape_text(array.extents) + "); expected " +
            std::to_string(count);
   });
 }
 
-nb::object new_array(nb::handle like, const std::vector<std::int64_t>& shape, nb::dlpack::dtype dtype,
-                     const Target& target, StreamHandle stream) {
+nb::object new_array(nb::handle like, const Extents& shape, nb::dlpack::dtype dtype, const Target& target,
+                     StreamHandle stream) {
   nb::list extents_list;
-  for (std::int64_t extent : shape) extents_list.append(extent);
+  for (std::size_t axis = 0; axis < shape.size(); ++axis) extents_list.append(shape[axis]);
   nb::tuple shape_tuple(extents_list);
   const std::string name = dtype_name(dtype);
   if (!like.is_none()) {
@@ -525,18 +634,16 @@ nb::object new_array(nb::handle like, const std::vector<std::int64_t>& shape, nb
   }
   // cunum's own device memory, stream-ordered on `stream`, freed on it when the last
   // reference to the array goes.
-  std::int64_t count = 1;
-  for (std::int64_t extent : shape) count *= extent;
-  auto* buffer = new DeviceBuffer<unsigned char>(static_cast<std::size_t>(count) * (dtype.bits / 8), stream);
+  auto* buffer = new DeviceBuffer<unsigned char>(static_cast<std::size_t>(shape.product()) * (dtype.bits / 8), stream);
   nb::capsule owner(buffer, [](void* pointer) noexcept { delete static_cast<DeviceBuffer<unsigned char>*>(pointer); });
-  std::vector<std::size_t> extents(shape.begin(), shape.end());
+  const std::vector<std::size_t> extents(shape.data(), shape.data() + shape.size());
   nb::ndarray<> view(buffer->data(), extents.size(), extents.data(), owner, nullptr, dtype, nb::device::cuda::value,
                      target.device);
   nb::object exported = nb::ndarray<nb::array_api>(view).cast();
   return like.is_none() ? exported : frameworks("wrap")(like, exported);
 }
 
-Array output_array(nb::handle out, const char* name, nb::handle like, const std::vector<std::int64_t>& shape,
+Array output_array(nb::handle out, const char* name, nb::handle like, const Extents& shape,
                    nb::dlpack::dtype dtype, const Target& target, StreamHandle stream, const char* routine,
                    nb::object& result) {
   result = out.is_none() ? new_array(like, shape, dtype, target, stream) : nb::borrow(out);
@@ -609,7 +716,7 @@ Real parse_real(nb::handle dtype, const char* routine) {
 }
 
 Real real_of(const Array& array, const char* routine) {
-  const nb::dlpack::dtype dtype = array.view.dtype();
+  const nb::dlpack::dtype dtype = array.dtype;
   if (dtype == nb::dtype<float>()) return Real::float32;
   detail::require(dtype == nb::dtype<double>(), routine, array.name,
                   [&] { return "has dtype " + dtype_name(dtype) + "; expected float32 or float64"; });

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -27,32 +28,85 @@ namespace cunum::python {
 namespace nb = nanobind;
 
 // What a plan accepts arrays for: its resolved backend and, for CUDA, its device. Made
-// for one call, it also keeps what the call's arrays asked their libraries once: CuPy's
-// and PyTorch's current streams of the current device (raw handles), empty until asked.
+// for one call, it also keeps what the call's arrays asked once: CuPy's and PyTorch's
+// current streams of the current device (raw handles) and the current device, empty
+// until asked.
 struct Target {
   Target(Backend plan_backend = Backend::cpu, int plan_device = 0) : backend(plan_backend), device(plan_device) {}
   Backend backend;
   int device;
   mutable std::optional<std::int64_t> cupy_current_stream, torch_current_stream;
+  mutable std::optional<int> current_device;
 };
 
 // The Target of a plan from its resolved placement (the first device for CUDA).
 Target target_of(const Placement& placement);
 
-// An array the caller passed, imported without a copy; `view` keeps the producer's
-// memory alive for as long as the Array lives.
+// The extents of an array: up to four axes held inline, so that importing the arrays
+// of a small call allocates nothing for them; more on the heap.
+class Extents {
+ public:
+  Extents() = default;
+  Extents(std::initializer_list<std::int64_t> extents) { assign(extents.begin(), extents.size()); }
+  Extents(const std::vector<std::int64_t>& extents) { assign(extents.data(), extents.size()); }
+
+  // Room for `count` extents, for the caller to fill.
+  std::int64_t* resize(std::size_t count) {
+    count_ = count;
+    if (count <= inline_axes) return inline_.data();
+    heap_.resize(count);
+    return heap_.data();
+  }
+  void assign(const std::int64_t* extents, std::size_t count) {
+    std::int64_t* to = resize(count);
+    for (std::size_t axis = 0; axis < count; ++axis) to[axis] = extents[axis];
+  }
+  std::size_t size() const { return count_; }
+  const std::int64_t* data() const { return count_ <= inline_axes ? inline_.data() : heap_.data(); }
+  std::int64_t operator[](std::size_t axis) const { return data()[axis]; }
+  std::int64_t product() const {
+    std::int64_t product = 1;
+    for (std::size_t axis = 0; axis < count_; ++axis) product *= data()[axis];
+    return product;
+  }
+  std::vector<std::int64_t> vector() const { return {data(), data() + count_}; }
+  bool operator==(const Extents& other) const {
+    if (count_ != other.count_) return false;
+    for (std::size_t axis = 0; axis < count_; ++axis) {
+      if (data()[axis] != other.data()[axis]) return false;
+    }
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t inline_axes = 4;
+  std::size_t count_ = 0;
+  std::array<std::int64_t, inline_axes> inline_{};
+  std::vector<std::int64_t> heap_;
+};
+
+// An array the caller passed, imported without a copy, as the C++ call takes it: its
+// memory, element type, device and extents; C-contiguous (import_array refuses others),
+// so no strides are kept. `exported` holds what an import through DLPack, the buffer
+// protocol or __cuda_array_interface__ made, keeping the producer's export alive for as
+// long as the Array lives; an array read from its attributes needs nothing made (the
+// caller's object outlives the call).
 struct Array {
-  nb::ndarray<> view;
+  void* pointer = nullptr;
+  nb::dlpack::dtype dtype{};
+  int device_type = nb::device::cpu::value;
+  int device_id = 0;
+  Extents extents;
+  nb::ndarray<> exported;
   nb::handle source;  // the caller's object: results follow its library
   const char* name = "";
 
-  void* data() const { return view.data(); }
-  std::int64_t size() const { return static_cast<std::int64_t>(view.size()); }
-  std::int64_t bytes() const { return static_cast<std::int64_t>(view.nbytes()); }
-  std::vector<std::int64_t> shape() const;
+  void* data() const { return pointer; }
+  std::int64_t size() const { return extents.product(); }
+  std::vector<std::int64_t> shape() const { return extents.vector(); }
   template <class T>
   T* as() const {
-    return static_cast<T*>(view.data());
+    return static_cast<T*>(pointer);
   }
 };
 
@@ -80,12 +134,12 @@ Array import_as(nb::handle object, const char* name, const Target& target, Strea
 bool is_scalar(nb::handle value);
 
 // A shape as Python prints it: "(3, 4)", "(5,)", "()".
-std::string shape_text(const std::vector<std::int64_t>& shape);
+std::string shape_text(const Extents& shape);
 
 // The array's dtype must be `dtype`.
 void require_dtype(const Array& array, nb::dlpack::dtype dtype, const char* routine);
 // The array's shape must be `expected` exactly ("has shape (3, 4), expected (3, 5)").
-void require_shape(const Array& array, const std::vector<std::int64_t>& expected, const char* routine);
+void require_shape(const Array& array, const Extents& expected, const char* routine);
 // The array must hold `count` elements, whatever its shape.
 void require_size(const Array& array, std::int64_t count, const char* routine);
 
@@ -95,21 +149,21 @@ void require_size(const Array& array, std::int64_t count, const char* routine);
 // for `stream`; for other libraries (JAX, whose arrays are immutable) cunum's own
 // stream-ordered device memory, handed over through DLPack. With `like` None: NumPy
 // for the CPU backend, cunum's device memory (a DLPack array) for CUDA.
-nb::object new_array(nb::handle like, const std::vector<std::int64_t>& shape, nb::dlpack::dtype dtype,
+nb::object new_array(nb::handle like, const Extents& shape, nb::dlpack::dtype dtype,
                      const Target& target, StreamHandle stream);
 template <class T>
-nb::object new_array_of(nb::handle like, const std::vector<std::int64_t>& shape, const Target& target,
+nb::object new_array_of(nb::handle like, const Extents& shape, const Target& target,
                         StreamHandle stream) {
   return new_array(like, shape, nb::dtype<T>(), target, stream);
 }
 
 // The output argument `out` (None: a new array like `like`), imported for writing.
 // Returns the Python object handed back to the caller in `result`.
-Array output_array(nb::handle out, const char* name, nb::handle like, const std::vector<std::int64_t>& shape,
+Array output_array(nb::handle out, const char* name, nb::handle like, const Extents& shape,
                    nb::dlpack::dtype dtype, const Target& target, StreamHandle stream, const char* routine,
                    nb::object& result);
 template <class T>
-Array output_as(nb::handle out, const char* name, nb::handle like, const std::vector<std::int64_t>& shape,
+Array output_as(nb::handle out, const char* name, nb::handle like, const Extents& shape,
                 const Target& target, StreamHandle stream, const char* routine, nb::object& result) {
   return output_array(out, name, like, shape, nb::dtype<T>(), target, stream, routine, result);
 }

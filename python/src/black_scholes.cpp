@@ -36,19 +36,25 @@ BlackScholesOutputs parse_outputs(nb::handle outputs, const char* routine) {
   return set;
 }
 
+// How many outputs a set names: the room a call reserves for their arrays.
+std::size_t output_count(BlackScholesOutputs outputs) {
+  std::size_t count = 0;
+  for (BlackScholesOutput output : BlackScholesOutputValues::all) count += outputs.contains(output) ? 1 : 0;
+  return count;
+}
+
 // A parameter given as a scalar or as an array of n values: its scalar, or its array
-// (kept alive in `arrays`).
+// (imported into `array`, which the caller keeps alive).
 template <class T>
-const T* scalar_or_array(nb::handle value, const char* name, T& scalar, std::vector<Array>& arrays,
-                         const std::vector<std::int64_t>& shape, const Target& target, StreamHandle stream,
-                         const char* routine) {
+const T* scalar_or_array(nb::handle value, const char* name, T& scalar, Array& array, const Extents& shape,
+                         const Target& target, StreamHandle stream, const char* routine) {
   if (is_scalar(value)) {
     scalar = static_cast<T>(nb::cast<double>(value));
     return nullptr;
   }
-  arrays.push_back(import_as<T>(value, name, target, stream, Access::read, routine));
-  require_shape(arrays.back(), shape, routine);
-  return arrays.back().template as<T>();
+  array = import_as<T>(value, name, target, stream, Access::read, routine);
+  require_shape(array, shape, routine);
+  return array.template as<T>();
 }
 
 // One price() call as Python asks for it, its arguments imported and checked: what the
@@ -57,8 +63,8 @@ const T* scalar_or_array(nb::handle value, const char* name, T& scalar, std::vec
 template <class T>
 struct PriceCall {
   Array spots, strikes, expiries;
-  std::vector<Array> parameters;  // per-option rate, dividend and volatility arrays
-  std::vector<Array> outputs;
+  Array rates, dividends, volatilities;  // per-option arrays, where given
+  std::vector<Array> outputs;  // those the pricer computes, in list order
   BlackScholesMarket<T> market;
   BlackScholesResults<T> arrays;
   StreamHandle stream = nullptr;
@@ -78,19 +84,17 @@ PriceCall<T> price_call(const BlackScholesPricer<T>& pricer, nb::handle spot, nb
   PriceCall<T> call;
   const StreamHandle on = call.stream = resolve_stream(stream, spot, target, routine);
   call.spots = import_as<T>(spot, "spot", target, on, Access::read, routine);
-  const std::vector<std::int64_t> shape = call.spots.shape();
+  const Extents& shape = call.spots.extents;
   call.strikes = import_as<T>(strike, "strike", target, on, Access::read, routine);
   require_shape(call.strikes, shape, routine);
   call.expiries = import_as<T>(expiry, "expiry", target, on, Access::read, routine);
   require_shape(call.expiries, shape, routine);
-  std::vector<Array>& parameters = call.parameters;
-  parameters.reserve(3);
   BlackScholesMarket<T>& market = call.market;
-  market.rates.rates = scalar_or_array(rate, "rate", market.rates.rate, parameters, shape, target, on, routine);
+  market.rates.rates = scalar_or_array(rate, "rate", market.rates.rate, call.rates, shape, target, on, routine);
   market.rates.dividends =
-      scalar_or_array(dividend, "dividend", market.rates.dividend, parameters, shape, target, on, routine);
+      scalar_or_array(dividend, "dividend", market.rates.dividend, call.dividends, shape, target, on, routine);
   market.volatilities =
-      scalar_or_array(volatility, "volatility", market.volatility, parameters, shape, target, on, routine);
+      scalar_or_array(volatility, "volatility", market.volatility, call.volatilities, shape, target, on, routine);
 
   const auto& all = BlackScholesOutputValues::all;
   const auto& names = python_names(all);
@@ -106,7 +110,7 @@ PriceCall<T> price_call(const BlackScholesPricer<T>& pricer, nb::handle spot, nb
              "', which this pricer does not compute (its outputs are fixed when it is made)";
     });
   }
-  call.outputs.reserve(std::size(all));
+  call.outputs.reserve(output_count(pricer.outputs()));
   for (std::size_t index = 0; index < names.size(); ++index) {
     const BlackScholesOutput output = all[index];
     if (!pricer.outputs().contains(output)) continue;
@@ -129,18 +133,17 @@ nb::tuple implied_with(const BlackScholesPricer<T>& pricer, nb::handle prices, n
   const StreamHandle on = resolve_stream(stream, prices, target, routine);
   const OptionType type = parse_enum(type_name, OptionTypeValues::all, routine, "type", "OptionType");
   const Array price_array = import_as<T>(prices, "prices", target, on, Access::read, routine);
-  const std::vector<std::int64_t> shape = price_array.shape();
+  const Extents& shape = price_array.extents;
   std::vector<Array> inputs;
   inputs.reserve(3);
   for (auto [object, name] : {std::pair{spot, "spot"}, std::pair{strike, "strike"}, std::pair{expiry, "expiry"}}) {
     inputs.push_back(import_as<T>(object, name, target, on, Access::read, routine));
     require_shape(inputs.back(), shape, routine);
   }
-  std::vector<Array> parameters;
-  parameters.reserve(2);
+  Array rate_array, dividend_array;
   BlackScholesRates<T> rates;
-  rates.rates = scalar_or_array(rate, "rate", rates.rate, parameters, shape, target, on, routine);
-  rates.dividends = scalar_or_array(dividend, "dividend", rates.dividend, parameters, shape, target, on, routine);
+  rates.rates = scalar_or_array(rate, "rate", rates.rate, rate_array, shape, target, on, routine);
+  rates.dividends = scalar_or_array(dividend, "dividend", rates.dividend, dividend_array, shape, target, on, routine);
   nb::object volatility_result, rejected_result;
   const Array volatility = output_as<T>(out, "volatility", prices, shape, target, on, routine, volatility_result);
   const Array rejected_count =

@@ -103,14 +103,20 @@ void bind_import_view(nb::module_& bench) {
         const StreamHandle on = resolve_stream(stream, array, target, routine);
         const Array imported = import_array(array, "array", target, on, nb::dlpack::dtype{},
                                             write ? Access::write : Access::read, routine);
-        nb::list strides;
-        for (std::size_t axis = 0; axis < imported.view.ndim(); ++axis) strides.append(imported.view.stride(axis));
+        // An imported array is C-contiguous: its strides follow from its extents.
+        const std::vector<std::int64_t> shape = imported.shape();
+        std::vector<std::int64_t> strides(shape.size());
+        std::int64_t stride = 1;
+        for (std::size_t axis = shape.size(); axis-- > 0;) {
+          strides[axis] = stride;
+          stride *= shape[axis];
+        }
         nb::dict view;
         view["pointer"] = reinterpret_cast<std::uintptr_t>(imported.data());
-        view["shape"] = nb::tuple(nb::cast(imported.shape()));
-        view["strides"] = nb::tuple(strides);
-        view["dtype"] = dtype_name(imported.view.dtype());
-        view["device"] = nb::make_tuple(imported.view.device_type(), imported.view.device_id());
+        view["shape"] = nb::tuple(nb::cast(shape));
+        view["strides"] = nb::tuple(nb::cast(strides));
+        view["dtype"] = dtype_name(imported.dtype);
+        view["device"] = nb::make_tuple(imported.device_type, imported.device_id);
         return view;
       },
       nb::arg("array"), nb::arg("backend"), nb::arg("stream") = nb::none(), nb::arg("write") = false,

@@ -71,8 +71,8 @@ void add_field_views(nb::dict& results, const std::vector<Field>& fields, const 
                                      static_cast<std::int64_t>(sizeof(Record) / element)};
     const nb::dlpack::dtype dtype = field.count ? nb::dtype<std::int64_t>() : nb::dtype<T>();
     nb::ndarray<> view(static_cast<unsigned char*>(buffer.data()) + field.offset, matrix ? 2 : 1, shape,
-                       buffer.source, matrix ? strides : strides + 1, dtype, buffer.view.device_type(),
-                       buffer.view.device_id());
+                       buffer.source, matrix ? strides : strides + 1, dtype, buffer.device_type,
+                       buffer.device_id);
     results[field.name] = wrap(like, nb::ndarray<nb::array_api>(view).cast());
   }
 }

@@ -176,7 +176,7 @@ Raises:
         const Target target = target_of(placement);
         placement.stream = resolve_stream(stream, data, target, routine);
         const Array input = import_array(data, "data", target, placement.stream, {}, Access::read, routine);
-        AnyReducer plan = make_reducer(dtype_name(input.view.dtype()), placement, routine);
+        AnyReducer plan = make_reducer(dtype_name(input.dtype), placement, routine);
         return std::visit(
             [&](auto& reducer) {
               using T = plan_value_t<decltype(reducer)>;

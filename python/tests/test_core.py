@@ -112,6 +112,23 @@ def test_pytorch_cpu_tensors_read_from_their_attributes_agree_with_dlpack():
     assert float(out) == 523776.0
 
 
+def test_pytorch_tensor_attributes_follow_changes_to_torch_tensor():
+    # The binding reads a tensor's attributes through the descriptors of torch.Tensor's
+    # MRO, kept with the type's version tag: a change to the class is seen at once, as
+    # getattr would see it, and undoing it is seen too.
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    from cunum._cunum import _bench
+
+    x = torch.arange(6, dtype=torch.float32)
+    assert _bench.import_view(x, "cpu")["shape"] == (6,)
+    torch.Tensor.shape = property(lambda tensor: torch.Size((2, 3)))
+    try:
+        assert _bench.import_view(x, "cpu")["shape"] == (2, 3)
+    finally:
+        del torch.Tensor.shape
+    assert _bench.import_view(x, "cpu")["shape"] == (6,)
+
+
 def test_the_overhead_bench_times_from_cpp_the_call_python_makes():
     # bench/python/bench_overhead.py compares a Python call with cunum._cunum._bench's
     # C++ loop; the loop must run that same call: same plan, arrays, outputs.
