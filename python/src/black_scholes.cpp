@@ -36,13 +36,6 @@ BlackScholesOutputs parse_outputs(nb::handle outputs, const char* routine) {
   return set;
 }
 
-// How many outputs a set names: the room a call reserves for their arrays.
-std::size_t output_count(BlackScholesOutputs outputs) {
-  std::size_t count = 0;
-  for (BlackScholesOutput output : BlackScholesOutputValues::all) count += outputs.contains(output) ? 1 : 0;
-  return count;
-}
-
 // A parameter given as a scalar or as an array of n values: its scalar, or its array
 // (imported into `array`, which the caller keeps alive).
 template <class T>
@@ -110,7 +103,7 @@ PriceCall<T> price_call(const BlackScholesPricer<T>& pricer, nb::handle spot, nb
              "', which this pricer does not compute (its outputs are fixed when it is made)";
     });
   }
-  call.outputs.reserve(output_count(pricer.outputs()));
+  call.outputs.reserve(std::size(all));
   for (std::size_t index = 0; index < names.size(); ++index) {
     const BlackScholesOutput output = all[index];
     if (!pricer.outputs().contains(output)) continue;
