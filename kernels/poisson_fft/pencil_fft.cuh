@@ -102,6 +102,37 @@ struct PencilFft {
   }
 
  private:
+  // in[r] *= w^(r b) (conjugated for the inverse), w = e^(-2 pi i / kLength), r b < kLength. A
+  // radix-16 butterfly loads w^(r b) for r = 1, 2, 3 and w^(4 r b) for r = 1, 2, 3 and takes
+  // the other nine as products (one more rounding): 6 table loads instead of 15, which
+  // took a 4096-point turnaround's warps most of their stalls (Nsight Compute,
+  // docs/poisson_fft.md).
+  template <int R>
+  __device__ static void turn_inputs(PencilValue<T> (&in)[R], int b, const PencilValue<T>* twiddles) {
+    if constexpr (R == 16) {
+      PencilValue<T> low[4], high[4];
+#pragma unroll
+      for (int r = 1; r < 4; ++r) {
+        low[r] = twiddles[r * b];
+        high[r] = twiddles[4 * r * b];
+      }
+#pragma unroll
+      for (int r = 1; r < R; ++r) {
+        const int r_low = r % 4, r_high = r / 4;
+        const PencilValue<T> w = r_high == 0  ? low[r_low]
+                                 : r_low == 0 ? high[r_high]
+                                              : low[r_low].template turned<false>(high[r_high].re, high[r_high].im);
+        in[r] = in[r].template turned<kInverse>(w.re, w.im);
+      }
+    } else {
+#pragma unroll
+      for (int r = 1; r < R; ++r) {
+        const PencilValue<T> w = twiddles[r * b];
+        in[r] = in[r].template turned<kInverse>(w.re, w.im);
+      }
+    }
+  }
+
   template <int R, int Ns>
   __device__ static void pass(PencilValue<T> (&v)[E], int t, int pencil, const PencilValue<T>* twiddles,
                               PencilValue<T>* tile) {
@@ -113,13 +144,8 @@ struct PencilFft {
       const int j = t + q * kStride;
       PencilValue<T> in[R];
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
-        in[r] = v[q + r * kButterflies];
-        if (Ns > 1 && r > 0) {
-          const PencilValue<T> w = twiddles[r * (j % Ns) * (kLength / (Ns * R))];
-          in[r] = in[r].template turned<kInverse>(w.re, w.im);
-        }
-      }
+      for (int r = 0; r < R; ++r) in[r] = v[q + r * kButterflies];
+      if constexpr (Ns > 1) turn_inputs<R>(in, (j % Ns) * (kLength / (Ns * R)), twiddles);
       PencilValue<T> out[R];
       register_dft<R, 1, kInverse>(in, out);
 #pragma unroll
