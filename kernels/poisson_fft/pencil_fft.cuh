@@ -87,7 +87,7 @@ __device__ __forceinline__ void register_dft(const PencilValue<T>* in, PencilVal
 
 // The FFT of the tile's pencils, each thread's register m holding element
 // t + m N / E of its pencil on entry and element t + m N / E of the transform on
-// exit (module comment). `twiddles` holds e^(-2 pi i k / N), k < N; `tile` the
+// exit (module comment). `twiddles` is the length's table (pencil_twiddle_offset); `tile` the
 // block's shared memory; every thread of the block calls it.
 template <class Policy, bool kInverse>
 struct PencilFft {
@@ -102,34 +102,28 @@ struct PencilFft {
   }
 
  private:
-  // in[r] *= w^(r b) (conjugated for the inverse), w = e^(-2 pi i / kLength), r b < kLength. A
-  // radix-16 butterfly loads w^(r b) for r = 1, 2, 3 and w^(4 r b) for r = 1, 2, 3 and takes
-  // the other nine as products (one more rounding): 6 table loads instead of 15, which
-  // took a 4096-point turnaround's warps most of their stalls (Nsight Compute,
-  // docs/poisson_fft.md).
-  template <int R>
-  __device__ static void turn_inputs(PencilValue<T> (&in)[R], int b, const PencilValue<T>* twiddles) {
-    if constexpr (R == 16) {
-      PencilValue<T> low[4], high[4];
+  // in[r] *= w^(r b), r < 16 (conjugated for the inverse), w = e^(-2 pi i / L), from the
+  // pass's run of the twiddle table (pencil_twiddle_offset): w^(r_low b) and
+  // w^(4 r_high b) for r = r_low + 4 r_high, 6 loads and 9 products (one more rounding)
+  // instead of 15 loads, which were what a long pencil's warps waited on most (Nsight
+  // Compute, docs/poisson_fft.md).
+  template <int L>
+  __device__ static void turn_inputs(PencilValue<T> (&in)[16], int b, const PencilValue<T>* twiddles) {
+    const PencilValue<T>* low_powers = twiddles + pencil_twiddle_offset(kLength, L);
+    const PencilValue<T>* high_powers = low_powers + pencil_twiddle_run(L);
+    PencilValue<T> low[4], high[4];
 #pragma unroll
-      for (int r = 1; r < 4; ++r) {
-        low[r] = twiddles[r * b];
-        high[r] = twiddles[4 * r * b];
-      }
+    for (int r = 1; r < 4; ++r) {
+      low[r] = low_powers[r * b];
+      high[r] = high_powers[r * b];
+    }
 #pragma unroll
-      for (int r = 1; r < R; ++r) {
-        const int r_low = r % 4, r_high = r / 4;
-        const PencilValue<T> w = r_high == 0  ? low[r_low]
-                                 : r_low == 0 ? high[r_high]
-                                              : low[r_low].template turned<false>(high[r_high].re, high[r_high].im);
-        in[r] = in[r].template turned<kInverse>(w.re, w.im);
-      }
-    } else {
-#pragma unroll
-      for (int r = 1; r < R; ++r) {
-        const PencilValue<T> w = twiddles[r * b];
-        in[r] = in[r].template turned<kInverse>(w.re, w.im);
-      }
+    for (int r = 1; r < 16; ++r) {
+      const int r_low = r % 4, r_high = r / 4;
+      const PencilValue<T> w = r_high == 0  ? low[r_low]
+                               : r_low == 0 ? high[r_high]
+                                            : low[r_low].template turned<false>(high[r_high].re, high[r_high].im);
+      in[r] = in[r].template turned<kInverse>(w.re, w.im);
     }
   }
 
@@ -145,7 +139,10 @@ struct PencilFft {
       PencilValue<T> in[R];
 #pragma unroll
       for (int r = 0; r < R; ++r) in[r] = v[q + r * kButterflies];
-      if constexpr (Ns > 1) turn_inputs<R>(in, (j % Ns) * (kLength / (Ns * R)), twiddles);
+      if constexpr (Ns > 1) {
+        static_assert(R == 16, "every pass after the first is radix 16");
+        turn_inputs<Ns * R>(in, j % Ns, twiddles);
+      }
       PencilValue<T> out[R];
       register_dft<R, 1, kInverse>(in, out);
 #pragma unroll
@@ -277,8 +274,8 @@ __device__ void combine_with_mirrors(PencilValue<typename Policy::Value> (&v)[Po
 
 // The periodic turnaround in one pass over the spectrum: each block loads a tile of
 // complex pencils, FFTs them, multiplies mode (outer, middle, inner) by
-// division.factor(...), FFTs back and stores. `twiddles` holds e^(-2 pi i k / length),
-// k < length.
+// division.factor(...), FFTs back and stores. `twiddles`: the length's pencil twiddle
+// table (pencil_twiddle_offset, src/poisson_fft/poisson_fft_policy.hpp).
 template <class Policy, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     pencil_turnaround_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,

@@ -180,7 +180,8 @@ void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::i
 // --- the pencil kernels (pencil lengths: with_pencil_length, poisson_fft_policy.hpp) ---
 
 // The periodic turnaround along pencils of `length` complex values of `spectrum`, in
-// place; `twiddles`: e^(-2 pi i k / length), k < length. `shape`'s tiles are set here.
+// place; `twiddles`: the length's pencil twiddle table (pencil_twiddle_offset). `shape`'s
+// tiles are set here.
 template <class T>
 void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
                                       const SpectralTables<T>& division, PencilShape shape,

@@ -124,8 +124,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     std::unique_ptr<CufftPlan> r2c;
     std::unique_ptr<CufftPlan> c2r;
     // Transformed along pencils by cosine_pencil_kernel or sine_pencil_kernel instead
-    // (plan_wall_pencils): the pencils, and the offset of its e^(-2 pi i k / length) in
-    // the pencil twiddles.
+    // (plan_wall_pencils): the pencils, and the offset of its length's table in the
+    // pencil twiddles (add_pencil_twiddles).
     bool pencils = false;
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
@@ -517,12 +517,18 @@ class PoissonCuda final : public PoissonBackend<T> {
     return true;
   }
 
-  // e^(-2 pi i k / n), k < n, appended to the pencil twiddles; returns their offset.
+  // The twiddle table of an n-point pencil FFT (pencil_twiddle_offset), appended to the
+  // pencil twiddles; returns its offset.
   std::int64_t add_pencil_twiddles(std::int64_t n) {
     const auto offset = static_cast<std::int64_t>(host_pencil_twiddles_.size());
-    for (std::int64_t k = 0; k < n; ++k) {
-      const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(n);
+    const auto root = [&](std::int64_t k, std::int64_t length) {
+      const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(length);
       host_pencil_twiddles_.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(-std::sin(angle))});
+    };
+    for (std::int64_t length = 16 * pencil_first_radix(static_cast<int>(n)); length <= n; length *= 16) {
+      const int run = pencil_twiddle_run(static_cast<int>(length));
+      for (int k = 0; k < run; ++k) root(k, length);
+      for (int k = 0; k < run; ++k) root(4 * k, length);
     }
     return offset;
   }
@@ -656,7 +662,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   PencilShape pencil_shape_{};
   std::int64_t pencil_twiddle_offset_ = 0;
   std::vector<PoissonComplex<T>> host_pencil_twiddles_;
-  DeviceBuffer<PoissonComplex<T>> pencil_twiddles_;  // e^(-2 pi i k / n), k < n, for each pencil axis
+  DeviceBuffer<PoissonComplex<T>> pencil_twiddles_;  // a pencil twiddle table for each pencil axis
   std::unique_ptr<CufftPlan> fourier_forward_;
   std::unique_ptr<CufftPlan> fourier_inverse_;
   GridView grid_view_{};

@@ -59,6 +59,32 @@ using PoissonDividePolicies = PolicyChain<ArchPolicy<900, PoissonDividePolicyOf<
 
 constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
 
+// A pencil FFT of `length` points runs a first pass of this radix (the remainder of the
+// length over radix-16 passes), then radix-16 passes.
+constexpr int pencil_first_radix(int length) {
+  return log2_of(length) % 4 == 0 ? (length < 16 ? length : 16) : 1 << (log2_of(length) % 4);
+}
+
+// The twiddle table of a pencil FFT (kernels/poisson_fft/pencil_fft.cuh), built by the
+// host, read by the kernels: for each radix-16 pass after the first, in order, with
+// L = Ns x 16 the length the pass completes and w = e^(-2 pi i / L), the 3 L / 16 values
+// w^k and then the 3 L / 16 values w^(4 k), k < 3 L / 16. Butterfly j of the pass turns
+// its inputs by w^(r (j mod Ns)), r < 16, from w^(r_low (j mod Ns)) and
+// w^(4 r_high (j mod Ns)), r = r_low + 4 r_high: neighbouring butterflies read
+// neighbouring entries (one table of e^(-2 pi i k / length) would put the first radix-16
+// pass's reads 16 or more entries apart, each in its own cache line).
+constexpr int pencil_twiddle_run(int pass_length) { return 3 * pass_length / 16; }
+// Where the pass completing pass_length starts in the table of `length` (and, with
+// pass_length = 16 x length, the table's size).
+constexpr int pencil_twiddle_offset(int length, int pass_length) {
+  int offset = 0;
+  for (int l = 16 * pencil_first_radix(length); l < pass_length && l <= length; l *= 16) {
+    offset += 2 * pencil_twiddle_run(l);
+  }
+  return offset;
+}
+constexpr int pencil_twiddle_count(int length) { return pencil_twiddle_offset(length, 16 * length); }
+
 // The launch shape for pencils of kLength complex T (kernels/poisson_fft/pencil_fft.cuh):
 // E = items a thread holds (16, or the length), kPencils = W pencils a block takes, and
 // the resident blocks asked of the compiler (a register cap). PencilPolicyFor picks them
@@ -79,9 +105,7 @@ struct PencilPolicy {
   static constexpr int padded(int index) { return index + index / 32; }
   static constexpr int shared_values = padded(kLength * pencils);
   static constexpr int shared_bytes = shared_values * complex_bytes;
-  // The first pass's radix: the remainder of the length over radix-16 passes.
-  static constexpr int first_radix = log2_of(kLength) % 4 == 0 ? (kLength < 16 ? kLength : 16)
-                                                               : 1 << (log2_of(kLength) % 4);
+  static constexpr int first_radix = pencil_first_radix(kLength);
 };
 
 // The pencil kernels' launch shape for each length, from launch shapes timed on the
