@@ -643,9 +643,18 @@ nb::object new_array(nb::handle like, const Extents& shape, nb::dlpack::dtype dt
   return like.is_none() ? exported : frameworks("wrap")(like, exported);
 }
 
+void require_writable_library(nb::handle out, const char* name, const char* routine) {
+  // JAX's DLPack export does not mark its arrays read-only; written, one would change
+  // behind JAX's back (JAX may share the buffer, a constant's among them).
+  detail::require(library_of(out) != Library::jax, routine, name,
+                  "is a JAX array, which is immutable; pass a writable array (NumPy, CuPy, PyTorch, Numba) "
+                  "or leave it out to get a new JAX array");
+}
+
 Array output_array(nb::handle out, const char* name, nb::handle like, const Extents& shape,
                    nb::dlpack::dtype dtype, const Target& target, StreamHandle stream, const char* routine,
                    nb::object& result) {
+  if (!out.is_none()) require_writable_library(out, name, routine);
   result = out.is_none() ? new_array(like, shape, dtype, target, stream) : nb::borrow(out);
   Array array = import_array(result, name, target, stream, dtype, Access::write, routine);
   require_shape(array, shape, routine);

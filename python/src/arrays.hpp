@@ -157,6 +157,10 @@ nb::object new_array_of(nb::handle like, const Extents& shape, const Target& tar
   return new_array(like, shape, nb::dtype<T>(), target, stream);
 }
 
+// Refuses, with InvalidArgument naming `name`, a caller's output array that cunum must not
+// write: a JAX array (immutable, though its DLPack export does not say so).
+void require_writable_library(nb::handle out, const char* name, const char* routine);
+
 // The output argument `out` (None: a new array like `like`), imported for writing.
 // Returns the Python object handed back to the caller in `result`.
 Array output_array(nb::handle out, const char* name, nb::handle like, const Extents& shape,

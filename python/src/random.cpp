@@ -30,6 +30,7 @@ nb::object fill(RandomGenerator& generator, nb::handle out, nb::handle size, nb:
   nb::object result = nb::borrow(out);
   Real real = dtype.is_none() ? Real::float64 : parse_real(dtype, routine);
   if (!out.is_none()) {
+    require_writable_library(out, "out", routine);
     real = real_of(import_array(out, "out", target, on, {}, Access::write, routine), routine);
     detail::require(dtype.is_none() || parse_real(dtype, routine) == real, routine, "dtype",
                     "differs from the dtype of 'out'");

@@ -112,6 +112,29 @@ def test_pytorch_cpu_tensors_read_from_their_attributes_agree_with_dlpack():
     assert float(out) == 523776.0
 
 
+def test_jax_arrays_are_read_and_refused_as_outputs():
+    # JAX arrays come in through __dlpack__ (here host memory, the cpu backend). They are
+    # immutable, but their DLPack export does not say so: given as out=, one would be
+    # written behind JAX's back, so every output refuses them by name, before any work.
+    jax = pytest.importorskip("jax", reason="JAX is not installed")
+    rng = np.random.default_rng(20261127)
+    host = {"spot": rng.uniform(50, 150, 1001), "strike": rng.uniform(50, 150, 1001),
+            "expiry": rng.uniform(0.01, 3, 1001)}
+    host = {name: values.astype(np.float32) for name, values in host.items()}
+    arrays = {name: jax.device_put(values, jax.devices("cpu")[0]) for name, values in host.items()}
+    pricer = cunum.BlackScholesPricer(("call", "put"), dtype="float32", backend="cpu")
+    results = pricer.price(arrays["spot"], arrays["strike"], arrays["expiry"], rate=0.03, volatility=0.2)
+    expected = pricer.price(host["spot"], host["strike"], host["expiry"], rate=0.03, volatility=0.2)
+    for name in ("call", "put"):
+        assert np.array_equal(np.asarray(results[name]), expected[name])
+    frozen = jax.numpy.zeros(1001, dtype=jax.numpy.float32)
+    require_error(cunum.InvalidArgument, "argument 'call' is a JAX array, which is immutable", pricer.price,
+                  arrays["spot"], arrays["strike"], arrays["expiry"], rate=0.03, volatility=0.2, out={"call": frozen})
+    generator = cunum.RandomGenerator(seed=1, backend="cpu")
+    require_error(cunum.InvalidArgument, "argument 'out' is a JAX array", generator.uniform, out=frozen)
+    assert not np.any(np.asarray(frozen))
+
+
 def test_pytorch_tensor_attributes_follow_changes_to_torch_tensor():
     # The binding reads a tensor's attributes through the descriptors of torch.Tensor's
     # MRO, kept with the type's version tag: a change to the class is seen at once, as

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import cunum
-from conftest import require_torch_import_routes_agree
+from conftest import require_error, require_torch_import_routes_agree
 
 pytestmark = pytest.mark.gpu
 
@@ -78,6 +78,34 @@ def test_pytorch_tensors_give_cupys_results_bit_for_bit(inputs):
                              volatility=device["volatility"])
     assert np.array_equal(host(results["call"]), host(with_cupy["call"]))
     assert np.array_equal(host(results["vega"]), host(with_cupy["vega"]))
+
+
+def test_jax_arrays_give_cupys_results_bit_for_bit_and_are_refused_as_outputs(inputs):
+    # JAX device arrays come in through __dlpack__; results come back as JAX arrays over
+    # cunum's own memory. cunum runs on the legacy default stream here and JAX reads on
+    # its own streams, so the caller synchronizes before JAX reads (docs/python.md).
+    jax = pytest.importorskip("jax", reason="JAX is not installed")
+    try:
+        gpu = jax.devices("gpu")[0]
+    except RuntimeError:
+        pytest.skip("JAX has no GPU backend here")
+    single = {name: values.astype(np.float32) for name, values in inputs.items()}
+    arrays = {name: jax.device_put(values, gpu) for name, values in single.items()}
+    pricer = cunum.BlackScholesPricer(("call", "vega"), dtype="float32", backend="cuda")
+    results = pricer.price(arrays["spot"], arrays["strike"], arrays["expiry"], rate=0.03,
+                           volatility=arrays["volatility"])
+    cunum.synchronize()
+    assert isinstance(results["call"], jax.Array) and results["call"].devices() == {gpu}
+    device = {name: cp.asarray(values) for name, values in single.items()}
+    with_cupy = pricer.price(device["spot"], device["strike"], device["expiry"], rate=0.03,
+                             volatility=device["volatility"])
+    for name in ("call", "vega"):
+        assert np.array_equal(np.asarray(results[name]), host(with_cupy[name]))
+    frozen = jax.device_put(np.zeros_like(single["spot"]), gpu)
+    require_error(cunum.InvalidArgument, "argument 'call' is a JAX array, which is immutable", pricer.price,
+                  arrays["spot"], arrays["strike"], arrays["expiry"], rate=0.03, volatility=0.2,
+                  out={"call": frozen})
+    assert not np.any(np.asarray(frozen))
 
 
 def test_a_call_on_a_capturing_stream_lands_in_the_graph_without_synchronising(inputs):
