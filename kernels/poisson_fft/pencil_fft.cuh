@@ -209,32 +209,126 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
   return place;
 }
 
-// The wall kernels' two real pencils, first and first + 1 (unit c's: first = 2c), as
-// the real and imaginary parts of one complex pencil; either may lie past the last.
-struct RealPencilPair {
-  std::int64_t first, offset;  // offset: of the pair's element 0 in the array
+// The wall kernels' two real pencils as the real and imaginary parts of one complex
+// pencil (unit c's): columns `first` and `second` of the real array (row_stride values a
+// row), 2c and 2c + 1; with a fold (PencilFold), coefficients c and n - c of the folded
+// axis (n = row_stride), both from mode c of its half spectrum by Makhoul's
+// post-processing and both making it again by his pre-processing (src/poisson_fft/
+// wall_transforms.hpp; c = 0, and c = n / 2 for even n, make one). Either may be
+// absent: past the last, or no coefficient.
+struct WallPencilPair {
+  std::int64_t first, second;
+  std::int64_t row0;  // the problem's first row: problem x the points on the pencil axis
   bool has_first, has_second;
 };
 
-__device__ inline RealPencilPair real_pencil_pair(const PencilPlace& place, const PencilShape& shape,
-                                                  std::int64_t points_on_axis) {
-  RealPencilPair pair;
-  pair.first = 2 * place.unit;
-  pair.offset = place.problem * points_on_axis * shape.row_stride + pair.first;
-  pair.has_first = pair.first < shape.row_stride;
-  pair.has_second = pair.first + 1 < shape.row_stride;
+template <class T>
+__device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const PencilShape& shape,
+                                           std::int64_t points_on_axis, const PencilFold<T>& fold) {
+  WallPencilPair pair;
+  const std::int64_t c = place.unit, n = shape.row_stride;
+  pair.row0 = place.problem * points_on_axis;
+  if (!fold.reads && !fold.writes) {
+    pair.first = 2 * c;
+    pair.second = 2 * c + 1;
+    pair.has_first = pair.first < n;
+    pair.has_second = pair.second < n;
+    return pair;
+  }
+  pair.first = c;
+  pair.has_first = 2 * c <= n;
+  pair.has_second = c > 0 && 2 * c < n;
+  pair.second = pair.has_second ? n - c : c;
   return pair;
 }
 
+// v[m] = element row(m) of the pair times sign(m) (sign 0: a zero, nothing read), for
+// each of the thread's registers: from the fold's spectrum where it reads one, else
+// from the pair's columns of `source`. The branch is outside the loops, so that
+// neither path's registers add to the other's.
+template <class Policy, class Row, class Sign>
+__device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
+                                      const WallPencilPair& pair, const PencilShape& shape,
+                                      const PencilFold<typename Policy::Value>& fold,
+                                      const typename Policy::Value* source, const Row& row, const Sign& sign) {
+  using T = typename Policy::Value;
+  const std::int64_t n = shape.row_stride;
+  if (fold.reads) {
+    const std::int64_t modes = n / 2 + 1;
+    const PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * modes + pair.first;
+    const PoissonComplex<T> first_twiddle = pair.has_first ? fold.twiddles[pair.first] : PoissonComplex<T>{};
+    const PoissonComplex<T> second_twiddle = pair.has_second ? fold.twiddles[pair.second] : PoissonComplex<T>{};
+#pragma unroll
+    for (int m = 0; m < Policy::items; ++m) {
+      const T s = sign(m);
+      if (s == T(0) || !pair.has_first) {
+        v[m] = {T(0), T(0)};
+        continue;
+      }
+      const PoissonComplex<T> mode = spectrum[row(m) * modes];
+      const T re = s * mode.re, im = s * mode.im;
+      v[m] = {cosine_coefficient(n, pair.first, first_twiddle.re, first_twiddle.im, re, im),
+              pair.has_second ? cosine_coefficient(n, pair.second, second_twiddle.re, second_twiddle.im, re, im)
+                              : T(0)};
+    }
+    return;
+  }
+  const T* rows = source + pair.row0 * n;
+#pragma unroll
+  for (int m = 0; m < Policy::items; ++m) {
+    const T s = sign(m);
+    const T* at = rows + row(m) * n;
+    v[m] = {s != T(0) && pair.has_first ? s * at[pair.first] : T(0),
+            s != T(0) && pair.has_second ? s * at[pair.second] : T(0)};
+  }
+}
+
+// Element row(m) of the pair = v[m] times sign(m), for each of the thread's registers
+// whose row(m) is not negative: into the fold's spectrum where it writes one, else into
+// the pair's columns of `target`.
+template <class Policy, class Row, class Sign>
+__device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value> (&v)[Policy::items],
+                                       const WallPencilPair& pair, const PencilShape& shape,
+                                       const PencilFold<typename Policy::Value>& fold, typename Policy::Value* target,
+                                       const Row& row, const Sign& sign) {
+  using T = typename Policy::Value;
+  if (!pair.has_first) return;
+  const std::int64_t n = shape.row_stride;
+  if (fold.writes) {
+    const std::int64_t modes = n / 2 + 1;
+    PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * modes + pair.first;
+    const PoissonComplex<T> twiddle = fold.twiddles[pair.first];
+#pragma unroll
+    for (int m = 0; m < Policy::items; ++m) {
+      if (row(m) < 0) continue;
+      const T s = sign(m), re = s * v[m].re, im = s * v[m].im;
+      const T mirror = pair.has_second ? im : pair.first == 0 ? T(0) : re;  // X_n = 0; X_{n - c} = X_c at c = n / 2
+      const HalfSpectrumValue<T> mode = cosine_inverse_mode(twiddle.re, twiddle.im, re, mirror);
+      spectrum[row(m) * modes] = {mode.re, mode.im};
+    }
+    return;
+  }
+  T* rows = target + pair.row0 * n;
+#pragma unroll
+  for (int m = 0; m < Policy::items; ++m) {
+    if (row(m) < 0) continue;
+    const T s = sign(m);
+    T* at = rows + row(m) * n;
+    at[pair.first] = s * v[m].re;
+    if (pair.has_second) at[pair.second] = s * v[m].im;
+  }
+}
+
 // Element e of both real pencils times the division's factor of coefficient e - shift,
-// 0 outside coefficients shift .. count - 1 + shift (a pencil past the last: 0).
+// 0 outside coefficients shift .. count - 1 + shift (a pencil absent: 0).
 template <class Policy, class Division>
 __device__ void divide_real_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
                                         const Division& division, const PencilShape& shape,
-                                        const PencilPlace& place, const RealPencilPair& pair, int shift, int count) {
+                                        const PencilPlace& place,
+                                        const WallPencilPair& pair, int shift, int count) {
   using T = typename Policy::Value;
   const PencilFactors<Division> first_factors(division, shape, place.problem, pair.first);
-  const PencilFactors<Division> second_factors(division, shape, place.problem, pair.first + 1);
+  const PencilFactors<Division> second_factors(division, shape, place.problem, pair.second);
 #pragma unroll
   for (int m = 0; m < Policy::items; ++m) {
     const int k = place.t + m * (Policy::length / Policy::items) - shift;
@@ -312,7 +406,8 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 // V_b = (Z_k - conj Z_{n-k}) / 2i, Y_k = 2 Re(e^(-i pi k / 2n) V_k); and back,
 // Z_k = e^(i pi k / 2n) (X_k - i X_{n-k}) of each, their sum with i before the second.
 // Reads `source`, writes `target` (may be the same array): grid samples in Makhoul's
-// shuffled order, coefficients in natural order. `quarter_twiddles` holds
+// shuffled order, coefficients in natural order; with `fold`, the folded axis's
+// spectrum in place of the grid samples (WallPencilPair). `quarter_twiddles` holds
 // (cos, sin)(pi k / 2n), k < n. Division: used by the turnaround only. With
 // `alternating` (Dirichlet walls at cells: DST-II / DST-III, src/poisson_fft/
 // wall_transforms.hpp) grid point i is taken and given times (-1)^i, and the division's
@@ -321,7 +416,8 @@ template <class Policy, WallStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     cosine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
                          const PencilValue<typename Policy::Value>* quarter_twiddles, bool alternating,
-                         const typename Policy::Value* source, typename Policy::Value* target) {
+                         PencilFold<typename Policy::Value> fold, const typename Policy::Value* source,
+                         typename Policy::Value* target) {
   using T = typename Policy::Value;
   constexpr int E = Policy::items;
   constexpr int n = Policy::length;
@@ -329,13 +425,11 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr bool kFromGrid = kStage != WallStage::inverse, kToGrid = kStage != WallStage::forward;
   PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
-  const RealPencilPair pair = real_pencil_pair(place, shape, n);
-  const std::int64_t offset = pair.offset;
-  const bool has_first = pair.has_first, has_second = pair.has_second;
+  const WallPencilPair pair = wall_pencil_pair(place, shape, n, fold);
   // Element e of the thread's pencil (its register m, e = t + m n / E) sits at this row.
   const auto row_of = [&](int m, bool grid) {
     const int e = place.t + m * kStride;
-    return (grid ? cosine_shuffle_source(n, e) : std::int64_t{e}) * shape.row_stride;
+    return grid ? cosine_shuffle_source(n, e) : std::int64_t{e};
   };
   // The sign of the grid point element m holds, on the grid's side (alternating).
   const auto grid_sign = [&](int m, bool grid) {
@@ -343,12 +437,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
                                                                                                          : T(1);
   };
   PencilValue<T> v[E];
-#pragma unroll
-  for (int m = 0; m < E; ++m) {
-    const std::int64_t row = offset + row_of(m, kFromGrid);
-    const T sign = grid_sign(m, kFromGrid);
-    v[m] = {has_first ? sign * source[row] : T(0), has_second ? sign * source[row + 1] : T(0)};
-  }
+  load_wall_pencil_pair<Policy>(
+      v, pair, shape, fold, source, [&](int m) { return row_of(m, kFromGrid); },
+      [&](int m) { return grid_sign(m, kFromGrid); });
   if constexpr (kStage != WallStage::inverse) {
     PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
     combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
@@ -368,13 +459,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     });
     PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
   }
-#pragma unroll
-  for (int m = 0; m < E; ++m) {
-    const std::int64_t row = offset + row_of(m, kToGrid);
-    const T sign = grid_sign(m, kToGrid);
-    if (has_first) target[row] = sign * v[m].re;
-    if (has_second) target[row + 1] = sign * v[m].im;
-  }
+  store_wall_pencil_pair<Policy>(
+      v, pair, shape, fold, target, [&](int m) { return row_of(m, kToGrid); },
+      [&](int m) { return grid_sign(m, kToGrid); });
 }
 
 // The sine transform DST-I of a Dirichlet axis of n points along pencils (its own
@@ -385,11 +472,13 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 // separates without a mirror: Y_a[k] = -Im U[k + 1], Y_b[k] = Re U[k + 1]. The
 // turnaround extends the divided coefficients oddly in registers (element e > n + 1
 // is minus the mirror's, element 2(n + 1) - e) and transforms again. Reads `source`,
-// writes `target` (may be the same array).
+// writes `target` (may be the same array); with `fold`, the folded axis's spectrum in
+// place of either (WallPencilPair).
 template <class Policy, WallStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     sine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
-                       const typename Policy::Value* source, typename Policy::Value* target) {
+                       PencilFold<typename Policy::Value> fold, const typename Policy::Value* source,
+                       typename Policy::Value* target) {
   using T = typename Policy::Value;
   constexpr int E = Policy::items;
   constexpr int kLength = Policy::length;
@@ -397,18 +486,11 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr int kStride = kLength / E;
   PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
-  const RealPencilPair pair = real_pencil_pair(place, shape, n);
-  const std::int64_t offset = pair.offset;
-  const bool has_first = pair.has_first, has_second = pair.has_second;
+  const WallPencilPair pair = wall_pencil_pair(place, shape, n, fold);
   PencilValue<T> v[E];
-#pragma unroll
-  for (int m = 0; m < E; ++m) {
-    const OddExtensionSource extension = odd_extension_source(n, place.t + m * kStride);
-    const std::int64_t row = offset + extension.source * shape.row_stride;
-    const T sign = static_cast<T>(extension.sign);
-    v[m] = {extension.sign != 0 && has_first ? sign * source[row] : T(0),
-            extension.sign != 0 && has_second ? sign * source[row + 1] : T(0)};
-  }
+  load_wall_pencil_pair<Policy>(
+      v, pair, shape, fold, source, [&](int m) { return odd_extension_source(n, place.t + m * kStride).source; },
+      [&](int m) { return static_cast<T>(odd_extension_source(n, place.t + m * kStride).sign); });
   PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
   // Coefficient k = e - 1 of each pencil, from element e (1 <= e <= n) of the DFT.
 #pragma unroll
@@ -426,14 +508,14 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 #pragma unroll
     for (int m = 0; m < E; ++m) v[m] = {-v[m].im, v[m].re};
   }
-#pragma unroll
-  for (int m = 0; m < E; ++m) {
-    const int e = place.t + m * kStride;
-    if (e < 1 || e > n) continue;
-    const std::int64_t row = offset + std::int64_t{e - 1} * shape.row_stride;
-    if (has_first) target[row] = v[m].re;
-    if (has_second) target[row + 1] = v[m].im;
-  }
+  // Coefficient (or sample) e - 1 from element e.
+  store_wall_pencil_pair<Policy>(
+      v, pair, shape, fold, target,
+      [&](int m) {
+        const int e = place.t + m * kStride;
+        return e >= 1 && e <= n ? std::int64_t{e - 1} : std::int64_t{-1};
+      },
+      [](int) { return T(1); });
 }
 
 }  // namespace cunum::detail

@@ -100,8 +100,22 @@ struct PencilShape {
   std::int64_t pencils, problems, tiles, row_stride;
   std::int64_t inner, outer;
   bool pencil_is_outer;
-
 };
+
+// A wall pencil kernel's fold of the array's contiguous axis, a cosine wall at cells of
+// row_stride points (kernels/poisson_fft/pencil_fft.cuh): the kernel reads that axis's
+// half spectra (its R2C's output, rows of row_stride / 2 + 1 modes) in place of its own
+// grid samples (`reads`), and writes the half spectra its C2R takes in place of its own
+// results (`writes`), doing that axis's Makhoul post- and pre-processing on the way;
+// `twiddles`: that axis's (cos, sin)(pi k / 2n). Its real arrays hold unit c's pencils
+// as coefficients c and n - c of that axis. Neither: no fold.
+template <class T>
+struct PencilFold {
+  PoissonComplex<T>* spectrum;
+  const PoissonComplex<T>* twiddles;
+  bool reads, writes;
+};
+
 
 // What a wall pencil kernel does: the forward transform of a wall axis (the grid's
 // samples to its coefficients: DCT-II or DST-I), the inverse (back: DCT-III or DST-I
@@ -190,19 +204,23 @@ void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t 
 
 // Stage `stage` of a Neumann axis's cosine transforms of DFT length `length` along
 // pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n);
-// `alternating`: grid point i times (-1)^i on the grid's side (Dirichlet at cells).
+// `alternating`: grid point i times (-1)^i on the grid's side (Dirichlet at cells);
+// `fold`: the contiguous axis folded in (its spectrum read or written in place of
+// `source` or `target`).
 template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   bool alternating, const T* source, T* target, StreamHandle stream);
+                                   bool alternating, const PencilFold<T>& fold, const T* source, T* target,
+                                   StreamHandle stream);
 
 // Stage `stage` of a Dirichlet axis's DST-I of DFT length `length` = 2(n + 1) along
 // pencils, source -> target (may be equal). DST-I is its own inverse: forward and
-// inverse are one kernel.
+// inverse are one kernel. `fold` as for the cosine pencils.
 template <class T>
 void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                  const SpectralTables<T>& division, PencilShape shape,
-                                 const PoissonComplex<T>* twiddles, const T* source, T* target, StreamHandle stream);
+                                 const PoissonComplex<T>* twiddles, const PencilFold<T>& fold, const T* source,
+                                 T* target, StreamHandle stream);
 
 }  // namespace cunum::detail

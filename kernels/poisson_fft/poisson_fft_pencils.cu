@@ -70,14 +70,15 @@ template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   bool alternating, const T* source, T* target, StreamHandle stream) {
+                                   bool alternating, const PencilFold<T>& fold, const T* source, T* target,
+                                   StreamHandle stream) {
   with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "poisson_cosine_pencil_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
     const auto launch = [&](auto kernel) {
       launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
-                    pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, source, target);
+                    pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, fold, source, target);
     };
     switch (stage) {
       case WallStage::forward:
@@ -93,17 +94,19 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
 template <class T>
 void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                  const SpectralTables<T>& division, PencilShape shape,
-                                 const PoissonComplex<T>* twiddles, const T* source, T* target, StreamHandle stream) {
+                                 const PoissonComplex<T>* twiddles, const PencilFold<T>& fold, const T* source,
+                                 T* target, StreamHandle stream) {
   with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "poisson_sine_pencil_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
-    // DST-I is its own inverse: one kernel serves both directions.
+    // DST-I is its own inverse: one kernel serves both directions (a fold's sides are
+    // the launch's arguments).
     const auto kernel = stage == WallStage::turnaround
                             ? sine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>
                             : sine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>;
     launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
-                  pencil_values(twiddles), source, target);
+                  pencil_values(twiddles), fold, source, target);
   });
 }
 
@@ -113,9 +116,11 @@ void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, s
                                                  StreamHandle);                                                   \
   template void launch_poisson_cosine_pencils(const PoissonDevice&, WallStage, std::int64_t,                      \
                                               const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
-                                              const PoissonComplex<T>*, bool, const T*, T*, StreamHandle);        \
+                                              const PoissonComplex<T>*, bool, const PencilFold<T>&, const T*, T*, \
+                                              StreamHandle);                                                      \
   template void launch_poisson_sine_pencils(const PoissonDevice&, WallStage, std::int64_t, const SpectralTables<T>&, \
-                                            PencilShape, const PoissonComplex<T>*, const T*, T*, StreamHandle);
+                                            PencilShape, const PoissonComplex<T>*, const PencilFold<T>&, const T*, \
+                                            T*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_PENCIL_LAUNCHERS, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

@@ -33,8 +33,10 @@
 // array; for the mixed axes at vertices, whose forward C2R leaves the coefficients in the
 // order their inverse R2C takes them, a division in place), or, where the slowest wall axis's DFT length is a power of two, that axis
 // turns around along pencils (cosine_pencil_kernel, sine_pencil_kernel) after the other
-// wall passes, those of its kind along pencils too. The inverse runs the passes in
-// reverse, the last one writing the solution.
+// wall passes, those of its kind along pencils too; there a contiguous wall axis at
+// cells folds into the first pencil kernel, which takes its R2C's half spectra and
+// gives its C2R's (plan_fold). The inverse runs the passes in reverse, the last one
+// writing the solution.
 // A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
 // solution directly (when they are aligned as cuFFT requires; otherwise they are
 // copied through the coefficient array).
@@ -129,6 +131,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     bool pencils = false;
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
+    // Its pencils fold in the contiguous wall axis (plan_fold): unit c is that axis's
+    // coefficients c and n - c.
+    bool folds = false;
   };
 
  public:
@@ -220,6 +225,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       complex_values = modes > complex_values ? modes : complex_values;
       walls_.push_back(std::move(wall));
     }
+    plan_fold();
     // The periodic axes of more than one point: one R2C over the innermost axes of the
     // coefficient array (or of the grid, for a fully periodic one).
     // With a pencil turnaround (plan_pencils), the R2C leaves out the slowest of them.
@@ -248,8 +254,13 @@ class PoissonCuda final : public PoissonBackend<T> {
     complex_ = DeviceBuffer<Complex>(complex_values, stream, memory_);
     line_real_ = DeviceBuffer<T>(line_reals, stream, memory_);
     // A fully periodic grid transforms the caller's arrays; it needs the coefficient
-    // array only for misaligned ones (allocated then) or to shift by u at the origin.
-    if (layout.wall_count > 0 || layout.last_fourier < 0 || layout.pin_origin) allocate_coefficients(stream);
+    // array only for misaligned ones (allocated then) or to shift by u at the origin. A
+    // grid whose only pencils fold in its only other wall axis needs it for that shift
+    // only.
+    const bool folded_only = layout.wall_count == 2 && folded_wall_ >= 0 && walls_[0].folds;
+    if ((layout.wall_count > 0 && !folded_only) || layout.last_fourier < 0 || layout.pin_origin) {
+      allocate_coefficients(stream);
+    }
 
     if (pencil_axis_ >= 0) pencil_twiddle_offset_ = add_pencil_twiddles(layout.shape[pencil_axis_]);
     for (Wall& wall : walls_) {
@@ -271,7 +282,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   void solve(const T* rhs, T* solution, StreamHandle stream) override {
     binding_.require_current(RoutineScope::current());
     if (layout_.reject_incompatible) refuse_capture(stream, "the reject rule waits for the sums of the right-hand side");
-    if (coefficients_.size() == 0 && !(complex_aligned(rhs) && complex_aligned(solution))) {
+    if (layout_.wall_count == 0 && coefficients_.size() == 0 && !(complex_aligned(rhs) && complex_aligned(solution))) {
       refuse_capture(stream,
                      "the first solve with an array not aligned to 2 x sizeof(T) allocates the solver's staging array "
                      "on the stream; make such a solve before capturing, or pass aligned arrays");
@@ -517,6 +528,32 @@ class PoissonCuda final : public PoissonBackend<T> {
     return true;
   }
 
+  // Whether the contiguous wall axis of a grid that turns around along wall pencils folds
+  // into its first pencil kernel (PencilFold): a cosine pass at cells (DCT-II forward),
+  // by line passes and the last of them, whose points are that kernel's whole rows. Its
+  // coefficients then never reach the coefficient array: that kernel takes its R2C's
+  // half spectra and the last inverse pencil kernel gives its C2R's, 2 passes fewer
+  // (its coefficient and inverse spectrum passes). Sets folded_wall_ and the kernel's
+  // wall's `folds` and units.
+  void plan_fold() {
+    const int last = static_cast<int>(walls_.size()) - 1;
+    if (last < 1 || !walls_[0].pencils) return;
+    const WallPass<T>& p = walls_[last].pass;
+    if (walls_[last].pencils || p.line != WallLine::cosine || p.dct3_forward) return;
+    if (coefficient_view_.stride[p.axis] != 1) return;
+    Wall* first = &walls_[0];  // the turnaround, unless a pencil pass runs before it
+    for (int w = 1; w < last; ++w) {
+      if (walls_[w].pencils) {
+        first = &walls_[w];
+        break;
+      }
+    }
+    if (first->pencil_shape.row_stride != p.n) return;
+    first->folds = true;
+    first->pencil_shape.pencils = p.n / 2 + 1;
+    folded_wall_ = last;
+  }
+
   // The twiddle table of an n-point pencil FFT (pencil_twiddle_offset), appended to the
   // pencil twiddles; returns its offset.
   std::int64_t add_pencil_twiddles(std::int64_t n) {
@@ -556,26 +593,38 @@ class PoissonCuda final : public PoissonBackend<T> {
                                      stream);
   }
 
-  // Stage `stage` of a wall's transforms along its pencils, source -> target.
+  // A cosine pass's (cos, sin)(pi k / 2n), interleaved: a complex value each.
+  static const PoissonComplex<T>* quarter_twiddles(const WallPass<T>& p) {
+    return reinterpret_cast<const PoissonComplex<T>*>(p.twiddles);
+  }
+
+  // Stage `stage` of a wall's transforms along its pencils, source -> target; where it
+  // folds, the folded axis's spectrum stands for the grid's side (`source` before the
+  // turnaround, `target` after it).
   void launch_wall_pencils(WallStage stage, const Wall& wall, const T* source, T* target, StreamHandle stream) {
     const PoissonComplex<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
     const SpectralTables<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
+    PencilFold<T> fold{nullptr, nullptr, false, false};
+    if (wall.folds) {
+      fold = {spectrum(), quarter_twiddles(walls_[folded_wall_].pass), stage != WallStage::inverse,
+              stage != WallStage::forward};
+    }
     if (wall.pass.line == WallLine::odd_extension) {
-      launch_poisson_sine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
+      launch_poisson_sine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles, fold,
                                   source, target, stream);
       return;
     }
-    // The Neumann pass's (cos, sin)(pi k / 2n), interleaved: a complex value each.
-    const auto* quarter_twiddles = reinterpret_cast<const PoissonComplex<T>*>(wall.pass.twiddles);
     launch_poisson_cosine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
-                                  quarter_twiddles, wall.pass.grid_side.alternating, source, target, stream);
+                                  quarter_twiddles(wall.pass), wall.pass.grid_side.alternating, fold, source, target,
+                                  stream);
   }
 
   // A grid without periodic axes whose slowest wall axis turns around along pencils:
   // the cuFFT wall passes, then the other pencil passes, forward (rhs -> coefficients);
   // the turnaround in place; the same passes back in reverse order, the last writing the
   // solution (through the coefficient array under the zero_at_origin gauge). The passes
-  // along different axes commute.
+  // along different axes commute. A folded wall (plan_fold) stops at its half spectra,
+  // which the first pencil kernel takes, and starts back from those the last gives.
   void solve_along_wall_pencils(const T* rhs, T* solution, StreamHandle stream) {
     std::vector<int> passes;
     for (const bool pencils : {false, true}) {
@@ -590,7 +639,7 @@ class PoissonCuda final : public PoissonBackend<T> {
         launch_wall_pencils(WallStage::forward, wall, current, coefficients_.data(), stream);
       } else {
         transform_lines(wall, current, current == rhs ? wall.on_grid : wall.on_coefficients, stream);
-        store_coefficients(wall, stream);
+        if (w != folded_wall_) store_coefficients(wall, stream);
       }
       current = coefficients_.data();
     }
@@ -602,7 +651,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       if (wall.pencils) {
         launch_wall_pencils(WallStage::inverse, wall, coefficients_.data(), target, stream);
       } else {
-        load_inverse_lines(wall, stream);
+        if (*pass != folded_wall_) load_inverse_lines(wall, stream);
         inverse_transform_lines(wall, target, target == solution ? wall.on_grid : wall.on_coefficients, stream);
       }
     }
@@ -659,6 +708,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   DeviceBuffer<unsigned char> work_area_;
   std::vector<Wall> walls_;
   int pencil_axis_ = -1;              // the axis of the periodic pencil turnaround; -1 without one
+  int folded_wall_ = -1;              // the wall folded into pencils (plan_fold); -1 without one
   PencilShape pencil_shape_{};
   std::int64_t pencil_twiddle_offset_ = 0;
   std::vector<PoissonComplex<T>> host_pencil_twiddles_;
