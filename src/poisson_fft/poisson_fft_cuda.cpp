@@ -134,6 +134,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     // Its pencils fold in the contiguous wall axis (plan_fold): unit c is that axis's
     // coefficients c and n - c.
     bool folds = false;
+    // The folded wall's lines are transformed in place in the complex array (lines_of),
+    // a line pitch of its half spectrum's reals; other line arrays have the R2C's length.
+    bool in_place_lines = false;
+    std::int64_t line_pitch = 0;
   };
 
  public:
@@ -210,22 +214,28 @@ class PoissonCuda final : public PoissonBackend<T> {
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
         }
       }
-      if (plan_wall_pencils(w, wall)) {
-        walls_.push_back(std::move(wall));  // no plans or line arrays
-        continue;
-      }
-      long long length = p.length, half = p.half, n = p.n;
-      wall.r2c = plan(1, &length, &length, 1, p.length, &half, 1, p.half, Library::forward_type, p.lines);
-      if (p.line == WallLine::cosine) {
-        wall.c2r = plan(1, &n, &half, 1, p.half, &n, 1, p.n, Library::inverse_type, p.lines);
-      }
-      const auto reals = static_cast<std::size_t>(p.lines * p.length);
-      const auto modes = static_cast<std::size_t>(p.lines * p.half);
-      line_reals = reals > line_reals ? reals : line_reals;
-      complex_values = modes > complex_values ? modes : complex_values;
+      plan_wall_pencils(w, wall);
       walls_.push_back(std::move(wall));
     }
     plan_fold();
+    // The line passes' plans and arrays (the pencil passes need neither).
+    for (int w = 0; w < layout.wall_count; ++w) {
+      Wall& wall = walls_[w];
+      if (wall.pencils) continue;
+      const WallPass<T>& p = wall.pass;
+      const bool in_place = w == folded_wall_;
+      wall.in_place_lines = in_place;
+      wall.line_pitch = in_place ? 2 * p.half : p.length;
+      long long length = p.length, half = p.half, n = p.n, pitch = wall.line_pitch;
+      wall.r2c = plan(1, &length, &pitch, 1, pitch, &half, 1, p.half, Library::forward_type, p.lines);
+      if (p.line == WallLine::cosine) {
+        wall.c2r = plan(1, &n, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
+      }
+      const auto reals = static_cast<std::size_t>(in_place ? 0 : p.lines * p.length);
+      const auto modes = static_cast<std::size_t>(p.lines * p.half);
+      line_reals = reals > line_reals ? reals : line_reals;
+      complex_values = modes > complex_values ? modes : complex_values;
+    }
     // The periodic axes of more than one point: one R2C over the innermost axes of the
     // coefficient array (or of the grid, for a fully periodic one).
     // With a pencil turnaround (plan_pencils), the R2C leaves out the slowest of them.
@@ -258,7 +268,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     // grid whose only pencils fold in its only other wall axis needs it for that shift
     // only.
     const bool folded_only = layout.wall_count == 2 && folded_wall_ >= 0 && walls_[0].folds;
-    if ((layout.wall_count > 0 && !folded_only) || layout.last_fourier < 0 || layout.pin_origin) {
+    if ((layout.wall_count > 0 && !folded_only) || (layout.wall_count == 0 && layout.last_fourier < 0) ||
+        layout.pin_origin) {
       allocate_coefficients(stream);
     }
 
@@ -369,24 +380,30 @@ class PoissonCuda final : public PoissonBackend<T> {
   // way back, load_inverse_lines (the inverse's lines from the coefficient array) and
   // inverse_transform_lines (their inverse DFT into `target`). A Dirichlet pass is its
   // own inverse.
+  // A line pass's line array: the complex array itself for the folded wall (an R2C and
+  // a C2R in place), else the real one.
+  T* lines_of(const Wall& wall) {
+    return wall.in_place_lines ? reinterpret_cast<T*>(complex_.data()) : line_real_.data();
+  }
+
   void transform_lines(const Wall& wall, const T* source, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     if (p.dct3_forward) {
       launch_poisson_cosine_inverse_spectrum(device_, p.grid_side, p.n, p.twiddles, geometry, p.half, source,
                                              spectrum(), stream);
-      CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), line_real_.data()));
+      CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
       return;
     }
-    launch_poisson_wall_lines(device_, p.line, p.grid_side, p.n, geometry, p.length, source, line_real_.data(),
+    launch_poisson_wall_lines(device_, p.line, p.grid_side, p.n, geometry, wall.line_pitch, source, lines_of(wall),
                               stream);
-    CUNUM_CHECK(Library::forward(wall.r2c->get(), line_real_.data(), complex_.data()));
+    CUNUM_CHECK(Library::forward(wall.r2c->get(), lines_of(wall), complex_.data()));
   }
 
   void store_coefficients(const Wall& wall, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     if (p.dct3_forward) {
-      launch_poisson_cosine_unshuffle(device_, GridSide{}, p.n, wall.on_coefficients, p.n,
-                                      static_cast<const T*>(line_real_.data()), coefficients_.data(), stream);
+      launch_poisson_cosine_unshuffle(device_, GridSide{}, p.n, wall.on_coefficients, wall.line_pitch,
+                                      static_cast<const T*>(lines_of(wall)), coefficients_.data(), stream);
       return;
     }
     launch_poisson_wall_coefficients(device_, p.line, GridSide{}, p.n, p.twiddles, wall.on_coefficients, p.half,
@@ -396,7 +413,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   // The last pass's coefficients divided and turned into its inverse's lines.
   void turn_around(const Wall& wall, StreamHandle stream) {
     launch_poisson_turnaround(device_, wall.pass, wall.on_coefficients, division(wall.on_coefficients), spectrum(),
-                              line_real_.data(), stream);
+                              lines_of(wall), stream);
   }
 
   // The inverse's input from the coefficient array: the DCT-III's half spectrum (the
@@ -410,19 +427,19 @@ class PoissonCuda final : public PoissonBackend<T> {
                                              source, spectrum(), stream);
       return;
     }
-    launch_poisson_wall_lines(device_, p.line, GridSide{}, p.n, wall.on_coefficients, p.length, source,
-                              line_real_.data(), stream);
+    launch_poisson_wall_lines(device_, p.line, GridSide{}, p.n, wall.on_coefficients, wall.line_pitch, source,
+                              lines_of(wall), stream);
   }
 
   void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     if (p.line == WallLine::cosine && !p.dct3_forward) {
-      CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), line_real_.data()));
-      launch_poisson_cosine_unshuffle(device_, p.grid_side, p.n, geometry, p.n,
-                                      static_cast<const T*>(line_real_.data()), target, stream);
+      CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
+      launch_poisson_cosine_unshuffle(device_, p.grid_side, p.n, geometry, wall.line_pitch,
+                                      static_cast<const T*>(lines_of(wall)), target, stream);
       return;
     }
-    CUNUM_CHECK(Library::forward(wall.r2c->get(), line_real_.data(), complex_.data()));
+    CUNUM_CHECK(Library::forward(wall.r2c->get(), lines_of(wall), complex_.data()));
     launch_poisson_wall_coefficients(device_, p.line, p.grid_side, p.n, p.twiddles, geometry, p.half,
                                      static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
   }

@@ -141,7 +141,8 @@ struct PassSample {
   int sign;
 };
 
-// Sample e of the R2C input `line` makes of a line's n values.
+// Sample e of the R2C input `line` makes of a line's n values (a cosine line padded
+// beyond n with zeros, for an R2C in place).
 CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, std::int64_t e) {
   switch (line) {
     case WallLine::odd_extension: {
@@ -153,7 +154,7 @@ CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, s
       const std::int64_t i = quarter_shuffle_source(n, e);
       return {i < 0 ? 0 : i, i < 0 ? 0 : 1};
     }
-    default: return {cosine_shuffle_source(n, e), 1};
+    default: return e < n ? PassSample{cosine_shuffle_source(n, e), 1} : PassSample{0, 0};  // past n: padding
   }
 }
 
