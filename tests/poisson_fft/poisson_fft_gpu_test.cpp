@@ -431,9 +431,11 @@ TYPED_TEST(PoissonGpu, WallPassesAcrossManyTiles2DBatched) {
 TYPED_TEST(PoissonGpu, MisalignedArrays) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  // The second grid's slow axis turns around in the pencil kernel.
+  // The second grid's slow axis turns around in the pencil kernel; the third's too, its
+  // contiguous wall axis folded in (no coefficient array: no staging either).
   for (const PoissonGrid& grid : {PoissonGrid{{30, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}},
-                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}}}) {
+                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}},
+                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kNeumann, kNeumann}}}) {
     PoissonSolver<T> solver(grid, {}, Backend::cuda);
     const auto n = static_cast<std::size_t>(solver.size());
     const std::vector<T> f = cunum::testing::random_vector<T>(n, 300 + n);
@@ -681,7 +683,7 @@ void expect_solve_replays(PoissonSolver<T>& solver, const T* rhs, T* solution, c
 
 // The graph-capture contract: solve() is captured (cuFFT plans and the module's own
 // kernels alike) on every path: the periodic pencil turnaround and cuFFT's division,
-// line passes, cosine and sine pencils, and the zero_at_origin shift.
+// line passes, cosine and sine pencils (a wall folded in), and the zero_at_origin shift.
 TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
@@ -692,6 +694,7 @@ TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
       {{{30, 17, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 2}, {}},
       {{{70, 33, 45}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
       {{{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}},
+      {{{64, 40}, {1.0, 1.0}, {kNeumann, kNeumann}, 2}, {}},
       {{{15, 8, 31}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
       {{{9, 16, 12}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kPeriodic}}, origin},
   };
