@@ -464,6 +464,42 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
       [&](int m) { return grid_sign(m, kToGrid); });
 }
 
+// A periodic axis's turnaround along pencils with the contiguous wall axis at cells
+// folded in (PencilFold, WallPencilPair: that axis's coefficients c and n - c as the real
+// and imaginary parts of pencil c, the periodic axis in natural order). The pencil's DFT
+// Z holds both real pencils' DFTs, A_m = (Z_m + conj Z_-m) / 2 and
+// B_m = (Z_m - conj Z_-m) / 2i, each divided by its own factor f_a, f_b (coefficient c's
+// and n - c's), and A'_m + i B'_m = ((f_a + f_b) / 2) Z_m + ((f_a - f_b) / 2) conj Z_-m,
+// the mirror read through shared memory; then the inverse DFT. In place in the fold's
+// spectrum.
+template <class Policy, class Division>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    folded_pencil_turnaround_kernel(Division division, PencilShape shape,
+                                    const PencilValue<typename Policy::Value>* twiddles,
+                                    PencilFold<typename Policy::Value> fold) {
+  using T = typename Policy::Value;
+  constexpr int E = Policy::items;
+  constexpr int kStride = Policy::length / E;
+  PencilValue<T>* tile = pencil_tile<T>();
+  const PencilPlace place = pencil_place<Policy>(shape);
+  const WallPencilPair pair = wall_pencil_pair(place, shape, Policy::length, fold);
+  const auto row = [&](int m) { return std::int64_t{place.t + m * kStride}; };
+  const auto unsigned_sample = [](int) { return T(1); };
+  PencilValue<T> v[E];
+  load_wall_pencil_pair<Policy>(v, pair, shape, fold, nullptr, row, unsigned_sample);
+  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+  const PencilFactors<Division> first_factors(division, shape, place.problem, pair.first);
+  const PencilFactors<Division> second_factors(division, shape, place.problem, pair.second);
+  combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
+    const T first = pair.has_first ? first_factors(k) : T(0);
+    const T second = pair.has_second ? second_factors(k) : T(0);
+    const T sum = (first + second) / 2, difference = (first - second) / 2;
+    return PencilValue<T>{sum * z.re + difference * mirror.re, sum * z.im - difference * mirror.im};
+  });
+  PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
+  store_wall_pencil_pair<Policy>(v, pair, shape, fold, nullptr, row, unsigned_sample);
+}
+
 // The sine transform DST-I of a Dirichlet axis of n points along pencils (its own
 // inverse: any stage but the turnaround is the one transform): one DFT of
 // length 2(n + 1) (Policy::length) of the odd extension (src/poisson_fft/

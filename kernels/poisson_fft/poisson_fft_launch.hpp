@@ -214,6 +214,14 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
                                    bool alternating, const PencilFold<T>& fold, const T* source, T* target,
                                    StreamHandle stream);
 
+// The turnaround along pencils of `length` points of a periodic axis with the
+// contiguous wall axis folded in (`fold` reads and writes its half spectra), in place.
+template <class T>
+void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
+                                             const SpectralTables<T>& division, PencilShape shape,
+                                             const PoissonComplex<T>* twiddles, const PencilFold<T>& fold,
+                                             StreamHandle stream);
+
 // Stage `stage` of a Dirichlet axis's DST-I of DFT length `length` = 2(n + 1) along
 // pencils, source -> target (may be equal). DST-I is its own inverse: forward and
 // inverse are one kernel. `fold` as for the cosine pencils.

@@ -35,8 +35,9 @@
 // turns around along pencils (cosine_pencil_kernel, sine_pencil_kernel) after the other
 // wall passes, those of its kind along pencils too; there a contiguous wall axis at
 // cells folds into the first pencil kernel, which takes its R2C's half spectra and
-// gives its C2R's (plan_fold). The inverse runs the passes in reverse, the last one
-// writing the solution.
+// gives its C2R's (plan_fold); likewise a grid of one periodic axis and a contiguous
+// wall axis at cells turns around along the periodic axis (plan_periodic_fold). The
+// inverse runs the passes in reverse, the last one writing the solution.
 // A fully periodic grid needs no pass: R2C reads the right-hand side and C2R writes the
 // solution directly (when they are aligned as cuFFT requires; otherwise they are
 // copied through the coefficient array).
@@ -217,6 +218,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       plan_wall_pencils(w, wall);
       walls_.push_back(std::move(wall));
     }
+    plan_periodic_fold();
     plan_fold();
     // The line passes' plans and arrays (the pencil passes need neither).
     for (int w = 0; w < layout.wall_count; ++w) {
@@ -239,7 +241,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     // The periodic axes of more than one point: one R2C over the innermost axes of the
     // coefficient array (or of the grid, for a fully periodic one).
     // With a pencil turnaround (plan_pencils), the R2C leaves out the slowest of them.
-    if (layout.last_fourier >= 0) {
+    if (layout.last_fourier >= 0 && !periodic_fold_) {
       const bool pencils = plan_pencils();
       long long dims[kPoissonAxes];
       int rank = 0;
@@ -267,7 +269,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     // array only for misaligned ones (allocated then) or to shift by u at the origin. A
     // grid whose only pencils fold in its only other wall axis needs it for that shift
     // only.
-    const bool folded_only = layout.wall_count == 2 && folded_wall_ >= 0 && walls_[0].folds;
+    const bool folded_only = periodic_fold_ || (layout.wall_count == 2 && folded_wall_ >= 0 && walls_[0].folds);
     if ((layout.wall_count > 0 && !folded_only) || (layout.wall_count == 0 && layout.last_fourier < 0) ||
         layout.pin_origin) {
       allocate_coefficients(stream);
@@ -303,6 +305,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     for (CufftPlan* each : plans()) CUNUM_CHECK(cufftSetStream(each->get(), stream));
     if (!walls_.empty() && walls_[0].pencils) {
       solve_along_wall_pencils(rhs, solution, stream);
+      return;
+    }
+    if (periodic_fold_) {
+      solve_periodic_fold(rhs, solution, stream);
       return;
     }
     const std::int64_t total = layout_.batch * layout_.points;
@@ -571,6 +577,52 @@ class PoissonCuda final : public PoissonBackend<T> {
     folded_wall_ = last;
   }
 
+  // Whether a grid of one periodic axis and one wall axis at cells (its other axes of
+  // one point), the wall axis contiguous and the periodic one of a pencil length, turns
+  // around along the periodic axis's pencils with the wall folded in
+  // (folded_pencil_turnaround_kernel): the wall's lines and R2C in place, that
+  // turnaround, the C2R and the unshuffle, 5 launches over the input's size in work
+  // memory, where the route through the coefficient array takes 9 (two of them
+  // transposes) over 3 times it. Sets periodic_fold_, folded_wall_, pencil_axis_ and
+  // pencil_shape_.
+  void plan_periodic_fold() {
+    if (layout_.wall_count != 1) return;
+    const WallPass<T>& p = walls_[0].pass;
+    if (p.line != WallLine::cosine || p.dct3_forward || p.n < 2 || grid_view_.stride[p.axis] != 1) return;
+    int periodic = -1;
+    for (int a = 0; a < kPoissonAxes; ++a) {
+      if (a == p.axis || layout_.shape[a] == 1) continue;
+      if (!layout_.fourier[a] || periodic >= 0) return;
+      periodic = a;
+    }
+    if (periodic < 0 || !pencil_shared_memory_fits(layout_.shape[periodic])) return;
+    periodic_fold_ = true;
+    folded_wall_ = 0;
+    pencil_axis_ = periodic;
+    pencil_shape_.pencil_is_outer = true;  // the division's outer axis is the periodic one
+    pencil_shape_.inner = 1;
+    pencil_shape_.outer = 1;
+    pencil_shape_.row_stride = p.n;
+    pencil_shape_.pencils = p.n / 2 + 1;
+    pencil_shape_.problems = layout_.batch;
+  }
+
+  // The grid of plan_periodic_fold: its wall's forward lines, the turnaround along the
+  // periodic axis on the wall's half spectra, the wall's inverse lines into the solution
+  // (through the coefficient array under the zero_at_origin gauge).
+  void solve_periodic_fold(const T* rhs, T* solution, StreamHandle stream) {
+    const Wall& wall = walls_[0];
+    const int other = kPoissonAxes * (kPoissonAxes - 1) / 2 - pencil_axis_ - wall.pass.axis;
+    transform_lines(wall, rhs, wall.on_grid, stream);
+    const PencilFold<T> fold{spectrum(), quarter_twiddles(wall.pass), true, true};
+    launch_poisson_folded_pencil_turnaround(device_, layout_.shape[pencil_axis_],
+                                            division(pencil_axis_, wall.pass.axis, other), pencil_shape_,
+                                            pencil_twiddles_.data() + pencil_twiddle_offset_, fold, stream);
+    const bool in_solution = !layout_.pin_origin;
+    inverse_transform_lines(wall, in_solution ? solution : coefficients_.data(), wall.on_grid, stream);
+    if (!in_solution) copy_out_coefficients(solution, stream);
+  }
+
   // The twiddle table of an n-point pencil FFT (pencil_twiddle_offset), appended to the
   // pencil twiddles; returns its offset.
   std::int64_t add_pencil_twiddles(std::int64_t n) {
@@ -725,7 +777,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   DeviceBuffer<unsigned char> work_area_;
   std::vector<Wall> walls_;
   int pencil_axis_ = -1;              // the axis of the periodic pencil turnaround; -1 without one
-  int folded_wall_ = -1;              // the wall folded into pencils (plan_fold); -1 without one
+  int folded_wall_ = -1;              // the wall folded into pencils (plan_fold, plan_periodic_fold); -1 without one
+  bool periodic_fold_ = false;        // the grid turns around as plan_periodic_fold says
   PencilShape pencil_shape_{};
   std::int64_t pencil_twiddle_offset_ = 0;
   std::vector<PoissonComplex<T>> host_pencil_twiddles_;

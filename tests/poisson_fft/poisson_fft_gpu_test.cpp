@@ -397,6 +397,40 @@ TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
   compare_backends<TypeParam>({{8, 31, 6}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kDirichlet}, 3}, {}, ++stream);
 }
 
+// The periodic turnaround with a wall at cells folded in (a periodic slow axis of
+// power-of-two length, the contiguous axis Neumann or Dirichlet at cells, every other
+// axis of one point): every length from 2 to 8192, even and odd wall lengths (modes 0
+// and n / 2 carry one coefficient each), batches, both discretizations, screening and
+// both gauges.
+TYPED_TEST(PoissonGpu, FoldedPeriodicTurnaroundAtEveryLength) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 1300;
+  PoissonOptions finite_difference;
+  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  PoissonOptions screened_origin;
+  screened_origin.screening = 3;
+  screened_origin.gauge = PoissonGauge::zero_at_origin;
+  const auto at_cells = [](PoissonGrid grid) {
+    grid.centrings.assign(grid.shape.size(), kCell);
+    return grid;
+  };
+  const std::vector<std::int64_t> lengths = under_sanitizer()
+                                                ? std::vector<std::int64_t>{2, 32, 512, 8192}
+                                                : std::vector<std::int64_t>{2,   4,   8,    16,   32,   64,  128,
+                                                                            256, 512, 1024, 2048, 4096, 8192};
+  for (const std::int64_t n : lengths) {
+    const std::int64_t m = n <= 64 ? 37 : 3 + 1024 / n;
+    compare_backends<TypeParam>(at_cells({{n, m}, {1.0, 2.0}, {kPeriodic, kNeumann}}), {}, ++stream);
+    compare_backends<TypeParam>(at_cells({{n, m + 1}, {1.0, 1.0}, {kPeriodic, kDirichlet}, 2}), finite_difference,
+                                ++stream);
+    compare_backends<TypeParam>(at_cells({{n, 2}, {1.0, 1.0}, {kPeriodic, kNeumann}}), screened_origin, ++stream);
+  }
+  compare_backends<TypeParam>(at_cells({{16, 1, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kNeumann}, 3}),
+                              screened_origin, ++stream);
+  compare_backends<TypeParam>(at_cells({{32, 10, 1}, {1.0, 1.0, 1.0}, {kPeriodic, kDirichlet, kPeriodic}}), {},
+                              ++stream);
+}
+
 // Wall passes whose lines span several 32 x 32 tiles, partial ones at every edge, in
 // every position of the axis order (contiguous lines, and lines transposed through
 // shared memory with lanes on either other axis), batched and mixed with periodic axes.
@@ -431,11 +465,13 @@ TYPED_TEST(PoissonGpu, WallPassesAcrossManyTiles2DBatched) {
 TYPED_TEST(PoissonGpu, MisalignedArrays) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  // The second grid's slow axis turns around in the pencil kernel; the third's too, its
-  // contiguous wall axis folded in (no coefficient array: no staging either).
+  // The second grid's slow axis turns around in the pencil kernel; the third's and the
+  // fourth's too, their contiguous wall axis folded in (no coefficient array: no staging
+  // either).
   for (const PoissonGrid& grid : {PoissonGrid{{30, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}},
                                   PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}},
-                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kNeumann, kNeumann}}}) {
+                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kNeumann, kNeumann}},
+                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kNeumann}}}) {
     PoissonSolver<T> solver(grid, {}, Backend::cuda);
     const auto n = static_cast<std::size_t>(solver.size());
     const std::vector<T> f = cunum::testing::random_vector<T>(n, 300 + n);
@@ -695,6 +731,7 @@ TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
       {{{70, 33, 45}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
       {{{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}},
       {{{64, 40}, {1.0, 1.0}, {kNeumann, kNeumann}, 2}, {}},
+      {{{32, 40}, {1.0, 1.0}, {kPeriodic, kNeumann}, 2}, {}},
       {{{15, 8, 31}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
       {{{9, 16, 12}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kPeriodic}}, origin},
   };
