@@ -210,54 +210,74 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
 }
 
 // The wall kernels' two real pencils as the real and imaginary parts of one complex
-// pencil (unit c's): columns `first` and `second` of the real array (row_stride values a
-// row), 2c and 2c + 1; with a fold (PencilFold), coefficients c and n - c of the folded
-// axis (n = row_stride), both from mode c of its half spectrum by Makhoul's
-// post-processing and both making it again by his pre-processing (src/poisson_fft/
-// wall_transforms.hpp; c = 0, and c = n / 2 for even n, make one). Either may be
-// absent: past the last, or no coefficient.
+// pencil (unit u's): columns `first` and `second` of the real array (row_stride values a
+// row), 2u and 2u + 1. With a fold (PencilFold), the folded axis (its points n, the
+// array's contiguous axis) has n / 2 + 1 slots a line, one a mode c, and unit u is slot
+// c of line l: columns l n + c and l n + n - c, coefficients c and n - c of that line,
+// both from mode c of its half spectrum by Makhoul's post-processing and both making it
+// again by his pre-processing (src/poisson_fft/wall_transforms.hpp; c = 0, and c = n / 2
+// for even n, make one); the fold's `slots` keep the pair in slot u of the spectrum's
+// rows instead of the real array. Either may be absent: past the last, or no coefficient.
 struct WallPencilPair {
   std::int64_t first, second;
-  std::int64_t row0;  // the problem's first row: problem x the points on the pencil axis
+  std::int64_t unit, mode;  // the fold's slot and mode c
+  std::int64_t row0;        // the problem's first row: problem x the points on the pencil axis
   bool has_first, has_second;
 };
+
+template <class T>
+__device__ bool folded(const PencilFold<T>& fold) {
+  return fold.reads || fold.writes || fold.slots;
+}
+
+// The fold's slots a row: n / 2 + 1 for each line of the folded axis in a row.
+template <class T>
+__device__ std::int64_t slots_a_row(const PencilFold<T>& fold, const PencilShape& shape) {
+  return shape.row_stride / fold.points * (fold.points / 2 + 1);
+}
 
 template <class T>
 __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const PencilShape& shape,
                                            std::int64_t points_on_axis, const PencilFold<T>& fold) {
   WallPencilPair pair;
-  const std::int64_t c = place.unit, n = shape.row_stride;
+  const std::int64_t u = place.unit, n = shape.row_stride;
+  pair.unit = u;
   pair.row0 = place.problem * points_on_axis;
-  if (!fold.reads && !fold.writes) {
-    pair.first = 2 * c;
-    pair.second = 2 * c + 1;
+  if (!folded(fold)) {
+    pair.mode = 0;
+    pair.first = 2 * u;
+    pair.second = 2 * u + 1;
     pair.has_first = pair.first < n;
     pair.has_second = pair.second < n;
     return pair;
   }
-  pair.first = c;
-  pair.has_first = 2 * c <= n;
-  pair.has_second = c > 0 && 2 * c < n;
-  pair.second = pair.has_second ? n - c : c;
+  const std::int64_t points = fold.points, modes = points / 2 + 1, line = u / modes, c = u - line * modes;
+  pair.mode = c;
+  pair.first = line * points + c;
+  pair.has_first = u < slots_a_row(fold, shape);
+  pair.has_second = pair.has_first && c > 0 && 2 * c < points;
+  pair.second = line * points + (pair.has_second ? points - c : c);
   return pair;
 }
 
 // v[m] = element row(m) of the pair times sign(m) (sign 0: a zero, nothing read), for
-// each of the thread's registers: from the fold's spectrum where it reads one, else
-// from the pair's columns of `source`. The branch is outside the loops, so that
-// neither path's registers add to the other's.
+// each of the thread's registers: from the fold's spectrum where it reads one (Makhoul's
+// post-processing), else from the fold's slots, else from the pair's columns of
+// `source`. The branches are outside the loops, so that no path's registers add to
+// another's.
 template <class Policy, class Row, class Sign>
 __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
                                       const WallPencilPair& pair, const PencilShape& shape,
                                       const PencilFold<typename Policy::Value>& fold,
                                       const typename Policy::Value* source, const Row& row, const Sign& sign) {
   using T = typename Policy::Value;
-  const std::int64_t n = shape.row_stride;
-  if (fold.reads) {
-    const std::int64_t modes = n / 2 + 1;
-    const PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * modes + pair.first;
-    const PoissonComplex<T> first_twiddle = pair.has_first ? fold.twiddles[pair.first] : PoissonComplex<T>{};
-    const PoissonComplex<T> second_twiddle = pair.has_second ? fold.twiddles[pair.second] : PoissonComplex<T>{};
+  if (fold.reads || fold.slots) {
+    const std::int64_t slots = slots_a_row(fold, shape);
+    const PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * slots + pair.unit;
+    const std::int64_t n = fold.points, c = pair.mode;
+    PoissonComplex<T> first_twiddle{}, second_twiddle{};
+    if (fold.reads && pair.has_first) first_twiddle = fold.twiddles[c];
+    if (fold.reads && pair.has_second) second_twiddle = fold.twiddles[n - c];
 #pragma unroll
     for (int m = 0; m < Policy::items; ++m) {
       const T s = sign(m);
@@ -265,14 +285,18 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
         v[m] = {T(0), T(0)};
         continue;
       }
-      const PoissonComplex<T> mode = spectrum[row(m) * modes];
-      const T re = s * mode.re, im = s * mode.im;
-      v[m] = {cosine_coefficient(n, pair.first, first_twiddle.re, first_twiddle.im, re, im),
-              pair.has_second ? cosine_coefficient(n, pair.second, second_twiddle.re, second_twiddle.im, re, im)
-                              : T(0)};
+      const PoissonComplex<T> slot = spectrum[row(m) * slots];
+      const T re = s * slot.re, im = s * slot.im;
+      if (!fold.reads) {
+        v[m] = {re, pair.has_second ? im : T(0)};
+        continue;
+      }
+      v[m] = {cosine_coefficient(n, c, first_twiddle.re, first_twiddle.im, re, im),
+              pair.has_second ? cosine_coefficient(n, n - c, second_twiddle.re, second_twiddle.im, re, im) : T(0)};
     }
     return;
   }
+  const std::int64_t n = shape.row_stride;
   const T* rows = source + pair.row0 * n;
 #pragma unroll
   for (int m = 0; m < Policy::items; ++m) {
@@ -284,8 +308,9 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
 }
 
 // Element row(m) of the pair = v[m] times sign(m), for each of the thread's registers
-// whose row(m) is not negative: into the fold's spectrum where it writes one, else into
-// the pair's columns of `target`.
+// whose row(m) is not negative: into the fold's spectrum where it writes one (Makhoul's
+// pre-processing), else into the fold's slots, else into the pair's columns of
+// `target`.
 template <class Policy, class Row, class Sign>
 __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value> (&v)[Policy::items],
                                        const WallPencilPair& pair, const PencilShape& shape,
@@ -293,21 +318,25 @@ __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value>
                                        const Row& row, const Sign& sign) {
   using T = typename Policy::Value;
   if (!pair.has_first) return;
-  const std::int64_t n = shape.row_stride;
-  if (fold.writes) {
-    const std::int64_t modes = n / 2 + 1;
-    PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * modes + pair.first;
-    const PoissonComplex<T> twiddle = fold.twiddles[pair.first];
+  if (fold.writes || fold.slots) {
+    const std::int64_t slots = slots_a_row(fold, shape);
+    PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * slots + pair.unit;
+    const PoissonComplex<T> twiddle = fold.writes ? fold.twiddles[pair.mode] : PoissonComplex<T>{};
 #pragma unroll
     for (int m = 0; m < Policy::items; ++m) {
       if (row(m) < 0) continue;
-      const T s = sign(m), re = s * v[m].re, im = s * v[m].im;
-      const T mirror = pair.has_second ? im : pair.first == 0 ? T(0) : re;  // X_n = 0; X_{n - c} = X_c at c = n / 2
+      const T s = sign(m), re = s * v[m].re, im = pair.has_second ? s * v[m].im : T(0);
+      if (!fold.writes) {
+        spectrum[row(m) * slots] = {re, im};
+        continue;
+      }
+      const T mirror = pair.has_second ? im : pair.mode == 0 ? T(0) : re;  // X_n = 0; X_{n - c} = X_c at c = n / 2
       const HalfSpectrumValue<T> mode = cosine_inverse_mode(twiddle.re, twiddle.im, re, mirror);
-      spectrum[row(m) * modes] = {mode.re, mode.im};
+      spectrum[row(m) * slots] = {mode.re, mode.im};
     }
     return;
   }
+  const std::int64_t n = shape.row_stride;
   T* rows = target + pair.row0 * n;
 #pragma unroll
   for (int m = 0; m < Policy::items; ++m) {

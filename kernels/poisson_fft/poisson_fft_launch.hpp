@@ -103,17 +103,19 @@ struct PencilShape {
 };
 
 // A wall pencil kernel's fold of the array's contiguous axis, a cosine wall at cells of
-// row_stride points (kernels/poisson_fft/pencil_fft.cuh): the kernel reads that axis's
-// half spectra (its R2C's output, rows of row_stride / 2 + 1 modes) in place of its own
-// grid samples (`reads`), and writes the half spectra its C2R takes in place of its own
+// `points` points (kernels/poisson_fft/pencil_fft.cuh): the kernel reads that axis's
+// half spectra (its R2C's output, points / 2 + 1 modes a line) in place of its own grid
+// samples (`reads`), and writes the half spectra its C2R takes in place of its own
 // results (`writes`), doing that axis's Makhoul post- and pre-processing on the way;
 // `twiddles`: that axis's (cos, sin)(pi k / 2n). Its real arrays hold unit c's pencils
-// as coefficients c and n - c of that axis. Neither: no fold.
+// as coefficients c and n - c of that axis, or with `slots` the same pair in the
+// spectrum's slot c instead. None of the three: no fold.
 template <class T>
 struct PencilFold {
   PoissonComplex<T>* spectrum;
   const PoissonComplex<T>* twiddles;
-  bool reads, writes;
+  std::int64_t points;
+  bool reads, writes, slots;
 };
 
 

@@ -133,8 +133,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
     // Its pencils fold in the contiguous wall axis (plan_fold): unit c is that axis's
-    // coefficients c and n - c.
+    // coefficients c and n - c; with `slots`, its pairs stay in the complex array.
     bool folds = false;
+    bool slots = false;
     // The folded wall's lines are transformed in place in the complex array (lines_of),
     // a line pitch of its half spectrum's reals; other line arrays have the R2C's length.
     bool in_place_lines = false;
@@ -267,9 +268,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     line_real_ = DeviceBuffer<T>(line_reals, stream, memory_);
     // A fully periodic grid transforms the caller's arrays; it needs the coefficient
     // array only for misaligned ones (allocated then) or to shift by u at the origin. A
-    // grid whose only pencils fold in its only other wall axis needs it for that shift
-    // only.
-    const bool folded_only = periodic_fold_ || (layout.wall_count == 2 && folded_wall_ >= 0 && walls_[0].folds);
+    // grid whose pencil passes keep their pairs in the complex array (plan_fold,
+    // plan_periodic_fold) needs it for that shift only.
+    const bool folded_only = periodic_fold_ || pairs_in_slots_;
     if ((layout.wall_count > 0 && !folded_only) || (layout.wall_count == 0 && layout.last_fourier < 0) ||
         layout.pin_origin) {
       allocate_coefficients(stream);
@@ -565,16 +566,26 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (walls_[last].pencils || p.line != WallLine::cosine || p.dct3_forward) return;
     if (coefficient_view_.stride[p.axis] != 1) return;
     Wall* first = &walls_[0];  // the turnaround, unless a pencil pass runs before it
-    for (int w = 1; w < last; ++w) {
+    bool others_on_pencils = true;
+    for (int w = last - 1; w >= 1; --w) {
       if (walls_[w].pencils) {
         first = &walls_[w];
-        break;
+      } else {
+        others_on_pencils = false;
       }
     }
     if (first->pencil_shape.row_stride != p.n) return;
     first->folds = true;
     first->pencil_shape.pencils = p.n / 2 + 1;
     folded_wall_ = last;
+    // With no other line pass, every pencil pass keeps its pairs in the complex array's
+    // slots (PencilFold::slots), in place: no coefficient array.
+    if (!others_on_pencils) return;
+    for (int w = 0; w < last; ++w) {
+      walls_[w].slots = true;
+      walls_[w].pencil_shape.pencils = walls_[w].pencil_shape.row_stride / p.n * (p.n / 2 + 1);
+    }
+    pairs_in_slots_ = true;
   }
 
   // Whether a grid of one periodic axis and one wall axis at cells (its other axes of
@@ -614,7 +625,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     const Wall& wall = walls_[0];
     const int other = kPoissonAxes * (kPoissonAxes - 1) / 2 - pencil_axis_ - wall.pass.axis;
     transform_lines(wall, rhs, wall.on_grid, stream);
-    const PencilFold<T> fold{spectrum(), quarter_twiddles(wall.pass), true, true};
+    const PencilFold<T> fold{spectrum(), quarter_twiddles(wall.pass), wall.pass.n, true, true, false};
     launch_poisson_folded_pencil_turnaround(device_, layout_.shape[pencil_axis_],
                                             division(pencil_axis_, wall.pass.axis, other), pencil_shape_,
                                             pencil_twiddles_.data() + pencil_twiddle_offset_, fold, stream);
@@ -673,10 +684,11 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_wall_pencils(WallStage stage, const Wall& wall, const T* source, T* target, StreamHandle stream) {
     const PoissonComplex<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
     const SpectralTables<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
-    PencilFold<T> fold{nullptr, nullptr, false, false};
-    if (wall.folds) {
-      fold = {spectrum(), quarter_twiddles(walls_[folded_wall_].pass), stage != WallStage::inverse,
-              stage != WallStage::forward};
+    PencilFold<T> fold{nullptr, nullptr, 1, false, false, false};
+    if (wall.folds || wall.slots) {
+      const WallPass<T>& folded = walls_[folded_wall_].pass;
+      fold = {spectrum(), quarter_twiddles(folded), folded.n, wall.folds && stage != WallStage::inverse,
+              wall.folds && stage != WallStage::forward, wall.slots};
     }
     if (wall.pass.line == WallLine::odd_extension) {
       launch_poisson_sine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles, fold,
@@ -779,6 +791,7 @@ class PoissonCuda final : public PoissonBackend<T> {
   int pencil_axis_ = -1;              // the axis of the periodic pencil turnaround; -1 without one
   int folded_wall_ = -1;              // the wall folded into pencils (plan_fold, plan_periodic_fold); -1 without one
   bool periodic_fold_ = false;        // the grid turns around as plan_periodic_fold says
+  bool pairs_in_slots_ = false;       // every wall pencil pass keeps its pairs in the complex array (plan_fold)
   PencilShape pencil_shape_{};
   std::int64_t pencil_twiddle_offset_ = 0;
   std::vector<PoissonComplex<T>> host_pencil_twiddles_;

@@ -465,13 +465,14 @@ TYPED_TEST(PoissonGpu, WallPassesAcrossManyTiles2DBatched) {
 TYPED_TEST(PoissonGpu, MisalignedArrays) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  // The second grid's slow axis turns around in the pencil kernel; the third's and the
-  // fourth's too, their contiguous wall axis folded in (no coefficient array: no staging
-  // either).
+  // The second grid's slow axis turns around in the pencil kernel; the third's, the
+  // fourth's and the fifth's too, their contiguous wall axis folded in (no coefficient
+  // array: no staging either).
   for (const PoissonGrid& grid : {PoissonGrid{{30, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}},
                                   PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}},
                                   PoissonGrid{{32, 17}, {1.0, 1.0}, {kNeumann, kNeumann}},
-                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kNeumann}}}) {
+                                  PoissonGrid{{32, 17}, {1.0, 1.0}, {kPeriodic, kNeumann}},
+                                  PoissonGrid{{16, 8, 6}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}}}) {
     PoissonSolver<T> solver(grid, {}, Backend::cuda);
     const auto n = static_cast<std::size_t>(solver.size());
     const std::vector<T> f = cunum::testing::random_vector<T>(n, 300 + n);
@@ -732,6 +733,7 @@ TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
       {{{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}},
       {{{64, 40}, {1.0, 1.0}, {kNeumann, kNeumann}, 2}, {}},
       {{{32, 40}, {1.0, 1.0}, {kPeriodic, kNeumann}, 2}, {}},
+      {{{16, 8, 6}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 2}, {}},
       {{{15, 8, 31}, {1.0, 1.0, 1.0}, {kDirichlet, kNeumann, kDirichlet}, 2}, {}},
       {{{9, 16, 12}, {1.0, 1.0, 1.0}, {kDirichlet, kPeriodic, kPeriodic}}, origin},
   };
