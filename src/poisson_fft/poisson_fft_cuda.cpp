@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -109,8 +110,6 @@ class CufftPlan {
  private:
   cufftHandle handle_ = 0;
 };
-
-constexpr double kPi = 3.14159265358979323846;
 
 template <class T>
 class PoissonCuda final : public PoissonBackend<T> {
@@ -634,18 +633,12 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (!in_solution) copy_out_coefficients(solution, stream);
   }
 
-  // The twiddle table of an n-point pencil FFT (pencil_twiddle_offset), appended to the
-  // pencil twiddles; returns its offset.
+  // The twiddle table of an n-point pencil FFT (pencil_twiddle_table), appended to the
+  // pencil twiddles in T; returns its offset.
   std::int64_t add_pencil_twiddles(std::int64_t n) {
     const auto offset = static_cast<std::int64_t>(host_pencil_twiddles_.size());
-    const auto root = [&](std::int64_t k, std::int64_t length) {
-      const double angle = 2.0 * kPi * static_cast<double>(k) / static_cast<double>(length);
-      host_pencil_twiddles_.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(-std::sin(angle))});
-    };
-    for (std::int64_t length = 16 * pencil_first_radix(static_cast<int>(n)); length <= n; length *= 16) {
-      const int run = pencil_twiddle_run(static_cast<int>(length));
-      for (int k = 0; k < run; ++k) root(k, length);
-      for (int k = 0; k < run; ++k) root(4 * k, length);
+    for (const std::complex<double>& w : pencil_twiddle_table(static_cast<int>(n))) {
+      host_pencil_twiddles_.push_back({static_cast<T>(w.real()), static_cast<T>(w.imag())});
     }
     return offset;
   }

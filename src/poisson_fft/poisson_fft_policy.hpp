@@ -6,8 +6,11 @@
 // C++): the CUDA backend (src/poisson_fft/poisson_fft_cuda.cpp) reads the pencil tiles'
 // shared memory from here. The measurements behind the numbers are in docs/poisson_fft.md.
 
+#include <cmath>
+#include <complex>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "src/core/policy_chain.hpp"
 
@@ -84,6 +87,25 @@ constexpr int pencil_twiddle_offset(int length, int pass_length) {
   return offset;
 }
 constexpr int pencil_twiddle_count(int length) { return pencil_twiddle_offset(length, 16 * length); }
+
+// The table of `length` as the host builds it, in double (the CUDA backend rounds it to
+// its precision); tests/poisson_fft/pencil_twiddles_test.cpp holds it to the offsets
+// above, which the kernels read by.
+inline std::vector<std::complex<double>> pencil_twiddle_table(int length) {
+  constexpr double kTwoPi = 6.28318530717958647692;
+  std::vector<std::complex<double>> table;
+  table.reserve(static_cast<std::size_t>(pencil_twiddle_count(length)));
+  const auto root = [&](int k, int pass_length) {
+    const double angle = kTwoPi * static_cast<double>(k) / static_cast<double>(pass_length);
+    table.emplace_back(std::cos(angle), -std::sin(angle));
+  };
+  for (int pass_length = 16 * pencil_first_radix(length); pass_length <= length; pass_length *= 16) {
+    const int run = pencil_twiddle_run(pass_length);
+    for (int k = 0; k < run; ++k) root(k, pass_length);
+    for (int k = 0; k < run; ++k) root(4 * k, pass_length);
+  }
+  return table;
+}
 
 // The launch shape for pencils of kLength complex T (kernels/poisson_fft/pencil_fft.cuh):
 // E = items a thread holds (16, or the length), kPencils = W pencils a block takes, and
