@@ -269,8 +269,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     // array only for misaligned ones (allocated then) or to shift by u at the origin. A
     // grid whose pencil passes keep their pairs in the complex array (plan_fold,
     // plan_periodic_fold) needs it for that shift only.
-    const bool folded_only = periodic_fold_ || pairs_in_slots_;
-    if ((layout.wall_count > 0 && !folded_only) || (layout.wall_count == 0 && layout.last_fourier < 0) ||
+    const bool coefficients_unused = periodic_fold_ || pairs_in_slots_;
+    if ((layout.wall_count > 0 && !coefficients_unused) || (layout.wall_count == 0 && layout.last_fourier < 0) ||
         layout.pin_origin) {
       allocate_coefficients(stream);
     }
@@ -379,6 +379,12 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
  private:
+  // A line pass's line array: the complex array itself for the folded wall (an R2C and
+  // a C2R in place), else the real one.
+  T* lines_of(const Wall& wall) {
+    return wall.in_place_lines ? reinterpret_cast<T*>(complex_.data()) : line_real_.data();
+  }
+
   // A wall pass is four steps, split so that the last axis of a grid without periodic
   // axes can turn around on its lines: transform_lines (the lines from `source`, the
   // caller's grid or the coefficient array as `geometry` says, and their forward DFT),
@@ -386,12 +392,6 @@ class PoissonCuda final : public PoissonBackend<T> {
   // way back, load_inverse_lines (the inverse's lines from the coefficient array) and
   // inverse_transform_lines (their inverse DFT into `target`). A Dirichlet pass is its
   // own inverse.
-  // A line pass's line array: the complex array itself for the folded wall (an R2C and
-  // a C2R in place), else the real one.
-  T* lines_of(const Wall& wall) {
-    return wall.in_place_lines ? reinterpret_cast<T*>(complex_.data()) : line_real_.data();
-  }
-
   void transform_lines(const Wall& wall, const T* source, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     if (p.dct3_forward) {
@@ -556,8 +556,9 @@ class PoissonCuda final : public PoissonBackend<T> {
   // by line passes and the last of them, whose points are that kernel's whole rows. Its
   // coefficients then never reach the coefficient array: that kernel takes its R2C's
   // half spectra and the last inverse pencil kernel gives its C2R's, 2 passes fewer
-  // (its coefficient and inverse spectrum passes). Sets folded_wall_ and the kernel's
-  // wall's `folds` and units.
+  // (its coefficient and inverse spectrum passes). Sets folded_wall_, the kernel's
+  // wall's `folds` and units, and where every other wall goes along pencils, their
+  // `slots` and pairs_in_slots_.
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
