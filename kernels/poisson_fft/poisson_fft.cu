@@ -42,6 +42,70 @@ void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::i
   launch_kernel(kernel, name, config, args..., line_group);
 }
 
+// The staged kernels' launch shape (PoissonStagedLinesPolicies): where the pass's axis
+// is contiguous and a line of row_bytes fits the policy, runs of `rows` lanes of about
+// Policy::run_bytes, a block a run (blocks loop where the grid would pass 2^31 - 1);
+// rows 0 where the tiled kernels must take the pass.
+struct StagedLaunch {
+  std::int64_t rows;
+  LaunchConfig config;
+};
+
+template <class Policy>
+StagedLaunch staged_launch(const LineGeometry& g, std::int64_t row_bytes, const char* name, StreamHandle stream) {
+  if (!g.along || row_bytes > Policy::max_row_bytes) return {0, {}};
+  const std::int64_t fit = Policy::run_bytes / row_bytes;
+  const std::int64_t rows = fit < 1 ? 1 : fit < g.n_lane ? fit : g.n_lane;
+  const std::int64_t runs = g.batch * g.n_block * ((g.n_lane + rows - 1) / rows);
+  constexpr std::int64_t kMaxBlocks = 0x7FFFFFFF;
+  return {rows, LaunchConfig{grid_1d(runs < kMaxBlocks ? runs : kMaxBlocks, name), dim3(Policy::block_threads),
+                             static_cast<std::size_t>(rows * row_bytes), stream}};
+}
+
+// lines[r * pitch + e] = sample(e, line r's grid points): staged where it fits, else tiled.
+template <class T, class Sample>
+void launch_lines_from_grid(const PoissonDevice& device, const char* name, const Sample& sample,
+                            const LineGeometry& g, std::int64_t pitch, const T* grid, typename Sample::Value* lines,
+                            StreamHandle stream) {
+  const bool staged = PoissonStagedLinesPolicies::dispatch(device.arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const StagedLaunch launch =
+        staged_launch<Policy>(g, g.n_axis * static_cast<std::int64_t>(sizeof(T)), name, stream);
+    if (launch.rows == 0) return false;
+    launch_kernel(staged_lines_from_grid_kernel<Policy, T, Sample>, name, launch.config, sample, g, pitch, grid,
+                  lines, launch.rows);
+    return true;
+  });
+  if (staged) return;
+  PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    launch_lines<Policy>(lines_from_grid_kernel<Policy, T, Sample>, name, g, pitch, stream, sample, g, pitch, grid,
+                         lines);
+  });
+}
+
+// Grid point k of each line = coefficient(k, line): staged where it fits, else tiled.
+template <class T, class Coefficient>
+void launch_grid_from_lines(const PoissonDevice& device, const char* name, const Coefficient& coefficient,
+                            const LineGeometry& g, std::int64_t pitch, const typename Coefficient::Line* lines,
+                            T* grid, StreamHandle stream) {
+  using Line = typename Coefficient::Line;
+  const bool staged = PoissonStagedLinesPolicies::dispatch(device.arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const StagedLaunch launch = staged_launch<Policy>(g, pitch * static_cast<std::int64_t>(sizeof(Line)), name, stream);
+    if (launch.rows == 0) return false;
+    launch_kernel(staged_grid_from_lines_kernel<Policy, T, Coefficient>, name, launch.config, coefficient, g, pitch,
+                  lines, grid, launch.rows);
+    return true;
+  });
+  if (staged) return;
+  PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    launch_lines<Policy>(grid_from_lines_kernel<Policy, T, Coefficient>, name, g, g.n_axis, stream, coefficient, g,
+                         pitch, lines, grid);
+  });
+}
+
 // divide_kernel over the spectrum's rows, of complex or real modes (Value).
 template <class T, class Value>
 void launch_divide(const PoissonDevice& device, const SpectralTables<T>& division, const SpectrumRows& shape,
@@ -62,12 +126,8 @@ template <class T>
 void launch_poisson_wall_lines(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                const LineGeometry& g, std::int64_t pitch, const T* grid, T* lines,
                                StreamHandle stream) {
-  PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
-    using Policy = typename decltype(tag)::type;
-    const ExtendedLine<T> extend{line, side, n};
-    launch_lines<Policy>(lines_from_grid_kernel<Policy, T, ExtendedLine<T>>, "poisson_wall_lines_kernel", g, pitch,
-                         stream, extend, g, pitch, grid, lines);
-  });
+  launch_lines_from_grid(device, "poisson_wall_lines_kernel", ExtendedLine<T>{line, side, n}, g, pitch, grid, lines,
+                         stream);
 }
 
 template <class T>
@@ -75,13 +135,9 @@ void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, GridSid
                                             const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                             const T* grid, PoissonComplex<T>* lines, StreamHandle stream) {
   using Complex = CufftComplex<T>;
-  PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
-    using Policy = typename decltype(tag)::type;
-    const CosineInverseSpectrum<T, Complex> spectrum{side, n, twiddles};
-    launch_lines<Policy>(lines_from_grid_kernel<Policy, T, CosineInverseSpectrum<T, Complex>>,
-                         "poisson_cosine_inverse_spectrum_kernel", g, pitch, stream, spectrum, g, pitch, grid,
-                         reinterpret_cast<Complex*>(lines));
-  });
+  launch_lines_from_grid(device, "poisson_cosine_inverse_spectrum_kernel",
+                         CosineInverseSpectrum<T, Complex>{side, n, twiddles}, g, pitch, grid,
+                         reinterpret_cast<Complex*>(lines), stream);
 }
 
 template <class T>
@@ -89,25 +145,17 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream) {
   using Complex = CufftComplex<T>;
-  PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
-    using Policy = typename decltype(tag)::type;
-    const WallCoefficient<T, Complex> coefficient{line, side, n, twiddles};
-    launch_lines<Policy>(grid_from_lines_kernel<Policy, T, WallCoefficient<T, Complex>>,
-                         "poisson_wall_coefficients_kernel", g, g.n_axis, stream, coefficient, g, pitch,
-                         reinterpret_cast<const Complex*>(lines), grid);
-  });
+  launch_grid_from_lines(device, "poisson_wall_coefficients_kernel",
+                         WallCoefficient<T, Complex>{line, side, n, twiddles}, g, pitch,
+                         reinterpret_cast<const Complex*>(lines), grid, stream);
 }
 
 template <class T>
 void launch_poisson_cosine_unshuffle(const PoissonDevice& device, GridSide side, std::int64_t n,
                                      const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
                                      StreamHandle stream) {
-  PoissonLinesPolicies::dispatch(device.arch, [&](auto tag) {
-    using Policy = typename decltype(tag)::type;
-    const CosineUnshuffle<T> unshuffle{side, n};
-    launch_lines<Policy>(grid_from_lines_kernel<Policy, T, CosineUnshuffle<T>>, "poisson_cosine_unshuffle_kernel", g,
-                         g.n_axis, stream, unshuffle, g, pitch, lines, grid);
-  });
+  launch_grid_from_lines(device, "poisson_cosine_unshuffle_kernel", CosineUnshuffle<T>{side, n}, g, pitch, lines,
+                         grid, stream);
 }
 
 template <class T>

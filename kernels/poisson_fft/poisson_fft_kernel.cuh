@@ -270,6 +270,114 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   }
 }
 
+// --- the staged line kernels: the pass's axis contiguous, its lines in shared memory ---
+
+// `count` values from `source` to `target` by the block's threads: 16-byte vectors,
+// Policy::batch loads in flight a thread, where both are 16-byte aligned; else values.
+template <class Policy, class U>
+__device__ __forceinline__ void block_copy(const U* source, U* target, std::int64_t count) {
+  std::int64_t copied = 0;
+  if (((reinterpret_cast<std::uintptr_t>(source) | reinterpret_cast<std::uintptr_t>(target)) & 15) == 0) {
+    constexpr std::int64_t kVectorValues = 16 / static_cast<std::int64_t>(sizeof(U));
+    const std::int64_t vectors = count / kVectorValues;
+    const uint4* from = reinterpret_cast<const uint4*>(source);
+    uint4* to = reinterpret_cast<uint4*>(target);
+    for (std::int64_t base = threadIdx.x; base < vectors; base += Policy::batch * Policy::block_threads) {
+      uint4 values[Policy::batch];
+#pragma unroll
+      for (int k = 0; k < Policy::batch; ++k) {
+        if (base + k * Policy::block_threads < vectors) values[k] = from[base + k * Policy::block_threads];
+      }
+#pragma unroll
+      for (int k = 0; k < Policy::batch; ++k) {
+        if (base + k * Policy::block_threads < vectors) to[base + k * Policy::block_threads] = values[k];
+      }
+    }
+    copied = vectors * kVectorValues;
+  }
+  for (std::int64_t i = copied + threadIdx.x; i < count; i += Policy::block_threads) target[i] = source[i];
+}
+
+// A staged block's run: `count` lanes from `lane0` of plane (b, m_block), the runs of
+// `rows` lanes numbered plane by plane.
+struct StagedRun {
+  std::int64_t b, m_block, lane0, count;
+};
+
+__device__ __forceinline__ StagedRun staged_run(std::int64_t run, const LineGeometry& g, std::int64_t rows) {
+  const std::int64_t lane_runs = (g.n_lane + rows - 1) / rows;
+  StagedRun s;
+  std::int64_t z, lane_run;
+  split_index(run, lane_runs, z, lane_run);
+  split_index(z, g.n_block, s.b, s.m_block);
+  s.lane0 = lane_run * rows;
+  s.count = g.n_lane - s.lane0 < rows ? g.n_lane - s.lane0 : rows;
+  return s;
+}
+
+// `count` rows of `length` values, `stride` apart from `source`, packed into `target`
+// (one copy where the rows already lie packed).
+template <class Policy, class U>
+__device__ __forceinline__ void stage_rows(const U* source, std::int64_t stride, std::int64_t length,
+                                           std::int64_t count, U* target) {
+  if (stride == length) {
+    block_copy<Policy>(source, target, count * length);
+    return;
+  }
+  for (std::int64_t r = 0; r < count; ++r) block_copy<Policy>(source + r * stride, target + r * length, length);
+}
+
+// lines_from_grid_kernel's along case (g.along), staged: each run's grid points into
+// shared memory, then the samples from there, `rows` lanes a run.
+template <class Policy, class T, class Sample>
+__global__ void __launch_bounds__(Policy::block_threads)
+    staged_lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
+                                  typename Sample::Value* lines, std::int64_t rows) {
+  extern __shared__ __align__(16) unsigned char staged_bytes[];
+  T* staged = reinterpret_cast<T*>(staged_bytes);
+  const std::int64_t runs = g.batch * g.n_block * ((g.n_lane + rows - 1) / rows);
+  for (std::int64_t run = blockIdx.x; run < runs; run += gridDim.x) {
+    const StagedRun s = staged_run(run, g, rows);
+    stage_rows<Policy>(grid + s.b * g.problem + s.m_block * g.block_stride + s.lane0 * g.lane_stride, g.lane_stride,
+                       g.n_axis, s.count, staged);
+    __syncthreads();
+    typename Sample::Value* run_lines =
+        lines + (s.b * g.problem_lines + s.m_block * g.block_lines + s.lane0 * g.lane_lines) * pitch;
+    for (std::int64_t f = threadIdx.x; f < s.count * pitch; f += Policy::block_threads) {
+      std::int64_t r, e;
+      split_index(f, pitch, r, e);
+      const T* row = staged + r * g.n_axis;
+      run_lines[r * g.lane_lines * pitch + e] = sample(e, [row](std::int64_t i) { return row[i]; });
+    }
+    __syncthreads();
+  }
+}
+
+// grid_from_lines_kernel's along case (g.along), staged: each run's lines into shared
+// memory, then the grid points from there, `rows` lanes a run.
+template <class Policy, class T, class Coefficient>
+__global__ void __launch_bounds__(Policy::block_threads)
+    staged_grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
+                                  const typename Coefficient::Line* lines, T* grid, std::int64_t rows) {
+  using Line = typename Coefficient::Line;
+  extern __shared__ __align__(16) unsigned char staged_bytes[];
+  Line* staged = reinterpret_cast<Line*>(staged_bytes);
+  const std::int64_t runs = g.batch * g.n_block * ((g.n_lane + rows - 1) / rows);
+  for (std::int64_t run = blockIdx.x; run < runs; run += gridDim.x) {
+    const StagedRun s = staged_run(run, g, rows);
+    stage_rows<Policy>(lines + (s.b * g.problem_lines + s.m_block * g.block_lines + s.lane0 * g.lane_lines) * pitch,
+                       g.lane_lines * pitch, pitch, s.count, staged);
+    __syncthreads();
+    T* run_grid = grid + s.b * g.problem + s.m_block * g.block_stride + s.lane0 * g.lane_stride;
+    for (std::int64_t f = threadIdx.x; f < s.count * g.n_axis; f += Policy::block_threads) {
+      std::int64_t r, i;
+      split_index(f, g.n_axis, r, i);
+      run_grid[r * g.lane_stride + i] = coefficient(i, staged + r * pitch);
+    }
+    __syncthreads();
+  }
+}
+
 // Each mode of the spectrum (complex after the periodic R2C, real without a periodic
 // axis) divided by the operator's eigenvalue, from `in` to `out` (may be equal). One
 // warp per row finds the row's indices once; its lanes run along the row, each loading
