@@ -327,10 +327,29 @@ __device__ __forceinline__ void stage_rows(const U* source, std::int64_t stride,
   for (std::int64_t r = 0; r < count; ++r) block_copy<Policy>(source + r * stride, target + r * length, length);
 }
 
+// A thread's walk over a run's items (row r, index e < length), block_threads apart:
+// one division a thread, none an item.
+template <class Policy>
+struct RunCursor {
+  std::int64_t r, e, length, step_rows, step;
+  __device__ explicit RunCursor(std::int64_t line_length) : length(line_length) {
+    split_index(threadIdx.x, length, r, e);
+    split_index(Policy::block_threads, length, step_rows, step);
+  }
+  __device__ void next() {
+    r += step_rows;
+    e += step;
+    if (e >= length) {
+      e -= length;
+      ++r;
+    }
+  }
+};
+
 // lines_from_grid_kernel's along case (g.along), staged: each run's grid points into
 // shared memory, then the samples from there, `rows` lanes a run.
 template <class Policy, class T, class Sample>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     staged_lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
                                   typename Sample::Value* lines, std::int64_t rows) {
   extern __shared__ __align__(16) unsigned char staged_bytes[];
@@ -343,11 +362,9 @@ __global__ void __launch_bounds__(Policy::block_threads)
     __syncthreads();
     typename Sample::Value* run_lines =
         lines + (s.b * g.problem_lines + s.m_block * g.block_lines + s.lane0 * g.lane_lines) * pitch;
-    for (std::int64_t f = threadIdx.x; f < s.count * pitch; f += Policy::block_threads) {
-      std::int64_t r, e;
-      split_index(f, pitch, r, e);
-      const T* row = staged + r * g.n_axis;
-      run_lines[r * g.lane_lines * pitch + e] = sample(e, [row](std::int64_t i) { return row[i]; });
+    for (RunCursor<Policy> at(pitch); at.r < s.count; at.next()) {
+      const T* row = staged + at.r * g.n_axis;
+      run_lines[at.r * g.lane_lines * pitch + at.e] = sample(at.e, [row](std::int64_t i) { return row[i]; });
     }
     __syncthreads();
   }
@@ -356,7 +373,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
 // grid_from_lines_kernel's along case (g.along), staged: each run's lines into shared
 // memory, then the grid points from there, `rows` lanes a run.
 template <class Policy, class T, class Coefficient>
-__global__ void __launch_bounds__(Policy::block_threads)
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     staged_grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
                                   const typename Coefficient::Line* lines, T* grid, std::int64_t rows) {
   using Line = typename Coefficient::Line;
@@ -369,10 +386,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
                        g.lane_lines * pitch, pitch, s.count, staged);
     __syncthreads();
     T* run_grid = grid + s.b * g.problem + s.m_block * g.block_stride + s.lane0 * g.lane_stride;
-    for (std::int64_t f = threadIdx.x; f < s.count * g.n_axis; f += Policy::block_threads) {
-      std::int64_t r, i;
-      split_index(f, g.n_axis, r, i);
-      run_grid[r * g.lane_stride + i] = coefficient(i, staged + r * pitch);
+    for (RunCursor<Policy> at(g.n_axis); at.r < s.count; at.next()) {
+      run_grid[at.r * g.lane_stride + at.e] = coefficient(at.e, staged + at.r * pitch);
     }
     __syncthreads();
   }

@@ -49,18 +49,20 @@ using PoissonLinesPolicies = PolicyChain<ArchPolicy<900, PoissonLinesPolicyOf<32
 // The line kernels' staged form (staged_lines_from_grid_kernel, staged_grid_from_lines_kernel),
 // taken where the pass's axis is contiguous and a line fits max_row_bytes: blocks of
 // block_threads stage runs of whole lines in shared memory, about run_bytes a run, in
-// 16-byte vectors with `batch` in flight a thread. The shuffles and extensions then
+// 16-byte vectors with `batch` in flight a thread; min_blocks: resident blocks asked of
+// the compiler (a register cap). The shuffles and extensions then
 // gather in shared memory: read straight from global memory, Makhoul's shuffle and
 // unshuffle of 4096^2 floats ran at 31% and 46% of DRAM peak, 2.9x and 1.9x their
 // bytes at the copy rate (Nsight Compute, H100).
-template <int BlockThreads, int RunBytes, int MaxRowBytes, int Batch>
+template <int BlockThreads, int RunBytes, int MaxRowBytes, int Batch, int MinBlocks>
 struct PoissonStagedLinesPolicyOf {
   static constexpr int block_threads = BlockThreads;
+  static constexpr int min_blocks = MinBlocks;
   static constexpr std::int64_t run_bytes = RunBytes;
   static constexpr std::int64_t max_row_bytes = MaxRowBytes;
   static constexpr int batch = Batch;
 };
-using PoissonStagedLinesPolicies = PolicyChain<ArchPolicy<900, PoissonStagedLinesPolicyOf<256, 16384, 65536, 4>>>;
+using PoissonStagedLinesPolicies = PolicyChain<ArchPolicy<900, PoissonStagedLinesPolicyOf<256, 16384, 65536, 4, 4>>>;
 
 // The spectral division (divide_kernel): one warp of `lanes` a row of the spectrum,
 // `rows` rows a block, each lane loading lane_bytes of modes before it divides and
