@@ -155,7 +155,8 @@ __device__ __forceinline__ AlongItem along_item(std::int64_t f, std::int64_t y0,
   return item;
 }
 
-// lines[r * pitch + e] = sample(e, line r's grid points), e < pitch.
+// lines[r * pitch + e] = sample(e, line r's grid points), e < pitch. Its along case
+// serves only lines longer than staged_lines_from_grid_kernel holds (below).
 template <class Policy, class T, class Sample>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
@@ -214,7 +215,8 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   }
 }
 
-// grid point k of each line = coefficient(k, line), k < g.n_axis.
+// grid point k of each line = coefficient(k, line), k < g.n_axis. Its along case
+// serves only lines longer than staged_grid_from_lines_kernel holds (below).
 template <class Policy, class T, class Coefficient>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,

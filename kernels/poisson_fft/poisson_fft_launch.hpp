@@ -68,12 +68,13 @@ struct WallPass {
 };
 
 // How a pass's lines meet one grid-shaped array (the caller's grid or the coefficient
-// array). Where the array is contiguous along the pass's axis, a thread takes one sample
-// of one line ("along"); otherwise 32 x 32 tiles are transposed through shared memory,
-// lanes running along `lane`, the other axis's contiguous one ("across"), so that
-// both the array and the lines are read and written in whole sectors. The third axis,
-// `block`, and the problem index come from blockIdx.z: one division per block, none
-// per element.
+// array). Where the array is contiguous along the pass's axis ("along"), blocks stage
+// whole lines in shared memory (the staged kernels), or, for lines longer than those
+// hold, a thread takes one sample of one line; otherwise 32 x 32 tiles are transposed
+// through shared memory, lanes running along `lane`, the other axis's contiguous one
+// ("across"), so that both the array and the lines are read and written in whole
+// sectors. The third axis, `block`, and the problem index come from blockIdx.z (the
+// staged kernels: from the block's run): one division per block, none per element.
 struct LineGeometry {
   bool along;
   int axis, lane, block;

@@ -183,6 +183,15 @@ TYPED_TEST(PoissonGpu, LargeAndBatchedBatches) {
   compare_backends<TypeParam>({{1, 9, 1}, {1.0, 1.0, 1.0}, {kPeriodic, kDirichlet, kPeriodic}, 2}, screened, 204);
 }
 
+// Lines longer than the staged line kernels hold (64 KB; 20000 values along the
+// contiguous axis) take the tiled kernels' along case: Makhoul's DCT-II at cells, and
+// the DST-I at vertices, whose half spectra are longer still.
+TYPED_TEST(PoissonGpu, LinesLongerThanTheStagedKernelsHold) {
+  CUNUM_REQUIRE_GPU();
+  compare_backends<TypeParam>({{3, 20000}, {1.0, 1.0}, {kDirichlet, kNeumann}}, {}, 205);
+  compare_backends<TypeParam>({{3, 20000}, {1.0, 1.0}, {kNeumann, kDirichlet}}, {}, 206);
+}
+
 // The pencil kernels at every slow-axis length n of `lengths`: n x m with the slow
 // axis's boundary on both axes, and a batch of two n x 2m with `other` on the fast
 // axis, finite-difference.
