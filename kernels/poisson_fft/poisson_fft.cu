@@ -45,7 +45,7 @@ void launch_lines(Kernel kernel, const char* name, const LineGeometry& g, std::i
 // The staged kernels' launch shape (PoissonStagedLinesPolicies): where the pass's axis
 // is contiguous and a line of row_bytes fits the policy, runs of `rows` lanes of about
 // Policy::run_bytes, a block a run (blocks loop where the grid would pass 2^31 - 1);
-// rows 0 where the tiled kernels must take the pass.
+// rows 0 where lines_from_grid_kernel or grid_from_lines_kernel must take the pass.
 struct StagedLaunch {
   std::int64_t rows;
   LaunchConfig config;
@@ -62,7 +62,7 @@ StagedLaunch staged_launch(const LineGeometry& g, std::int64_t row_bytes, const 
                              static_cast<std::size_t>(rows * row_bytes), stream}};
 }
 
-// lines[r * pitch + e] = sample(e, line r's grid points): staged where it fits, else tiled.
+// lines[r * pitch + e] = sample(e, line r's grid points): staged where it fits.
 template <class T, class Sample>
 void launch_lines_from_grid(const PoissonDevice& device, const char* name, const Sample& sample,
                             const LineGeometry& g, std::int64_t pitch, const T* grid, typename Sample::Value* lines,
@@ -84,7 +84,7 @@ void launch_lines_from_grid(const PoissonDevice& device, const char* name, const
   });
 }
 
-// Grid point k of each line = coefficient(k, line): staged where it fits, else tiled.
+// Grid point k of each line = coefficient(k, line): staged where it fits.
 template <class T, class Coefficient>
 void launch_grid_from_lines(const PoissonDevice& device, const char* name, const Coefficient& coefficient,
                             const LineGeometry& g, std::int64_t pitch, const typename Coefficient::Line* lines,

@@ -48,14 +48,15 @@ using PoissonLinesPolicies = PolicyChain<ArchPolicy<900, PoissonLinesPolicyOf<32
 
 // The line kernels' staged form (staged_lines_from_grid_kernel,
 // staged_grid_from_lines_kernel), taken where the pass's axis is contiguous and a line
-// fits max_row_bytes (longer lines take the tiled kernels' along case): blocks of
-// block_threads stage runs of whole lines in shared memory, about run_bytes a run, in
-// 16-byte vectors with `batch` in flight a thread, and gather the shuffles and
-// extensions there. Read straight from global memory, Makhoul's shuffle and unshuffle
-// of 4096^2 floats had run at 31% and 46% of DRAM peak (119 and 137 us, about 41 us of
-// bytes at the copy rate); staged, 68 and 58 us, now bound by the functors' index
-// arithmetic (SM 65-75%). min_blocks: resident blocks asked of the compiler (a register
-// cap): 4 beat no cap by 2-7% (Nsight Compute and the placements bench, H100).
+// fits max_row_bytes (longer lines take the along case of lines_from_grid_kernel and
+// grid_from_lines_kernel): blocks of block_threads stage runs of whole lines in shared
+// memory, about run_bytes a run, in 16-byte vectors with `batch` in flight a thread, and
+// gather the shuffles and extensions there. Read straight from global memory, Makhoul's
+// shuffle and unshuffle of 4096^2 floats had run at 31% and 46% of DRAM peak (119 and
+// 137 us, about 41 us of bytes at the copy rate); staged, 68 and 58 us, now bound by the
+// functors' index arithmetic (SM 65-75%). min_blocks: resident blocks asked of the
+// compiler (a register cap): 4 beat no cap by 0-10%, median 2% (Nsight Compute and the
+// placements bench, H100; docs/measurements/2026-11-27-h100-poisson-staged.md).
 template <int BlockThreads, int RunBytes, int MaxRowBytes, int Batch, int MinBlocks>
 struct PoissonStagedLinesPolicyOf {
   static constexpr int block_threads = BlockThreads;

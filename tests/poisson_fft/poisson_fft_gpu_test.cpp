@@ -184,8 +184,9 @@ TYPED_TEST(PoissonGpu, LargeAndBatchedBatches) {
 }
 
 // Lines longer than the staged line kernels hold (64 KB; 20000 values along the
-// contiguous axis) take the tiled kernels' along case: Makhoul's DCT-II at cells, and
-// the DST-I at vertices, whose half spectra are longer still.
+// contiguous axis) take the along case of lines_from_grid_kernel and
+// grid_from_lines_kernel: Makhoul's DCT-II at cells, and the DST-I at vertices, whose
+// half spectra are longer still.
 TYPED_TEST(PoissonGpu, LinesLongerThanTheStagedKernelsHold) {
   CUNUM_REQUIRE_GPU();
   compare_backends<TypeParam>({{3, 20000}, {1.0, 1.0}, {kDirichlet, kNeumann}}, {}, 205);
