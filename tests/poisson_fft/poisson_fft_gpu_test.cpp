@@ -52,6 +52,27 @@ constexpr PoissonCentring kCell = PoissonCentring::cell;
 // tests take the others.
 const std::vector<PoissonBoundary> kServedBoundaries{kPeriodic, kDirichlet, kNeumann};
 
+// The option sets the sweeps below share: the second-order finite-difference Laplacian;
+// screening 3 with the zero_at_origin gauge; that gauge alone.
+PoissonOptions finite_difference_options() {
+  PoissonOptions options;
+  options.discretization = PoissonDiscretization::finite_difference;
+  return options;
+}
+
+PoissonOptions screened_at_origin_options() {
+  PoissonOptions options;
+  options.screening = 3;
+  options.gauge = PoissonGauge::zero_at_origin;
+  return options;
+}
+
+PoissonOptions zero_at_origin_options() {
+  PoissonOptions options;
+  options.gauge = PoissonGauge::zero_at_origin;
+  return options;
+}
+
 template <class T>
 using PoissonGpu = ::testing::Test;
 using RealTypes = ::testing::Types<CUNUM_REAL_TYPES>;
@@ -199,8 +220,7 @@ TYPED_TEST(PoissonGpu, LinesLongerThanTheStagedKernelsHold) {
 template <class T>
 void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, PoissonBoundary slow,
                                   PoissonBoundary other, std::uint64_t& stream) {
-  PoissonOptions finite_difference;
-  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  const PoissonOptions finite_difference = finite_difference_options();
   for (const std::int64_t n : lengths) {
     const std::int64_t m = n <= 64 ? 37 : 3 + 1024 / n;
     compare_backends<T>({{n, m}, {1.0, 2.0}, {slow, slow}}, {}, ++stream);
@@ -220,11 +240,8 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 //   mixed at cells            DCT-IV (DST-IV with (-1)^i): Makhoul at 2n
 template <class T>
 void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring centring, std::uint64_t& stream) {
-  PoissonOptions finite_difference;
-  finite_difference.discretization = PoissonDiscretization::finite_difference;
-  PoissonOptions screened_origin;
-  screened_origin.screening = 3;
-  screened_origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions finite_difference = finite_difference_options();
+  const PoissonOptions screened_origin = screened_at_origin_options();
   const auto placed = [centring](PoissonGrid grid) {
     for (std::size_t a = 0; a < grid.shape.size(); ++a) {
       grid.centrings.push_back(grid.boundaries[a] == kNeumann && grid.boundaries[a] != grid.boundaries[0] ? kCell
@@ -336,11 +353,8 @@ TYPED_TEST(PoissonGpu, PencilTurnaroundAtEveryLength) {
   std::uint64_t stream = 400;
   compare_at_slow_axis_lengths<TypeParam>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, kPeriodic,
                                           kPeriodic, stream);
-  PoissonOptions screened_origin;
-  screened_origin.screening = 3;
-  screened_origin.gauge = PoissonGauge::zero_at_origin;
-  PoissonOptions origin;
-  origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions screened_origin = screened_at_origin_options();
+  const PoissonOptions origin = zero_at_origin_options();
   compare_backends<TypeParam>({{32, 8, 10}, {1.0, 1.0, 2.0}, {kPeriodic, kPeriodic, kPeriodic}}, {}, ++stream);
   compare_backends<TypeParam>({{64, 5, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 3}, origin, ++stream);
   compare_backends<TypeParam>({{8, 1, 6}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 2}, screened_origin,
@@ -359,19 +373,15 @@ TYPED_TEST(PoissonGpu, PencilTurnaroundAtEveryLength) {
 TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 500;
-  PoissonOptions finite_difference;
-  finite_difference.discretization = PoissonDiscretization::finite_difference;
-  PoissonOptions screened_origin;
-  screened_origin.screening = 3;
-  screened_origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions finite_difference = finite_difference_options();
+  const PoissonOptions screened_origin = screened_at_origin_options();
   compare_at_slow_axis_lengths<TypeParam>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, kNeumann,
                                           kDirichlet, stream);
   compare_backends<TypeParam>({{16, 5, 7}, {1.0, 1.0, 2.0}, {kNeumann, kDirichlet, kNeumann}}, screened_origin, ++stream);
   compare_backends<TypeParam>({{64, 3, 4}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kNeumann}, 3}, {}, ++stream);
   compare_backends<TypeParam>({{32, 1, 6}, {1.0, 1.0, 1.0}, {kNeumann, kNeumann, kDirichlet}, 2}, finite_difference,
                               ++stream);
-  PoissonOptions origin;
-  origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions origin = zero_at_origin_options();
   compare_backends<TypeParam>({{128, 96}, {1.0, 1.0}, {kNeumann, kNeumann}}, origin, ++stream);
   // 3-D: the middle Neumann axis along pencils too (forward and inverse passes), the
   // contiguous one and Dirichlet ones through cuFFT, in every mix.
@@ -393,8 +403,7 @@ TYPED_TEST(PoissonGpu, CosinePencilTurnaroundAtEveryLength) {
 TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 600;
-  PoissonOptions finite_difference;
-  finite_difference.discretization = PoissonDiscretization::finite_difference;
+  const PoissonOptions finite_difference = finite_difference_options();
   PoissonOptions screened;
   screened.screening = 3;
   compare_at_slow_axis_lengths<TypeParam>({1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095}, kDirichlet,
@@ -415,11 +424,8 @@ TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
 TYPED_TEST(PoissonGpu, FoldedPeriodicTurnaroundAtEveryLength) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 1300;
-  PoissonOptions finite_difference;
-  finite_difference.discretization = PoissonDiscretization::finite_difference;
-  PoissonOptions screened_origin;
-  screened_origin.screening = 3;
-  screened_origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions finite_difference = finite_difference_options();
+  const PoissonOptions screened_origin = screened_at_origin_options();
   const auto at_cells = [](PoissonGrid grid) {
     grid.centrings.assign(grid.shape.size(), kCell);
     return grid;
@@ -565,8 +571,7 @@ TYPED_TEST(PoissonGpu, NonFiniteRhs) {
       }
     }
   }
-  PoissonOptions origin;
-  origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions origin = zero_at_origin_options();
   const std::pair<PoissonGrid, PoissonOptions> propagating[] = {
       {{{32, 17}, {1.0, 1.0}, {kPeriodic, kPeriodic}, 3}, {}},
       {{{16, 8}, {1.0, 1.0}, {kNeumann, kNeumann}, 3}, origin},
@@ -734,8 +739,7 @@ void expect_solve_replays(PoissonSolver<T>& solver, const T* rhs, T* solution, c
 TYPED_TEST(PoissonGpu, SolveReplaysFromACapturedGraph) {
   CUNUM_REQUIRE_GPU();
   using T = TypeParam;
-  PoissonOptions origin;
-  origin.gauge = PoissonGauge::zero_at_origin;
+  const PoissonOptions origin = zero_at_origin_options();
   const std::vector<std::pair<PoissonGrid, PoissonOptions>> cases = {
       {{{128, 128}, {1.0, 1.0}, {kPeriodic, kPeriodic}}, {}},
       {{{30, 17, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kPeriodic}, 2}, {}},
