@@ -529,56 +529,75 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   store_wall_pencil_pair<Policy>(v, pair, shape, fold, nullptr, row, unsigned_sample);
 }
 
-// The sine transform DST-I of a Dirichlet axis of n points along pencils (its own
-// inverse: any stage but the turnaround is the one transform): one DFT of
-// length 2(n + 1) (Policy::length) of the odd extension (src/poisson_fft/
-// wall_transforms.hpp), two real pencils at once as the real and imaginary parts of
-// one complex pencil. The odd extensions have imaginary spectra, so U = U_a + i U_b
-// separates without a mirror: Y_a[k] = -Im U[k + 1], Y_b[k] = Re U[k + 1]. The
-// turnaround extends the divided coefficients oddly in registers (element e > n + 1
-// is minus the mirror's, element 2(n + 1) - e) and transforms again. Reads `source`,
-// writes `target` (may be the same array); with `fold`, the folded axis's spectrum in
-// place of either (WallPencilPair).
-template <class Policy, WallStage kStage, class Division>
+// Two real pencils' DST-I coefficients from their complex pencil's DFT of their odd
+// extensions, in place: (-Im, Re) (extension_pencil_kernel).
+template <class T, int E>
+__device__ void separate_odd_extension_spectra(PencilValue<T> (&v)[E]) {
+#pragma unroll
+  for (int m = 0; m < E; ++m) v[m] = {-v[m].im, v[m].re};
+}
+
+// The extension transforms of a wall axis along pencils, each its own inverse (any stage
+// but the turnaround is the one transform): DST-I of a Dirichlet axis at vertices
+// (kLine odd_extension, n = L / 2 - 1 points) or DCT-I of a Neumann axis at vertices
+// (even_extension, n = L / 2 + 1), one DFT of length L (Policy::length) of the line's
+// extension (src/poisson_fft/wall_transforms.hpp), two real pencils at once as the real
+// and imaginary parts of one complex pencil. An extension's spectrum is imaginary (odd)
+// or real (even), so U = U_a + i U_b separates without a mirror: DST-I coefficient k is
+// Y_a[k] = -Im U[k + 1], Y_b[k] = Re U[k + 1]; DCT-I coefficient k is Y_a[k] = Re U[k],
+// Y_b[k] = Im U[k]. The turnaround extends the divided coefficients in registers
+// (element e past the line is the mirror's, element L - e, negated for the odd
+// extension) and transforms again. Reads `source`, writes `target` (may be the same
+// array); with `fold`, the folded axis's spectrum in place of either (WallPencilPair).
+template <class Policy, WallStage kStage, WallLine kLine, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
-    sine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
-                       PencilFold<typename Policy::Value> fold, const typename Policy::Value* source,
-                       typename Policy::Value* target) {
+    extension_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
+                            PencilFold<typename Policy::Value> fold, const typename Policy::Value* source,
+                            typename Policy::Value* target) {
+  static_assert(kLine == WallLine::odd_extension || kLine == WallLine::even_extension);
   using T = typename Policy::Value;
+  constexpr bool kOdd = kLine == WallLine::odd_extension;
   constexpr int E = Policy::items;
   constexpr int kLength = Policy::length;
-  constexpr int n = kLength / 2 - 1;
+  constexpr int n = kOdd ? kLength / 2 - 1 : kLength / 2 + 1;
+  constexpr int kFirst = kOdd ? 1 : 0;  // the element of coefficient 0
   constexpr int kStride = kLength / E;
   PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
   const WallPencilPair pair = wall_pencil_pair(place, shape, n, fold);
   PencilValue<T> v[E];
   load_wall_pencil_pair<Policy>(
-      v, pair, shape, fold, source, [&](int m) { return odd_extension_source(n, place.t + m * kStride).source; },
-      [&](int m) { return static_cast<T>(odd_extension_source(n, place.t + m * kStride).sign); });
+      v, pair, shape, fold, source,
+      [&](int m) {
+        const int e = place.t + m * kStride;
+        return kOdd ? odd_extension_source(n, e).source : even_extension_source(n, e);
+      },
+      [&](int m) { return kOdd ? static_cast<T>(odd_extension_source(n, place.t + m * kStride).sign) : T(1); });
   PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
-  // Coefficient k = e - 1 of each pencil, from element e (1 <= e <= n) of the DFT.
-#pragma unroll
-  for (int m = 0; m < E; ++m) v[m] = {-v[m].im, v[m].re};
+  if constexpr (kOdd) separate_odd_extension_spectra(v);
   if constexpr (kStage == WallStage::turnaround) {
-    divide_real_pencil_pair<Policy>(v, division, shape, place, pair, 1, n);
-    // The divided coefficients' odd extension: element e holds coefficient e - 1 for
-    // e <= n, minus coefficient 2n + 1 - e (the mirror's) beyond n + 1, 0 at 0 and n + 1.
+    divide_real_pencil_pair<Policy>(v, division, shape, place, pair, kFirst, n);
+    // The divided coefficients' extension: element e holds coefficient e - kFirst on the
+    // line; past it, the mirror's (element L - e), negated for the odd extension; 0 at
+    // the odd extension's elements 0 and n + 1.
     combine_with_mirrors<Policy>(v, place, tile, [&](int e, PencilValue<T> own, PencilValue<T> mirror) {
-      if (e >= 1 && e <= n) return own;
-      if (e >= n + 2) return PencilValue<T>{-mirror.re, -mirror.im};
-      return PencilValue<T>{T(0), T(0)};
+      if (e >= kFirst && e < n + kFirst) return own;
+      if constexpr (kOdd) {
+        if (e >= n + 2) return PencilValue<T>{-mirror.re, -mirror.im};
+        return PencilValue<T>{T(0), T(0)};
+      } else {
+        return mirror;
+      }
     });
     PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
-#pragma unroll
-    for (int m = 0; m < E; ++m) v[m] = {-v[m].im, v[m].re};
+    if constexpr (kOdd) separate_odd_extension_spectra(v);
   }
-  // Coefficient (or sample) e - 1 from element e.
+  // Coefficient (or sample) e - kFirst from element e.
   store_wall_pencil_pair<Policy>(
       v, pair, shape, fold, target,
       [&](int m) {
         const int e = place.t + m * kStride;
-        return e >= 1 && e <= n ? std::int64_t{e - 1} : std::int64_t{-1};
+        return e >= kFirst && e < n + kFirst ? std::int64_t{e - kFirst} : std::int64_t{-1};
       },
       [](int) { return T(1); });
 }

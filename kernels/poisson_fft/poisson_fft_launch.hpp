@@ -225,13 +225,14 @@ void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::i
                                              const PoissonComplex<T>* twiddles, const PencilFold<T>& fold,
                                              StreamHandle stream);
 
-// Stage `stage` of a Dirichlet axis's DST-I of DFT length `length` = 2(n + 1) along
-// pencils, source -> target (may be equal). DST-I is its own inverse: forward and
-// inverse are one kernel. `fold` as for the cosine pencils.
+// Stage `stage` of an extension transform along pencils, source -> target (may be
+// equal): `line` odd_extension, a Dirichlet axis's DST-I (DFT length `length` =
+// 2(n + 1)), or even_extension, a Neumann axis's DCT-I at vertices (2(n - 1)). Each is
+// its own inverse: forward and inverse are one kernel. `fold` as for the cosine pencils.
 template <class T>
-void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
-                                 const SpectralTables<T>& division, PencilShape shape,
-                                 const PoissonComplex<T>* twiddles, const PencilFold<T>& fold, const T* source,
-                                 T* target, StreamHandle stream);
+void launch_poisson_extension_pencils(const PoissonDevice& device, WallLine line, WallStage stage,
+                                      std::int64_t length, const SpectralTables<T>& division, PencilShape shape,
+                                      const PoissonComplex<T>* twiddles, const PencilFold<T>& fold, const T* source,
+                                      T* target, StreamHandle stream);
 
 }  // namespace cunum::detail

@@ -107,21 +107,30 @@ void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::i
 }
 
 template <class T>
-void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
-                                 const SpectralTables<T>& division, PencilShape shape,
-                                 const PoissonComplex<T>* twiddles, const PencilFold<T>& fold, const T* source,
-                                 T* target, StreamHandle stream) {
+void launch_poisson_extension_pencils(const PoissonDevice& device, WallLine line, WallStage stage,
+                                      std::int64_t length, const SpectralTables<T>& division, PencilShape shape,
+                                      const PoissonComplex<T>* twiddles, const PencilFold<T>& fold, const T* source,
+                                      T* target, StreamHandle stream) {
   with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
-    const char* name = "poisson_sine_pencil_kernel";
+    const bool odd = line == WallLine::odd_extension;
+    const char* name = odd ? "poisson_sine_pencil_kernel" : "poisson_cosine_vertex_pencil_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
-    // DST-I is its own inverse: one kernel serves both directions (a fold's sides are
-    // the launch's arguments).
-    const auto kernel = stage == WallStage::turnaround
-                            ? sine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>
-                            : sine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>;
-    launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
-                  pencil_values(twiddles), fold, source, target);
+    const auto launch = [&](auto kernel) {
+      launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
+                    pencil_values(twiddles), fold, source, target);
+    };
+    // DST-I and DCT-I are their own inverses: one kernel serves both directions (a
+    // fold's sides are the launch's arguments).
+    constexpr WallStage kTurnaround = WallStage::turnaround, kOneWay = WallStage::forward;
+    constexpr WallLine kOdd = WallLine::odd_extension, kEven = WallLine::even_extension;
+    using Division = SpectralDivision<T>;
+    if (stage == kTurnaround) {
+      return odd ? launch(extension_pencil_kernel<Policy, kTurnaround, kOdd, Division>)
+                 : launch(extension_pencil_kernel<Policy, kTurnaround, kEven, Division>);
+    }
+    return odd ? launch(extension_pencil_kernel<Policy, kOneWay, kOdd, Division>)
+               : launch(extension_pencil_kernel<Policy, kOneWay, kEven, Division>);
   });
 }
 
@@ -137,9 +146,9 @@ void launch_poisson_sine_pencils(const PoissonDevice& device, WallStage stage, s
                                                         const SpectralTables<T>&, PencilShape,                     \
                                                         const PoissonComplex<T>*, const PencilFold<T>&,            \
                                                         StreamHandle);                                             \
-  template void launch_poisson_sine_pencils(const PoissonDevice&, WallStage, std::int64_t, const SpectralTables<T>&, \
-                                            PencilShape, const PoissonComplex<T>*, const PencilFold<T>&, const T*, \
-                                            T*, StreamHandle);
+  template void launch_poisson_extension_pencils(const PoissonDevice&, WallLine, WallStage, std::int64_t,          \
+                                                 const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
+                                                 const PencilFold<T>&, const T*, T*, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_POISSON_PENCIL_LAUNCHERS, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

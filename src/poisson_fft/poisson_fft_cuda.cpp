@@ -16,8 +16,8 @@
 //   mixed, at cells         DCT-IV: Makhoul's DCT-II of the line padded to 2n, its odd
 //                           modes; its own inverse; (-1)^i for dirichlet_neumann (DST-IV).
 // Where a pass keeps its coefficients reversed, its axis's eigenvalue table here is
-// reversed to match. The pencil kernels serve Dirichlet at vertices and both walls at
-// cells.
+// reversed to match. The pencil kernels serve both walls at vertices (not the mixed
+// ones) and both walls at cells.
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
 // contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
 // that scatters the real coefficients back into a grid-sized array (the coefficient
@@ -32,7 +32,7 @@
 // (the division and the inverse's pre-processing in one kernel, without the coefficient
 // array; for the mixed axes at vertices, whose forward C2R leaves the coefficients in the
 // order their inverse R2C takes them, a division in place), or, where the slowest wall axis's DFT length is a power of two, that axis
-// turns around along pencils (cosine_pencil_kernel, sine_pencil_kernel) after the other
+// turns around along pencils (cosine_pencil_kernel, extension_pencil_kernel) after the other
 // wall passes, those of its kind along pencils too; there a contiguous wall axis at
 // cells folds into the first pencil kernel, which takes its R2C's half spectra and
 // gives its C2R's (plan_fold); likewise a grid of one periodic axis and a contiguous
@@ -125,7 +125,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     LineGeometry on_coefficients;  // the lines in the coefficient array
     std::unique_ptr<CufftPlan> r2c;
     std::unique_ptr<CufftPlan> c2r;
-    // Transformed along pencils by cosine_pencil_kernel or sine_pencil_kernel instead
+    // Transformed along pencils by cosine_pencil_kernel or extension_pencil_kernel instead
     // (plan_wall_pencils): the pencils, and the offset of its length's table in the
     // pencil twiddles (add_pencil_twiddles).
     bool pencils = false;
@@ -516,9 +516,9 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
   // Whether wall pass w of a grid without periodic axes goes along pencils through
-  // cosine_pencil_kernel (Neumann) or sine_pencil_kernel (Dirichlet), set then with the
+  // cosine_pencil_kernel (cells) or extension_pencil_kernel (vertices), set then with the
   // wall's pencil shape: the slowest wall axis (w = 0, the coefficient array's outer
-  // axis) when it can turn around that way (its DFT length, n or 2(n + 1), a power of
+  // axis) when it can turn around that way (its DFT length, n, 2(n + 1) or 2(n - 1), a power of
   // two up to kMaxPencilLength, its tile within the device's shared memory, and another
   // wall pass to move the right-hand side into the coefficient array); and then each
   // other wall axis of such a length but the array's contiguous one, whose pencils
@@ -526,9 +526,10 @@ class PoissonCuda final : public PoissonBackend<T> {
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
-    // The pencil kernels take DST-I and the DCT-II / DCT-III (with alternating signs:
-    // DST-II / DST-III): the other passes run as line passes.
-    const bool pencil_kind = p.line == WallLine::odd_extension || (p.line == WallLine::cosine && !p.dct3_forward);
+    // The pencil kernels take DST-I, DCT-I and the DCT-II / DCT-III (with alternating
+    // signs: DST-II / DST-III): the other passes run as line passes.
+    const bool pencil_kind = p.line == WallLine::odd_extension || p.line == WallLine::even_extension ||
+                             (p.line == WallLine::cosine && !p.dct3_forward);
     if (!pencil_kind || p.grid_side.reversed) return false;
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
@@ -684,9 +685,9 @@ class PoissonCuda final : public PoissonBackend<T> {
       fold = {spectrum(), quarter_twiddles(folded), folded.n, wall.folds && stage != WallStage::inverse,
               wall.folds && stage != WallStage::forward, wall.slots};
     }
-    if (wall.pass.line == WallLine::odd_extension) {
-      launch_poisson_sine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles, fold,
-                                  source, target, stream);
+    if (wall.pass.line != WallLine::cosine) {
+      launch_poisson_extension_pencils(device_, wall.pass.line, stage, wall.pass.length, by_eigenvalues,
+                                       wall.pencil_shape, twiddles, fold, source, target, stream);
       return;
     }
     launch_poisson_cosine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,

@@ -189,7 +189,7 @@ using PencilPolicyFor =
 // The periodic turnaround (pencil_turnaround_kernel): up to 1024 threads, about 80
 // registers a thread (float) or 128 (double).
 using PoissonPencilPolicies = PolicyChain<ArchPolicy<900, PencilTuningOf<1024, 80, 128>>>;
-// The wall kernels (cosine_pencil_kernel, sine_pencil_kernel) hold more per thread (a
+// The wall kernels (cosine_pencil_kernel, extension_pencil_kernel) hold more per thread (a
 // mirror, twiddles, signs): at most 512 threads and 128 registers a thread in both
 // precisions (at 1024, the 4096-point turnaround spilled 420 bytes a thread and moved
 // 2.4 times its data, Nsight Compute).

@@ -416,6 +416,41 @@ TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
   compare_backends<TypeParam>({{8, 31, 6}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kDirichlet}, 3}, {}, ++stream);
 }
 
+// The DCT-I pencils (extension_pencil_kernel's even extension: a grid without periodic
+// axes whose slowest axis is Neumann at vertices with 2(n - 1) a power of two; every such
+// length on that axis is in WallTransformsAtEveryLengthNeumannVertex): a middle axis of
+// that kind forward and back, odd pencil counts, beside Dirichlet at vertices (sine
+// pencils) and Neumann at cells (the contiguous axis folded in), the smallest lengths
+// (DFTs of 2 and 4), batches, both discretizations, screening and both gauges.
+TYPED_TEST(PoissonGpu, CosineVertexPencils) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 1500;
+  const PoissonOptions finite_difference = finite_difference_options();
+  const PoissonOptions screened_origin = screened_at_origin_options();
+  const PoissonOptions origin = zero_at_origin_options();
+  const auto grid = [](std::vector<std::int64_t> shape, std::vector<PoissonBoundary> boundaries,
+                       std::vector<PoissonCentring> centrings, std::int64_t batch = 1) {
+    PoissonGrid g{shape, std::vector<double>(shape.size(), 1.0), boundaries, batch};
+    g.centrings = centrings;
+    return g;
+  };
+  compare_backends<TypeParam>(grid({17, 33, 9}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}), {},
+                              ++stream);
+  compare_backends<TypeParam>(grid({33, 17, 6}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}, 2),
+                              finite_difference, ++stream);
+  compare_backends<TypeParam>(grid({65, 9, 16}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kCell}),
+                              screened_origin, ++stream);
+  compare_backends<TypeParam>(grid({9, 31, 7}, {kNeumann, kDirichlet, kNeumann}, {kVertex, kVertex, kVertex}, 3),
+                              {}, ++stream);
+  compare_backends<TypeParam>(grid({15, 17, 5}, {kDirichlet, kNeumann, kDirichlet}, {kVertex, kVertex, kVertex}),
+                              origin, ++stream);
+  compare_backends<TypeParam>(grid({2, 3, 5}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}), {},
+                              ++stream);
+  compare_backends<TypeParam>(grid({3, 2, 4}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kCell}, 2),
+                              finite_difference, ++stream);
+  compare_backends<TypeParam>(grid({129, 128}, {kNeumann, kNeumann}, {kVertex, kCell}), origin, ++stream);
+}
+
 // The periodic turnaround with a wall at cells folded in (a periodic slow axis of
 // power-of-two length, the contiguous axis Neumann or Dirichlet at cells, every other
 // axis of one point): every length from 2 to 8192, even and odd wall lengths (modes 0
