@@ -212,16 +212,21 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
 // The wall kernels' two real pencils as the real and imaginary parts of one complex
 // pencil (unit u's): columns `first` and `second` of the real array (row_stride values a
 // row), 2u and 2u + 1. With a fold (PencilFold), the folded axis (its points n, the
-// array's contiguous axis) has n / 2 + 1 slots a line, one a mode c, and unit u is slot
-// c of line l: columns l n + c and l n + n - c, coefficients c and n - c of that line,
-// both from mode c of its half spectrum by Makhoul's post-processing and both making it
-// again by his pre-processing (src/poisson_fft/wall_transforms.hpp; c = 0, and c = n / 2
-// for even n, make one); the fold's `slots` keep the pair in slot u of the spectrum's
-// rows instead of the real array. Either may be absent: past the last, or no coefficient.
+// array's contiguous axis) has `modes` slots a line, and unit u stands for a pair of its
+// coefficients on line l, columns l n + k: a cosine wall at cells, unit c of the line
+// (c <= n / 2), coefficients c and n - c, both from mode c of its half spectrum by
+// Makhoul's post-processing and both making it again by his pre-processing
+// (src/poisson_fft/wall_transforms.hpp; c = 0, and c = n / 2 for even n, make one); a
+// Dirichlet wall at vertices, unit c - 1 of the line (1 <= c <= (n + 1) / 2),
+// coefficients c - 1 and n - c, the negated imaginary parts of modes c and n + 1 - c
+// (c = (n + 1) / 2 for odd n makes one). The fold's `slots` keep the pair in the slot of
+// mode c of the spectrum's rows instead of the real array. Either coefficient may be
+// absent: past the last, or none.
 struct WallPencilPair {
   std::int64_t first, second;
-  std::int64_t unit, mode;  // the fold's slot and mode c
-  std::int64_t row0;        // the problem's first row: problem x the points on the pencil axis
+  std::int64_t mode;                // the fold's mode c
+  std::int64_t slot, second_slot;   // the fold's slots of modes c and (sine) n + 1 - c in a row
+  std::int64_t row0;                // the problem's first row: problem x the points on the pencil axis
   bool has_first, has_second;
 };
 
@@ -230,10 +235,10 @@ __device__ bool folded(const PencilFold<T>& fold) {
   return fold.reads || fold.writes || fold.slots;
 }
 
-// The fold's slots a row: n / 2 + 1 for each line of the folded axis in a row.
+// The fold's slots a row: `modes` for each line of the folded axis in a row.
 template <class T>
 __device__ std::int64_t slots_a_row(const PencilFold<T>& fold, const PencilShape& shape) {
-  return shape.row_stride / fold.points * (fold.points / 2 + 1);
+  return shape.row_stride / fold.points * fold.modes;
 }
 
 template <class T>
@@ -241,30 +246,41 @@ __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const Penci
                                            std::int64_t points_on_axis, const PencilFold<T>& fold) {
   WallPencilPair pair;
   const std::int64_t u = place.unit, n = shape.row_stride;
-  pair.unit = u;
   pair.row0 = place.problem * points_on_axis;
   if (!folded(fold)) {
-    pair.mode = 0;
+    pair.mode = pair.slot = pair.second_slot = 0;
     pair.first = 2 * u;
     pair.second = 2 * u + 1;
     pair.has_first = pair.first < n;
     pair.has_second = pair.second < n;
     return pair;
   }
-  const std::int64_t points = fold.points, modes = points / 2 + 1, line = u / modes, c = u - line * modes;
-  pair.mode = c;
-  pair.first = line * points + c;
-  pair.has_first = u < slots_a_row(fold, shape);
-  pair.has_second = pair.has_first && c > 0 && 2 * c < points;
-  pair.second = line * points + (pair.has_second ? points - c : c);
+  const std::int64_t points = fold.points, units = fold_units(fold.sine, points);
+  const std::int64_t line = u / units, j = u - line * units;
+  pair.has_first = u < n / points * units;
+  if (fold.sine) {
+    const std::int64_t c = j + 1;
+    pair.mode = c;
+    pair.slot = line * fold.modes + c;
+    pair.second_slot = line * fold.modes + points + 1 - c;
+    pair.first = line * points + c - 1;
+    pair.has_second = pair.has_first && 2 * c != points + 1;
+    pair.second = line * points + (pair.has_second ? points - c : c - 1);
+    return pair;
+  }
+  pair.mode = j;
+  pair.slot = pair.second_slot = line * fold.modes + j;
+  pair.first = line * points + j;
+  pair.has_second = pair.has_first && j > 0 && 2 * j < points;
+  pair.second = line * points + (pair.has_second ? points - j : j);
   return pair;
 }
 
 // v[m] = element row(m) of the pair times sign(m) (sign 0: a zero, nothing read), for
 // each of the thread's registers: from the fold's spectrum where it reads one (Makhoul's
-// post-processing), else from the fold's slots, else from the pair's columns of
-// `source`. The branches are outside the loops, so that no path's registers add to
-// another's.
+// post-processing, or DST-I's negated imaginary parts), else from the fold's slots, else
+// from the pair's columns of `source`. The branches are outside the loops, so that no
+// path's registers add to another's.
 template <class Policy, class Row, class Sign>
 __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
                                       const WallPencilPair& pair, const PencilShape& shape,
@@ -273,7 +289,17 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
   using T = typename Policy::Value;
   if (fold.reads || fold.slots) {
     const std::int64_t slots = slots_a_row(fold, shape);
-    const PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * slots + pair.unit;
+    const PoissonComplex<T>* rows = fold.spectrum + pair.row0 * slots;
+    if (fold.reads && fold.sine) {
+#pragma unroll
+      for (int m = 0; m < Policy::items; ++m) {
+        const T s = sign(m);
+        const PoissonComplex<T>* at = rows + row(m) * slots;
+        v[m] = {s != T(0) && pair.has_first ? -s * at[pair.slot].im : T(0),
+                s != T(0) && pair.has_second ? -s * at[pair.second_slot].im : T(0)};
+      }
+      return;
+    }
     const std::int64_t n = fold.points, c = pair.mode;
     PoissonComplex<T> first_twiddle{}, second_twiddle{};
     if (fold.reads && pair.has_first) first_twiddle = fold.twiddles[c];
@@ -285,7 +311,7 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
         v[m] = {T(0), T(0)};
         continue;
       }
-      const PoissonComplex<T> slot = spectrum[row(m) * slots];
+      const PoissonComplex<T> slot = rows[row(m) * slots + pair.slot];
       const T re = s * slot.re, im = s * slot.im;
       if (!fold.reads) {
         v[m] = {re, pair.has_second ? im : T(0)};
@@ -309,8 +335,8 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
 
 // Element row(m) of the pair = v[m] times sign(m), for each of the thread's registers
 // whose row(m) is not negative: into the fold's spectrum where it writes one (Makhoul's
-// pre-processing), else into the fold's slots, else into the pair's columns of
-// `target`.
+// pre-processing, or DST-I's imaginary modes with modes 0 and n + 1 zero), else into the
+// fold's slots, else into the pair's columns of `target`.
 template <class Policy, class Row, class Sign>
 __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value> (&v)[Policy::items],
                                        const WallPencilPair& pair, const PencilShape& shape,
@@ -320,19 +346,35 @@ __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value>
   if (!pair.has_first) return;
   if (fold.writes || fold.slots) {
     const std::int64_t slots = slots_a_row(fold, shape);
-    PoissonComplex<T>* spectrum = fold.spectrum + pair.row0 * slots + pair.unit;
+    PoissonComplex<T>* rows = fold.spectrum + pair.row0 * slots;
+    if (fold.writes && fold.sine) {
+      // The C2R of -i x (x real) is the odd extension of DST-I of x.
+#pragma unroll
+      for (int m = 0; m < Policy::items; ++m) {
+        if (row(m) < 0) continue;
+        const T s = sign(m);
+        PoissonComplex<T>* at = rows + row(m) * slots;
+        at[pair.slot] = {T(0), -s * v[m].re};
+        if (pair.has_second) at[pair.second_slot] = {T(0), -s * v[m].im};
+        if (pair.mode == 1) {  // modes 0 and n + 1
+          at[pair.slot - 1] = {T(0), T(0)};
+          at[pair.slot + fold.points] = {T(0), T(0)};
+        }
+      }
+      return;
+    }
     const PoissonComplex<T> twiddle = fold.writes ? fold.twiddles[pair.mode] : PoissonComplex<T>{};
 #pragma unroll
     for (int m = 0; m < Policy::items; ++m) {
       if (row(m) < 0) continue;
       const T s = sign(m), re = s * v[m].re, im = pair.has_second ? s * v[m].im : T(0);
       if (!fold.writes) {
-        spectrum[row(m) * slots] = {re, im};
+        rows[row(m) * slots + pair.slot] = {re, im};
         continue;
       }
       const T mirror = pair.has_second ? im : pair.mode == 0 ? T(0) : re;  // X_n = 0; X_{n - c} = X_c at c = n / 2
       const HalfSpectrumValue<T> mode = cosine_inverse_mode(twiddle.re, twiddle.im, re, mirror);
-      spectrum[row(m) * slots] = {mode.re, mode.im};
+      rows[row(m) * slots + pair.slot] = {mode.re, mode.im};
     }
     return;
   }

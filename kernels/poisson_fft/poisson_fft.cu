@@ -151,10 +151,10 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line
 }
 
 template <class T>
-void launch_poisson_cosine_unshuffle(const PoissonDevice& device, GridSide side, std::int64_t n,
+void launch_poisson_c2r_line_samples(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                      const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
                                      StreamHandle stream) {
-  launch_grid_from_lines(device, "poisson_cosine_unshuffle_kernel", CosineUnshuffle<T>{side, n}, g, pitch, lines,
+  launch_grid_from_lines(device, "poisson_c2r_line_samples_kernel", C2rLineSamples<T>{line, side, n}, g, pitch, lines,
                          grid, stream);
 }
 
@@ -222,8 +222,8 @@ void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::i
   template void launch_poisson_wall_coefficients(const PoissonDevice&, WallLine, GridSide, std::int64_t, const T*,  \
                                                  const LineGeometry&, std::int64_t, const PoissonComplex<T>*, T*,   \
                                                  StreamHandle);                                                     \
-  template void launch_poisson_cosine_unshuffle(const PoissonDevice&, GridSide, std::int64_t, const LineGeometry&,  \
-                                                std::int64_t, const T*, T*, StreamHandle);                          \
+  template void launch_poisson_c2r_line_samples(const PoissonDevice&, WallLine, GridSide, std::int64_t,             \
+                                                const LineGeometry&, std::int64_t, const T*, T*, StreamHandle);     \
   template void launch_poisson_turnaround(const PoissonDevice&, const WallPass<T>&, const LineGeometry&,            \
                                           const SpectralTables<T>&, PoissonComplex<T>*, T*, StreamHandle);          \
   template void launch_poisson_divide(const PoissonDevice&, const SpectralTables<T>&, const SpectrumRows&,          \

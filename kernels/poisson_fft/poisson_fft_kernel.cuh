@@ -114,14 +114,16 @@ struct WallCoefficient {
   }
 };
 
-// DCT-III's last step: the C2R's line unshuffled (written as `side` says).
+// A C2R's line back on the grid (written as `side` says): unshuffled (the DCT-III's
+// last step) or its odd extension's samples (DST-I), as c2r_line_position says.
 template <class T>
-struct CosineUnshuffle {
+struct C2rLineSamples {
   using Line = T;
+  WallLine line;
   GridSide side;
   std::int64_t n;
-  __device__ T operator()(std::int64_t i, const T* line) const {
-    return on_grid_side<T>(side, n, i, [&](std::int64_t j) { return line[cosine_shuffle_position(n, j)]; });
+  __device__ T operator()(std::int64_t i, const T* values) const {
+    return on_grid_side<T>(side, n, i, [&](std::int64_t j) { return values[c2r_line_position(line, n, j)]; });
   }
 };
 
@@ -445,7 +447,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
 //           made of the divided coefficients, into `extended`.
 //   a forward DCT-III (dct3_forward: the mixed axes at vertices): its C2R's line in
 //           `extended` holds coefficient cosine_shuffle_source(n, e) at sample e, and
-//           the DCT-II back takes the coefficients in that order (CosineUnshuffle, then
+//           the DCT-II back takes the coefficients in that order (C2rLineSamples, then
 //           ExtendedLine's shuffle, undone), so the line is divided where it lies.
 template <class Policy, class T, class Complex>
 __global__ void __launch_bounds__(Policy::block_threads)

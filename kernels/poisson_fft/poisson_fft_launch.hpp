@@ -103,21 +103,30 @@ struct PencilShape {
   bool pencil_is_outer;
 };
 
-// A wall pencil kernel's fold of the array's contiguous axis, a cosine wall at cells of
-// `points` points (kernels/poisson_fft/pencil_fft.cuh): the kernel reads that axis's
-// half spectra (its R2C's output, points / 2 + 1 modes a line) in place of its own grid
-// samples (`reads`), and writes the half spectra its C2R takes in place of its own
-// results (`writes`), doing that axis's Makhoul post- and pre-processing on the way;
-// `twiddles`: that axis's (cos, sin)(pi k / 2n). Its real arrays hold unit c's pencils
-// as coefficients c and n - c of that axis, or with `slots` the same pair in the
-// spectrum's slot c instead. None of the three: no fold.
+// A wall pencil kernel's fold of the array's contiguous axis, of `points` points
+// (kernels/poisson_fft/pencil_fft.cuh, WallPencilPair): the kernel reads that axis's
+// half spectra (its R2C's output, `modes` a line) in place of its own grid samples
+// (`reads`), and writes the half spectra its C2R takes in place of its own results
+// (`writes`), turning modes into that axis's coefficients and back on the way. A cosine
+// wall at cells (`sine` false): Makhoul's post- and pre-processing, mode c giving
+// coefficients c and n - c; `twiddles`: that axis's (cos, sin)(pi k / 2n). A Dirichlet
+// wall at vertices (`sine`): DST-I, the odd extension's modes c and n + 1 - c
+// (imaginary) giving coefficients c - 1 and n - c. Its real arrays hold unit u's pencils
+// as that pair of coefficients, or with `slots` the same pair in the spectrum's slot of
+// the first mode instead. None of the three: no fold.
 template <class T>
 struct PencilFold {
   PoissonComplex<T>* spectrum;
   const PoissonComplex<T>* twiddles;
-  std::int64_t points;
+  std::int64_t points, modes;
+  bool sine;
   bool reads, writes, slots;
 };
+
+// The units (pairs of coefficients) a line of a folded axis of n points gives a pencil
+// kernel (WallPencilPair): n / 2 + 1 for a cosine wall at cells, (n + 1) / 2 for a
+// Dirichlet wall at vertices (`sine`).
+CUNUM_HOST_DEVICE inline std::int64_t fold_units(bool sine, std::int64_t n) { return sine ? (n + 1) / 2 : n / 2 + 1; }
 
 
 // What a wall pencil kernel does: the forward transform of a wall axis (the grid's
@@ -149,10 +158,10 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream);
 
-// Grid point i of each line = the C2R's line r unshuffled (the DCT-III; written as
-// `side` says).
+// Grid point i of each line = element c2r_line_position(line, n, i) of the C2R's line r
+// (unshuffled for the DCT-III, sample i + 1 for DST-I; written as `side` says).
 template <class T>
-void launch_poisson_cosine_unshuffle(const PoissonDevice& device, GridSide side, std::int64_t n,
+void launch_poisson_c2r_line_samples(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                      const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,
                                      StreamHandle stream);
 

@@ -34,7 +34,7 @@
 // order their inverse R2C takes them, a division in place), or, where the slowest wall axis's DFT length is a power of two, that axis
 // turns around along pencils (cosine_pencil_kernel, extension_pencil_kernel) after the other
 // wall passes, those of its kind along pencils too; there a contiguous wall axis at
-// cells folds into the first pencil kernel, which takes its R2C's half spectra and
+// cells, or Dirichlet at vertices, folds into the first pencil kernel, which takes its R2C's half spectra and
 // gives its C2R's (plan_fold); likewise a grid of one periodic axis and a contiguous
 // wall axis at cells turns around along the periodic axis (plan_periodic_fold). The
 // inverse runs the passes in reverse, the last one writing the solution.
@@ -131,8 +131,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     bool pencils = false;
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
-    // Its pencils fold in the contiguous wall axis (plan_fold): unit c is that axis's
-    // coefficients c and n - c; with `slots`, its pairs stay in the complex array.
+    // Its pencils fold in the contiguous wall axis (plan_fold): each unit a pair of that
+    // axis's coefficients (WallPencilPair); with `slots`, its pairs stay in the complex array.
     bool folds = false;
     bool slots = false;
     // The folded wall's lines are transformed in place in the complex array (lines_of),
@@ -230,8 +230,11 @@ class PoissonCuda final : public PoissonBackend<T> {
       wall.line_pitch = in_place ? 2 * p.half : p.length;
       long long length = p.length, half = p.half, n = p.n, pitch = wall.line_pitch;
       wall.r2c = plan(1, &length, &pitch, 1, pitch, &half, 1, p.half, Library::forward_type, p.lines);
-      if (p.line == WallLine::cosine) {
-        wall.c2r = plan(1, &n, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
+      // The cosine pass's DCT-III; a folded Dirichlet wall's DST-I back (the C2R of its
+      // imaginary half spectra).
+      if (p.line == WallLine::cosine || (in_place && p.line == WallLine::odd_extension)) {
+        long long c2r_length = p.line == WallLine::cosine ? n : length;
+        wall.c2r = plan(1, &c2r_length, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
       }
       const auto reals = static_cast<std::size_t>(in_place ? 0 : p.lines * p.length);
       const auto modes = static_cast<std::size_t>(p.lines * p.half);
@@ -408,8 +411,9 @@ class PoissonCuda final : public PoissonBackend<T> {
   void store_coefficients(const Wall& wall, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
     if (p.dct3_forward) {
-      launch_poisson_cosine_unshuffle(device_, GridSide{}, p.n, wall.on_coefficients, wall.line_pitch,
-                                      static_cast<const T*>(lines_of(wall)), coefficients_.data(), stream);
+      launch_poisson_c2r_line_samples(device_, WallLine::cosine, GridSide{}, p.n, wall.on_coefficients,
+                                      wall.line_pitch, static_cast<const T*>(lines_of(wall)), coefficients_.data(),
+                                      stream);
       return;
     }
     launch_poisson_wall_coefficients(device_, p.line, GridSide{}, p.n, p.twiddles, wall.on_coefficients, p.half,
@@ -439,9 +443,10 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    if (p.line == WallLine::cosine && !p.dct3_forward) {
+    const bool folded_sine = wall.in_place_lines && p.line == WallLine::odd_extension;
+    if ((p.line == WallLine::cosine && !p.dct3_forward) || folded_sine) {
       CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
-      launch_poisson_cosine_unshuffle(device_, p.grid_side, p.n, geometry, wall.line_pitch,
+      launch_poisson_c2r_line_samples(device_, p.line, p.grid_side, p.n, geometry, wall.line_pitch,
                                       static_cast<const T*>(lines_of(wall)), target, stream);
       return;
     }
@@ -553,18 +558,20 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
   // Whether the contiguous wall axis of a grid that turns around along wall pencils folds
-  // into its first pencil kernel (PencilFold): a cosine pass at cells (DCT-II forward),
-  // by line passes and the last of them, whose points are that kernel's whole rows. Its
-  // coefficients then never reach the coefficient array: that kernel takes its R2C's
-  // half spectra and the last inverse pencil kernel gives its C2R's, 2 passes fewer
-  // (its coefficient and inverse spectrum passes). Sets folded_wall_, the kernel's
+  // into its first pencil kernel (PencilFold): a cosine pass at cells (DCT-II forward)
+  // or a Dirichlet pass at vertices (DST-I), by line passes and the last of them, whose
+  // points are that kernel's whole rows. Its coefficients then never reach the
+  // coefficient array: that kernel takes its R2C's half spectra and the last inverse
+  // pencil kernel gives its C2R's, 2 passes fewer (its coefficient pass and the
+  // inverse's spectrum or line pass; DST-I back by a C2R instead of a second R2C). Sets folded_wall_, the kernel's
   // wall's `folds` and units, and where every other wall goes along pencils, their
   // `slots` and pairs_in_slots_.
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
     const WallPass<T>& p = walls_[last].pass;
-    if (walls_[last].pencils || p.line != WallLine::cosine || p.dct3_forward) return;
+    const bool sine = p.line == WallLine::odd_extension;
+    if (walls_[last].pencils || !(sine || (p.line == WallLine::cosine && !p.dct3_forward))) return;
     if (coefficient_view_.stride[p.axis] != 1) return;
     Wall* first = &walls_[0];  // the turnaround, unless a pencil pass runs before it
     bool others_on_pencils = true;
@@ -577,14 +584,14 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     if (first->pencil_shape.row_stride != p.n) return;
     first->folds = true;
-    first->pencil_shape.pencils = p.n / 2 + 1;
+    first->pencil_shape.pencils = fold_units(sine, p.n);
     folded_wall_ = last;
     // With no other line pass, every pencil pass keeps its pairs in the complex array's
     // slots (PencilFold::slots), in place: no coefficient array.
     if (!others_on_pencils) return;
     for (int w = 0; w < last; ++w) {
       walls_[w].slots = true;
-      walls_[w].pencil_shape.pencils = walls_[w].pencil_shape.row_stride / p.n * (p.n / 2 + 1);
+      walls_[w].pencil_shape.pencils = walls_[w].pencil_shape.row_stride / p.n * fold_units(sine, p.n);
     }
     pairs_in_slots_ = true;
   }
@@ -626,7 +633,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     const Wall& wall = walls_[0];
     const int other = kPoissonAxes * (kPoissonAxes - 1) / 2 - pencil_axis_ - wall.pass.axis;
     transform_lines(wall, rhs, wall.on_grid, stream);
-    const PencilFold<T> fold{spectrum(), quarter_twiddles(wall.pass), wall.pass.n, true, true, false};
+    const PencilFold<T> fold{spectrum(), quarter_twiddles(wall.pass), wall.pass.n, wall.pass.half, false, true, true,
+                             false};
     launch_poisson_folded_pencil_turnaround(device_, layout_.shape[pencil_axis_],
                                             division(pencil_axis_, wall.pass.axis, other), pencil_shape_,
                                             pencil_twiddles_.data() + pencil_twiddle_offset_, fold, stream);
@@ -679,11 +687,17 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_wall_pencils(WallStage stage, const Wall& wall, const T* source, T* target, StreamHandle stream) {
     const PoissonComplex<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
     const SpectralTables<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
-    PencilFold<T> fold{nullptr, nullptr, 1, false, false, false};
+    PencilFold<T> fold{nullptr, nullptr, 1, 1, false, false, false, false};
     if (wall.folds || wall.slots) {
       const WallPass<T>& folded = walls_[folded_wall_].pass;
-      fold = {spectrum(), quarter_twiddles(folded), folded.n, wall.folds && stage != WallStage::inverse,
-              wall.folds && stage != WallStage::forward, wall.slots};
+      fold = {spectrum(),
+              quarter_twiddles(folded),
+              folded.n,
+              folded.half,
+              folded.line == WallLine::odd_extension,
+              wall.folds && stage != WallStage::inverse,
+              wall.folds && stage != WallStage::forward,
+              wall.slots};
     }
     if (wall.pass.line != WallLine::cosine) {
       launch_poisson_extension_pencils(device_, wall.pass.line, stage, wall.pass.length, by_eigenvalues,

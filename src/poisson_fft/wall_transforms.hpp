@@ -146,6 +146,7 @@ struct PassSample {
 CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, std::int64_t e) {
   switch (line) {
     case WallLine::odd_extension: {
+      if (e >= 2 * (n + 1)) return {0, 0};  // past the extension: padding (an R2C in place)
       const OddExtensionSource source = odd_extension_source(n, e);
       return {source.source, source.sign};
     }
@@ -195,6 +196,13 @@ inline double line_twiddle_angle(WallLine line, std::int64_t n, std::int64_t k) 
   const double size = static_cast<double>(n);
   return line == WallLine::quarter_cosine ? kPi * static_cast<double>(2 * k + 1) / (4.0 * size)
                                           : kPi * static_cast<double>(k) / (2.0 * size);
+}
+
+// The element of a C2R's output line that holds grid point i of `line`'s transform:
+// Makhoul's unshuffle (cosine: DCT-III of n) or sample i + 1 of the odd extension
+// (odd_extension: DST-I as the C2R of an imaginary half spectrum of 2(n + 1)).
+CUNUM_HOST_DEVICE inline std::int64_t c2r_line_position(WallLine line, std::int64_t n, std::int64_t i) {
+  return line == WallLine::odd_extension ? i + 1 : cosine_shuffle_position(n, i);
 }
 
 }  // namespace cunum::detail

@@ -416,6 +416,14 @@ TYPED_TEST(PoissonGpu, SinePencilsAtEveryLength) {
   compare_backends<TypeParam>({{8, 31, 6}, {1.0, 1.0, 1.0}, {kNeumann, kDirichlet, kDirichlet}, 3}, {}, ++stream);
 }
 
+// A grid of unit spacing with the given boundaries and centrings.
+PoissonGrid centred_grid(const std::vector<std::int64_t>& shape, const std::vector<PoissonBoundary>& boundaries,
+                         const std::vector<PoissonCentring>& centrings, std::int64_t batch = 1) {
+  PoissonGrid grid{shape, std::vector<double>(shape.size(), 1.0), boundaries, batch};
+  grid.centrings = centrings;
+  return grid;
+}
+
 // The DCT-I pencils (extension_pencil_kernel's even extension: a grid without periodic
 // axes whose slowest axis is Neumann at vertices with 2(n - 1) a power of two; every such
 // length on that axis is in WallTransformsAtEveryLengthNeumannVertex): a middle axis of
@@ -428,27 +436,60 @@ TYPED_TEST(PoissonGpu, CosineVertexPencils) {
   const PoissonOptions finite_difference = finite_difference_options();
   const PoissonOptions screened_origin = screened_at_origin_options();
   const PoissonOptions origin = zero_at_origin_options();
-  const auto grid = [](std::vector<std::int64_t> shape, std::vector<PoissonBoundary> boundaries,
-                       std::vector<PoissonCentring> centrings, std::int64_t batch = 1) {
-    PoissonGrid g{shape, std::vector<double>(shape.size(), 1.0), boundaries, batch};
-    g.centrings = centrings;
-    return g;
-  };
-  compare_backends<TypeParam>(grid({17, 33, 9}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}), {},
-                              ++stream);
-  compare_backends<TypeParam>(grid({33, 17, 6}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}, 2),
-                              finite_difference, ++stream);
-  compare_backends<TypeParam>(grid({65, 9, 16}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kCell}),
-                              screened_origin, ++stream);
-  compare_backends<TypeParam>(grid({9, 31, 7}, {kNeumann, kDirichlet, kNeumann}, {kVertex, kVertex, kVertex}, 3),
+  compare_backends<TypeParam>(centred_grid({17, 33, 9}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}),
                               {}, ++stream);
-  compare_backends<TypeParam>(grid({15, 17, 5}, {kDirichlet, kNeumann, kDirichlet}, {kVertex, kVertex, kVertex}),
-                              origin, ++stream);
-  compare_backends<TypeParam>(grid({2, 3, 5}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}), {},
-                              ++stream);
-  compare_backends<TypeParam>(grid({3, 2, 4}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kCell}, 2),
+  compare_backends<TypeParam>(centred_grid({33, 17, 6}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}, 2),
                               finite_difference, ++stream);
-  compare_backends<TypeParam>(grid({129, 128}, {kNeumann, kNeumann}, {kVertex, kCell}), origin, ++stream);
+  compare_backends<TypeParam>(centred_grid({65, 9, 16}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kCell}),
+                              screened_origin, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({9, 31, 7}, {kNeumann, kDirichlet, kNeumann}, {kVertex, kVertex, kVertex}, 3), {}, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({15, 17, 5}, {kDirichlet, kNeumann, kDirichlet}, {kVertex, kVertex, kVertex}), origin, ++stream);
+  compare_backends<TypeParam>(centred_grid({2, 3, 5}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}), {},
+                              ++stream);
+  compare_backends<TypeParam>(centred_grid({3, 2, 4}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kCell}, 2),
+                              finite_difference, ++stream);
+  compare_backends<TypeParam>(centred_grid({129, 128}, {kNeumann, kNeumann}, {kVertex, kCell}), origin, ++stream);
+}
+
+// A contiguous Dirichlet axis at vertices folded into the first wall pencil kernel (its
+// odd extension's R2C and the C2R back in place in the complex array; the pencil kernel
+// turns its modes c and n + 1 - c into coefficients and back): odd and even lengths of
+// that axis from 1, lengths whose 2(n + 1) is no power of two, beside sine, cosine and
+// DCT-I pencils, with every other wall on pencils (the pairs kept in the complex array)
+// or one of them by line passes (the pairs in the coefficient array), batches, both
+// discretizations and screening.
+TYPED_TEST(PoissonGpu, FoldedDirichletVertexAxis) {
+  CUNUM_REQUIRE_GPU();
+  std::uint64_t stream = 1600;
+  const PoissonOptions finite_difference = finite_difference_options();
+  const PoissonOptions screened_origin = screened_at_origin_options();
+  const std::vector<std::pair<std::int64_t, std::int64_t>> sizes = {{3, 1},     {3, 2},    {15, 6},   {255, 255},
+                                                                    {63, 1000}, {7, 4096}, {4095, 5}, {1, 9}};
+  for (const auto& [slow, contiguous] : sizes) {
+    compare_backends<TypeParam>(centred_grid({slow, contiguous}, {kDirichlet, kDirichlet}, {kVertex, kVertex}), {},
+                                ++stream);
+    compare_backends<TypeParam>(centred_grid({slow, contiguous}, {kDirichlet, kDirichlet}, {kVertex, kVertex}, 2),
+                                finite_difference, ++stream);
+  }
+  compare_backends<TypeParam>(centred_grid({16, 7}, {kNeumann, kDirichlet}, {kCell, kVertex}), screened_origin,
+                              ++stream);
+  compare_backends<TypeParam>(centred_grid({17, 10}, {kNeumann, kDirichlet}, {kVertex, kVertex}, 3), {}, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({15, 31, 2}, {kDirichlet, kDirichlet, kDirichlet}, {kVertex, kVertex, kVertex}), {}, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({7, 3, 1000}, {kDirichlet, kDirichlet, kDirichlet}, {kVertex, kVertex, kVertex}, 2),
+      finite_difference, ++stream);
+  compare_backends<TypeParam>(centred_grid({16, 7, 9}, {kNeumann, kDirichlet, kDirichlet}, {kCell, kVertex, kVertex}),
+                              screened_origin, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({33, 17, 4}, {kNeumann, kNeumann, kDirichlet}, {kVertex, kVertex, kVertex}, 2), {}, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({15, 6, 9}, {kDirichlet, kDirichletNeumann, kDirichlet}, {kVertex, kVertex, kVertex}),
+      finite_difference, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({31, 5, 8}, {kDirichlet, kDirichlet, kDirichlet}, {kVertex, kCell, kVertex}, 2), {}, ++stream);
 }
 
 // The periodic turnaround with a wall at cells folded in (a periodic slow axis of
