@@ -224,9 +224,9 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
 // absent: past the last, or none.
 struct WallPencilPair {
   std::int64_t first, second;
-  std::int64_t mode;                // the fold's mode c
-  std::int64_t slot, second_slot;   // the fold's slots of modes c and (sine) n + 1 - c in a row
-  std::int64_t row0;                // the problem's first row: problem x the points on the pencil axis
+  std::int64_t mode;  // the fold's mode c
+  std::int64_t slot;  // its slot in a row (a sine fold's mode n + 1 - c: sine_mirror_slot)
+  std::int64_t row0;  // the problem's first row: problem x the points on the pencil axis
   bool has_first, has_second;
 };
 
@@ -248,7 +248,7 @@ __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const Penci
   const std::int64_t u = place.unit, n = shape.row_stride;
   pair.row0 = place.problem * points_on_axis;
   if (!folded(fold)) {
-    pair.mode = pair.slot = pair.second_slot = 0;
+    pair.mode = pair.slot = 0;
     pair.first = 2 * u;
     pair.second = 2 * u + 1;
     pair.has_first = pair.first < n;
@@ -262,18 +262,24 @@ __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const Penci
     const std::int64_t c = j + 1;
     pair.mode = c;
     pair.slot = line * fold.modes + c;
-    pair.second_slot = line * fold.modes + points + 1 - c;
     pair.first = line * points + c - 1;
     pair.has_second = pair.has_first && 2 * c != points + 1;
     pair.second = line * points + (pair.has_second ? points - c : c - 1);
     return pair;
   }
   pair.mode = j;
-  pair.slot = pair.second_slot = line * fold.modes + j;
+  pair.slot = line * fold.modes + j;
   pair.first = line * points + j;
   pair.has_second = pair.has_first && j > 0 && 2 * j < points;
   pair.second = line * points + (pair.has_second ? points - j : j);
   return pair;
+}
+
+// A sine fold's slot of mode n + 1 - c, the pair's second coefficient (derived rather than
+// kept: the pair lives through the transforms, where registers are short).
+template <class T>
+__device__ std::int64_t sine_mirror_slot(const WallPencilPair& pair, const PencilFold<T>& fold) {
+  return pair.slot + fold.points + 1 - 2 * pair.mode;
 }
 
 // v[m] = element row(m) of the pair times sign(m) (sign 0: a zero, nothing read), for
@@ -296,7 +302,7 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
         const T s = sign(m);
         const PoissonComplex<T>* at = rows + row(m) * slots;
         v[m] = {s != T(0) && pair.has_first ? -s * at[pair.slot].im : T(0),
-                s != T(0) && pair.has_second ? -s * at[pair.second_slot].im : T(0)};
+                s != T(0) && pair.has_second ? -s * at[sine_mirror_slot(pair, fold)].im : T(0)};
       }
       return;
     }
@@ -355,7 +361,7 @@ __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value>
         const T s = sign(m);
         PoissonComplex<T>* at = rows + row(m) * slots;
         at[pair.slot] = {T(0), -s * v[m].re};
-        if (pair.has_second) at[pair.second_slot] = {T(0), -s * v[m].im};
+        if (pair.has_second) at[sine_mirror_slot(pair, fold)] = {T(0), -s * v[m].im};
         if (pair.mode == 1) {  // modes 0 and n + 1
           at[pair.slot - 1] = {T(0), T(0)};
           at[pair.slot + fold.points] = {T(0), T(0)};
