@@ -217,15 +217,15 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
 // (c <= n / 2), coefficients c and n - c, both from mode c of its half spectrum by
 // Makhoul's post-processing and both making it again by his pre-processing
 // (src/poisson_fft/wall_transforms.hpp; c = 0, and c = n / 2 for even n, make one); a
-// Dirichlet wall at vertices, unit c - 1 of the line (1 <= c <= (n + 1) / 2),
-// coefficients c - 1 and n - c, the negated imaginary parts of modes c and n + 1 - c
-// (c = (n + 1) / 2 for odd n makes one). The fold's `slots` keep the pair in the slot of
-// mode c of the spectrum's rows instead of the real array. Either coefficient may be
-// absent: past the last, or none.
+// wall at vertices, unit j of the line (j < (n + 1) / 2), coefficients j and n - 1 - j,
+// each a real part of its own mode of the extension's spectrum (the negated imaginary
+// part of mode k + 1 for DST-I, the real part of mode k for DCT-I; j = (n - 1) / 2 for
+// odd n makes one). The fold's `slots` keep the pair in the slot of the first mode
+// instead of the real array. Either coefficient may be absent: past the last, or none.
 struct WallPencilPair {
   std::int64_t first, second;
-  std::int64_t mode;  // the fold's mode c
-  std::int64_t slot;  // its slot in a row (a sine fold's mode n + 1 - c: sine_mirror_slot)
+  std::int64_t mode;  // the fold's mode of the first coefficient
+  std::int64_t slot;  // its slot in a row (an extension's second mode: extension_mirror_slot)
   std::int64_t row0;  // the problem's first row: problem x the points on the pencil axis
   bool has_first, has_second;
 };
@@ -255,16 +255,15 @@ __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const Penci
     pair.has_second = pair.second < n;
     return pair;
   }
-  const std::int64_t points = fold.points, units = fold_units(fold.sine, points);
+  const std::int64_t points = fold.points, units = fold_units(fold.line, points);
   const std::int64_t line = u / units, j = u - line * units;
   pair.has_first = u < n / points * units;
-  if (fold.sine) {
-    const std::int64_t c = j + 1;
-    pair.mode = c;
-    pair.slot = line * fold.modes + c;
-    pair.first = line * points + c - 1;
-    pair.has_second = pair.has_first && 2 * c != points + 1;
-    pair.second = line * points + (pair.has_second ? points - c : c - 1);
+  if (fold.line != WallLine::cosine) {
+    pair.mode = j + (fold.line == WallLine::odd_extension ? 1 : 0);
+    pair.slot = line * fold.modes + pair.mode;
+    pair.first = line * points + j;
+    pair.has_second = pair.has_first && 2 * j != points - 1;
+    pair.second = line * points + (pair.has_second ? points - 1 - j : j);
     return pair;
   }
   pair.mode = j;
@@ -275,16 +274,16 @@ __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const Penci
   return pair;
 }
 
-// A sine fold's slot of mode n + 1 - c, the pair's second coefficient (derived rather than
-// kept: the pair lives through the transforms, where registers are short).
-template <class T>
-__device__ std::int64_t sine_mirror_slot(const WallPencilPair& pair, const PencilFold<T>& fold) {
-  return pair.slot + fold.points + 1 - 2 * pair.mode;
+// An extension fold's slot of the pair's second coefficient: as far from the first's
+// slot as the coefficients are apart (derived rather than kept: the pair lives through
+// the transforms, where registers are short).
+__device__ inline std::int64_t extension_mirror_slot(const WallPencilPair& pair) {
+  return pair.slot + (pair.second - pair.first);
 }
 
 // v[m] = element row(m) of the pair times sign(m) (sign 0: a zero, nothing read), for
 // each of the thread's registers: from the fold's spectrum where it reads one (Makhoul's
-// post-processing, or DST-I's negated imaginary parts), else from the fold's slots, else
+// post-processing, or an extension's real coefficients), else from the fold's slots, else
 // from the pair's columns of `source`. The branches are outside the loops, so that no
 // path's registers add to another's.
 template <class Policy, class Row, class Sign>
@@ -296,13 +295,16 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
   if (fold.reads || fold.slots) {
     const std::int64_t slots = slots_a_row(fold, shape);
     const PoissonComplex<T>* rows = fold.spectrum + pair.row0 * slots;
-    if (fold.reads && fold.sine) {
+    if (fold.reads && fold.line != WallLine::cosine) {
+      const bool odd = fold.line == WallLine::odd_extension;
+      const auto coefficient = [odd](PoissonComplex<T> mode) { return odd ? -mode.im : mode.re; };
+      const std::int64_t mirror = extension_mirror_slot(pair);
 #pragma unroll
       for (int m = 0; m < Policy::items; ++m) {
         const T s = sign(m);
         const PoissonComplex<T>* at = rows + row(m) * slots;
-        v[m] = {s != T(0) && pair.has_first ? -s * at[pair.slot].im : T(0),
-                s != T(0) && pair.has_second ? -s * at[sine_mirror_slot(pair, fold)].im : T(0)};
+        v[m] = {s != T(0) && pair.has_first ? s * coefficient(at[pair.slot]) : T(0),
+                s != T(0) && pair.has_second ? s * coefficient(at[mirror]) : T(0)};
       }
       return;
     }
@@ -341,7 +343,7 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
 
 // Element row(m) of the pair = v[m] times sign(m), for each of the thread's registers
 // whose row(m) is not negative: into the fold's spectrum where it writes one (Makhoul's
-// pre-processing, or DST-I's imaginary modes with modes 0 and n + 1 zero), else into the
+// pre-processing, or an extension's modes), else into the
 // fold's slots, else into the pair's columns of `target`.
 template <class Policy, class Row, class Sign>
 __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value> (&v)[Policy::items],
@@ -353,16 +355,20 @@ __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value>
   if (fold.writes || fold.slots) {
     const std::int64_t slots = slots_a_row(fold, shape);
     PoissonComplex<T>* rows = fold.spectrum + pair.row0 * slots;
-    if (fold.writes && fold.sine) {
-      // The C2R of -i x (x real) is the odd extension of DST-I of x.
+    if (fold.writes && fold.line != WallLine::cosine) {
+      // The C2R of -i x (x real) is the odd extension of DST-I of x, and that of x the
+      // even extension of DCT-I of x.
+      const bool odd = fold.line == WallLine::odd_extension;
+      const auto mode_of = [odd](T x) { return odd ? PoissonComplex<T>{T(0), -x} : PoissonComplex<T>{x, T(0)}; };
+      const std::int64_t mirror = extension_mirror_slot(pair);
 #pragma unroll
       for (int m = 0; m < Policy::items; ++m) {
         if (row(m) < 0) continue;
         const T s = sign(m);
         PoissonComplex<T>* at = rows + row(m) * slots;
-        at[pair.slot] = {T(0), -s * v[m].re};
-        if (pair.has_second) at[sine_mirror_slot(pair, fold)] = {T(0), -s * v[m].im};
-        if (pair.mode == 1) {  // modes 0 and n + 1
+        at[pair.slot] = mode_of(s * v[m].re);
+        if (pair.has_second) at[mirror] = mode_of(s * v[m].im);
+        if (odd && pair.mode == 1) {  // DST-I's modes 0 and n + 1
           at[pair.slot - 1] = {T(0), T(0)};
           at[pair.slot + fold.points] = {T(0), T(0)};
         }
@@ -602,7 +608,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     extension_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
                             PencilFold<typename Policy::Value> fold, const typename Policy::Value* source,
                             typename Policy::Value* target) {
-  static_assert(kLine == WallLine::odd_extension || kLine == WallLine::even_extension);
+  static_assert(is_extension(kLine));
   using T = typename Policy::Value;
   constexpr bool kOdd = kLine == WallLine::odd_extension;
   constexpr int E = Policy::items;

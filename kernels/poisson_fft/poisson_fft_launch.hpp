@@ -107,26 +107,29 @@ struct PencilShape {
 // (kernels/poisson_fft/pencil_fft.cuh, WallPencilPair): the kernel reads that axis's
 // half spectra (its R2C's output, `modes` a line) in place of its own grid samples
 // (`reads`), and writes the half spectra its C2R takes in place of its own results
-// (`writes`), turning modes into that axis's coefficients and back on the way. A cosine
-// wall at cells (`sine` false): Makhoul's post- and pre-processing, mode c giving
-// coefficients c and n - c; `twiddles`: that axis's (cos, sin)(pi k / 2n). A Dirichlet
-// wall at vertices (`sine`): DST-I, the odd extension's modes c and n + 1 - c
-// (imaginary) giving coefficients c - 1 and n - c. Its real arrays hold unit u's pencils
-// as that pair of coefficients, or with `slots` the same pair in the spectrum's slot of
-// the first mode instead. None of the three: no fold.
+// (`writes`), turning modes into that axis's coefficients and back on the way. `line`:
+// cosine, a wall at cells (Makhoul's post- and pre-processing, mode c giving
+// coefficients c and n - c; `twiddles`: that axis's (cos, sin)(pi k / 2n));
+// odd_extension, Dirichlet at vertices (DST-I: coefficient k the negated imaginary part
+// of mode k + 1); even_extension, Neumann at vertices (DCT-I: coefficient k the real
+// part of mode k). Its real arrays hold unit u's pencils as a pair of that axis's
+// coefficients, or with `slots` the same pair in the spectrum's slot of the first one's
+// mode instead. None of the three: no fold.
 template <class T>
 struct PencilFold {
   PoissonComplex<T>* spectrum;
   const PoissonComplex<T>* twiddles;
   std::int64_t points, modes;
-  bool sine;
+  WallLine line;
   bool reads, writes, slots;
 };
 
 // The units (pairs of coefficients) a line of a folded axis of n points gives a pencil
-// kernel (WallPencilPair): n / 2 + 1 for a cosine wall at cells, (n + 1) / 2 for a
-// Dirichlet wall at vertices (`sine`).
-CUNUM_HOST_DEVICE inline std::int64_t fold_units(bool sine, std::int64_t n) { return sine ? (n + 1) / 2 : n / 2 + 1; }
+// kernel (WallPencilPair): n / 2 + 1 for a cosine wall at cells, (n + 1) / 2 for a wall
+// at vertices (an extension).
+CUNUM_HOST_DEVICE inline std::int64_t fold_units(WallLine line, std::int64_t n) {
+  return line == WallLine::cosine ? n / 2 + 1 : (n + 1) / 2;
+}
 
 
 // What a wall pencil kernel does: the forward transform of a wall axis (the grid's

@@ -34,7 +34,7 @@
 // order their inverse R2C takes them, a division in place), or, where the slowest wall axis's DFT length is a power of two, that axis
 // turns around along pencils (cosine_pencil_kernel, extension_pencil_kernel) after the other
 // wall passes, those of its kind along pencils too; there a contiguous wall axis at
-// cells, or Dirichlet at vertices, folds into the first pencil kernel, which takes its R2C's half spectra and
+// cells, or any wall at vertices but the mixed ones, folds into the first pencil kernel, which takes its R2C's half spectra and
 // gives its C2R's (plan_fold); likewise a grid of one periodic axis and a contiguous
 // wall axis at cells turns around along the periodic axis (plan_periodic_fold). The
 // inverse runs the passes in reverse, the last one writing the solution.
@@ -230,9 +230,9 @@ class PoissonCuda final : public PoissonBackend<T> {
       wall.line_pitch = in_place ? 2 * p.half : p.length;
       long long length = p.length, half = p.half, n = p.n, pitch = wall.line_pitch;
       wall.r2c = plan(1, &length, &pitch, 1, pitch, &half, 1, p.half, Library::forward_type, p.lines);
-      // The cosine pass's DCT-III; a folded Dirichlet wall's DST-I back (the C2R of its
-      // imaginary half spectra).
-      if (p.line == WallLine::cosine || (in_place && p.line == WallLine::odd_extension)) {
+      // The cosine pass's DCT-III; a folded wall at vertices back (the C2R of its
+      // extensions' imaginary or real half spectra: DST-I, DCT-I).
+      if (p.line == WallLine::cosine || (in_place && is_extension(p.line))) {
         long long c2r_length = p.line == WallLine::cosine ? n : length;
         wall.c2r = plan(1, &c2r_length, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
       }
@@ -443,8 +443,8 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    const bool folded_sine = wall.in_place_lines && p.line == WallLine::odd_extension;
-    if ((p.line == WallLine::cosine && !p.dct3_forward) || folded_sine) {
+    const bool folded_extension = wall.in_place_lines && is_extension(p.line);
+    if ((p.line == WallLine::cosine && !p.dct3_forward) || folded_extension) {
       CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
       launch_poisson_c2r_line_samples(device_, p.line, p.grid_side, p.n, geometry, wall.line_pitch,
                                       static_cast<const T*>(lines_of(wall)), target, stream);
@@ -533,8 +533,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
     // The pencil kernels take DST-I, DCT-I and the DCT-II / DCT-III (with alternating
     // signs: DST-II / DST-III): the other passes run as line passes.
-    const bool pencil_kind = p.line == WallLine::odd_extension || p.line == WallLine::even_extension ||
-                             (p.line == WallLine::cosine && !p.dct3_forward);
+    const bool pencil_kind = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward);
     if (!pencil_kind || p.grid_side.reversed) return false;
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
@@ -559,19 +558,19 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   // Whether the contiguous wall axis of a grid that turns around along wall pencils folds
   // into its first pencil kernel (PencilFold): a cosine pass at cells (DCT-II forward)
-  // or a Dirichlet pass at vertices (DST-I), by line passes and the last of them, whose
+  // or a wall pass at vertices (DST-I, DCT-I), by line passes and the last of them, whose
   // points are that kernel's whole rows. Its coefficients then never reach the
   // coefficient array: that kernel takes its R2C's half spectra and the last inverse
   // pencil kernel gives its C2R's, 2 passes fewer (its coefficient pass and the
-  // inverse's spectrum or line pass; DST-I back by a C2R instead of a second R2C). Sets folded_wall_, the kernel's
+  // inverse's spectrum or line pass; DST-I and DCT-I back by a C2R instead of a second R2C). Sets folded_wall_, the kernel's
   // wall's `folds` and units, and where every other wall goes along pencils, their
   // `slots` and pairs_in_slots_.
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
     const WallPass<T>& p = walls_[last].pass;
-    const bool sine = p.line == WallLine::odd_extension;
-    if (walls_[last].pencils || !(sine || (p.line == WallLine::cosine && !p.dct3_forward))) return;
+    const bool foldable = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward);
+    if (walls_[last].pencils || !foldable) return;
     if (coefficient_view_.stride[p.axis] != 1) return;
     Wall* first = &walls_[0];  // the turnaround, unless a pencil pass runs before it
     bool others_on_pencils = true;
@@ -584,14 +583,14 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     if (first->pencil_shape.row_stride != p.n) return;
     first->folds = true;
-    first->pencil_shape.pencils = fold_units(sine, p.n);
+    first->pencil_shape.pencils = fold_units(p.line, p.n);
     folded_wall_ = last;
     // With no other line pass, every pencil pass keeps its pairs in the complex array's
     // slots (PencilFold::slots), in place: no coefficient array.
     if (!others_on_pencils) return;
     for (int w = 0; w < last; ++w) {
       walls_[w].slots = true;
-      walls_[w].pencil_shape.pencils = walls_[w].pencil_shape.row_stride / p.n * fold_units(sine, p.n);
+      walls_[w].pencil_shape.pencils = walls_[w].pencil_shape.row_stride / p.n * fold_units(p.line, p.n);
     }
     pairs_in_slots_ = true;
   }
@@ -633,8 +632,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     const Wall& wall = walls_[0];
     const int other = kPoissonAxes * (kPoissonAxes - 1) / 2 - pencil_axis_ - wall.pass.axis;
     transform_lines(wall, rhs, wall.on_grid, stream);
-    const PencilFold<T> fold{spectrum(), quarter_twiddles(wall.pass), wall.pass.n, wall.pass.half, false, true, true,
-                             false};
+    const PencilFold<T> fold{
+        spectrum(), quarter_twiddles(wall.pass), wall.pass.n, wall.pass.half, WallLine::cosine, true, true, false};
     launch_poisson_folded_pencil_turnaround(device_, layout_.shape[pencil_axis_],
                                             division(pencil_axis_, wall.pass.axis, other), pencil_shape_,
                                             pencil_twiddles_.data() + pencil_twiddle_offset_, fold, stream);
@@ -687,14 +686,14 @@ class PoissonCuda final : public PoissonBackend<T> {
   void launch_wall_pencils(WallStage stage, const Wall& wall, const T* source, T* target, StreamHandle stream) {
     const PoissonComplex<T>* twiddles = pencil_twiddles_.data() + wall.pencil_twiddle_offset;
     const SpectralTables<T> by_eigenvalues = division(order_[0], order_[1], order_[2]);
-    PencilFold<T> fold{nullptr, nullptr, 1, 1, false, false, false, false};
+    PencilFold<T> fold{nullptr, nullptr, 1, 1, WallLine::cosine, false, false, false};
     if (wall.folds || wall.slots) {
       const WallPass<T>& folded = walls_[folded_wall_].pass;
       fold = {spectrum(),
               quarter_twiddles(folded),
               folded.n,
               folded.half,
-              folded.line == WallLine::odd_extension,
+              folded.line,
               wall.folds && stage != WallStage::inverse,
               wall.folds && stage != WallStage::forward,
               wall.slots};

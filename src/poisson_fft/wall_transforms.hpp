@@ -150,7 +150,9 @@ CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, s
       const OddExtensionSource source = odd_extension_source(n, e);
       return {source.source, source.sign};
     }
-    case WallLine::even_extension: return {even_extension_source(n, e), 1};
+    case WallLine::even_extension:
+      if (e >= 2 * (n - 1)) return {0, 0};  // past the extension: padding (an R2C in place)
+      return {even_extension_source(n, e), 1};
     case WallLine::quarter_cosine: {
       const std::int64_t i = quarter_shuffle_source(n, e);
       return {i < 0 ? 0 : i, i < 0 ? 0 : 1};
@@ -188,6 +190,12 @@ CUNUM_HOST_DEVICE inline T line_coefficient(WallLine line, std::int64_t n, std::
   }
 }
 
+// Whether `line` is one of the extensions (a transform that is its own inverse, at
+// vertices: DST-I, DCT-I).
+CUNUM_HOST_DEVICE constexpr bool is_extension(WallLine line) {
+  return line == WallLine::odd_extension || line == WallLine::even_extension;
+}
+
 // Whether a pass of `line` takes twiddles, and the angle of its twiddle k < n:
 // pi k / 2n (cosine), pi (2k + 1) / 4n (quarter_cosine).
 inline bool line_has_twiddles(WallLine line) { return line == WallLine::cosine || line == WallLine::quarter_cosine; }
@@ -199,10 +207,15 @@ inline double line_twiddle_angle(WallLine line, std::int64_t n, std::int64_t k) 
 }
 
 // The element of a C2R's output line that holds grid point i of `line`'s transform:
-// Makhoul's unshuffle (cosine: DCT-III of n) or sample i + 1 of the odd extension
-// (odd_extension: DST-I as the C2R of an imaginary half spectrum of 2(n + 1)).
+// Makhoul's unshuffle (cosine: DCT-III of n), sample i + 1 of the odd extension
+// (odd_extension: DST-I as the C2R of an imaginary half spectrum of 2(n + 1)) or sample
+// i of the even extension (even_extension: DCT-I as the C2R of a real one of 2(n - 1)).
 CUNUM_HOST_DEVICE inline std::int64_t c2r_line_position(WallLine line, std::int64_t n, std::int64_t i) {
-  return line == WallLine::odd_extension ? i + 1 : cosine_shuffle_position(n, i);
+  switch (line) {
+    case WallLine::odd_extension: return i + 1;
+    case WallLine::even_extension: return i;
+    default: return cosine_shuffle_position(n, i);
+  }
 }
 
 }  // namespace cunum::detail

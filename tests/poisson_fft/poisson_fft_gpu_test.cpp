@@ -453,41 +453,59 @@ TYPED_TEST(PoissonGpu, CosineVertexPencils) {
   compare_backends<TypeParam>(centred_grid({129, 128}, {kNeumann, kNeumann}, {kVertex, kCell}), origin, ++stream);
 }
 
-// A contiguous Dirichlet axis at vertices folded into the first wall pencil kernel (its
-// odd extension's R2C and the C2R back in place in the complex array; the pencil kernel
-// turns its modes c and n + 1 - c into coefficients and back): odd and even lengths of
-// that axis from 1, lengths whose 2(n + 1) is no power of two, beside sine, cosine and
-// DCT-I pencils, with every other wall on pencils (the pairs kept in the complex array)
-// or one of them by line passes (the pairs in the coefficient array), batches, both
-// discretizations and screening.
-TYPED_TEST(PoissonGpu, FoldedDirichletVertexAxis) {
+// A contiguous wall axis at vertices folded into the first wall pencil kernel (its
+// extension's R2C and the C2R back in place in the complex array; the pencil kernel turns
+// two modes into a pair of coefficients and back): Dirichlet (DST-I) and Neumann (DCT-I),
+// odd and even lengths of that axis from the smallest, lengths whose extension is no
+// power of two, beside sine, cosine and DCT-I pencils, with every other wall on pencils
+// (the pairs kept in the complex array) or one of them by line passes (the pairs in the
+// coefficient array), batches, both discretizations, screening and the gauges.
+TYPED_TEST(PoissonGpu, FoldedVertexAxis) {
   CUNUM_REQUIRE_GPU();
   std::uint64_t stream = 1600;
   const PoissonOptions finite_difference = finite_difference_options();
   const PoissonOptions screened_origin = screened_at_origin_options();
-  const std::vector<std::pair<std::int64_t, std::int64_t>> sizes = {{3, 1},     {3, 2},    {15, 6},   {255, 255},
-                                                                    {63, 1000}, {7, 4096}, {4095, 5}, {1, 9}};
-  for (const auto& [slow, contiguous] : sizes) {
-    compare_backends<TypeParam>(centred_grid({slow, contiguous}, {kDirichlet, kDirichlet}, {kVertex, kVertex}), {},
-                                ++stream);
-    compare_backends<TypeParam>(centred_grid({slow, contiguous}, {kDirichlet, kDirichlet}, {kVertex, kVertex}, 2),
-                                finite_difference, ++stream);
+  const PoissonOptions origin = zero_at_origin_options();
+  using Sizes = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  const Sizes dirichlet = {{3, 1}, {3, 2}, {15, 6}, {255, 255}, {63, 1000}, {7, 4096}, {4095, 5}, {1, 9}};
+  const Sizes neumann = {{3, 2}, {5, 3}, {17, 6}, {257, 257}, {65, 1000}, {9, 4097}, {4097, 5}, {2, 9}};
+  for (const auto& [boundary, sizes] : {std::pair{kDirichlet, dirichlet}, std::pair{kNeumann, neumann}}) {
+    for (const auto& [slow, contiguous] : sizes) {
+      compare_backends<TypeParam>(centred_grid({slow, contiguous}, {boundary, boundary}, {kVertex, kVertex}),
+                                  boundary == kNeumann ? origin : PoissonOptions{}, ++stream);
+      compare_backends<TypeParam>(centred_grid({slow, contiguous}, {boundary, boundary}, {kVertex, kVertex}, 2),
+                                  finite_difference, ++stream);
+    }
   }
   compare_backends<TypeParam>(centred_grid({16, 7}, {kNeumann, kDirichlet}, {kCell, kVertex}), screened_origin,
                               ++stream);
   compare_backends<TypeParam>(centred_grid({17, 10}, {kNeumann, kDirichlet}, {kVertex, kVertex}, 3), {}, ++stream);
+  compare_backends<TypeParam>(centred_grid({15, 10}, {kDirichlet, kNeumann}, {kVertex, kVertex}, 2), {}, ++stream);
+  compare_backends<TypeParam>(centred_grid({32, 9}, {kNeumann, kNeumann}, {kCell, kVertex}), screened_origin,
+                              ++stream);
   compare_backends<TypeParam>(
       centred_grid({15, 31, 2}, {kDirichlet, kDirichlet, kDirichlet}, {kVertex, kVertex, kVertex}), {}, ++stream);
   compare_backends<TypeParam>(
       centred_grid({7, 3, 1000}, {kDirichlet, kDirichlet, kDirichlet}, {kVertex, kVertex, kVertex}, 2),
       finite_difference, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({9, 3, 1000}, {kNeumann, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}, 2), finite_difference,
+      ++stream);
   compare_backends<TypeParam>(centred_grid({16, 7, 9}, {kNeumann, kDirichlet, kDirichlet}, {kCell, kVertex, kVertex}),
                               screened_origin, ++stream);
+  compare_backends<TypeParam>(centred_grid({16, 9, 7}, {kNeumann, kNeumann, kNeumann}, {kCell, kVertex, kVertex}),
+                              origin, ++stream);
   compare_backends<TypeParam>(
       centred_grid({33, 17, 4}, {kNeumann, kNeumann, kDirichlet}, {kVertex, kVertex, kVertex}, 2), {}, ++stream);
   compare_backends<TypeParam>(
+      centred_grid({15, 17, 6}, {kDirichlet, kNeumann, kNeumann}, {kVertex, kVertex, kVertex}), screened_origin,
+      ++stream);
+  compare_backends<TypeParam>(
       centred_grid({15, 6, 9}, {kDirichlet, kDirichletNeumann, kDirichlet}, {kVertex, kVertex, kVertex}),
       finite_difference, ++stream);
+  compare_backends<TypeParam>(
+      centred_grid({17, 6, 9}, {kNeumann, kNeumannDirichlet, kNeumann}, {kVertex, kVertex, kVertex}, 2), origin,
+      ++stream);
   compare_backends<TypeParam>(
       centred_grid({31, 5, 8}, {kDirichlet, kDirichlet, kDirichlet}, {kVertex, kCell, kVertex}, 2), {}, ++stream);
 }
