@@ -115,7 +115,7 @@ struct WallCoefficient {
 };
 
 // A C2R's line back on the grid (written as `side` says): unshuffled (the DCT-III's
-// last step) or its odd extension's samples (DST-I), as c2r_line_position says.
+// last step) or its extension's samples (DST-I, DCT-I), as c2r_line_position says.
 template <class T>
 struct C2rLineSamples {
   using Line = T;

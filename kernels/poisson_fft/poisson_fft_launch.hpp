@@ -131,7 +131,6 @@ CUNUM_HOST_DEVICE inline std::int64_t fold_units(WallLine line, std::int64_t n) 
   return line == WallLine::cosine ? n / 2 + 1 : (n + 1) / 2;
 }
 
-
 // What a wall pencil kernel does: the forward transform of a wall axis (the grid's
 // samples to its coefficients: DCT-II or DST-I), the inverse (back: DCT-III or DST-I
 // again), or both with the division between them (the turnaround).
@@ -162,7 +161,8 @@ void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream);
 
 // Grid point i of each line = element c2r_line_position(line, n, i) of the C2R's line r
-// (unshuffled for the DCT-III, sample i + 1 for DST-I; written as `side` says).
+// (unshuffled for the DCT-III, sample i + 1 for DST-I, sample i for DCT-I; written as
+// `side` says).
 template <class T>
 void launch_poisson_c2r_line_samples(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                      const LineGeometry& g, std::int64_t pitch, const T* lines, T* grid,

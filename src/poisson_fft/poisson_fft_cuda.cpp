@@ -31,10 +31,11 @@
 // the R2C; when no axis is periodic, the last wall pass instead turns around on its lines
 // (the division and the inverse's pre-processing in one kernel, without the coefficient
 // array; for the mixed axes at vertices, whose forward C2R leaves the coefficients in the
-// order their inverse R2C takes them, a division in place), or, where the slowest wall axis's DFT length is a power of two, that axis
-// turns around along pencils (cosine_pencil_kernel, extension_pencil_kernel) after the other
-// wall passes, those of its kind along pencils too; there a contiguous wall axis at
-// cells, or any wall at vertices but the mixed ones, folds into the first pencil kernel, which takes its R2C's half spectra and
+// order their inverse R2C takes them, a division in place), or, where the slowest wall
+// axis's DFT length is a power of two, that axis turns around along pencils
+// (cosine_pencil_kernel, extension_pencil_kernel) after the other wall passes, those of
+// its kind along pencils too; there a contiguous wall axis (at cells, or at vertices but
+// not mixed) folds into the first pencil kernel, which takes its R2C's half spectra and
 // gives its C2R's (plan_fold); likewise a grid of one periodic axis and a contiguous
 // wall axis at cells turns around along the periodic axis (plan_periodic_fold). The
 // inverse runs the passes in reverse, the last one writing the solution.
@@ -118,7 +119,7 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   // A wall axis's pass: its kernel parameters and its plans: the R2C of its lines'
   // length, and for the cosine passes the C2R of n (a transform that is its own inverse
-  // runs its R2C both ways).
+  // runs its R2C both ways, unless it folds: then a C2R of its extension's length).
   struct Wall {
     WallPass<T> pass;
     LineGeometry on_grid;          // the lines in the caller's grid order
@@ -132,7 +133,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
     // Its pencils fold in the contiguous wall axis (plan_fold): each unit a pair of that
-    // axis's coefficients (WallPencilPair); with `slots`, its pairs stay in the complex array.
+    // axis's coefficients (WallPencilPair); with `slots`, the pairs stay in the complex
+    // array.
     bool folds = false;
     bool slots = false;
     // The folded wall's lines are transformed in place in the complex array (lines_of),
@@ -523,8 +525,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   // Whether wall pass w of a grid without periodic axes goes along pencils through
   // cosine_pencil_kernel (cells) or extension_pencil_kernel (vertices), set then with the
   // wall's pencil shape: the slowest wall axis (w = 0, the coefficient array's outer
-  // axis) when it can turn around that way (its DFT length, n, 2(n + 1) or 2(n - 1), a power of
-  // two up to kMaxPencilLength, its tile within the device's shared memory, and another
+  // axis) when it can turn around that way (its DFT length, n, 2(n + 1) or 2(n - 1), a
+  // power of two up to kMaxPencilLength, its tile within the device's shared memory, and another
   // wall pass to move the right-hand side into the coefficient array); and then each
   // other wall axis of such a length but the array's contiguous one, whose pencils
   // would be read across their rows.
@@ -562,9 +564,9 @@ class PoissonCuda final : public PoissonBackend<T> {
   // points are that kernel's whole rows. Its coefficients then never reach the
   // coefficient array: that kernel takes its R2C's half spectra and the last inverse
   // pencil kernel gives its C2R's, 2 passes fewer (its coefficient pass and the
-  // inverse's spectrum or line pass; DST-I and DCT-I back by a C2R instead of a second R2C). Sets folded_wall_, the kernel's
-  // wall's `folds` and units, and where every other wall goes along pencils, their
-  // `slots` and pairs_in_slots_.
+  // inverse's spectrum or line pass; DST-I and DCT-I back by a C2R instead of a second
+  // R2C). Sets folded_wall_, the kernel's wall's `folds` and units, and where every other
+  // wall goes along pencils, their `slots` and pairs_in_slots_.
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
