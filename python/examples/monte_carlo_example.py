@@ -19,5 +19,5 @@ for i in range(batch.size):
 basket = cunum.MonteCarloPricer(cunum.MonteCarloSettings(payoff="basket", paths=1 << 18, assets=2,
                                                          correlation=[[1.0, 0.6], [0.6, 1.0]]), backend=backend)
 assets = np.array([[[100.0, 0.0, 0.2, 0.5], [80.0, 0.0, 0.3, 0.5]]])  # spot, dividend, volatility, weight
-estimate = basket.price({"assets": assets, "strike": 90.0, "expiry": 1.0, "rate": 0.03})
+estimate = basket.price({"assets": assets, "strike": 90.0, "expiry": 1.0, "rate": 0.03}, like=xp.empty(0))
 print(f"basket: {float(host(estimate['price'][0])):.4f} +- {float(host(estimate['standard_error'][0])):.4f}")
