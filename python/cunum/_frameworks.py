@@ -25,6 +25,26 @@ def current_stream(like):
     return 0
 
 
+class _StreamHandle:
+    """A raw stream handle through the CUDA stream protocol (__cuda_stream__)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
+def _cupy_stream(cupy, stream):
+    """CuPy's stream object for the int handle `stream` (1: the legacy default stream):
+    Stream.from_external where CuPy has it (CuPy 14 deprecates ExternalStream)."""
+    if stream == 1:
+        return cupy.cuda.Stream.null
+    if hasattr(cupy.cuda.Stream, "from_external"):
+        return cupy.cuda.Stream.from_external(_StreamHandle(stream))
+    return cupy.cuda.ExternalStream(stream)
+
+
 def empty(like, shape, dtype, stream):
     """A new uninitialised array of `like`'s library on its device (host memory for a
     NumPy array or a CPU tensor), for work on the stream `stream` (an int handle; 1 is
@@ -33,7 +53,7 @@ def empty(like, shape, dtype, stream):
     library = _library(like)
     if library == "cupy":
         cupy = sys.modules["cupy"]
-        with cupy.cuda.Device(like.device.id), cupy.cuda.ExternalStream(0 if stream == 1 else stream):
+        with cupy.cuda.Device(like.device.id), _cupy_stream(cupy, stream):
             return cupy.empty(shape, dtype=dtype)
     if library == "torch":
         torch = sys.modules["torch"]
