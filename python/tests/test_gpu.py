@@ -8,6 +8,8 @@
 - streams: the default is the current stream of the array's library, and a call made
   while that stream is captured into a CUDA graph lands in the graph (so it was
   enqueued on that stream, and did not synchronise: a synchronisation breaks a capture);
+- Numba's device arrays (read through __cuda_array_interface__, results made by
+  numba.cuda), and any object seen only through that interface, whose stream is waited for;
 - errors: each class raised from Python on the device.
 
 Skipped, with the reason, without a CUDA device; the CuPy tests without CuPy and the
@@ -278,6 +280,66 @@ def test_pytorch_tensors_read_from_their_attributes_agree_with_dlpack():
     expected = pricer.price(spot, spot, expiry, volatility=0.2, stream=other.cuda_stream)["call"]
     other.synchronize()
     assert torch.equal(calls, expected)
+
+
+class InterfaceOnlyArray:
+    """A CuPy array seen only through __cuda_array_interface__ version 3, as Numba's
+    device arrays export themselves: `stream` is the stream the producer wrote it on
+    (None: nothing to wait for)."""
+
+    def __init__(self, array, stream=None):
+        self.array = array  # keeps the memory alive
+        self.__cuda_array_interface__ = {"data": (array.data.ptr, False), "shape": array.shape,
+                                         "typestr": array.dtype.str, "strides": None, "version": 3,
+                                         "stream": stream}
+
+
+def test_cuda_array_interface_arrays_are_read_and_written_where_they_live(inputs):
+    device = {k: cp.asarray(v) for k, v in inputs.items()}
+    pricer = cunum.BlackScholesPricer(("call", "vega"), backend="cuda")
+    expected = pricer.price(device["spot"], device["strike"], device["expiry"], rate=0.03,
+                            volatility=device["volatility"])
+    viewed = {k: InterfaceOnlyArray(v) for k, v in device.items()}
+    out = InterfaceOnlyArray(cp.full_like(device["spot"], cp.nan))
+    results = pricer.price(viewed["spot"], viewed["strike"], viewed["expiry"], rate=0.03,
+                           volatility=viewed["volatility"], out={"call": out})
+    cp.cuda.Device().synchronize()
+    assert results["call"] is out and np.array_equal(host(out.array), host(expected["call"]))
+    # A new result of a library cunum does not allocate with: cunum's own memory, as DLPack.
+    assert np.array_equal(host(cp.from_dlpack(results["vega"])), host(expected["vega"]))
+
+
+def test_the_stream_a_cuda_array_interface_names_is_waited_for():
+    producer = cp.cuda.Stream(non_blocking=True)
+    other = cp.cuda.Stream(non_blocking=True)
+    x = cp.zeros(1 << 20, dtype=cp.float32)
+    out = cp.zeros((), dtype=cp.float32)
+    cp.cuda.Device().synchronize()  # the zeros, written on the legacy stream
+    with producer:
+        spin_on_current_stream("cupy")
+        x.fill(2.0)  # on the producer's stream, behind the spin
+    cunum.Reducer("float32", backend="cuda").reduce("sum", InterfaceOnlyArray(x, stream=producer.ptr), out,
+                                                    stream=other.ptr)
+    other.synchronize()
+    assert float(out) == 2.0 * (1 << 20)
+
+
+def test_numba_device_arrays_are_read_in_place_and_results_are_numba_arrays(inputs):
+    cuda = pytest.importorskip("numba.cuda", reason="Numba is not installed")
+    if not cuda.is_available():
+        pytest.skip("Numba's CUDA target finds no device")
+    arrays = {k: cuda.to_device(v) for k, v in inputs.items()}
+    pricer = cunum.BlackScholesPricer(("call", "vega"), backend="cuda")
+    out = cuda.device_array(inputs["spot"].shape, dtype=np.float64)
+    results = pricer.price(arrays["spot"], arrays["strike"], arrays["expiry"], rate=0.03,
+                           volatility=arrays["volatility"], out={"call": out})
+    cuda.synchronize()
+    assert results["call"] is out and isinstance(results["vega"], type(out))
+    device = {k: cp.asarray(v) for k, v in inputs.items()}
+    expected = pricer.price(device["spot"], device["strike"], device["expiry"], rate=0.03,
+                            volatility=device["volatility"])
+    assert np.array_equal(out.copy_to_host(), host(expected["call"]))
+    assert np.array_equal(results["vega"].copy_to_host(), host(expected["vega"]))
 
 
 def test_random_uniforms_equal_the_cpu_backend_bit_for_bit():
