@@ -30,6 +30,20 @@ void launch_himeno_fill(int arch, int multiprocessor_count, const HimenoBox& box
   });
 }
 
+template <class T>
+void launch_himeno_group_coefficient(int arch, int multiprocessor_count, std::int64_t points, std::int64_t stride,
+                                     int index, const T* values, T* fields, StreamHandle stream) {
+  HimenoFillPolicies::dispatch(arch, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const std::int64_t blocks =
+        resident_blocks(points, Policy::block_threads, Policy::blocks_per_multiprocessor, multiprocessor_count);
+    launch_kernel(himeno_group_coefficient_kernel<Policy, T>, "himeno_group_coefficient_kernel",
+                  LaunchConfig{grid_1d(blocks, "himeno_group_coefficient_kernel"), dim3(Policy::block_threads), 0,
+                               stream},
+                  points, stride, index, values, fields);
+  });
+}
+
 template <class Policies, class T>
 std::int64_t himeno_sweep_resident_blocks(int arch, int sweeps, int multiprocessor_count) {
   return Policies::dispatch(arch, [&](auto tag) {

@@ -9,18 +9,37 @@
 #include <cstdint>
 
 #include "cunum/core/stream.hpp"
+#include "cunum/device/detail/host_device.hpp"
 #include "src/himeno/himeno_backends.hpp"
 #include "src/himeno/himeno_stencil.hpp"
 
 namespace cunum::detail {
 
-// The CUDA backend's fields: the twelve coefficient arrays, then the two pressure
-// arrays, each `stride` values apart.
+// The CUDA backend's fields, `stride` points a field: the twelve coefficients of a point
+// in groups of 16 bytes (kHimenoGroupWidth<T> consecutive coefficients; group g of
+// every point, then group g + 1 of every point), so that a sweep loads a point's
+// coefficients in kHimenoCoefficientGroups<T> coalesced 16-byte loads instead of
+// twelve; then the two pressure arrays. The coefficients take the room of twelve arrays.
 constexpr int kHimenoPressureArrays = 2;
+template <class T>
+constexpr int kHimenoGroupWidth = static_cast<int>(16 / sizeof(T));
+template <class T>
+constexpr int kHimenoCoefficientGroups = kHimenoCoefficientArrays / kHimenoGroupWidth<T>;
+static_assert(kHimenoCoefficientArrays % kHimenoGroupWidth<double> == 0 &&
+                  kHimenoCoefficientArrays % kHimenoGroupWidth<float> == 0,
+              "the coefficients fill whole groups");
+
+// Where coefficient `index` of point `x` lies in the grouped fields.
+template <class T>
+CUNUM_HOST_DEVICE inline std::int64_t himeno_coefficient_slot(int index, std::int64_t x, std::int64_t stride) {
+  constexpr int width = kHimenoGroupWidth<T>;
+  return (index / width) * stride * width + x * width + index % width;
+}
 
 template <class T>
 struct HimenoSweepArgs {
-  const T* coefficients[kHimenoCoefficientArrays];
+  const T* coefficients;  // grouped (above)
+  std::int64_t stride;    // points a field
   const T* pressure;  // current
   T* next;
   T omega;
@@ -33,10 +52,16 @@ struct HimenoSweepArgs {
   double* gosa;                 // the slot written
 };
 
-// The benchmark's fields of `box` into `fields` (14 arrays `stride` apart), on the device.
+// The benchmark's fields of `box` into `fields` (laid out as above), on the device.
 template <class T>
 void launch_himeno_fill(int arch, int multiprocessor_count, const HimenoBox& box, std::int64_t stride, T* fields,
                         StreamHandle stream);
+
+// Coefficient `index` of `points` points, from the plain array `values` (device memory)
+// into its places in the grouped `fields`.
+template <class T>
+void launch_himeno_group_coefficient(int arch, int multiprocessor_count, std::int64_t points, std::int64_t stride,
+                                     int index, const T* values, T* fields, StreamHandle stream);
 
 // Blocks of the sweep kernel, with the policy of `sweeps` sweeps per pass, resident on
 // the device at once (its occupancy times `multiprocessor_count`, at least one a

@@ -17,6 +17,7 @@
 // order (himeno_stencil.hpp), so the pressure is bit-identical for every Sweeps.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/grid_sum.cuh"
 #include "kernels/himeno/himeno_launch.hpp"
@@ -38,13 +39,23 @@ struct SharedNeighbourhood {
   }
 };
 
+// The twelve coefficients of point x: one 16-byte load a group (the grouped layout of
+// kernels/himeno/himeno_launch.hpp), coalesced across a warp's consecutive points.
 template <class T>
 __device__ __forceinline__ HimenoCoefficients<T> load_coefficients(const HimenoSweepArgs<T>& args,
                                                                    std::int64_t x) {
-  const T* const* q = args.coefficients;
-  return {__ldg(q[0] + x), __ldg(q[1] + x), __ldg(q[2] + x),  __ldg(q[3] + x),
-          __ldg(q[4] + x), __ldg(q[5] + x), __ldg(q[6] + x),  __ldg(q[7] + x),
-          __ldg(q[8] + x), __ldg(q[9] + x), __ldg(q[10] + x), __ldg(q[11] + x)};
+  using Group = std::conditional_t<std::is_same_v<T, float>, float4, double2>;
+  static_assert(sizeof(Group) == kHimenoGroupWidth<T> * sizeof(T), "a group is one 16-byte vector");
+  const Group* groups = reinterpret_cast<const Group*>(args.coefficients) + x;
+  T q[kHimenoCoefficientArrays];
+#pragma unroll
+  for (int g = 0; g < kHimenoCoefficientGroups<T>; ++g) {
+    const Group group = __ldg(groups + g * args.stride);
+    const T* lanes = reinterpret_cast<const T*>(&group);
+#pragma unroll
+    for (int lane = 0; lane < kHimenoGroupWidth<T>; ++lane) q[g * kHimenoGroupWidth<T> + lane] = lanes[lane];
+  }
+  return {q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], q[9], q[10], q[11]};
 }
 
 template <class Policy, class T>

@@ -46,9 +46,14 @@ class HimenoCuda final : public HimenoBackend<T> {
       launch_himeno_fill<T>(binding_.arch, binding_.multiprocessor_count, box, stride_, fields_.data(), stream);
     } else {
       const std::size_t bytes = static_cast<std::size_t>(box.points()) * sizeof(T);
+      // Each coefficient array through the second pressure array, not yet in use, into
+      // its places among the groups.
+      T* const staging = array(kHimenoCoefficientArrays + 1);
       for (int c = 0; c < kHimenoCoefficientArrays; ++c) {
-        memory::copy_host_to_device(array(c), himeno_coefficient_array(*source.fields, c) + source.offset, bytes,
+        memory::copy_host_to_device(staging, himeno_coefficient_array(*source.fields, c) + source.offset, bytes,
                                     stream);
+        launch_himeno_group_coefficient<T>(binding_.arch, binding_.multiprocessor_count, box.points(), stride_, c,
+                                           staging, fields_.data(), stream);
       }
       memory::copy_host_to_device(array(kHimenoCoefficientArrays), source.fields->pressure + source.offset, bytes,
                                   stream);
@@ -62,7 +67,8 @@ class HimenoCuda final : public HimenoBackend<T> {
   void sweep(int sweeps, std::int64_t begin, std::int64_t end, int slot, StreamHandle stream) override {
     setup_.order(stream);
     HimenoSweepArgs<T> args{};
-    for (int c = 0; c < kHimenoCoefficientArrays; ++c) args.coefficients[c] = array(c);
+    args.coefficients = fields_.data();
+    args.stride = stride_;
     args.pressure = array(kHimenoCoefficientArrays + current_);
     args.next = array(kHimenoCoefficientArrays + 1 - current_);
     args.omega = omega_;
@@ -97,11 +103,12 @@ class HimenoCuda final : public HimenoBackend<T> {
   }
 
  private:
-  // Each array starts on a 128-byte line.
+  // Each field starts on a 128-byte line (so each group of coefficients too).
   static constexpr std::int64_t kArrayAlignment = 128 / sizeof(T);
 
   static std::int64_t round_up(std::int64_t n, std::int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
+  // Field `index`: the pressure arrays are kHimenoCoefficientArrays and the next one.
   T* array(int index) noexcept { return fields_.data() + index * stride_; }
   const T* array(int index) const noexcept { return fields_.data() + index * stride_; }
 
@@ -109,7 +116,7 @@ class HimenoCuda final : public HimenoBackend<T> {
   T omega_;
   DeviceBinding binding_;
   std::int64_t stride_;
-  DeviceBuffer<T> fields_;  // 12 coefficient arrays, then the two pressure arrays
+  DeviceBuffer<T> fields_;  // the grouped coefficients, then the two pressure arrays (himeno_launch.hpp)
   DeviceBuffer<double> gosa_;
   DeviceBuffer<double> partials_;
   DeviceBuffer<unsigned int> tickets_;
