@@ -181,38 +181,47 @@ void gpu_case(const Context& context, const FillCase& fill_case, std::int64_t n)
   context.report.add(row);
 }
 
-// The GPU section's cases, in the order of its rows.
+// The generators of the GPU section's cases, ours and cuRAND's.
 constexpr RandomGeneratorKind kPhilox = RandomGeneratorKind::philox4x32_10;
 constexpr RandomGeneratorKind kMrg = RandomGeneratorKind::mrg32k3a;
 constexpr RandomGeneratorKind kSobol32 = RandomGeneratorKind::sobol32;
+constexpr RandomGeneratorKind kScrambled32 = RandomGeneratorKind::scrambled_sobol32;
 constexpr RandomGeneratorKind kSobol64 = RandomGeneratorKind::sobol64;
 constexpr RandomGeneratorKind kScrambled64 = RandomGeneratorKind::scrambled_sobol64;
 constexpr curandRngType_t kCurandPhilox = CURAND_RNG_PSEUDO_PHILOX4_32_10;
 constexpr curandRngType_t kCurandMrg = CURAND_RNG_PSEUDO_MRG32K3A;
 constexpr curandRngType_t kCurandSobol32 = CURAND_RNG_QUASI_SOBOL32;
+constexpr curandRngType_t kCurandScrambled32 = CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
 constexpr curandRngType_t kCurandSobol64 = CURAND_RNG_QUASI_SOBOL64;
 constexpr curandRngType_t kCurandScrambled64 = CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
-// kind, cuRAND's, its name, normal, double, dimensions
-constexpr FillCase kGpuCases[] = {
-    {kPhilox, kCurandPhilox, "PHILOX4_32_10", false, false, 1},
-    {kPhilox, kCurandPhilox, "PHILOX4_32_10", false, true, 1},
-    {kPhilox, kCurandPhilox, "PHILOX4_32_10", true, false, 1},
-    {kPhilox, kCurandPhilox, "PHILOX4_32_10", true, true, 1},
-    {kMrg, kCurandMrg, "MRG32K3A", false, false, 1},
-    {kMrg, kCurandMrg, "MRG32K3A", false, true, 1},
-    {kMrg, kCurandMrg, "MRG32K3A", true, false, 1},
-    {kMrg, kCurandMrg, "MRG32K3A", true, true, 1},
-    {kSobol32, kCurandSobol32, "QUASI_SOBOL32", false, false, 1},
-    {kSobol32, kCurandSobol32, "QUASI_SOBOL32", false, false, 64},
-    {kSobol32, kCurandSobol32, "QUASI_SOBOL32", true, false, 1},
-    {kSobol32, kCurandSobol32, "QUASI_SOBOL32", true, false, 64},
-    {kScrambled64, kCurandScrambled64, "QUASI_SCRAMBLED_SOBOL64", false, false, 1},
-    {kScrambled64, kCurandScrambled64, "QUASI_SCRAMBLED_SOBOL64", false, false, 64},
-    {kScrambled64, kCurandScrambled64, "QUASI_SCRAMBLED_SOBOL64", true, false, 1},
-    {kScrambled64, kCurandScrambled64, "QUASI_SCRAMBLED_SOBOL64", true, false, 64},
-    {kSobol64, kCurandSobol64, "QUASI_SOBOL64", false, true, 1},
-    {kSobol64, kCurandSobol64, "QUASI_SOBOL64", false, true, 64},
-};
+
+// The GPU section's cases, in the order of its rows (FillCase: kind, cuRAND's, its
+// name, normal, double, dimensions): the pseudo-random kinds, then every Sobol kind in
+// float and double, uniform and normal, in 1 and 64 dimensions.
+std::vector<FillCase> gpu_cases() {
+  std::vector<FillCase> cases;
+  const FillCase pseudo[] = {{kPhilox, kCurandPhilox, "PHILOX4_32_10", false, false, 1},
+                             {kMrg, kCurandMrg, "MRG32K3A", false, false, 1}};
+  for (const FillCase& kind : pseudo) {
+    for (const bool normal : {false, true}) {
+      for (const bool is_double : {false, true}) cases.push_back({kind.kind, kind.peer_type, kind.peer_name, normal, is_double, 1});
+    }
+  }
+  const FillCase sobol[] = {{kSobol32, kCurandSobol32, "QUASI_SOBOL32", false, false, 1},
+                            {kScrambled32, kCurandScrambled32, "QUASI_SCRAMBLED_SOBOL32", false, false, 1},
+                            {kSobol64, kCurandSobol64, "QUASI_SOBOL64", false, false, 1},
+                            {kScrambled64, kCurandScrambled64, "QUASI_SCRAMBLED_SOBOL64", false, false, 1}};
+  for (const FillCase& kind : sobol) {
+    for (const bool is_double : {false, true}) {
+      for (const bool normal : {false, true}) {
+        for (const int dimensions : {1, 64}) {
+          cases.push_back({kind.kind, kind.peer_type, kind.peer_name, normal, is_double, dimensions});
+        }
+      }
+    }
+  }
+  return cases;
+}
 
 template <class T>
 void cpu_case(const Context& context, bool normal, std::int64_t n) {
@@ -241,7 +250,7 @@ int main(int argc, char** argv) {
                           const Context context{options, report, failures};
                           // float n values, double n / 2; a multiple of every case's dimensions.
                           const std::int64_t n = options.quick ? (std::int64_t{1} << 22) : (std::int64_t{1} << 28);
-                          for (const FillCase& fill_case : kGpuCases) {
+                          for (const FillCase& fill_case : gpu_cases()) {
                             if (fill_case.is_double) {
                               gpu_case<double>(context, fill_case, n / 2);
                             } else {
