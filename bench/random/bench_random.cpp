@@ -204,7 +204,9 @@ std::vector<FillCase> gpu_cases() {
                              {kMrg, kCurandMrg, "MRG32K3A", false, false, 1}};
   for (const FillCase& kind : pseudo) {
     for (const bool normal : {false, true}) {
-      for (const bool is_double : {false, true}) cases.push_back({kind.kind, kind.peer_type, kind.peer_name, normal, is_double, 1});
+      for (const bool is_double : {false, true}) {
+        cases.push_back({kind.kind, kind.peer_type, kind.peer_name, normal, is_double, 1});
+      }
     }
   }
   const FillCase sobol[] = {{kSobol32, kCurandSobol32, "QUASI_SOBOL32", false, false, 1},

@@ -19,7 +19,9 @@ __global__ void __launch_bounds__(Policy::block_threads)
   const std::int64_t plane_points = box.plane_points();
   const std::int64_t step = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t x = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; x < box.points(); x += step) {
-    for (int c = 0; c < kHimenoCoefficientArrays; ++c) fields[himeno_coefficient_slot<T>(c, x, stride)] = himeno_coefficient(q, c);
+    for (int c = 0; c < kHimenoCoefficientArrays; ++c) {
+      fields[himeno_coefficient_slot<T>(c, x, stride)] = himeno_coefficient(q, c);
+    }
     const T p = himeno_initial_pressure<T>(box.first_plane + x / plane_points, box.global_nx);
     for (int a = 0; a < kHimenoPressureArrays; ++a) fields[(kHimenoCoefficientArrays + a) * stride + x] = p;
   }

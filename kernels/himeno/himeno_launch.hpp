@@ -40,7 +40,7 @@ template <class T>
 struct HimenoSweepArgs {
   const T* coefficients;  // grouped (above)
   std::int64_t stride;    // points a field
-  const T* pressure;  // current
+  const T* pressure;      // current
   T* next;
   T omega;
   std::int64_t planes, ny, nz;  // the box
