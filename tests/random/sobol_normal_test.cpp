@@ -6,7 +6,9 @@
 // of 1021 over the rest, both halves. The GPU's logarithm is the lg2.approx instruction
 // (within 2^-22 on [1, 2), the CUDA programming guide's bound): the same sweep with the
 // logarithm off by 2^-22 either way bounds the GPU's error. Also: the reference against
-// mpmath, exact symmetry about one half, and the extremes.
+// mpmath, exact symmetry about one half, and the extremes. The double quantile
+// (device::sobol_normal, sobol_normal_double; cunum/device/detail/double_normal_quantile.hpp)
+// in double ulps of the same reference, for 32-bit and 53-bit uniforms.
 
 #include <gtest/gtest.h>
 
@@ -20,8 +22,10 @@
 namespace {
 
 namespace quantile = cunum::detail::float_normal_quantile;
+using cunum::testing::double_ulps;
 using cunum::testing::float_ulps;
 using cunum::testing::reference_normal;
+using cunum::testing::reference_normal_double;
 
 // The host's logarithm off by `offset`, as the GPU's may be.
 struct OffsetLog2 {
@@ -31,8 +35,8 @@ struct OffsetLog2 {
 
 struct Worst {
   double ulps = 0;
-  std::uint32_t word = 0;
-  void take(double e, std::uint32_t at) {
+  std::uint64_t word = 0;
+  void take(double e, std::uint64_t at) {
     if (!(e <= ulps)) {
       ulps = e;
       word = at;
@@ -64,10 +68,10 @@ TEST(RandomSobolNormalFloat, WithinAFewUlpsOfTheTrueNormalOnTheCpuAndTheGpusBoun
   for (std::uint32_t word = kCentreEnd - (1u << 16); word < kCentreEnd + (1u << 16); ++word) both_halves(word);
   for (std::uint32_t word = 0x80000000u - (1u << 20); word < 0x80000000u; ++word) both_halves(word);
   for (std::uint64_t word = 0; word < 0x80000000u; word += 1021) both_halves(static_cast<std::uint32_t>(word));
-  std::printf("[ cunum    ] Sobol float normal, %llu words: CPU within %.3f ulps (word %u), %.3f on average; "
-              "with the GPU's logarithm's error, within %.3f (word %u)\n",
-              static_cast<unsigned long long>(count), host.ulps, host.word, sum / static_cast<double>(count),
-              gpu_bound.ulps, gpu_bound.word);
+  std::printf("[ cunum    ] Sobol float normal, %llu words: CPU within %.3f ulps (word %llu), %.3f on average; "
+              "with the GPU's logarithm's error, within %.3f (word %llu)\n",
+              static_cast<unsigned long long>(count), host.ulps, static_cast<unsigned long long>(host.word),
+              sum / static_cast<double>(count), gpu_bound.ulps, static_cast<unsigned long long>(gpu_bound.word));
   EXPECT_LE(host.ulps, 2.75);  // 2.70 over all 2^32 words, measured once
   EXPECT_LE(sum / static_cast<double>(count), 0.5);
   EXPECT_LE(gpu_bound.ulps, 3.5);  // 3.29 over every 7th word
@@ -108,6 +112,89 @@ TEST(RandomSobolNormalFloat, Extremes) {
   }
   EXPECT_NEAR(cunum::device::sobol_normal_float(0), -6.33796, 1e-5);
   EXPECT_NEAR(cunum::device::sobol_normal_float(0x80000000u), 2.9181e-10, 1e-14);
+}
+
+// The double quantile of a 32-bit word (sobol32's and scrambled_sobol32's double
+// normals): every word of both extreme tails' first 2^18, around the end of the centre
+// polynomial (W = 13 at u = 3.7600e-4, word 1614912), within 2^18 of one half, and a
+// stride of 4093 over the rest, both halves; in double ulps, relative however small z.
+TEST(RandomSobolNormalDouble, ThirtyTwoBitWordsWithinAFewUlpsOfTheTrueNormal) {
+  Worst worst;
+  double sum = 0;
+  std::uint64_t count = 0;
+  const auto both_halves = [&](std::uint32_t word) {
+    for (const std::uint32_t w : {word, 0xFFFFFFFFu - word}) {
+      const double e = double_ulps(cunum::device::sobol_normal(w), reference_normal(w));
+      worst.take(e, w);
+      sum += e;
+      ++count;
+    }
+  };
+  constexpr std::uint32_t kCentreEnd = 1614912;
+  for (std::uint32_t word = 0; word < (1u << 18); ++word) both_halves(word);
+  for (std::uint32_t word = kCentreEnd - (1u << 16); word < kCentreEnd + (1u << 16); ++word) both_halves(word);
+  for (std::uint32_t word = 0x80000000u - (1u << 18); word < 0x80000000u; ++word) both_halves(word);
+  for (std::uint64_t word = 0; word < 0x80000000u; word += 4093) both_halves(static_cast<std::uint32_t>(word));
+  std::printf("[ cunum    ] Sobol double normal of 32-bit words, %llu words: within %.3f ulps (word %llu), "
+              "%.3f on average\n",
+              static_cast<unsigned long long>(count), worst.ulps, static_cast<unsigned long long>(worst.word),
+              sum / static_cast<double>(count));
+  EXPECT_LE(worst.ulps, 3.25);  // 2.92 measured
+  EXPECT_LE(sum / static_cast<double>(count), 0.5);
+}
+
+// The double quantile of a 64-bit word (sobol64's and scrambled_sobol64's double
+// normals, u = y 2^-53 + 2^-54): y's first and last 2^17, within 2^17 of one half,
+// around the centre's end, a geometric sweep of u from 2^-53 to 1/2, and 2^21 words of
+// a xorshift generator.
+TEST(RandomSobolNormalDouble, FiftyThreeBitWordsWithinAFewUlpsOfTheTrueNormal) {
+  Worst worst;
+  double sum = 0;
+  std::uint64_t count = 0;
+  const auto check = [&](std::uint64_t y) {
+    const std::uint64_t word = y << 11;
+    const double e = double_ulps(cunum::device::sobol_normal_double(word), reference_normal_double(word));
+    worst.take(e, y);
+    sum += e;
+    ++count;
+  };
+  constexpr std::uint64_t kHalf = std::uint64_t{1} << 52, kLast = (std::uint64_t{1} << 53) - 1;
+  constexpr std::uint64_t kCentreEnd = 3386717504395;  // u = 3.7600e-4
+  for (std::uint64_t y = 0; y < (1u << 17); ++y) {
+    check(y);
+    check(kLast - y);
+  }
+  for (std::uint64_t y = kHalf - (1u << 17); y < kHalf + (1u << 17); ++y) check(y);
+  for (std::uint64_t y = kCentreEnd - (1u << 16); y < kCentreEnd + (1u << 16); ++y) check(y);
+  for (double u = 0x1p-53; u < 0.5; u *= 1.0001) check(static_cast<std::uint64_t>(std::ldexp(u, 53)));
+  std::uint64_t state = 88172645463325252ull;
+  for (int i = 0; i < (1 << 21); ++i) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    check(state >> 11);
+  }
+  std::printf("[ cunum    ] Sobol double normal of 53-bit uniforms, %llu words: within %.3f ulps (y %llu), "
+              "%.3f on average\n",
+              static_cast<unsigned long long>(count), worst.ulps, static_cast<unsigned long long>(worst.word),
+              sum / static_cast<double>(count));
+  EXPECT_LE(worst.ulps, 3.25);  // 2.86 measured
+  EXPECT_LE(sum / static_cast<double>(count), 0.5);
+}
+
+// Both double quantiles are odd about one half to the bit: a word and its mirror give
+// the same distance a = |2u - 1|.
+TEST(RandomSobolNormalDouble, OddAboutOneHalfToTheBit) {
+  for (std::uint64_t word = 0; word < 0x80000000u; word += 65537) {
+    const auto w = static_cast<std::uint32_t>(word);
+    EXPECT_EQ(cunum::device::sobol_normal(w), -cunum::device::sobol_normal(0xFFFFFFFFu - w)) << w;
+  }
+  constexpr std::uint64_t kLast = (std::uint64_t{1} << 53) - 1;
+  for (std::uint64_t y = 0; y < (std::uint64_t{1} << 52); y += (std::uint64_t{1} << 52) / 4099) {
+    EXPECT_EQ(cunum::device::sobol_normal_double(y << 11), -cunum::device::sobol_normal_double((kLast - y) << 11)) << y;
+  }
+  EXPECT_LT(cunum::device::sobol_normal(0x7FFFFFFFu), 0.0);
+  EXPECT_GT(cunum::device::sobol_normal(0x80000000u), 0.0);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cunum/device/detail/double_normal_quantile.hpp"
 #include "cunum/device/detail/float_normal_quantile.hpp"
 
 #if defined(__CUDACC__)
@@ -129,8 +130,9 @@ CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower_approximate(double p) {
 }
 
 /// The standard normal quantile of p in (0, 0.5]: Acklam's approximation refined by
-/// one Halley step on erfc, which leaves about double precision. Used for p <= 0.5
-/// only, where p is exact and erfc has no cancellation (callers mirror the upper half).
+/// one Halley step on erfc, which leaves about double precision (for p <= 0.5, where
+/// erfc has no cancellation: mirror the upper half). Any p; the Sobol fills take the
+/// cheaper sobol_normal and sobol_normal_double, whose uniforms are known exactly.
 CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower(double p) {
   const double x = normal_quantile_lower_approximate(p);
   // Halley on Phi(x) - p with Phi(x) = erfc(-x / sqrt 2) / 2 and Phi' = exp(-x^2 / 2) / sqrt(2 pi).
@@ -139,20 +141,14 @@ CUNUM_SOBOL_QUALIFIERS double normal_quantile_lower(double p) {
   return x - step / (1.0 + 0.5 * x * step);
 }
 
-/// The normal Phi^-1(u) of a uniform u = `lower` or 1 - `lower` (`upper` says
-/// which) with `lower` in (0, 0.5], as cuRAND's _curand_normal_icdf (a word below one
-/// half gives a negative normal).
-CUNUM_SOBOL_QUALIFIERS double sobol_normal_of(double lower, bool upper) {
-  const double z = normal_quantile_lower(lower);
-  return upper ? -z : z;
-}
-
-/// cuRAND's quasi-random normal of a 32-bit word, in double: the word mirrored into
-/// the lower half, p = x 2^-32 + 2^-33, z = Phi^-1(u) (see sobol_normal_of).
+/// cuRAND's quasi-random normal of a 32-bit word, in double: z = Phi^-1(u) for
+/// u = (x + 1/2) 2^-32, from a = |2u - 1| = |2x + 1 - 2^32| 2^-32, exact
+/// (detail/double_normal_quantile.hpp; a word below one half gives a negative normal).
 CUNUM_SOBOL_QUALIFIERS double sobol_normal(std::uint32_t word) {
-  const bool upper = word > 0x80000000u;
-  const std::uint32_t mirrored = upper ? 0xFFFFFFFFu - word : word;
-  return sobol_normal_of(static_cast<double>(mirrored) * 2.3283064365386963e-10 + 1.1641532182693481e-10, upper);
+  const std::int64_t twice_offset = 2 * std::int64_t{word} + 1 - (std::int64_t{1} << 32);  // (2u - 1) 2^32
+  const double z = ::cunum::detail::double_normal_quantile::normal_of_distance(
+      static_cast<double>(twice_offset < 0 ? -twice_offset : twice_offset) * 0x1p-32);
+  return twice_offset < 0 ? -z : z;
 }
 
 /// cuRAND's quasi-random normal of a 32-bit word for a float: z = Phi^-1(u), u = (x +
@@ -165,13 +161,13 @@ CUNUM_SOBOL_QUALIFIERS float sobol_normal_float(std::uint32_t word) {
   return quantile::normal_of_word(word, quantile::Log2Mantissa{});
 }
 
-/// cuRAND's quasi-random normal of a 64-bit word for a double: its high 53 bits y
-/// mirrored into the lower half, p = y 2^-53 + 2^-54, z = Phi^-1(u).
+/// cuRAND's quasi-random normal of a 64-bit word for a double: its high 53 bits y,
+/// u = y 2^-53 + 2^-54, z = Phi^-1(u) from a = |2u - 1| = |2y + 1 - 2^53| 2^-53, exact.
 CUNUM_SOBOL_QUALIFIERS double sobol_normal_double(std::uint64_t word) {
-  const std::uint64_t high = word >> 11;
-  const bool upper = high > (std::uint64_t{1} << 52);
-  const std::uint64_t mirrored = upper ? ((std::uint64_t{1} << 53) - 1) - high : high;
-  return sobol_normal_of(static_cast<double>(mirrored) * 1.1102230246251565e-16 + 5.5511151231257827e-17, upper);
+  const std::int64_t twice_offset = 2 * static_cast<std::int64_t>(word >> 11) + 1 - (std::int64_t{1} << 53);
+  const double z = ::cunum::detail::double_normal_quantile::normal_of_distance(
+      static_cast<double>(twice_offset < 0 ? -twice_offset : twice_offset) * 0x1p-53);
+  return twice_offset < 0 ? -z : z;
 }
 
 }  // namespace cunum::device
