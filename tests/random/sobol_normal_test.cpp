@@ -33,27 +33,30 @@ struct OffsetLog2 {
   float operator()(float m) const { return quantile::log2_mantissa(m) + offset; }
 };
 
-struct Worst {
+// The largest error of a sweep (and where), and their mean.
+struct Tally {
   double ulps = 0;
   std::uint64_t word = 0;
+  double sum = 0;
+  std::uint64_t count = 0;
   void take(double e, std::uint64_t at) {
     if (!(e <= ulps)) {
       ulps = e;
       word = at;
     }
+    sum += e;
+    ++count;
   }
+  double mean() const { return sum / static_cast<double>(count); }
+  unsigned long long worst_word() const { return static_cast<unsigned long long>(word); }
+  unsigned long long words() const { return static_cast<unsigned long long>(count); }
 };
 
 TEST(RandomSobolNormalFloat, WithinAFewUlpsOfTheTrueNormalOnTheCpuAndTheGpusBound) {
-  Worst host, gpu_bound;
-  double sum = 0;
-  std::uint64_t count = 0;
+  Tally host, gpu_bound;
   const auto check = [&](std::uint32_t word) {
     const long double truth = reference_normal(word);
-    const double e = float_ulps(cunum::device::sobol_normal_float(word), truth);
-    host.take(e, word);
-    sum += e;
-    ++count;
+    host.take(float_ulps(cunum::device::sobol_normal_float(word), truth), word);
     for (const float offset : {0x1p-22f, -0x1p-22f}) {
       gpu_bound.take(float_ulps(quantile::normal_of_word(word, OffsetLog2{offset}), truth), word);
     }
@@ -70,10 +73,9 @@ TEST(RandomSobolNormalFloat, WithinAFewUlpsOfTheTrueNormalOnTheCpuAndTheGpusBoun
   for (std::uint64_t word = 0; word < 0x80000000u; word += 1021) both_halves(static_cast<std::uint32_t>(word));
   std::printf("[ cunum    ] Sobol float normal, %llu words: CPU within %.3f ulps (word %llu), %.3f on average; "
               "with the GPU's logarithm's error, within %.3f (word %llu)\n",
-              static_cast<unsigned long long>(count), host.ulps, static_cast<unsigned long long>(host.word),
-              sum / static_cast<double>(count), gpu_bound.ulps, static_cast<unsigned long long>(gpu_bound.word));
+              host.words(), host.ulps, host.worst_word(), host.mean(), gpu_bound.ulps, gpu_bound.worst_word());
   EXPECT_LE(host.ulps, 2.75);  // 2.70 over all 2^32 words, measured once
-  EXPECT_LE(sum / static_cast<double>(count), 0.5);
+  EXPECT_LE(host.mean(), 0.5);
   EXPECT_LE(gpu_bound.ulps, 3.5);  // 3.29 over every 7th word
 }
 
@@ -119,15 +121,10 @@ TEST(RandomSobolNormalFloat, Extremes) {
 // polynomial (W = 13 at u = 3.7600e-4, word 1614912), within 2^18 of one half, and a
 // stride of 4093 over the rest, both halves; in double ulps, relative however small z.
 TEST(RandomSobolNormalDouble, ThirtyTwoBitWordsWithinAFewUlpsOfTheTrueNormal) {
-  Worst worst;
-  double sum = 0;
-  std::uint64_t count = 0;
+  Tally tally;
   const auto both_halves = [&](std::uint32_t word) {
     for (const std::uint32_t w : {word, 0xFFFFFFFFu - word}) {
-      const double e = double_ulps(cunum::device::sobol_normal(w), reference_normal(w));
-      worst.take(e, w);
-      sum += e;
-      ++count;
+      tally.take(double_ulps(cunum::device::sobol_normal(w), reference_normal(w)), w);
     }
   };
   constexpr std::uint32_t kCentreEnd = 1614912;
@@ -137,10 +134,9 @@ TEST(RandomSobolNormalDouble, ThirtyTwoBitWordsWithinAFewUlpsOfTheTrueNormal) {
   for (std::uint64_t word = 0; word < 0x80000000u; word += 4093) both_halves(static_cast<std::uint32_t>(word));
   std::printf("[ cunum    ] Sobol double normal of 32-bit words, %llu words: within %.3f ulps (word %llu), "
               "%.3f on average\n",
-              static_cast<unsigned long long>(count), worst.ulps, static_cast<unsigned long long>(worst.word),
-              sum / static_cast<double>(count));
-  EXPECT_LE(worst.ulps, 3.25);  // 2.92 measured
-  EXPECT_LE(sum / static_cast<double>(count), 0.5);
+              tally.words(), tally.ulps, tally.worst_word(), tally.mean());
+  EXPECT_LE(tally.ulps, 3.25);  // 2.92 measured
+  EXPECT_LE(tally.mean(), 0.5);
 }
 
 // The double quantile of a 64-bit word (sobol64's and scrambled_sobol64's double
@@ -148,15 +144,10 @@ TEST(RandomSobolNormalDouble, ThirtyTwoBitWordsWithinAFewUlpsOfTheTrueNormal) {
 // around the centre's end, a geometric sweep of u from 2^-53 to 1/2, and 2^21 words of
 // a xorshift generator.
 TEST(RandomSobolNormalDouble, FiftyThreeBitWordsWithinAFewUlpsOfTheTrueNormal) {
-  Worst worst;
-  double sum = 0;
-  std::uint64_t count = 0;
+  Tally tally;
   const auto check = [&](std::uint64_t y) {
     const std::uint64_t word = y << 11;
-    const double e = double_ulps(cunum::device::sobol_normal_double(word), reference_normal_double(word));
-    worst.take(e, y);
-    sum += e;
-    ++count;
+    tally.take(double_ulps(cunum::device::sobol_normal_double(word), reference_normal_double(word)), y);
   };
   constexpr std::uint64_t kHalf = std::uint64_t{1} << 52, kLast = (std::uint64_t{1} << 53) - 1;
   constexpr std::uint64_t kCentreEnd = 3386717504395;  // u = 3.7600e-4
@@ -176,10 +167,9 @@ TEST(RandomSobolNormalDouble, FiftyThreeBitWordsWithinAFewUlpsOfTheTrueNormal) {
   }
   std::printf("[ cunum    ] Sobol double normal of 53-bit uniforms, %llu words: within %.3f ulps (y %llu), "
               "%.3f on average\n",
-              static_cast<unsigned long long>(count), worst.ulps, static_cast<unsigned long long>(worst.word),
-              sum / static_cast<double>(count));
-  EXPECT_LE(worst.ulps, 3.25);  // 2.86 measured
-  EXPECT_LE(sum / static_cast<double>(count), 0.5);
+              tally.words(), tally.ulps, tally.worst_word(), tally.mean());
+  EXPECT_LE(tally.ulps, 3.25);  // 2.86 measured
+  EXPECT_LE(tally.mean(), 0.5);
 }
 
 // Both double quantiles are odd about one half to the bit: a word and its mirror give
