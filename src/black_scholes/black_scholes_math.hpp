@@ -213,16 +213,9 @@ inline constexpr MillsCoreCoefficients kMillsCore = {{
     -0.1266336898842640395040458, 0.0853470008070174780167838, 0.01927553540720410485844835,
     -0.1749891196040568931818937, 1.545330213414407249400317,
 }};
-#if defined(__CUDACC__)
-// Not const: a const copy would be folded back into literals.
-static __constant__ MillsCoreCoefficients kDeviceMillsCore = kMillsCore;
-#endif
+CUNUM_CONSTANT_TABLE(MillsCoreCoefficients, kMillsCore, mills_core_coefficients)
 CUNUM_HOST_DEVICE inline double mills_minimax_core(double y) {
-#if defined(__CUDA_ARCH__)
-  const double* c = kDeviceMillsCore.c;
-#else
-  const double* c = kMillsCore.c;
-#endif
+  const double* c = mills_core_coefficients().c;
   double q = c[0];
   CUNUM_UNROLL
   for (int j = 1; j < 23; ++j) q = q * y + c[j];

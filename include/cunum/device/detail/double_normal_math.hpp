@@ -62,18 +62,7 @@ inline constexpr Coefficients kCoefficients = {
      0x1.4309131620d19p-13, 0x1.ffcbfb8feeddfp-17},
     0x1.05c610ca86c39p-28};
 
-#if defined(__CUDACC__)
-// Not const: a const copy would be folded back into literals.
-static __constant__ Coefficients kDeviceCoefficients = kCoefficients;
-#endif
-
-CUNUM_HOST_DEVICE inline const Coefficients& coefficients() {
-#if defined(__CUDA_ARCH__)
-  return kDeviceCoefficients;
-#else
-  return kCoefficients;
-#endif
-}
+CUNUM_CONSTANT_TABLE(Coefficients, kCoefficients, coefficients)
 
 // 1.5 2^52: x + it rounds x (|x| < 2^51) to an integer whose two's complement is the
 // sum's low word.

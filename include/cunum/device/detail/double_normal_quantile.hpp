@@ -57,19 +57,7 @@ inline constexpr Coefficients kCoefficients = {
      -0x1.13339976dbe25p-49, 0x1.064a7536c7025p-50, -0x1.77e9f5eaba6a4p-54, -0x1.c0aa883984947p-56,
      0x1.3534156b3df66p-58}};
 
-#if defined(__CUDACC__)
-// Not const: a const copy would be folded back into literals (a double literal whose low
-// word is not zero costs two moves at each use; a constant is an operand of the fma).
-static __constant__ Coefficients kDeviceCoefficients = kCoefficients;
-#endif
-
-CUNUM_HOST_DEVICE inline const Coefficients& coefficients() {
-#if defined(__CUDA_ARCH__)
-  return kDeviceCoefficients;
-#else
-  return kCoefficients;
-#endif
-}
+CUNUM_CONSTANT_TABLE(Coefficients, kCoefficients, coefficients)
 
 // W at which the tail takes over, and the polynomials' shifts.
 constexpr double kCentreEnd = 13.0;
