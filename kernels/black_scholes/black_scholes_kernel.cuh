@@ -77,7 +77,8 @@ __device__ inline void price_one(const BlackScholesPriceArgs<T>& args, Index i) 
 // block_threads x kItems consecutive options, thread t the t-th kItems of them, read and
 // written as Packs (price_pack); the options after the last whole Pack, or all of them
 // where an array is not aligned, one by one, thread t taking options t, t + the grid's
-// threads, ... Every load is coalesced. kNoDividend: the market's scalar dividend yield
+// threads, ... (prices only: each one's inputs loaded while the one before is priced).
+// Every load is coalesced. kNoDividend: the market's scalar dividend yield
 // is 0, and each option gets the constant 0 in its place.
 template <class Index, class Shape, bool kPricesOnly, bool kScalarMarket, bool kNoDividend, class T>
 __device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
@@ -96,7 +97,26 @@ __device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
       }
     }
   }
-  for (Index i = one_by_one + thread; i < n; i += threads) price_one<kPricesOnly, kScalarMarket, kNoDividend>(args, i);
+  Index i = one_by_one + thread;
+  if constexpr (!kPricesOnly) {
+    for (; i < n; i += threads) price_one<kPricesOnly, kScalarMarket, kNoDividend>(args, i);
+  } else {
+    // Prices only: each option's inputs loaded a pass ahead, so that the next option's
+    // loads are in flight while this one is priced (double prices 5% faster at 2^24 on
+    // an H100; the kernels of every output, at 80-100 registers, lost 1% and do not).
+    if (i >= n) return;
+    OptionInputs<T> inputs = load_option<kScalarMarket>(args, i);
+    for (;;) {
+      const Index next = i + threads;
+      OptionInputs<T> following{};
+      if (next < n) following = load_option<kScalarMarket>(args, next);
+      if constexpr (kNoDividend) inputs.dividend = T(0);
+      price_option<kPricesOnly>(args, i, inputs);
+      if (next >= n) return;
+      i = next;
+      inputs = following;
+    }
+  }
 }
 
 // kPricesOnly: whether only prices and discount are formed (no density, no Greeks);
