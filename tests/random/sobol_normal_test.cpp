@@ -50,6 +50,11 @@ struct Tally {
   double mean() const { return sum / static_cast<double>(count); }
   unsigned long long worst_word() const { return static_cast<unsigned long long>(word); }
   unsigned long long words() const { return static_cast<unsigned long long>(count); }
+  // Prints the sweep's worst and mean errors: what, then the name of the worst argument.
+  void report(const char* what, const char* argument) const {
+    std::printf("[ cunum    ] %s, %llu words: within %.3f ulps (%s %llu), %.3f on average\n", what, words(), ulps,
+                argument, worst_word(), mean());
+  }
 };
 
 TEST(RandomSobolNormalFloat, WithinAFewUlpsOfTheTrueNormalOnTheCpuAndTheGpusBound) {
@@ -132,9 +137,7 @@ TEST(RandomSobolNormalDouble, ThirtyTwoBitWordsWithinAFewUlpsOfTheTrueNormal) {
   for (std::uint32_t word = kCentreEnd - (1u << 16); word < kCentreEnd + (1u << 16); ++word) both_halves(word);
   for (std::uint32_t word = 0x80000000u - (1u << 18); word < 0x80000000u; ++word) both_halves(word);
   for (std::uint64_t word = 0; word < 0x80000000u; word += 4093) both_halves(static_cast<std::uint32_t>(word));
-  std::printf("[ cunum    ] Sobol double normal of 32-bit words, %llu words: within %.3f ulps (word %llu), "
-              "%.3f on average\n",
-              tally.words(), tally.ulps, tally.worst_word(), tally.mean());
+  tally.report("Sobol double normal of 32-bit words", "word");
   EXPECT_LE(tally.ulps, 3.25);  // 2.92 measured
   EXPECT_LE(tally.mean(), 0.5);
 }
@@ -165,9 +168,7 @@ TEST(RandomSobolNormalDouble, FiftyThreeBitWordsWithinAFewUlpsOfTheTrueNormal) {
     state ^= state << 17;
     check(state >> 11);
   }
-  std::printf("[ cunum    ] Sobol double normal of 53-bit uniforms, %llu words: within %.3f ulps (y %llu), "
-              "%.3f on average\n",
-              tally.words(), tally.ulps, tally.worst_word(), tally.mean());
+  tally.report("Sobol double normal of 53-bit uniforms", "y");
   EXPECT_LE(tally.ulps, 3.25);  // 2.86 measured
   EXPECT_LE(tally.mean(), 0.5);
 }
