@@ -27,10 +27,10 @@
 #else
 #define CUNUM_TABLE_ON_THIS_SIDE(device_copy, table) table
 #endif
-#define CUNUM_CONSTANT_TABLE(Type, table, accessor)         \
-  static __constant__ Type accessor##_device_copy = table;  \
-  __host__ __device__ inline const Type& accessor() {       \
-    return CUNUM_TABLE_ON_THIS_SIDE(accessor##_device_copy, table); \
+#define CUNUM_CONSTANT_TABLE(Type, table, accessor)                    \
+  static __constant__ Type accessor##_device_copy = table;             \
+  __host__ __device__ inline const Type& accessor() {                  \
+    return CUNUM_TABLE_ON_THIS_SIDE(accessor##_device_copy, table);    \
   }
 #else
 #define CUNUM_CONSTANT_TABLE(Type, table, accessor) \
