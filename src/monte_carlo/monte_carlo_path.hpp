@@ -175,16 +175,36 @@ CUNUM_UNROLL
     }
   }
   const PathSample<T> centre = sample_centre(o);
+  const T weight = shape.antithetic ? T(0.5) : T(1);
+  const auto with_mirror = [&](int lane, const PathSample<T>& sample) {  // the pair's sum, halved by add_sample
+    const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
+    return PathSample<T>{sample.payoff + mirror.payoff, sample.control + mirror.control, sample.delta + mirror.delta,
+                         sample.vega + mirror.vega};
+  };
+  // Every lane's sample, then the sums in lane order (the same bits): the samples'
+  // chains (exponential, payoff) overlap with no branch between them; H100, 2^31
+  // European paths: float 2%, double 8% faster. Float with the full sums runs 3%
+  // slower so and keeps one lane after another.
+  if constexpr (kFull && sizeof(T) == sizeof(float)) {
 CUNUM_UNROLL
-  for (int lane = 0; lane < lanes; ++lane) {
-    if (lane >= active) break;
-    PathSample<T> sample = walks[lane].finish(o, shape.is_call, dates);
-    if (shape.antithetic) {
-      const PathSample<T> mirror = mirrored[lane].finish(o, shape.is_call, dates);
-      sample = {sample.payoff + mirror.payoff, sample.control + mirror.control, sample.delta + mirror.delta,
-                sample.vega + mirror.vega};  // the pair's sum, halved by add_sample
+    for (int lane = 0; lane < lanes; ++lane) {
+      if (lane >= active) break;
+      PathSample<T> sample = walks[lane].finish(o, shape.is_call, dates);
+      if (shape.antithetic) sample = with_mirror(lane, sample);
+      add_sample<kFull>(sums, sample, centre, weight);
     }
-    add_sample<kFull>(sums, sample, centre, shape.antithetic ? T(0.5) : T(1));
+  } else {
+    PathSample<T> samples[lanes];
+CUNUM_UNROLL
+    for (int lane = 0; lane < lanes; ++lane) samples[lane] = walks[lane].finish(o, shape.is_call, dates);
+    if (shape.antithetic) {
+CUNUM_UNROLL
+      for (int lane = 0; lane < lanes; ++lane) samples[lane] = with_mirror(lane, samples[lane]);
+    }
+CUNUM_UNROLL
+    for (int lane = 0; lane < lanes; ++lane) {
+      if (lane < active) add_sample<kFull>(sums, samples[lane], centre, weight);
+    }
   }
 }
 
