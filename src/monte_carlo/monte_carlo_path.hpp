@@ -168,9 +168,10 @@ CUNUM_HOST_DEVICE inline void simulate_group(const OptionSetup<T>& o, const Grou
   constexpr bool kOneDate = P == MonteCarloPayoff::european || P == MonteCarloPayoff::digital;
   const int dates = kOneDate ? 1 : shape.dates;
   // In float, their mirrors step where their samples are formed, behind the antithetic
-  // branch: stepped in the loop, the compiler predicated them, 8 instructions of a group's
-  // 137 issued without antithetic variates too. In double that order measured 10% slower
-  // on an H100 (the loop grew by 26 instructions), so there they step in the loop.
+  // branch: stepped in the loop, the compiler predicated them into every group (moves and
+  // fmas issued without antithetic variates too; a float group 137 -> 132 instructions).
+  // In double that order measured 10% slower on an H100 (its loop grew from 272 to 298
+  // instructions), so there they step in the loop.
   constexpr bool kMirrorsWhereSampled = kOneDate && sizeof(T) == sizeof(float);
   T z[lanes];  // after the loop, the last date's normals
   for (int date = 0; date < dates; ++date) {
