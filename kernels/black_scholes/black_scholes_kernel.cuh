@@ -18,21 +18,26 @@ struct alignas(kItems * sizeof(T)) Pack {
   T value[kItems];
 };
 
-// Whether every array the prices-only kernel reads or writes is aligned to a Pack of
-// kItems (null ones, unread or unwritten, count as aligned).
-template <int kItems, class T>
+// Whether every array the kernel reads or writes is aligned to a Pack of kItems (null
+// ones, unread or unwritten, count as aligned; prices only writes the call, the put and
+// the discount factor alone).
+template <int kItems, bool kPricesOnly, class T>
 __device__ inline bool packs_aligned(const BlackScholesPriceArgs<T>& a) {
   const auto bits = [](const T* p) { return reinterpret_cast<std::uintptr_t>(p); };
-  const std::uintptr_t all = bits(a.options.spot) | bits(a.options.strike) | bits(a.options.expiry) |
-                             bits(a.market.rates.rates) | bits(a.market.rates.dividends) |
-                             bits(a.market.volatilities) | bits(a.results.call) | bits(a.results.put) |
-                             bits(a.results.discount);
+  std::uintptr_t all = bits(a.options.spot) | bits(a.options.strike) | bits(a.options.expiry) |
+                       bits(a.market.rates.rates) | bits(a.market.rates.dividends) | bits(a.market.volatilities);
+  if constexpr (kPricesOnly) {
+    all |= bits(a.results.call) | bits(a.results.put) | bits(a.results.discount);
+  } else {
+#define CUNUM_BS_OUTPUT_BITS(name, text) all |= bits(a.results.name);
+    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_OUTPUT_BITS)
+#undef CUNUM_BS_OUTPUT_BITS
+  }
   return all % sizeof(Pack<kItems, T>) == 0;
 }
 
-// Options first .. first + kItems - 1, every array read and written as one Pack
-// (prices only: the call, the put, the discount factor).
-template <int kItems, bool kScalarMarket, class T, class Index>
+// Options first .. first + kItems - 1, every array read and written as one Pack.
+template <int kItems, bool kPricesOnly, bool kScalarMarket, class T, class Index>
 __device__ inline void price_pack(const BlackScholesPriceArgs<T>& a, Index first, bool no_dividend) {
   const auto read = [first](const T* array) { return *reinterpret_cast<const Pack<kItems, T>*>(array + first); };
   const Pack<kItems, T> spot = read(a.options.spot), strike = read(a.options.strike), expiry = read(a.options.expiry);
@@ -48,20 +53,37 @@ __device__ inline void price_pack(const BlackScholesPriceArgs<T>& a, Index first
     if (m.rates.dividends != nullptr) dividend = read(m.rates.dividends);
     if (m.volatilities != nullptr) volatility = read(m.volatilities);
   }
-  Pack<kItems, T> call, put, discount;
-#pragma unroll
-  for (int item = 0; item < kItems; ++item) {
-    const bs::Values<T> v =
-        bs::evaluate<T, true>(spot.value[item], strike.value[item], expiry.value[item], rate.value[item],
-                              no_dividend ? T(0) : dividend.value[item], volatility.value[item]);
-    call.value[item] = v.call;
-    put.value[item] = v.put;
-    discount.value[item] = v.discount;
-  }
   const BlackScholesResults<T>& r = a.results;
-  if (r.call != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.call + first) = call;
-  if (r.put != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.put + first) = put;
-  if (r.discount != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.discount + first) = discount;
+  if constexpr (kPricesOnly) {
+    Pack<kItems, T> call, put, discount;
+#pragma unroll
+    for (int item = 0; item < kItems; ++item) {
+      const bs::Values<T> v =
+          bs::evaluate<T, true>(spot.value[item], strike.value[item], expiry.value[item], rate.value[item],
+                                no_dividend ? T(0) : dividend.value[item], volatility.value[item]);
+      call.value[item] = v.call;
+      put.value[item] = v.put;
+      discount.value[item] = v.discount;
+    }
+    if (r.call != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.call + first) = call;
+    if (r.put != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.put + first) = put;
+    if (r.discount != nullptr) *reinterpret_cast<Pack<kItems, T>*>(r.discount + first) = discount;
+  } else {
+    bs::Values<T> v[kItems];
+#pragma unroll
+    for (int item = 0; item < kItems; ++item) {
+      v[item] = bs::evaluate<T, false>(spot.value[item], strike.value[item], expiry.value[item], rate.value[item],
+                                       no_dividend ? T(0) : dividend.value[item], volatility.value[item]);
+    }
+#define CUNUM_BS_STORE_PACK(name, text)                                           \
+  if (r.name != nullptr) {                                                        \
+    Pack<kItems, T> values;                                                       \
+    for (int item = 0; item < kItems; ++item) values.value[item] = v[item].name;  \
+    *reinterpret_cast<Pack<kItems, T>*>(r.name + first) = values;                 \
+  }
+    CUNUM_BLACK_SCHOLES_OUTPUTS(CUNUM_BS_STORE_PACK)
+#undef CUNUM_BS_STORE_PACK
+  }
 }
 
 // Option i alone.
@@ -84,16 +106,16 @@ template <class Index, class Shape, bool kPricesOnly, bool kScalarMarket, bool k
 __device__ inline void price_options(const BlackScholesPriceArgs<T>& args) {
   constexpr int kThreads = Shape::block_threads;
   constexpr int kItems = Shape::items_per_thread;
-  static_assert(kItems == 1 || (kPricesOnly && kItems * sizeof(T) <= 16), "a Pack is one vector of at most 16 bytes");
+  static_assert(kItems * sizeof(T) <= 16, "a Pack is one vector of at most 16 bytes");
   const Index n = static_cast<Index>(args.options.n);
   const Index thread = static_cast<Index>(blockIdx.x) * kThreads + threadIdx.x;
   const Index threads = static_cast<Index>(gridDim.x) * kThreads;
   Index one_by_one = 0;  // the first option priced alone
   if constexpr (kItems > 1) {
-    if (packs_aligned<kItems>(args)) {
+    if (packs_aligned<kItems, kPricesOnly>(args)) {
       one_by_one = n - n % kItems;
       for (Index first = thread * kItems; first < one_by_one; first += threads * kItems) {
-        price_pack<kItems, kScalarMarket>(args, first, kNoDividend);
+        price_pack<kItems, kPricesOnly, kScalarMarket>(args, first, kNoDividend);
       }
     }
   }
