@@ -129,19 +129,24 @@ TYPED_TEST(BlackScholesGpu, PricesMatchCpuBackendAtAwkwardSizes) {
   }
 }
 
-// The prices-only kernels against the CPU backend: subsets of {call, put, discount}; a
-// scalar market without dividends (q the constant 0 on the device), with dividends,
-// and per-option; awkward sizes (the last options after whole vectors, one by one);
-// every array aligned (float: four options a vector load and store) and every array
-// one element past alignment (one by one throughout). Outputs poisoned first: nothing
+// Both price kernels against the CPU backend: subsets of {call, put, discount} (the
+// prices-only kernel) and subsets with Greeks (the kernel of every output); a scalar
+// market without dividends (q the constant 0 on the device), with dividends, and
+// per-option; awkward sizes (the last options after whole vectors, one by one); every
+// array aligned (float: four options a vector load and store) and every array one
+// element past alignment (one by one throughout). Outputs poisoned first: nothing
 // unrequested, before or past the options is written.
-TYPED_TEST(BlackScholesGpu, PricesOnlyMatchCpuBackendForEveryMarketAndAlignment) {
+TYPED_TEST(BlackScholesGpu, PricesAndGreeksMatchCpuBackendForEveryMarketAndAlignment) {
   using T = TypeParam;
   CUNUM_REQUIRE_GPU();
-  const BlackScholesOutputs subsets[] = {{BlackScholesOutput::call, BlackScholesOutput::put},
-                                         {BlackScholesOutput::call},
-                                         {BlackScholesOutput::put, BlackScholesOutput::discount},
-                                         {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount}};
+  const BlackScholesOutputs subsets[] = {
+      {BlackScholesOutput::call, BlackScholesOutput::put},
+      {BlackScholesOutput::call},
+      {BlackScholesOutput::put, BlackScholesOutput::discount},
+      {BlackScholesOutput::call, BlackScholesOutput::put, BlackScholesOutput::discount},
+      {BlackScholesOutput::delta_put, BlackScholesOutput::gamma, BlackScholesOutput::theta_call,
+       BlackScholesOutput::rho_put, BlackScholesOutput::forward},
+      BlackScholesOutputs::all()};
   enum class Market { no_dividend, dividend, per_option };
   int subset_index = 0;
   for (const BlackScholesOutputs& wanted : subsets) {
