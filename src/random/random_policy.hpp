@@ -30,7 +30,8 @@ struct PhiloxPolicyOf : Fill {
 // the grid is no wider than leaves it MinGroupsPerLane groups of points (16 bytes of
 // values each) to step over. The fills fit in 32 registers without spilling, so a full
 // SM's blocks_per_multiprocessor blocks, but for the double normals (their inverse CDF
-// in double, and its tail), which ptxas spills there: 0 leaves them to it.
+// in double, and its tail), which ptxas spills there (92 bytes at 32 registers with the
+// double quantile of 2026-11-27; 37-48 without the cap): 0 leaves them to it.
 template <class Fill, std::int64_t MinGroupsPerLane>
 struct SobolPolicyOf : Fill {
   static constexpr std::int64_t min_groups_per_lane = MinGroupsPerLane;
