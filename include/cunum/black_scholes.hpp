@@ -287,12 +287,13 @@ class BlackScholesPricer {
                                    const std::vector<T>& expiry, const BlackScholesMarket<T>& market) const;
 
   /// Implied volatility: the sigma >= 0 at which the model price of each option
-  /// equals prices[i]. Computed in double for both T: the price is normalised
-  /// (undiscounted, divided by sqrt(F K)), reduced to an out-of-the-money call, and
-  /// inverted after Jaeckel's "Let's Be Rational": a rational initial guess per region
-  /// of the price, then a fixed number of third-order Householder steps, two in double
-  /// and one in float, the same for every option (docs/black_scholes.md has the method
-  /// and its measured accuracy).
+  /// equals prices[i]. The price is normalised (undiscounted, divided by sqrt(F K)) and
+  /// reduced to an out-of-the-money call in double for both T, then inverted in T's
+  /// arithmetic (float below a normalised time value of 2^-100: in double) after
+  /// Jaeckel's "Let's Be Rational": a rational initial guess per region of the price,
+  /// then a fixed number of third-order Householder steps, two in double and one in
+  /// float, the same for every option (docs/black_scholes.md has the method and its
+  /// measured accuracy).
   /// Element policy: S, K, T not positive, or any of S, K, T, r, q not finite: NaN,
   /// not counted. A price NaN, infinite, below the intrinsic value D max(F - K, 0)
   /// (calls; D max(K - F, 0) puts) or not below the upper bound (S e^{-qT} calls,

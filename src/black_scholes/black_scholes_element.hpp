@@ -70,11 +70,10 @@ template <class T>
 CUNUM_HOST_DEVICE inline bool implied_volatility_element(const ImpliedVolArgs<T>& a, std::int64_t i) {
   bool rejected = false;
   const OptionBatch<T>& o = a.options;
-  const double sigma = bs::implied_volatility(
+  const double sigma = bs::implied_volatility<T>(
       static_cast<double>(a.prices[i]), static_cast<double>(o.spot[i]), static_cast<double>(o.strike[i]),
       static_cast<double>(o.expiry[i]), static_cast<double>(element_or(a.rates.rates, a.rates.rate, i)),
-      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected,
-      bs::kHouseholderSteps<T>);
+      static_cast<double>(element_or(a.rates.dividends, a.rates.dividend, i)), a.is_call, &rejected);
   a.volatility[i] = static_cast<T>(sigma);
   return rejected;
 }

@@ -515,33 +515,42 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
 // difference, which then loses at most a bit), db/ds, and the ratios of the next two
 // derivatives to it: b''/b' = x^2/s^3 - s/4 (the derivative of the exponent of b') and
 // b'''/b' = (b''/b')^2 + d(b''/b')/ds = (b''/b')^2 - 3 x^2/s^4 - 1/4.
+template <class T>
 struct NormalisedBlackValues {
-  double price, complement, vega, curvature, third;
+  T price, complement, vega, curvature, third;
 };
 
+// Near the money b takes the erf form below this s: in double below kSmallTotalVolatility,
+// as the prices do; in float below 1, where the textbook difference above it loses at
+// most about 1 / (0.4 s) = 2.5 ulps (a float's near-the-money inversion would otherwise
+// carry up to 40 ulps of that loss into s).
+template <class T>
+constexpr T kInversionErfFormBelow = std::is_same_v<T, float> ? T(1) : kSmallTotalVolatility<T>;
+
+template <class T>
 class NormalisedOtmCall {
  public:
-  CUNUM_HOST_DEVICE explicit NormalisedOtmCall(double x) : NormalisedOtmCall(x, exp_(0.5 * x)) {}
+  CUNUM_HOST_DEVICE explicit NormalisedOtmCall(T x) : NormalisedOtmCall(x, exp_(T(0.5) * x)) {}
   // half_exp: e^{x/2}, when the caller has it.
-  CUNUM_HOST_DEVICE NormalisedOtmCall(double x, double half_exp) : x_(x), half_exp_(half_exp) {}
-  CUNUM_HOST_DEVICE double x() const { return x_; }
-  CUNUM_HOST_DEVICE NormalisedBlackValues at(double s) const {
-    const double inverse = 1.0 / s, h = x_ * inverse, u = 0.5 * s;
-    const double d1 = h + u, far = u - h;  // far = -d2 >= 0, as x <= 0
-    const MillsRatios<double> mills = mills_ratios_minimax(d1 < 0.0 ? -d1 : d1, far);
-    const double mills1 = mills.first, mills2 = mills.second;
-    const double phi0 = kInvSqrt2Pi<double> * exp_(-0.5 * (h * h + u * u));
-    NormalisedBlackValues v;
+  CUNUM_HOST_DEVICE NormalisedOtmCall(T x, T half_exp) : x_(x), half_exp_(half_exp) {}
+  CUNUM_HOST_DEVICE T x() const { return x_; }
+  CUNUM_HOST_DEVICE NormalisedBlackValues<T> at(T s) const {
+    const T inverse = T(1) / s, h = x_ * inverse, u = T(0.5) * s;
+    const T d1 = h + u, far = u - h;  // far = -d2 >= 0, as x <= 0
+    const MillsRatios<T> mills = mills_ratios(d1 < T(0) ? -d1 : d1, far);
+    const T mills1 = mills.first, mills2 = mills.second;
+    const T phi0 = kInvSqrt2Pi<T> * exp_(T(-0.5) * (h * h + u * u));
+    NormalisedBlackValues<T> v;
     v.vega = phi0;
-    const double h_over_s = h * inverse;  // x / s^2
-    v.curvature = h * h_over_s - 0.5 * u;
-    v.third = v.curvature * v.curvature - 3.0 * h_over_s * h_over_s - 0.25;
-    if (!(d1 > 0.0)) {
+    const T h_over_s = h * inverse;  // x / s^2
+    v.curvature = h * h_over_s - T(0.5) * u;
+    v.third = v.curvature * v.curvature - T(3) * h_over_s * h_over_s - T(0.25);
+    if (!(d1 > T(0))) {
       v.price = phi0 * mills_difference(mills1, mills2, far, s);
       v.complement = half_exp_ - v.price;
-    } else if (s < kSmallTotalVolatility<double>) {
-      const double between = 0.5 * (erf_(d1 * kInvSqrt2<double>) + erf_(far * kInvSqrt2<double>));
-      v.price = half_exp_ * (between + 2.0 * sinh_(0.5 * x_) * phi0 * mills2);
+    } else if (s < kInversionErfFormBelow<T>) {
+      const T between = T(0.5) * (erf_(d1 * kInvSqrt2<T>) + erf_(far * kInvSqrt2<T>));
+      v.price = half_exp_ * (between + T(2) * sinh_(T(0.5) * x_) * phi0 * mills2);
       v.complement = half_exp_ - v.price;
     } else {
       v.complement = phi0 * (mills1 + mills2);
@@ -549,48 +558,48 @@ class NormalisedOtmCall {
     }
     return v;
   }
-  CUNUM_HOST_DEVICE double operator()(double s) const { return at(s).price; }
+  CUNUM_HOST_DEVICE T operator()(T s) const { return at(s).price; }
   // The upper bound e^{x/2}.
-  CUNUM_HOST_DEVICE double upper() const { return half_exp_; }
+  CUNUM_HOST_DEVICE T upper() const { return half_exp_; }
 
  private:
-  double x_, half_exp_;
+  T x_, half_exp_;
 };
-CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall(x)(s); }
+CUNUM_HOST_DEVICE inline double normalised_otm_call(double x, double s) { return NormalisedOtmCall<double>(x)(s); }
 
 // The rational cubic of Delbourgo and Gregory on [left, right]: through (left, y_left)
 // and (right, y_right) with slopes d_left and d_right, shaped by r (r = 3 is the cubic
 // Hermite interpolant; as r grows it tends to the straight line). With t the position
 // in [0, 1]:
 //   (y_r t^3 + (r y_r - w d_r) t^2 (1-t) + (r y_l + w d_l) t (1-t)^2 + y_l (1-t)^3) / (1 + (r-3) t (1-t)).
+template <class T>
 struct RationalCubic {
-  double left, right, y_left, y_right, d_left, d_right;
+  T left, right, y_left, y_right, d_left, d_right;
   // r giving the second derivative `second` at the right end (at_right) or the left end
   // (solved from the second derivative of the form above at t = 1 or 0), kept at least
   // at (d_l + d_r) / slope, where monotone data give a monotone interpolant, and at most
   // 1e6 (a straight line to within the guess's needs).
-  CUNUM_HOST_DEVICE double control(double second, bool at_right) const {
-    const double width = right - left, slope = (y_right - y_left) / width;
-    const double fitted = (0.5 * width * second + (d_right - d_left)) / (at_right ? d_right - slope : slope - d_left);
-    const double monotone = (d_left + d_right) / slope;
-    const double lowest = monotone > 0.0 ? monotone : 0.0;
-    const double r = fitted > lowest ? fitted : lowest;  // NaN: the lowest
-    return r < 1e6 ? r : 1e6;
+  CUNUM_HOST_DEVICE T control(T second, bool at_right) const {
+    const T width = right - left, slope = (y_right - y_left) / width;
+    const T fitted = (T(0.5) * width * second + (d_right - d_left)) / (at_right ? d_right - slope : slope - d_left);
+    const T monotone = (d_left + d_right) / slope;
+    const T lowest = monotone > T(0) ? monotone : T(0);
+    const T r = fitted > lowest ? fitted : lowest;  // NaN: the lowest
+    return r < T(1e6) ? r : T(1e6);
   }
-  CUNUM_HOST_DEVICE double operator()(double at, double r) const {
-    const double width = right - left;
-    const double t = (at - left) / width, m = 1.0 - t;
-    const double numerator = y_right * t * t * t + (r * y_right - width * d_right) * t * t * m +
-                             (r * y_left + width * d_left) * t * m * m + y_left * m * m * m;
-    return numerator / (1.0 + (r - 3.0) * t * m);
+  CUNUM_HOST_DEVICE T operator()(T at, T r) const {
+    const T width = right - left;
+    const T t = (at - left) / width, m = T(1) - t;
+    const T numerator = y_right * t * t * t + (r * y_right - width * d_right) * t * t * m +
+                        (r * y_left + width * d_left) * t * m * m + y_left * m * m * m;
+    return numerator / (T(1) + (r - T(3)) * t * m);
   }
 };
 
 // Third-order Householder steps taken after the initial guess: the guess is within 0.1
 // relative wherever the price carries sigma (tests/black_scholes), and each step takes
-// the error to about its fourth power, so double takes two and float (solved in double)
-// one: every option takes the same number of steps, so a warp's lanes never wait for
-// each other.
+// the error to about its fourth power, so double takes two and float one: every option
+// takes the same number of steps, so a warp's lanes never wait for each other.
 template <class T>
 constexpr int kHouseholderSteps = std::is_same_v<T, float> ? 1 : 2;
 
@@ -599,6 +608,19 @@ constexpr int kHouseholderSteps = std::is_same_v<T, float> ? 1 : 2;
 // linear in s; above b_u, ln(e^{x/2} - b), the approach to the upper bound; between,
 // b itself.
 enum class InversionRegion { lower, middle, upper };
+
+// The lower map's cube root p = (f / (k |x|))^{1/3} is formed from f scaled up by 2^(3 e)
+// and back by 2^-e, so that a price near the bottom of T's range does not underflow in
+// the quotient: e = 67 in double, 20 in float (whose solve takes prices from
+// kFloatSolveFloor up).
+template <class T>
+constexpr T kCubeRootScaleUp = T(0x1p201);
+template <>
+constexpr float kCubeRootScaleUp<float> = 0x1p60f;
+template <class T>
+constexpr T kCubeRootScaleDown = T(0x1p-67);
+template <>
+constexpr float kCubeRootScaleDown<float> = 0x1p-20f;
 
 // Total volatility s = sigma sqrt(T) > 0 with b(x, s) = beta, for x <= 0 and
 // 0 < beta < e^{x/2}, after Let's Be Rational: the tangent of b at its inflection
@@ -621,105 +643,125 @@ enum class InversionRegion { lower, middle, upper };
 //   s += nu (1 + gamma nu / 2) / (1 + nu (gamma + delta nu / 6)),
 // nu the Newton step, gamma and delta the function's second and third derivatives over
 // its first. A step to s <= 0 halves s instead; a step that is not finite (a price at
-// the edge of the double range) is not taken.
-CUNUM_HOST_DEVICE inline double implied_total_vol(const NormalisedOtmCall& price, double beta, int steps) {
-  const double x = price.x(), upper = price.upper();
-  const double s_c = sqrt_(-2.0 * x);
-  const double b_c = x < 0.0 ? price(s_c) : 0.0;  // b(0, 0) = 0
-  const double v_c = kInvSqrt2Pi<double> * upper;  // b'(s_c): h^2 + u^2 = |x| there
+// the edge of T's range) is not taken. Every operation in T.
+template <class T>
+CUNUM_HOST_DEVICE inline T implied_total_vol(const NormalisedOtmCall<T>& price, T beta, int steps) {
+  const T x = price.x(), upper = price.upper();
+  const T s_c = sqrt_(T(-2) * x);
+  const T b_c = x < T(0) ? price(s_c) : T(0);  // b(0, 0) = 0
+  const T v_c = kInvSqrt2Pi<T> * upper;        // b'(s_c): h^2 + u^2 = |x| there
   const bool lower_side = beta < b_c;
-  const double s_side = lower_side ? s_c - b_c / v_c : s_c + (upper - b_c) / v_c;
-  const NormalisedBlackValues side = price.at(s_side);
-  const double curvature_side = side.curvature;
+  const T s_side = lower_side ? s_c - b_c / v_c : s_c + (upper - b_c) / v_c;
+  const NormalisedBlackValues<T> side = price.at(s_side);
+  const T curvature_side = side.curvature;
   // The regions: below b(s_l) and above b(s_u) a map's cubic, between a cubic of s. Each
   // pair is one piece of code on selected operands, so that a warp runs at most two.
   const bool lower = lower_side && beta < side.price, upper_map = !lower_side && beta > side.price;
   const InversionRegion region =
       lower ? InversionRegion::lower : (upper_map ? InversionRegion::upper : InversionRegion::middle);
-  double s;
+  T s;
   if (region != InversionRegion::middle) {
     // The map f and its derivatives in s, then in beta, from the normal tail N(-a) at
     // a = -z (lower: f = k |x| N(z)^3, z = x / (sqrt(3) s), dz/ds = -z/s, d2z/ds2 = 2z/s^2)
     // or a = s/2 (upper: f = N(-s/2), df/ds = -phi(s/2)/2, d2f/ds2 = s phi(s/2)/8). The
     // tail's Mills ratio is float's minimax one (2.2e-8 relative, a dozen instructions
     // where the device's double erfcx takes some two hundred): a guess needs no more.
-    constexpr double k = 1.2091995761561452;  // 2 pi / sqrt(27)
-    constexpr double inv_sqrt3 = 0.57735026918962576451;
-    const double z = x * inv_sqrt3 / s_side;
-    const double a = lower ? -z : 0.5 * s_side;
-    const double density = norm_pdf(a);
-    const double cdf = density * static_cast<double>(mills_ratio_minimax(static_cast<float>(a)));
-    double f, f_s, f_ss;
+    constexpr T k = T(1.2091995761561452);  // 2 pi / sqrt(27)
+    constexpr T inv_sqrt3 = T(0.57735026918962576451);
+    const T z = x * inv_sqrt3 / s_side;
+    const T a = lower ? -z : T(0.5) * s_side;
+    const T density = norm_pdf(a);
+    const T cdf = density * static_cast<T>(mills_ratio_minimax(static_cast<float>(a)));
+    T f, f_s, f_ss;
     if (lower) {
-      const double scale = 3.0 * k * -x * cdf * density;
+      const T scale = T(3) * k * -x * cdf * density;
       f = k * -x * cdf * cdf * cdf;
       f_s = scale * cdf * (-z / s_side);
-      f_ss = scale * (z / (s_side * s_side)) * ((2.0 * density - z * cdf) * z + 2.0 * cdf);
+      f_ss = scale * (z / (s_side * s_side)) * ((T(2) * density - z * cdf) * z + T(2) * cdf);
     } else {
       f = cdf;
-      f_s = -0.5 * density;
-      f_ss = 0.125 * s_side * density;
+      f_s = T(-0.5) * density;
+      f_ss = T(0.125) * s_side * density;
     }
-    const double inverse_vega = 1.0 / side.vega;
-    const double f_beta = f_s * inverse_vega;
-    const double f_beta2 = (f_ss - f_s * curvature_side) * inverse_vega * inverse_vega;
+    const T inverse_vega = T(1) / side.vega;
+    const T f_beta = f_s * inverse_vega;
+    const T f_beta2 = (f_ss - f_s * curvature_side) * inverse_vega * inverse_vega;
     // Lower: from (0, 0) with slope 1 to b(s_l); upper: from b(s_u) to (e^{x/2}, 0) with
     // slope -1/2; the map's second derivative matched at b(s_l) or b(s_u).
-    const RationalCubic cubic = lower ? RationalCubic{0.0, side.price, 0.0, f, 1.0, f_beta}
-                                      : RationalCubic{side.price, upper, f, 0.0, f_beta, -0.5};
-    const double guess_f = cubic(beta, cubic.control(f_beta2, lower));
-    // Lower: p = (f / (k |x|))^{1/3}, formed from f scaled by 2^201 and back by 2^-67 (the
-    // cube root of 2^-201): a price near the bottom of the double range would otherwise
-    // underflow in the quotient. Then s = x / (sqrt(3) N^{-1}(p)); upper: s = -2 N^{-1}(f).
-    const double p = lower ? cbrt_(guess_f * 0x1p201 / (k * -x)) * 0x1p-67 : guess_f;
-    const double quantile = device::normal_quantile_lower_approximate(p < 0.5 ? p : 0.5);
-    s = lower ? x * inv_sqrt3 / quantile : -2.0 * quantile;
+    const RationalCubic<T> cubic = lower ? RationalCubic<T>{T(0), side.price, T(0), f, T(1), f_beta}
+                                         : RationalCubic<T>{side.price, upper, f, T(0), f_beta, T(-0.5)};
+    const T guess_f = cubic(beta, cubic.control(f_beta2, lower));
+    // Lower: p = (f / (k |x|))^{1/3} (scaled: kCubeRootScaleUp), then
+    // s = x / (sqrt(3) N^{-1}(p)); upper: s = -2 N^{-1}(f).
+    const T p = lower ? cbrt_(guess_f * kCubeRootScaleUp<T> / (k * -x)) * kCubeRootScaleDown<T> : guess_f;
+    const T quantile = device::normal_quantile_lower_approximate(p < T(0.5) ? p : T(0.5));
+    s = lower ? x * inv_sqrt3 / quantile : T(-2) * quantile;
   } else {
     // From b(s_l) to b(s_c) or from b(s_c) to b(s_u), slopes 1/b', b'' = 0 at s_c.
-    const RationalCubic cubic = lower_side
-                                    ? RationalCubic{side.price, b_c, s_side, s_c, 1.0 / side.vega, 1.0 / v_c}
-                                    : RationalCubic{b_c, side.price, s_c, s_side, 1.0 / v_c, 1.0 / side.vega};
-    s = cubic(beta, cubic.control(0.0, lower_side));
+    const RationalCubic<T> cubic =
+        lower_side ? RationalCubic<T>{side.price, b_c, s_side, s_c, T(1) / side.vega, T(1) / v_c}
+                   : RationalCubic<T>{b_c, side.price, s_c, s_side, T(1) / v_c, T(1) / side.vega};
+    s = cubic(beta, cubic.control(T(0), lower_side));
   }
   // Where |x| is negligible against s (below about 1e-100, where s_l rounds to 0 or
   // below and the lower map saturates), the option is at the money to within rounding,
   // b ~ s / sqrt(2 pi).
-  if (!(s > 0.0 && s < infinity<double>())) s = beta * 2.5066282746310002;
-  const double log_beta = log_(beta), complement_beta = upper - beta;
+  if (!(s > T(0) && s < infinity<T>())) s = beta * T(2.5066282746310002);
+  const T log_beta = log_(beta), complement_beta = upper - beta;
   for (int step = 0; step < steps; ++step) {
-    const NormalisedBlackValues v = price.at(s);
-    const double curvature = v.curvature, third = v.third;
-    double newton, gamma, delta;  // the Newton step; g''/g' and g'''/g' of the function g stepped on
+    const NormalisedBlackValues<T> v = price.at(s);
+    const T curvature = v.curvature, third = v.third;
+    T newton, gamma, delta;  // the Newton step; g''/g' and g'''/g' of the function g stepped on
     if (region == InversionRegion::lower) {
       // g = 1/ln b - 1/ln beta; with w = b'/b and L = ln b:
       // g' = -w / L^2, g''/g' = curvature - w (1 + 2/L),
       // g'''/g' = third - 3 curvature w (1 + 2/L) + w^2 (2 + 6/L + 6/L^2).
       // ln beta - L rounds to about u |L| absolute, a relative error of about u |L| / nu
       // in s (nu = s w): at most about u / 2 here, where nu ~ h^2 and L ~ -h^2 / 2.
-      const double log_b = log_(v.price), w = v.vega / v.price, inverse_log = 1.0 / log_b;
+      const T log_b = log_(v.price), w = v.vega / v.price, inverse_log = T(1) / log_b;
       newton = (log_beta - log_b) * log_b / (log_beta * w);
-      const double tilt = w * (1.0 + 2.0 * inverse_log);
+      const T tilt = w * (T(1) + T(2) * inverse_log);
       gamma = curvature - tilt;
-      delta = third - 3.0 * curvature * tilt + w * w * (2.0 + 6.0 * inverse_log * (1.0 + inverse_log));
+      delta = third - T(3) * curvature * tilt + w * w * (T(2) + T(6) * inverse_log * (T(1) + inverse_log));
     } else if (region == InversionRegion::upper) {
       // g = ln(e^{x/2} - beta) - ln(e^{x/2} - b); with w = b' / (e^{x/2} - b):
       // g' = w, g''/g' = curvature + w, g'''/g' = third + 3 curvature w + 2 w^2.
-      const double w = v.vega / v.complement;
+      const T w = v.vega / v.complement;
       newton = log_(v.complement / complement_beta) / w;
       gamma = curvature + w;
-      delta = third + 3.0 * curvature * w + 2.0 * w * w;
+      delta = third + T(3) * curvature * w + T(2) * w * w;
     } else {
       newton = (beta - v.price) / v.vega;  // g = b - beta
       gamma = curvature;
       delta = third;
     }
-    const double next = s + newton * (1.0 + 0.5 * gamma * newton) / (1.0 + newton * (gamma + delta * newton / 6.0));
-    if (isfinite_(next)) s = next > 0.0 ? next : 0.5 * s;
+    const T next = s + newton * (T(1) + T(0.5) * gamma * newton) / (T(1) + newton * (gamma + delta * newton / T(6)));
+    if (isfinite_(next)) s = next > T(0) ? next : T(0.5) * s;
   }
   return s;
 }
 CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int steps) {
-  return implied_total_vol(NormalisedOtmCall(x), beta, steps);
+  return implied_total_vol(NormalisedOtmCall<double>(x), beta, steps);
+}
+
+// The smallest normalised time value that float's solve takes (2^-100): down to it every
+// intermediate of the float inversion (b's Gaussian factor, the lower map's cube root,
+// ln b) stays a normal float. Below it, and in double, the solve runs in double.
+constexpr double kFloatSolveFloor = 0x1p-100;
+
+// The total volatility of the out-of-the-money normalised call at x <= 0 whose price is
+// beta (0 < beta < upper = e^{x/2}), solved in T's arithmetic with T's Householder steps
+// (float's from kFloatSolveFloor up; double's below it and for double): a float result
+// needs no more, and float's operations cost about half of double's on the device.
+template <class T>
+CUNUM_HOST_DEVICE inline double implied_total_vol_in(double x, double upper, double beta) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (beta >= kFloatSolveFloor) {
+      const NormalisedOtmCall<float> price(static_cast<float>(x), static_cast<float>(upper));
+      return implied_total_vol(price, static_cast<float>(beta), kHouseholderSteps<float>);
+    }
+  }
+  return implied_total_vol(NormalisedOtmCall<double>(x, upper), beta, kHouseholderSteps<T>);
 }
 
 // Implied volatility of a call (is_call) or put price p with spot, strike, expiry,
@@ -727,10 +769,11 @@ CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int ste
 // or p is outside the no-arbitrage bounds [intrinsic, upper]; *rejected is set to
 // true when the price is outside the bounds (or not a finite number), false otherwise.
 // A price within 8e-16 x the upper bound of the intrinsic value gives 0 (at the
-// money that is a price of 0). steps: the Householder steps of implied_total_vol
-// (kHouseholderSteps of the caller's precision).
+// money that is a price of 0). T: the caller's precision, whose solve it takes
+// (implied_total_vol_in).
+template <class T>
 CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k, double t, double r, double q,
-                                                   bool is_call, bool* rejected, int steps) {
+                                                   bool is_call, bool* rejected) {
   *rejected = false;
   const bool valid = isfinite_(s) && isfinite_(k) && isfinite_(t) && isfinite_(r) && isfinite_(q) && s > 0.0 &&
                      k > 0.0 && t > 0.0;
@@ -785,7 +828,7 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
     *rejected = true;
     return quiet_nan<double>();
   }
-  return implied_total_vol(NormalisedOtmCall(x_otm, otm_upper), beta, steps) / sqrt_(t);
+  return implied_total_vol_in<T>(x_otm, otm_upper, beta) / sqrt_(t);
 }
 
 }  // namespace cunum::detail::bs
