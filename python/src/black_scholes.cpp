@@ -209,9 +209,10 @@ bit-identical run to run on a backend and device; CPU and CUDA agree to a few ul
 
 constexpr const char* implied_doc = R"(Implied volatility: the sigma >= 0 at which each option's model price equals its price.
 
-Computed in double for both dtypes (Jaeckel's "Let's Be Rational": a rational
-initial guess, then two Householder steps for float64 and one for float32, the same
-for every option). S, K, T not positive or not finite: NaN, not
+Reduced to a normalised out-of-the-money call in double, then solved in the dtype's
+arithmetic (float32 below a normalised time value of 2^-100: in double), after
+Jaeckel's "Let's Be Rational": a rational initial guess, then two Householder steps
+for float64 and one for float32, the same for every option. S, K, T not positive or not finite: NaN, not
 counted. A price NaN, below intrinsic value or not below the upper bound: NaN,
 counted in `rejected`. A price equal to the intrinsic value: 0.
 
