@@ -599,7 +599,8 @@ struct RationalCubic {
 // Third-order Householder steps taken after the initial guess: the guess is within 0.1
 // relative wherever the price carries sigma (tests/black_scholes), and each step takes
 // the error to about its fourth power, so double takes two and float one: every option
-// takes the same number of steps, so a warp's lanes never wait for each other.
+// takes the same number of steps, so a warp's lanes never wait for each other (double
+// mostly takes float's step and one of its own instead: implied_total_vol_in).
 template <class T>
 constexpr int kHouseholderSteps = std::is_same_v<T, float> ? 1 : 2;
 
@@ -645,7 +646,12 @@ constexpr float kCubeRootScaleDown<float> = 0x1p-20f;
 // its first. A step to s <= 0 halves s instead; a step that is not finite (a price at
 // the edge of T's range) is not taken. Every operation in T.
 template <class T>
-CUNUM_HOST_DEVICE inline T implied_total_vol(const NormalisedOtmCall<T>& price, T beta, int steps) {
+struct InitialGuess {
+  T s;
+  InversionRegion region;
+};
+template <class T>
+CUNUM_HOST_DEVICE inline InitialGuess<T> initial_guess(const NormalisedOtmCall<T>& price, T beta) {
   const T x = price.x(), upper = price.upper();
   const T s_c = sqrt_(T(-2) * x);
   const T b_c = x < T(0) ? price(s_c) : T(0);  // b(0, 0) = 0
@@ -707,7 +713,14 @@ CUNUM_HOST_DEVICE inline T implied_total_vol(const NormalisedOtmCall<T>& price, 
   // below and the lower map saturates), the option is at the money to within rounding,
   // b ~ s / sqrt(2 pi).
   if (!(s > T(0) && s < infinity<T>())) s = beta * T(2.5066282746310002);
-  const T log_beta = log_(beta), complement_beta = upper - beta;
+  return {s, region};
+}
+
+// `steps` Householder steps from s on the function of `region` (implied_total_vol).
+template <class T>
+CUNUM_HOST_DEVICE inline T householder_steps(const NormalisedOtmCall<T>& price, T beta, T s, InversionRegion region,
+                                             int steps) {
+  const T log_beta = log_(beta), complement_beta = price.upper() - beta;
   for (int step = 0; step < steps; ++step) {
     const NormalisedBlackValues<T> v = price.at(s);
     const T curvature = v.curvature, third = v.third;
@@ -740,28 +753,49 @@ CUNUM_HOST_DEVICE inline T implied_total_vol(const NormalisedOtmCall<T>& price, 
   }
   return s;
 }
+template <class T>
+CUNUM_HOST_DEVICE inline T implied_total_vol(const NormalisedOtmCall<T>& price, T beta, int steps) {
+  const InitialGuess<T> guess = initial_guess(price, beta);
+  return householder_steps(price, beta, guess.s, guess.region, steps);
+}
 CUNUM_HOST_DEVICE inline double implied_total_vol(double x, double beta, int steps) {
   return implied_total_vol(NormalisedOtmCall<double>(x), beta, steps);
 }
 
 // The smallest normalised time value that float's solve takes (2^-100): down to it every
 // intermediate of the float inversion (b's Gaussian factor, the lower map's cube root,
-// ln b) stays a normal float. Below it, and in double, the solve runs in double.
+// ln b) stays a normal float. Below it the solve runs in double.
 constexpr double kFloatSolveFloor = 0x1p-100;
+// Double starts from float's solve only where e^{x/2} - beta keeps this much of the upper
+// bound (2^-12): then beta rounded to a float still leaves that difference, which the
+// upper region steps on, 12 bits.
+constexpr double kFloatStartComplementFloor = 0x1p-12;
 
 // The total volatility of the out-of-the-money normalised call at x <= 0 whose price is
-// beta (0 < beta < upper = e^{x/2}), solved in T's arithmetic with T's Householder steps
-// (float's from kFloatSolveFloor up; double's below it and for double): a float result
-// needs no more, and float's operations cost about half of double's on the device.
+// beta (0 < beta < upper = e^{x/2}). Float: the guess and one Householder step in float,
+// whose operations cost about half of double's on the device and leave a float's
+// accuracy. Double: the same float solve (within about 1e-5 relative), then one
+// Householder step in double, which takes that to double's rounding (quartic
+// convergence). Where float cannot hold the price (below kFloatSolveFloor; in double
+// also above 1 - kFloatStartComplementFloor of the upper bound) the whole solve runs in
+// double, two steps from the double guess.
 template <class T>
 CUNUM_HOST_DEVICE inline double implied_total_vol_in(double x, double upper, double beta) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (beta >= kFloatSolveFloor) {
-      const NormalisedOtmCall<float> price(static_cast<float>(x), static_cast<float>(upper));
-      return implied_total_vol(price, static_cast<float>(beta), kHouseholderSteps<float>);
+  const NormalisedOtmCall<double> in_double(x, upper);
+  const bool float_start = beta >= kFloatSolveFloor &&
+                           (std::is_same_v<T, float> || upper - beta >= kFloatStartComplementFloor * upper);
+  if (float_start) {
+    const NormalisedOtmCall<float> in_float(static_cast<float>(x), static_cast<float>(upper));
+    const float beta_float = static_cast<float>(beta);
+    const InitialGuess<float> guess = initial_guess(in_float, beta_float);
+    const float s = householder_steps(in_float, beta_float, guess.s, guess.region, kHouseholderSteps<float>);
+    if constexpr (std::is_same_v<T, float>) {
+      return s;
+    } else {
+      return householder_steps(in_double, beta, static_cast<double>(s), guess.region, 1);
     }
   }
-  return implied_total_vol(NormalisedOtmCall<double>(x, upper), beta, kHouseholderSteps<T>);
+  return implied_total_vol(in_double, beta, kHouseholderSteps<T>);
 }
 
 // Implied volatility of a call (is_call) or put price p with spot, strike, expiry,

@@ -514,7 +514,9 @@ TEST(BlackScholesCpu, AwkwardSizesWriteRequestedOutputsOnly) {
 // volatility s in [1e-5, 100] (prices from e^{x/2} down to 1e-300, every region of the
 // guess): beta = b(x, s), inverted, against s. A price's relative rounding moves s by
 // u / nu, nu = d ln b / d ln s = s b' / b, so the error is measured in u (1 + 1/nu):
-// double's two steps within 256 of it everywhere, float's one step (solved in float
+// double's solve (float's solve and one step in double where a float holds beta, else
+// two double steps from the double guess) within 256 of it everywhere (measured 112),
+// float's one step (solved in float
 // from x and beta rounded to floats, as implied_volatility() does) within 64 u_float
 // (1 + 1/nu) wherever |x| <= 20 (measured 50: b formed in float loses a few dozen ulps
 // out of the money near s ~ 0.07; beyond, where the price of an option e^20 out of the
@@ -552,11 +554,9 @@ TEST(BlackScholesCpu, ImpliedTotalVolatilityIsAccurateAfterItsFixedSteps) {
       if (nu >= 1e-2) worst_guess = std::max(worst_guess, error(bs::implied_total_vol(price, beta, 0)));
     }
   }
-  std::printf("[ cunum    ] implied total vol over %zu (x, s): double (%d steps) worst %.3g u (1 + 1/nu); float (%d "
-              "step) worst %.3g u_float (1 + 1/nu) for |x| <= 20; the guess alone worst %.3g relative where nu >= "
-              "1e-2\n",
-              inverted, bs::kHouseholderSteps<double>, worst_double, bs::kHouseholderSteps<float>, worst_float,
-              worst_guess);
+  std::printf("[ cunum    ] implied total vol over %zu (x, s): double worst %.3g u (1 + 1/nu); float (%d step) worst "
+              "%.3g u_float (1 + 1/nu) for |x| <= 20; the guess alone worst %.3g relative where nu >= 1e-2\n",
+              inverted, worst_double, bs::kHouseholderSteps<float>, worst_float, worst_guess);
 }
 
 }  // namespace
