@@ -46,8 +46,8 @@
 /// implied volatilities (tests/black_scholes/oracle/, ln(F/K) in [-30, 30], sigma sqrt(T)
 /// in [1e-6, 30]) each is within 128 u (1 + kappa), kappa the condition number of sigma
 /// in the price, S, K, T, r and q, and in double within 1e-13 wherever kappa <= 100
-/// (measured on the CPU: 2.3 u (1 + kappa) and 4.2e-15 in double; 30 u (1 + kappa) in
-/// float, which takes one Householder step where double takes two).
+/// (measured on the CPU: 2.8 u (1 + kappa) and 5.0e-15 in double; 30 u (1 + kappa) in
+/// float, which takes one Householder step where double takes one more of its own).
 ///
 /// Invalid elements (never an exception; each option is handled alone):
 /// - any input NaN or infinite, or S, K, T or sigma negative: every output of that
@@ -288,11 +288,11 @@ class BlackScholesPricer {
 
   /// Implied volatility: the sigma >= 0 at which the model price of each option
   /// equals prices[i]. The price is normalised (undiscounted, divided by sqrt(F K)) and
-  /// reduced to an out-of-the-money call in double for both T, then inverted in T's
-  /// arithmetic (float below a normalised time value of 2^-100: in double) after
-  /// Jaeckel's "Let's Be Rational": a rational initial guess per region of the price,
-  /// then a fixed number of third-order Householder steps, two in double and one in
-  /// float, the same for every option (docs/black_scholes.md has the method and its
+  /// reduced to an out-of-the-money call in double for both T, then inverted after
+  /// Jaeckel's "Let's Be Rational": a rational initial guess per region of the price
+  /// and one third-order Householder step in float, then, for double, one more step in
+  /// double (where a float cannot hold the normalised price, the guess and two steps in
+  /// double), the same for every option (docs/black_scholes.md has the method and its
   /// measured accuracy).
   /// Element policy: S, K, T not positive, or any of S, K, T, r, q not finite: NaN,
   /// not counted. A price NaN, infinite, below the intrinsic value D max(F - K, 0)

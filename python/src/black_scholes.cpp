@@ -209,10 +209,10 @@ bit-identical run to run on a backend and device; CPU and CUDA agree to a few ul
 
 constexpr const char* implied_doc = R"(Implied volatility: the sigma >= 0 at which each option's model price equals its price.
 
-Reduced to a normalised out-of-the-money call in double, then solved in the dtype's
-arithmetic (float32 below a normalised time value of 2^-100: in double), after
-Jaeckel's "Let's Be Rational": a rational initial guess, then two Householder steps
-for float64 and one for float32, the same for every option. S, K, T not positive or not finite: NaN, not
+Reduced to a normalised out-of-the-money call in double, then inverted after
+Jaeckel's "Let's Be Rational": a rational initial guess and one Householder step in
+float32, then for float64 one more step in float64 (where float32 cannot hold the
+normalised price, the guess and two steps in float64), the same for every option. S, K, T not positive or not finite: NaN, not
 counted. A price NaN, below intrinsic value or not below the upper bound: NaN,
 counted in `rejected`. A price equal to the intrinsic value: 0.
 
