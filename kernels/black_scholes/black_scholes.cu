@@ -1,6 +1,6 @@
 // The Black-Scholes launchers: the kernels of black_scholes_kernel.cuh with the
 // policy of the device's architecture (src/black_scholes/black_scholes_policy.hpp),
-// as many blocks as fill the device, never more than the options need.
+// never more blocks than the options need.
 
 #include <algorithm>
 
@@ -14,20 +14,23 @@
 
 namespace cunum::detail {
 
-// One pricing kernel: as many blocks as stay resident together, never more than the
-// options need. Resident: the policy's blocks per multiprocessor, or fewer where the
-// kernel's registers allow fewer (asked of the occupancy API once per kernel), so that
-// no block waits for a second wave.
+// One pricing kernel, its grid as its shape says (PriceGrid): one pass of blocks, or as
+// many blocks as stay resident together, never more than the options need. Resident:
+// the policy's blocks per multiprocessor, or fewer where the kernel's registers allow
+// fewer (asked of the occupancy API once per kernel), so that no block waits for a
+// second wave.
 template <class Policy, bool kPricesOnly, bool kScalarMarket, class T>
 void launch_price_kernel(const BlackScholesPriceArgs<T>& args, int multiprocessor_count, StreamHandle stream) {
   using Shape = typename Policy::template Shape<T, kPricesOnly>;
   constexpr auto kernel = black_scholes_price_kernel<Shape, kPricesOnly, kScalarMarket, T>;
   const char* name = "black_scholes_price_kernel";
-  static const int resident_per_multiprocessor =
-      resident_blocks_per_multiprocessor(kernel, Shape::block_threads, Policy::blocks_per_multiprocessor);
   const std::int64_t options_per_block = std::int64_t{Shape::block_threads} * Shape::items_per_thread;
-  const std::int64_t blocks =
-      resident_blocks(args.options.n, options_per_block, resident_per_multiprocessor, multiprocessor_count);
+  std::int64_t blocks = one_pass_blocks(args.options.n, options_per_block);
+  if constexpr (Shape::grid == PriceGrid::resident) {
+    static const int resident_per_multiprocessor =
+        resident_blocks_per_multiprocessor(kernel, Shape::block_threads, Policy::blocks_per_multiprocessor);
+    blocks = resident_blocks(args.options.n, options_per_block, resident_per_multiprocessor, multiprocessor_count);
+  }
   launch_kernel(kernel, name, LaunchConfig{grid_1d(blocks, name), dim3(Shape::block_threads), 0, stream}, args);
 }
 

@@ -23,6 +23,7 @@
 #include "cunum/core/error.hpp"
 #include "src/core/check.hpp"
 #include "src/core/kernel_report.hpp"
+#include "src/core/launch_shape.hpp"
 #include "src/core/routine.hpp"
 
 namespace cunum::detail {
@@ -64,8 +65,7 @@ int resident_blocks_per_multiprocessor(void (*kernel)(Params...), int block_thre
 // A one-dimensional grid of `blocks` blocks.
 // @throws Error(not_supported) beyond 2^31 - 1 blocks, naming the kernel.
 inline dim3 grid_1d(std::int64_t blocks, const char* kernel_name) {
-  constexpr std::int64_t max_blocks = 0x7FFFFFFF;
-  if (blocks > max_blocks) {
+  if (blocks > kMaxGridBlocks) {
     const char* routine = RoutineScope::current();
     throw Error(ErrorCode::not_supported, std::string(routine != nullptr ? routine : "cunum") + ": " +
                                               kernel_name + " would need " + std::to_string(blocks) +
