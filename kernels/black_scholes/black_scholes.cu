@@ -54,14 +54,14 @@ void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, 
 }
 
 template <class T>
-void launch_implied_volatility(const ImpliedVolArgs<T>& args, int arch, int multiprocessor_count,
-                               StreamHandle stream) {
+void launch_implied_volatility(const ImpliedVolArgs<T>& args, int arch, StreamHandle stream) {
   if (args.options.n == 0) return;
   ImpliedVolPolicies::dispatch(arch, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "implied_volatility_kernel";
-    const std::int64_t blocks = resident_blocks(args.options.n, Policy::block_threads,
-                                                Policy::blocks_per_multiprocessor, multiprocessor_count);
+    // One pass of blocks: on an H100 at 2^24 options 8% (float) and 17% (double) faster
+    // than as many blocks as the policy asked resident (docs/black_scholes.md).
+    const std::int64_t blocks = one_pass_blocks(args.options.n, Policy::block_threads);
     const LaunchConfig config{grid_1d(blocks, name), dim3(Policy::block_threads), 0, stream};
     launch_kernel(implied_volatility_kernel<Policy, T>, name, config, args);
   });
@@ -69,7 +69,7 @@ void launch_implied_volatility(const ImpliedVolArgs<T>& args, int arch, int mult
 
 #define CUNUM_INSTANTIATE_BLACK_SCHOLES_LAUNCH(T)                                                          \
   template void launch_black_scholes_price(const BlackScholesPriceArgs<T>&, int, int, StreamHandle); \
-  template void launch_implied_volatility(const ImpliedVolArgs<T>&, int, int, StreamHandle);
+  template void launch_implied_volatility(const ImpliedVolArgs<T>&, int, StreamHandle);
 CUNUM_INSTANTIATE_FOR_EACH(CUNUM_INSTANTIATE_BLACK_SCHOLES_LAUNCH, CUNUM_REAL_TYPES)
 
 }  // namespace cunum::detail

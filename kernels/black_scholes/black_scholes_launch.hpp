@@ -13,7 +13,6 @@ template <class T>
 void launch_black_scholes_price(const BlackScholesPriceArgs<T>& args, int arch, int multiprocessor_count,
                                 StreamHandle stream);
 template <class T>
-void launch_implied_volatility(const ImpliedVolArgs<T>& args, int arch, int multiprocessor_count,
-                               StreamHandle stream);
+void launch_implied_volatility(const ImpliedVolArgs<T>& args, int arch, StreamHandle stream);
 
 }  // namespace cunum::detail

@@ -32,7 +32,7 @@ class CudaBlackScholes final : public BlackScholesBackend<T> {
     device_.require_current(RoutineScope::current());
     // The kernel adds its warps' counts to *rejected: zero it first, also for n == 0.
     if (args.rejected != nullptr) CUNUM_CHECK(cudaMemsetAsync(args.rejected, 0, sizeof(std::int64_t), stream));
-    launch_implied_volatility(args, device_.arch, device_.multiprocessor_count, stream);
+    launch_implied_volatility(args, device_.arch, stream);
   }
 
  private:

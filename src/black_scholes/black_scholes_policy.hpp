@@ -44,10 +44,10 @@ struct BlackScholesPricePolicyOf {
                                    std::conditional_t<kPricesOnly, DoublePrices, DoubleAll>>;
 };
 
-template <int BlockThreads, int BlocksPerMultiprocessor>
+// The implied-volatility kernel's block; its grid is one pass of blocks.
+template <int BlockThreads>
 struct ImpliedVolPolicyOf {
   static constexpr int block_threads = BlockThreads;
-  static constexpr int blocks_per_multiprocessor = BlocksPerMultiprocessor;
 };
 
 // Hopper (docs/black_scholes.md, "Launch shapes by precision"): the double prices-only
@@ -64,6 +64,6 @@ using BlackScholesPricePolicies = PolicyChain<ArchPolicy<
                                    BlackScholesPriceShape<256, 4, 1, PriceGrid::one_pass>,
                                    BlackScholesPriceShape<512, 1, 2, PriceGrid::resident>,
                                    BlackScholesPriceShape<256, 1, 0, PriceGrid::resident>, 8>>>;
-using ImpliedVolPolicies = PolicyChain<ArchPolicy<900, ImpliedVolPolicyOf<256, 8>>>;
+using ImpliedVolPolicies = PolicyChain<ArchPolicy<900, ImpliedVolPolicyOf<256>>>;
 
 }  // namespace cunum::detail
