@@ -1,15 +1,15 @@
-// The double functions of the Monte Carlo path code (cunum/device/detail/
-// double_normal_math.hpp) against long double (x86's 64-bit significand: 11 bits
-// beyond double): -2 ln u, the radius's square root, sin and cos of 2 pi u, exp2 and
-// the Box-Muller normals they make, over millions of random arguments of their
-// domains (Philox's grid of uniforms and generic doubles, fresh each run) and their
-// edges. Each test prints its measured maximum error; the asserted bounds are those
-// measurements with a small margin (the header's comments quote the measurements).
-// The device's seeds (the approximate reciprocal and reciprocal square root
-// instructions, MUFU.RCP64H and MUFU.RSQ64H, measured on an H100 within 2^-20.0
-// relative of the exact values over a whole binade pair) are emulated with relative
-// errors up to 2^-19, so that the device's path through refine_reciprocal and
-// refine_sqrt is measured here too.
+// The double functions of the Monte Carlo path code and the Black-Scholes prices
+// (cunum/device/detail/double_normal_math.hpp) against long double (x86's 64-bit
+// significand: 11 bits beyond double): -2 ln u and ln u, the radius's square root, sin
+// and cos of 2 pi u, exp2, exp, expm1 and the Box-Muller normals they make, over
+// millions of random arguments of their domains (Philox's grid of uniforms and generic
+// doubles, fresh each run) and their edges. Each test prints its measured maximum
+// error; the asserted bounds are those measurements with a small margin (the header's
+// comments quote the measurements). The device's seeds (the approximate reciprocal and
+// reciprocal square root instructions, MUFU.RCP64H and MUFU.RSQ64H, measured on an H100
+// within 2^-20.0 relative of the exact values over a whole binade pair) are emulated
+// with relative errors up to 2^-19, so that the device's path through refine_reciprocal
+// and refine_sqrt is measured here too.
 
 #include <gtest/gtest.h>
 
@@ -260,6 +260,87 @@ TEST(MonteCarloDoubleMath, Exp2IsWithinAnUlpAndSaturates) {
   EXPECT_LE(ulps(nm::exp2_saturated(1023.5), std::exp2(1023.5L)), 1.0);  // finite: n = 1024, r = -1/2
   EXPECT_EQ(nm::exp2_saturated(-0.0), 1.0);
   EXPECT_EQ(cunum::detail::fast_exp2(3.0), 8.0);
+}
+
+TEST(MonteCarloDoubleMath, LogOfEveryNormalDoubleIsWithinAnUlp) {
+  MaxError host;
+  const auto check = [&](double u) { host.add(ulps(nm::log_normal(u), std::log(Long(u))), u); };
+  auto rng = engine(6);
+  for (int i = 0; i < kRandomArguments; ++i) {
+    const std::uint64_t bits = rng();
+    const double significand = 1.0 + static_cast<double>(bits >> 12) * 0x1p-52;
+    check(std::ldexp(significand, static_cast<int>(bits % 2046) - 1022));
+  }
+  std::uniform_real_distribution<double> moneyness(0.05, 20.0);
+  for (int i = 0; i < kRandomArguments; ++i) check(moneyness(rng));
+  for (double u : {DBL_MIN, DBL_MAX, 1.0, std::nextafter(1.0, 2.0), std::nextafter(1.0, 0.0), 2.0, 0.5}) check(u);
+  host.report("ln u");
+  EXPECT_LE(host.value, 0.9) << "at " << host.at;
+  EXPECT_EQ(nm::log_normal(1.0), 0.0);
+}
+
+TEST(MonteCarloDoubleMath, ExpIsWithinAnUlpAndSaturates) {
+  MaxError error, denormal_error;  // normal results; denormal ones (rounded twice)
+  const auto check = [&](double x) {
+    const double got = nm::exp_saturated(x);
+    const Long exact = std::exp(Long(x));
+    const double expected = static_cast<double>(exact);
+    if (std::isinf(expected)) {
+      if (exact < std::ldexp(Long(1), 1024)) {
+        EXPECT_GE(got, DBL_MAX) << x;
+      } else {
+        EXPECT_EQ(got, expected) << x;
+      }
+    } else {
+      (expected < DBL_MIN ? denormal_error : error).add(ulps(got, exact), x);
+    }
+  };
+  auto rng = engine(7);
+  std::uniform_real_distribution<double> rates(-1.0, 1.0), wide(-60.0, 60.0), whole(-760.0, 720.0);
+  for (int i = 0; i < kRandomArguments; ++i) check(rates(rng));
+  for (int i = 0; i < kRandomArguments; ++i) check(wide(rng));
+  for (int i = 0; i < kRandomArguments; ++i) check(whole(rng));
+  const double ln2 = 0.69314718055994530942;
+  for (int n = -1080; n <= 1030; ++n) {
+    for (double d : {0.0, 0.5, -0.5, 1e-9}) check((n + d) * ln2);
+  }
+  error.report("exp");
+  denormal_error.report("exp, denormal results");
+  EXPECT_LE(error.value, 1.2) << "at " << error.at;
+  EXPECT_LE(denormal_error.value, 1.0) << "at " << denormal_error.at;
+  const double infinity = std::numeric_limits<double>::infinity();
+  for (double x : {709.79, 710.0, 800.0, 1e300, infinity}) EXPECT_EQ(nm::exp_saturated(x), infinity) << x;
+  for (double x : {-745.2, -800.0, -1e300, -infinity}) EXPECT_EQ(nm::exp_saturated(x), 0.0) << x;
+  EXPECT_EQ(nm::exp_saturated(0.0), 1.0);
+  EXPECT_EQ(nm::exp_saturated(-0.0), 1.0);
+}
+
+TEST(MonteCarloDoubleMath, Expm1WithinOneIsRelativelyAccurate) {
+  MaxError error;
+  const auto check = [&](double x) { error.add(ulps(nm::expm1_within_one(x), std::expm1(Long(x))), x); };
+  auto rng = engine(8);
+  std::uniform_real_distribution<double> within(-1.0, 1.0);
+  for (int i = 0; i < kRandomArguments; ++i) check(within(rng));
+  for (int i = 0; i < kRandomArguments; ++i) {  // every magnitude down to the denormals
+    const std::uint64_t bits = rng();
+    const double significand = 1.0 + static_cast<double>(bits >> 12) * 0x1p-52;
+    const double x = std::ldexp(significand, -1 - static_cast<int>(bits % 1074));
+    check((bits >> 11) % 2 == 0 ? x : -x);
+  }
+  // Both sides of each reduction's edge, x log2(e) = +-1/2, and of the domain's.
+  for (double edge : {0.34657359027997264, -0.34657359027997264, 1.0, -1.0}) {
+    double below = edge, above = edge;
+    for (int i = 0; i < 64; ++i) {
+      below = std::nextafter(below, 0.0);
+      above = std::nextafter(above, 2 * edge);
+      check(below);
+      if (std::fabs(above) < 1.0) check(above);
+    }
+  }
+  error.report("expm1 (|x| < 1)");
+  EXPECT_LE(error.value, 1.9) << "at " << error.at;
+  EXPECT_EQ(nm::expm1_within_one(0.0), 0.0);
+  EXPECT_EQ(nm::expm1_within_one(0x1p-1074), 0x1p-1074);
 }
 
 TEST(MonteCarloDoubleMath, BoxMullerNormalsAreWithinAFewUlps) {

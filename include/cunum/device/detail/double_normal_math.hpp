@@ -1,22 +1,24 @@
 #pragma once
 // Internal: the double-precision functions of the Monte Carlo path code (its
-// Box-Muller normals and its walk's exp2), the same code on the CPU and the GPU.
+// Box-Muller normals and its walk's exp2) and of the Black-Scholes prices' common path
+// (exp, ln and expm1 of known arguments), the same code on the CPU and the GPU.
 //
-// Why not the math library: the double path kernel is bound by instruction issue, and
-// the CUDA library's log, sqrt, sincospi and exp2 are written for every double (each
-// with special-case code for denormals, infinities and NaNs, and a branch around it).
-// These take exactly the arguments the path code feeds them, so none of that is
-// needed: a reduction done with integer operations on the bits, one polynomial, and no
-// branch. Every multiply-add is an explicit fma() and every other product or sum an
-// explicit round-to-nearest operation that the compiler may not fuse (mul_rn, add_rn),
-// so the host and the device round alike; they differ only where the device takes
-// the approximate reciprocal and reciprocal square root instructions (MUFU.RCP64H,
+// Why not the math library: the double path and price kernels are bound by instruction
+// issue, and the CUDA library's log, sqrt, sincospi, exp, exp2 and expm1 are written
+// for every double (each with special-case code for denormals, infinities and NaNs, and
+// a branch around it, and their coefficients moved into registers at each use). These
+// take exactly the arguments their callers feed them, so none of that is needed: a
+// reduction done with integer operations on the bits, one polynomial, and no branch.
+// Every multiply-add is an explicit fma() and every other product or sum an explicit
+// round-to-nearest operation that the compiler may not fuse (mul_rn, add_rn), so the
+// host and the device round alike; they differ only where the device takes the
+// approximate reciprocal and reciprocal square root instructions (MUFU.RCP64H,
 // MUFU.RSQ64H: measured within 2^-20.0 relative on an H100) and Newton steps where the
 // host divides and calls std::sqrt. Both are within rounding of the exact values, and
 // the normals agree to an ulp or so, mostly to the bit.
 //
 // The polynomial coefficients are minimax fits (discrete Remez in 50-digit
-// arithmetic) rounded to double; the errors named below are the largest that the
+// arithmetic; expm1's the Taylor series) rounded to double; the errors named below are the largest that the
 // tests (tests/monte_carlo/double_normal_math_test.cpp) measured against long double
 // over millions of arguments in several runs, and they assert them with a margin.
 //
@@ -51,6 +53,14 @@ struct Coefficients {
   double exp2[7];
   // -2 ln 2 = kMinusTwoLn2High (21 bits, an immediate) + this.
   double minus_two_ln2_low;
+  // log2(e), and -ln 2 = kMinusLn2High (21 bits, an immediate) + minus_ln2_low: exp's
+  // reduction.
+  double log2_e;
+  double minus_ln2_low;
+  // e^r - 1 = r + r^2 M(r), |r| <= ln 2 / 2: M the Taylor series to r^11 / 13! (what it
+  // leaves out is below 2^-56 of the result), 1/3! .. 1/9! here, 1/2 and 1/10! .. 1/13!
+  // (rounded to 21 bits: within 2^-60 of the result) immediates.
+  double expm1[7];
 };
 
 inline constexpr Coefficients kCoefficients = {
@@ -60,7 +70,11 @@ inline constexpr Coefficients kCoefficients = {
     {-0x1.3bd3cc9be45e2p+0, 0x1.03c1f081b5ce1p-2, -0x1.55d3c7e3e3e41p-6, 0x1.e1f506938cf65p-11},
     {0x1.62e42fefa39f0p-1, 0x1.ebfbdff82c5cep-3, 0x1.c6b08d7049ec6p-5, 0x1.3b2ab6fb9beb3p-7, 0x1.5d87fe78e171fp-10,
      0x1.4309131620d19p-13, 0x1.ffcbfb8feeddfp-17},
-    0x1.05c610ca86c39p-28};
+    0x1.05c610ca86c39p-28,
+    0x1.71547652b82fep+0,
+    0x1.05c610ca86c39p-29,
+    {0x1.5555555555555p-3, 0x1.5555555555555p-5, 0x1.1111111111111p-7, 0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13,
+     0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19}};
 
 CUNUM_CONSTANT_TABLE(Coefficients, kCoefficients, coefficients)
 
@@ -68,6 +82,7 @@ CUNUM_CONSTANT_TABLE(Coefficients, kCoefficients, coefficients)
 // sum's low word.
 constexpr double kRoundingShift = 0x1.8p52;
 constexpr double kMinusTwoLn2High = -0x1.62e43p+0;
+constexpr double kMinusLn2High = -0x1.62e43p-1;
 constexpr double kHalfPiHigh = 0x1.921fbp+0;
 
 // Products and sums the compiler may not fuse, and a double's 32-bit halves.
@@ -141,15 +156,17 @@ struct Reciprocal {
   }
 };
 
-/// -2 ln u for u in [2^-54, 1]: the Box-Muller radius squared. Domain: the uniforms of
-/// the path code, Philox's z 2^-53 + 2^-54 (z < 2^53) and MRG32k3a's k 2^-32 roughly
-/// (1 <= k < 2^32), so u is a normal double >= 2^-54, never 0, a denormal, negative,
-/// infinite or NaN, and u = 1 (Philox's largest, rounded up) gives exactly 0.
+/// -2 ln u for any positive normal double u (no 0, denormal, infinity or NaN): the
+/// Box-Muller radius squared, whose uniforms are Philox's z 2^-53 + 2^-54 (z < 2^53) and
+/// MRG32k3a's k 2^-32 roughly (1 <= k < 2^32), so normal doubles in [2^-54, 1], and
+/// u = 1 (Philox's largest, rounded up) gives exactly 0; and ln of a normal S / K
+/// (log_normal).
 /// Method: u = 2^k m, m folded into [0.7071, 1.4142) with integer operations on the high
 /// word, f = m - 1 (exact), s = f / (2 + f) through a reciprocal (no division), then
 /// -2 ln(1 + f) = f^2 - 2 f - s (f^2 + z P(z)) (the split of FreeBSD's and Sun's
 /// fdlibm log, which keeps s's error away from the leading terms) plus k (-2 ln 2)
-/// in two parts (a 21-bit immediate and a constant). Measured: within 0.86 ulp.
+/// in two parts (a 21-bit immediate and a constant). Measured: within 0.86 ulp (0.9
+/// over every binade).
 template <class ReciprocalOf = Reciprocal>
 CUNUM_HOST_DEVICE inline double minus_two_log(double u, ReciprocalOf reciprocal = {}) {
   // Adding 1 - 0.7071 to the mantissa carries into the exponent exactly where
@@ -166,6 +183,13 @@ CUNUM_HOST_DEVICE inline double minus_two_log(double u, ReciprocalOf reciprocal 
   // The small terms first, then -2 f, then k (-2 ln 2): two roundings at the result's scale.
   const double small = fma(k, coefficients().minus_two_ln2_low, fma(-s, a, f2));
   return fma(k, kMinusTwoLn2High, fma(f, -2.0, small));
+}
+
+/// ln u for any positive normal double u: -minus_two_log(u) / 2 (the halving is exact).
+/// Measured: within 0.86 ulp.
+template <class ReciprocalOf = Reciprocal>
+CUNUM_HOST_DEVICE inline double log_normal(double u, ReciprocalOf reciprocal = {}) {
+  return mul_rn(minus_two_log(u, reciprocal), -0.5);
 }
 
 /// sqrt(y) for y in [0, 75] (the Box-Muller radius from minus_two_log: 0 <= y <=
@@ -213,36 +237,85 @@ CUNUM_HOST_DEVICE inline void sincos_two_pi(double u, double& sine, double& cosi
       low_word(turned_cosine));
 }
 
+// E(r) = (2^r - 1) / r for |r| <= 1/2 (a little beyond, for exp's reduction):
+// degree 10, e7..e10 immediates; 2^r = 1 + r E(r) within 2^-55 relative (the rounding
+// of e0 = ln 2; 2^-58 before it).
+CUNUM_HOST_DEVICE inline double exp2_quotient(double r) {
+  const double e7 = fma(fma(fma(0x1.e79bbp-32, r, 0x1.e61b5p-28), r, 0x1.b5268p-24), r, 0x1.62bfcp-20);
+  return horner(e7, r, coefficients().exp2);
+}
+
+// p 2^n for p in [0.7071, 1.4143] and |n| <= 1100, as IEEE would round it: 2^(n/2)
+// added to p's exponent field (the product stays normal), then a multiplication by
+// 2^(n - n/2), which rounds to inf, a denormal or 0 as IEEE does.
+CUNUM_HOST_DEVICE inline double times_power_of_two(double p, std::int32_t n) {
+  const std::int32_t n1 = n >> 1;  // |n1|, |n - n1| <= 550
+  const double scaled = from_words(high_word(p) + static_cast<std::int32_t>(static_cast<std::uint32_t>(n1) << 20),
+                                   low_word(p));
+  return mul_rn(scaled, from_words(static_cast<std::int32_t>(static_cast<std::uint32_t>(n - n1 + 0x3ff) << 20), 0));
+}
+
+// x with |x| capped at the double whose high word is `cap` (a positive double's), with
+// two integer minimums on the high word: +-inf saturate, and so does a NaN, to +cap or
+// -cap by its sign bit. A negative x beyond -cap (-inf too) has a high word above
+// -cap's as unsigned, a positive one beyond cap (+inf too) above cap's as signed.
+CUNUM_HOST_DEVICE inline double capped_magnitude(double x, std::int32_t cap) {
+  const std::uint32_t negative_cap = static_cast<std::uint32_t>(cap) | 0x80000000u;
+  const std::uint32_t capped_below = static_cast<std::uint32_t>(high_word(x)) < negative_cap
+                                         ? static_cast<std::uint32_t>(high_word(x))
+                                         : negative_cap;
+  const std::int32_t capped = static_cast<std::int32_t>(capped_below) < cap ? static_cast<std::int32_t>(capped_below)
+                                                                            : cap;
+  return from_words(capped, low_word(x));
+}
+
 /// 2^x for any double x, saturated: +inf for x >= 1024, 0 below the denormals
 /// (x <= -1075.x), denormal results rounded once. Domain: the walk's log2 S_t / S0 and
 /// the payoffs' sums of them, finite, or +-inf when an absurd volatility or expiry
 /// overflows the drift; a NaN argument (which finite parameters do not make) comes
-/// out as +inf or 0 by its sign bit. Method: |x| capped near 1100 on the high word with
-/// two integer minimums (so +-inf saturate; this keeps the rounding shift exact), x =
-/// n + r with n the nearest integer (rounding shift) and |r| <= 1/2, 2^r = 1 + r E(r),
-/// then 2^n as 2^(n/2) 2^(n - n/2), the first added to the exponent field (the product
-/// stays normal), the second a multiplication (which rounds to inf, a denormal or 0 as
-/// IEEE does). Measured: within 0.94 ulp for normal results, 0.89 ulp for denormal
-/// ones, DBL_MAX instead of +inf within an ulp of the overflow threshold.
+/// out as +inf or 0 by its sign bit. Method: |x| capped near 1100 (capped_magnitude;
+/// this keeps the rounding shift exact), x = n + r with n the nearest integer (rounding
+/// shift) and |r| <= 1/2, 2^r = 1 + r E(r), then times 2^n (times_power_of_two).
+/// Measured: within 0.94 ulp for normal results, 0.89 ulp for denormal ones, DBL_MAX
+/// instead of +inf within an ulp of the overflow threshold.
 CUNUM_HOST_DEVICE inline double exp2_saturated(double x) {
-  // Negative x beyond -1100 (-inf too) has a high word above -1100's as unsigned, a
-  // positive one beyond 1100 (+inf too) above 1100's as signed.
-  const std::uint32_t capped_below = static_cast<std::uint32_t>(high_word(x)) < 0xc0913000u
-                                         ? static_cast<std::uint32_t>(high_word(x))
-                                         : 0xc0913000u;
-  const std::int32_t capped = static_cast<std::int32_t>(capped_below) < 0x40913000
-                                  ? static_cast<std::int32_t>(capped_below)
-                                  : 0x40913000;
-  const double clamped = from_words(capped, low_word(x));
+  const double clamped = capped_magnitude(x, 0x40913000);  // 1100
   const double shifted = add_rn(clamped, kRoundingShift);
   const double r = add_rn(clamped, -add_rn(shifted, -kRoundingShift));
-  const double e7 = fma(fma(fma(0x1.e79bbp-32, r, 0x1.e61b5p-28), r, 0x1.b5268p-24), r, 0x1.62bfcp-20);
-  const double p = fma(r, horner(e7, r, coefficients().exp2), 1.0);  // in [0.7071, 1.4143]
-  const std::int32_t n = low_word(shifted);                       // |n| <= 1100
-  const std::int32_t n1 = n >> 1;                                 // |n1|, |n - n1| <= 550
-  const double scaled = from_words(high_word(p) + static_cast<std::int32_t>(static_cast<std::uint32_t>(n1) << 20),
-                                   low_word(p));
-  return mul_rn(scaled, from_words(static_cast<std::int32_t>(static_cast<std::uint32_t>(n - n1 + 0x3ff) << 20), 0));
+  return times_power_of_two(fma(r, exp2_quotient(r), 1.0), low_word(shifted));  // n = low word, |n| <= 1100
+}
+
+/// e^x for any double x but NaN, saturated: +inf above ln DBL_MAX (709.78), 0 below the
+/// denormals (x < -745.13), denormal results rounded once; a NaN comes out as +inf or 0
+/// by its sign bit. Method: |x| capped at 762 (1100 ln 2), n the nearest integer to x
+/// log2(e) (rounding shift), r = x - n ln 2 with ln 2 in two parts (the first of 21
+/// bits, so that n times it and x - n ln2_high are exact: Cody and Waite's reduction),
+/// then 2^t with t = r log2(e), |t| <= 1/2 (exp2's polynomial), times 2^n. t's rounding
+/// adds at most 0.17 ulp to exp2's. Measured: within 1.12 ulp.
+CUNUM_HOST_DEVICE inline double exp_saturated(double x) {
+  const double clamped = capped_magnitude(x, 0x4087d000);  // 762
+  const double shifted = fma(clamped, coefficients().log2_e, kRoundingShift);
+  const double n = add_rn(shifted, -kRoundingShift);
+  const double r = fma(n, coefficients().minus_ln2_low, fma(n, kMinusLn2High, clamped));
+  const double t = mul_rn(r, coefficients().log2_e);
+  return times_power_of_two(fma(t, exp2_quotient(t), 1.0), low_word(shifted));
+}
+
+/// e^x - 1 for |x| < 1, relative to itself however small x (x = +-0 gives +0). Method:
+/// exp's reduction, x = n ln 2 + r with n in {-1, 0, 1}, q = e^r - 1 = r + r^2 M(r)
+/// (whose second term is at most a sixth of the first, so that its rounding weighs
+/// little), then 2^n q + (2^n - 1), whose second term is exact and cancels at most
+/// half of the first (n = 1: 1 + 2q, q down to -0.29). Measured: within 1.8 ulp.
+CUNUM_HOST_DEVICE inline double expm1_within_one(double x) {
+  const double shifted = fma(x, coefficients().log2_e, kRoundingShift);
+  const double n = add_rn(shifted, -kRoundingShift);
+  const double r = fma(n, coefficients().minus_ln2_low, fma(n, kMinusLn2High, x));
+  const double m8 = fma(fma(fma(0x1.6124600000000p-33, r, 0x1.1eed900000000p-29), r, 0x1.ae64500000000p-26), r,
+                        0x1.27e5000000000p-22);  // 1/13! .. 1/10!
+  const double q = fma(mul_rn(r, r), fma(horner(m8, r, coefficients().expm1), r, 0.5), r);
+  const std::int32_t n_bits = static_cast<std::int32_t>(static_cast<std::uint32_t>(low_word(shifted)) << 20);
+  const double power = from_words(0x3ff00000 + n_bits, 0);  // 2^n
+  return fma(power, q, add_rn(power, -1.0));
 }
 
 }  // namespace cunum::detail::normal_math
