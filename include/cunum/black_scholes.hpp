@@ -23,7 +23,8 @@
 ///   (a minimax approximation in each precision) and d_near, d_far the one of d1, d2
 ///   nearer to and farther from 0 (a series of positive terms in place of the difference
 ///   when sigma sqrt(T) < 1/16), and the other option is its parity partner, with the
-///   intrinsic value K D expm1(x), x = ln(S/K) + (r - q)T, while |x| < 1;
+///   intrinsic value S e^{-qT} - K D, or in double K D expm1(x), x = ln(S/K) + (r - q)T,
+///   while |x| < 1 and sigma sqrt(T) < 1/16;
 /// - near the money (d2 < 0 < d1) with sigma sqrt(T) < 1/16 they are
 ///   K D [(N(d1) - N(d2)) + expm1(x) N(d1)] and K D [(N(d1) - N(d2)) - expm1(x) N(-d1)],
 ///   N(d1) - N(d2) a sum of two erf terms;
@@ -64,7 +65,8 @@
 /// Determinism: every option is computed independently by the same scalar code, so
 /// results are bit-identical run to run on a given backend and device, whatever the
 /// thread count or launch shape. CPU and CUDA results may differ in the last bits
-/// (the device's erf, expm1, exp and log and its fused multiply-adds; the float kernels
+/// (the device's erf, expm1, exp and log, in double cunum's own exp, log and expm1 on
+/// the common path, and its fused multiply-adds; the float kernels
 /// divide and take square roots to within 2 ulps; implied volatility: also the device's
 /// cbrt and sinh). Float implied volatilities, solved in float, carry those differences
 /// times the inversion's conditioning: up to about 1e-5 relative between the backends

@@ -42,6 +42,40 @@ CUNUM_BS_UNARY(fabs, fabsf)
 CUNUM_BS_UNARY(cbrt, cbrtf)
 #undef CUNUM_BS_UNARY
 
+// e^x for x not NaN (+inf gives +inf, -inf 0), ln y for y >= 0, and e^x - 1 for
+// |x| < 1: the exponentials and logarithms of the prices' common path, and the
+// logarithm of the moneyness that evaluate() and implied_volatility() both form. On
+// the device in double the functions of double_normal_math.hpp (exp_saturated,
+// log_normal where y is a normal number, expm1_within_one): written for exactly such
+// arguments, with their coefficients in constant memory, each a third to a half of the
+// library's instructions (the double price kernels are bound by instruction issue);
+// within 1.12, 0.86 and 1.8 ulps. Elsewhere (float, the host) the library's.
+template <class T>
+CUNUM_HOST_DEVICE inline T exp_not_nan_(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, double>) return normal_math::exp_saturated(x);
+#endif
+  return exp_(x);
+}
+template <class T>
+CUNUM_HOST_DEVICE inline T log_nonnegative_(T y) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, double>) {
+    if (y >= std::numeric_limits<double>::min() && y <= std::numeric_limits<double>::max()) {
+      return normal_math::log_normal(y);
+    }
+  }
+#endif
+  return log_(y);
+}
+template <class T>
+CUNUM_HOST_DEVICE inline T expm1_within_one_(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, double>) return normal_math::expm1_within_one(x);
+#endif
+  return expm1_(x);
+}
+
 // a / b for the Greeks' quotients. On the device in float: __fdividef, 2 ulps without
 // the range checks of a full division (a divisor beyond 2^126 gives 0); elsewhere the
 // plain division.
@@ -129,10 +163,10 @@ CUNUM_HOST_DEVICE inline T infinity() {
 template <class T> constexpr T kInvSqrt2 = T(0.70710678118654752440084436210484903928L);
 template <class T> constexpr T kInvSqrt2Pi = T(0.39894228040143267793994605993438186848L);
 
-// Standard normal density.
+// Standard normal density, x not NaN.
 template <class T>
 CUNUM_HOST_DEVICE inline T norm_pdf(T x) {
-  return kInvSqrt2Pi<T> * exp_(T(-0.5) * x * x);
+  return kInvSqrt2Pi<T> * exp_not_nan_(T(-0.5) * x * x);
 }
 
 // N(d) and N(-d) from the tail N(-|d|): the tail, accurate however small, and its
@@ -305,12 +339,15 @@ struct Values {
 };
 
 // Whether the in-the-money partner's intrinsic value D (F - K) is K D expm1(x), from the
-// x that implied_volatility() forms too (while |x| < 1), or S e^{-qT} - K D. Double:
-// the implied-volatility round trip holds a price and its inversion to the same x near
-// the money, and the difference, which rounds both terms (about u (S e^{-qT} + K D)),
-// lost up to 1e-10 of it at sigma sqrt(T) = 1e-5. Float has no round trip to keep, and
-// there that rounding is at most about 2 u kappa of the price, within its bound: the
-// difference, one subtraction where expm1f is some thirty instructions.
+// x that implied_volatility() forms too (while |x| < 1 and sigma sqrt(T) <
+// kSmallTotalVolatility), or S e^{-qT} - K D. The difference rounds both terms, about
+// u (S e^{-qT} + K D), which is at most about 2 u kappa of the price, within its bound.
+// Double holds the implied-volatility round trip too, a price and its inversion to the
+// same x near the money: there the difference lost up to 1e-10 of the price at
+// sigma sqrt(T) = 1e-5, while from 1/16 on the partner's time value is at least about
+// 0.025 K D and the difference costs at most some 60 u of it (within the round trip's
+// 128 u (1 + 1/nu)), so double takes expm1 below 1/16 only. Float has no round trip to
+// keep: the difference, one subtraction, throughout.
 template <class T>
 constexpr bool kIntrinsicFromMoneyness = std::is_same_v<T, double>;
 
@@ -350,16 +387,17 @@ constexpr bool kIntrinsicFromMoneyness = std::is_same_v<T, double>;
 template <class T, bool kPricesOnly = false>
 CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   Values<T> out;
-  const T discount = exp_(-r * t);
+  // NaN r or q make every output NaN below, whatever these hold.
+  const T discount = exp_not_nan_(-r * t);
   T carry = T(1);  // e^{-qT}; a batch without dividends skips it
-  if (q != T(0)) carry = exp_(-q * t);
+  if (q != T(0)) carry = exp_not_nan_(-q * t);
   const T s_carry = s * carry;
   const T k_discount = k * discount;
   // d1 and d2 from x = ln(F/K) (given S/K) and h = x / (v sqrt t) (given the quotient
   // by v sqrt t), finite unless a quotient overflows; or the limits.
   T d1, d2, x = T(0);
   const auto from_moneyness = [&](T ratio, T vol_sqrt_t, auto over_total_volatility) {
-    x = log_(ratio) + (r - q) * t;
+    x = log_nonnegative_(ratio) + (r - q) * t;
     const T h = over_total_volatility(x), half = T(0.5) * vol_sqrt_t;
     d1 = h + half;
     d2 = h - half;
@@ -410,10 +448,12 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   // |d2| < |d1| = |d2| + sigma sqrt(T) where the put is out, the reverse elsewhere.
   const T mills_near = put_out ? mills2 : mills1, mills_far = put_out ? mills1 : mills2;
   // The other option by parity, with the intrinsic value D (F - K) from the terms where
-  // |x| >= 1 (they no longer cancel, and expm1 could overflow).
+  // |x| >= 1 (they no longer cancel, and expm1 could overflow) or sigma sqrt(T) >= 1/16
+  // (kIntrinsicFromMoneyness).
+  const bool small_total_volatility = vol_sqrt_t < kSmallTotalVolatility<T>;
   T intrinsic = s_carry - k_discount;
   if constexpr (kIntrinsicFromMoneyness<T>) {
-    if (x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_(x);
+    if (small_total_volatility && x < T(1) && x > T(-1)) intrinsic = k_discount * expm1_within_one_(x);
   }
   // The prices from the spread of the Mills ratios, out of the money m(|d_near|) -
   // m(|d_far|) (then tails is the option's price), between m(d1) + m(-d2) (then tails
@@ -433,7 +473,6 @@ CUNUM_HOST_DEVICE inline Values<T> evaluate(T s, T k, T t, T r, T q, T v) {
   // prices, which replace those above: the limits, and below kSmallTotalVolatility the
   // series of mills_difference and the erf form (for prices alone the common path forms
   // none of it).
-  const bool small_total_volatility = vol_sqrt_t < kSmallTotalVolatility<T>;
   T density1 = T(0);
   NormalCdfPair<T> n1{}, n2{};
   if (!kPricesOnly || !finite_d || small_total_volatility) {
@@ -820,7 +859,7 @@ CUNUM_HOST_DEVICE inline double implied_volatility(double p, double s, double k,
   const double forward = s * exp_((r - q) * t);
   // ln(F/K) as evaluate() forms it: near the money an absolute error of one ulp in x
   // is a relative error of about 1/s ulps in the price, so the two must agree.
-  const double x = log_(s / k) + (r - q) * t;
+  const double x = log_nonnegative_(s / k) + (r - q) * t;
   // Undiscounted, normalised by sqrt(F K): b in (intrinsic, upper).
   const double scale = 1.0 / (discount * sqrt_(forward * k));
   double beta = p * scale;
