@@ -59,6 +59,24 @@ struct MaxError {
   void report(const char* what) const { std::printf("[ measured ] %s: max %.3f ulp at %a\n", what, value, at); }
 };
 
+// A saturating exponential's errors: normal results, denormal ones (rounded twice), and
+// overflow within 1 ulp of the threshold (DBL_MAX where the exact value rounds up to inf).
+struct ExponentialErrors {
+  MaxError normal, denormal;
+  void add(double got, Long exact, double x) {
+    const double expected = static_cast<double>(exact);  // rounded once
+    if (std::isinf(expected)) {
+      if (exact < std::ldexp(Long(1), 1024)) {
+        EXPECT_GE(got, DBL_MAX) << x;
+      } else {
+        EXPECT_EQ(got, expected) << x;
+      }
+    } else {
+      (expected < DBL_MIN ? denormal : normal).add(ulps(got, exact), x);
+    }
+  }
+};
+
 std::mt19937_64 engine(int stream) { return std::mt19937_64(cunum::testing::fresh_seed() ^ (0x9E3779B97F4A7C15ull * stream)); }
 
 // Philox's uniforms: z 2^-53 + 2^-54 from two random words (cuRAND's pairing).
@@ -223,22 +241,8 @@ TEST(MonteCarloDoubleMath, SinCosTwoPiAreWithinAnUlpIncludingQuadrantEdges) {
 }
 
 TEST(MonteCarloDoubleMath, Exp2IsWithinAnUlpAndSaturates) {
-  MaxError error, denormal_error;  // normal results; denormal ones (rounded twice)
-  const auto check = [&](double x) {
-    const double got = nm::exp2_saturated(x);
-    const Long exact = std::exp2(Long(x));
-    const double expected = static_cast<double>(exact);  // rounded once
-    if (std::isinf(expected)) {
-      // Within 1 ulp of the overflow threshold, DBL_MAX where the exact value rounds up.
-      if (exact < std::ldexp(Long(1), 1024)) {
-        EXPECT_GE(got, DBL_MAX) << x;
-      } else {
-        EXPECT_EQ(got, expected) << x;
-      }
-    } else {
-      (expected < DBL_MIN ? denormal_error : error).add(ulps(got, exact), x);
-    }
-  };
+  ExponentialErrors errors;
+  const auto check = [&](double x) { errors.add(nm::exp2_saturated(x), std::exp2(Long(x)), x); };
   auto rng = engine(4);
   std::uniform_real_distribution<double> walk(-1.0, 1.0), wide(-60.0, 60.0), whole(-1080.0, 1030.0);
   for (int i = 0; i < kRandomArguments; ++i) check(walk(rng));
@@ -249,10 +253,10 @@ TEST(MonteCarloDoubleMath, Exp2IsWithinAnUlpAndSaturates) {
     check(std::nextafter(double(n), 1e9));
     check(std::nextafter(double(n), -1e9));
   }
-  error.report("exp2");
-  denormal_error.report("exp2, denormal results");
-  EXPECT_LE(error.value, 1.0) << "at " << error.at;
-  EXPECT_LE(denormal_error.value, 1.0) << "at " << denormal_error.at;
+  errors.normal.report("exp2");
+  errors.denormal.report("exp2, denormal results");
+  EXPECT_LE(errors.normal.value, 1.0) << "at " << errors.normal.at;
+  EXPECT_LE(errors.denormal.value, 1.0) << "at " << errors.denormal.at;
   for (int n = -1074; n <= 1023; ++n) EXPECT_EQ(nm::exp2_saturated(n), std::ldexp(1.0, n)) << n;
   const double infinity = std::numeric_limits<double>::infinity();
   for (double x : {1024.0, 1100.0, 5000.0, 1e300, DBL_MAX, infinity}) EXPECT_EQ(nm::exp2_saturated(x), infinity) << x;
@@ -280,21 +284,8 @@ TEST(MonteCarloDoubleMath, LogOfEveryNormalDoubleIsWithinAnUlp) {
 }
 
 TEST(MonteCarloDoubleMath, ExpIsWithinAnUlpAndSaturates) {
-  MaxError error, denormal_error;  // normal results; denormal ones (rounded twice)
-  const auto check = [&](double x) {
-    const double got = nm::exp_saturated(x);
-    const Long exact = std::exp(Long(x));
-    const double expected = static_cast<double>(exact);
-    if (std::isinf(expected)) {
-      if (exact < std::ldexp(Long(1), 1024)) {
-        EXPECT_GE(got, DBL_MAX) << x;
-      } else {
-        EXPECT_EQ(got, expected) << x;
-      }
-    } else {
-      (expected < DBL_MIN ? denormal_error : error).add(ulps(got, exact), x);
-    }
-  };
+  ExponentialErrors errors;
+  const auto check = [&](double x) { errors.add(nm::exp_saturated(x), std::exp(Long(x)), x); };
   auto rng = engine(7);
   std::uniform_real_distribution<double> rates(-1.0, 1.0), wide(-60.0, 60.0), whole(-760.0, 720.0);
   for (int i = 0; i < kRandomArguments; ++i) check(rates(rng));
@@ -304,10 +295,10 @@ TEST(MonteCarloDoubleMath, ExpIsWithinAnUlpAndSaturates) {
   for (int n = -1080; n <= 1030; ++n) {
     for (double d : {0.0, 0.5, -0.5, 1e-9}) check((n + d) * ln2);
   }
-  error.report("exp");
-  denormal_error.report("exp, denormal results");
-  EXPECT_LE(error.value, 1.2) << "at " << error.at;
-  EXPECT_LE(denormal_error.value, 1.0) << "at " << denormal_error.at;
+  errors.normal.report("exp");
+  errors.denormal.report("exp, denormal results");
+  EXPECT_LE(errors.normal.value, 1.2) << "at " << errors.normal.at;
+  EXPECT_LE(errors.denormal.value, 1.0) << "at " << errors.denormal.at;
   const double infinity = std::numeric_limits<double>::infinity();
   for (double x : {709.79, 710.0, 800.0, 1e300, infinity}) EXPECT_EQ(nm::exp_saturated(x), infinity) << x;
   for (double x : {-745.2, -800.0, -1e300, -infinity}) EXPECT_EQ(nm::exp_saturated(x), 0.0) << x;

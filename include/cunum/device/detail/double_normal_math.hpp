@@ -291,7 +291,7 @@ CUNUM_HOST_DEVICE inline double exp2_saturated(double x) {
 /// log2(e) (rounding shift), r = x - n ln 2 with ln 2 in two parts (the first of 21
 /// bits, so that n times it and x - n ln2_high are exact: Cody and Waite's reduction),
 /// then 2^t with t = r log2(e), |t| <= 1/2 (exp2's polynomial), times 2^n. t's rounding
-/// adds at most 0.17 ulp to exp2's. Measured: within 1.12 ulp.
+/// adds at most 0.17 ulp to exp2's. Measured: within 1.15 ulp.
 CUNUM_HOST_DEVICE inline double exp_saturated(double x) {
   const double clamped = capped_magnitude(x, 0x4087d000);  // 762
   const double shifted = fma(clamped, coefficients().log2_e, kRoundingShift);
@@ -305,7 +305,7 @@ CUNUM_HOST_DEVICE inline double exp_saturated(double x) {
 /// exp's reduction, x = n ln 2 + r with n in {-1, 0, 1}, q = e^r - 1 = r + r^2 M(r)
 /// (whose second term is at most a sixth of the first, so that its rounding weighs
 /// little), then 2^n q + (2^n - 1), whose second term is exact and cancels at most
-/// half of the first (n = 1: 1 + 2q, q down to -0.29). Measured: within 1.8 ulp.
+/// half of the first (n = 1: 1 + 2q, q down to -0.29). Measured: within 1.81 ulp.
 CUNUM_HOST_DEVICE inline double expm1_within_one(double x) {
   const double shifted = fma(x, coefficients().log2_e, kRoundingShift);
   const double n = add_rn(shifted, -kRoundingShift);
