@@ -54,17 +54,19 @@ struct ImpliedVolPolicyOf {
 // kernel is bound by its FP64 pipe and instruction issue with too few warps to hide
 // latency (Nsight Compute: 80 registers, 3 blocks of 256, issue 64% busy, no eligible
 // warp in 34% of cycles); capped to 64 registers, 2 blocks of 512 priced 2^24 options
-// 5-8% faster, and still 4% faster than 2 blocks of 384 at 80 registers with
-// double_normal_math's exp, ln and expm1 (2026-11-28). The float kernels ran 3-5%
-// faster with min blocks 1 (more registers) than without; the double kernel of every
-// output keeps ptxas's own cap (asking 3 blocks was 1-2% slower). The float kernels
-// launch one pass of blocks: on an H100 at 2^24 options 4-8% faster than the resident
-// grid (call + put 88.6-91.7 -> 94.1-97.7% of copy); the double kernels, whose loads
-// ahead need passes, were 2-6% slower so.
+// 5-8% faster. With double_normal_math's exp, ln and expm1 (2026-11-28) one block of
+// 1024 at the same 64 registers (the same 32 warps) priced a scalar market 4% faster
+// still (82 -> 86% of copy), 4 blocks of 256 and 8 of 128 3-10% slower, 2 of 384 at 80
+// registers 4% slower, one pass of blocks 11% slower. The float kernels ran 3-5% faster
+// with min blocks 1 (more registers) than without; the double kernel of every output
+// keeps ptxas's own cap (asking 3 blocks was 1-2% slower). The float kernels launch one
+// pass of blocks: on an H100 at 2^24 options 4-8% faster than the resident grid (call +
+// put 88.6-91.7 -> 94.1-97.7% of copy); the double kernels, whose loads ahead need
+// passes, were 2-6% slower so.
 using BlackScholesPricePolicies = PolicyChain<ArchPolicy<
     900, BlackScholesPricePolicyOf<BlackScholesPriceShape<256, 4, 1, PriceGrid::one_pass>,
                                    BlackScholesPriceShape<256, 4, 1, PriceGrid::one_pass>,
-                                   BlackScholesPriceShape<512, 1, 2, PriceGrid::resident>,
+                                   BlackScholesPriceShape<1024, 1, 1, PriceGrid::resident>,
                                    BlackScholesPriceShape<256, 1, 0, PriceGrid::resident>, 8>>>;
 using ImpliedVolPolicies = PolicyChain<ArchPolicy<900, ImpliedVolPolicyOf<256>>>;
 
