@@ -25,11 +25,13 @@ void launch_price_kernel(const BlackScholesPriceArgs<T>& args, int multiprocesso
   constexpr auto kernel = black_scholes_price_kernel<Shape, kPricesOnly, kScalarMarket, T>;
   const char* name = "black_scholes_price_kernel";
   const std::int64_t options_per_block = std::int64_t{Shape::block_threads} * Shape::items_per_thread;
-  std::int64_t blocks = one_pass_blocks(args.options.n, options_per_block);
+  std::int64_t blocks = 0;
   if constexpr (Shape::grid == PriceGrid::resident) {
     static const int resident_per_multiprocessor =
         resident_blocks_per_multiprocessor(kernel, Shape::block_threads, Policy::blocks_per_multiprocessor);
     blocks = resident_blocks(args.options.n, options_per_block, resident_per_multiprocessor, multiprocessor_count);
+  } else {
+    blocks = one_pass_blocks(args.options.n, options_per_block);
   }
   launch_kernel(kernel, name, LaunchConfig{grid_1d(blocks, name), dim3(Shape::block_threads), 0, stream}, args);
 }

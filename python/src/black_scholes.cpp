@@ -212,9 +212,10 @@ constexpr const char* implied_doc = R"(Implied volatility: the sigma >= 0 at whi
 Reduced to a normalised out-of-the-money call in double, then inverted after
 Jaeckel's "Let's Be Rational": a rational initial guess and one Householder step in
 float32, then for float64 one more step in float64 (where float32 cannot hold the
-normalised price, the guess and two steps in float64), the same for every option. S, K, T not positive or not finite: NaN, not
-counted. A price NaN, below intrinsic value or not below the upper bound: NaN,
-counted in `rejected`. A price equal to the intrinsic value: 0.
+normalised price, the guess and two steps in float64), the same for every option.
+S, K, T not positive or not finite: NaN, not counted. A price NaN, below intrinsic
+value or not below the upper bound: NaN, counted in `rejected`. A price equal to the
+intrinsic value: 0.
 
 Args:
     prices, spot, strike, expiry: arrays of one shape and the pricer's dtype.
