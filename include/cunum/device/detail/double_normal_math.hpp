@@ -18,9 +18,10 @@
 // the normals agree to an ulp or so, mostly to the bit.
 //
 // The polynomial coefficients are minimax fits (discrete Remez in 50-digit
-// arithmetic; expm1's the Taylor series) rounded to double; the errors named below are the largest that the
-// tests (tests/monte_carlo/double_normal_math_test.cpp) measured against long double
-// over millions of arguments in several runs, and they assert them with a margin.
+// arithmetic; expm1's the Taylor series) rounded to double; the errors named below are
+// the largest that the tests (tests/monte_carlo/double_normal_math_test.cpp) measured
+// against long double over millions of arguments in several runs, and they assert them
+// with a margin.
 //
 // On the device the coefficients live in constant memory: a double literal whose low
 // word is not zero costs two moves each time the compiler has no register to keep it
@@ -165,8 +166,7 @@ struct Reciprocal {
 /// word, f = m - 1 (exact), s = f / (2 + f) through a reciprocal (no division), then
 /// -2 ln(1 + f) = f^2 - 2 f - s (f^2 + z P(z)) (the split of FreeBSD's and Sun's
 /// fdlibm log, which keeps s's error away from the leading terms) plus k (-2 ln 2)
-/// in two parts (a 21-bit immediate and a constant). Measured: within 0.86 ulp (0.9
-/// over every binade).
+/// in two parts (a 21-bit immediate and a constant). Measured: within 0.86 ulp.
 template <class ReciprocalOf = Reciprocal>
 CUNUM_HOST_DEVICE inline double minus_two_log(double u, ReciprocalOf reciprocal = {}) {
   // Adding 1 - 0.7071 to the mantissa carries into the exponent exactly where
