@@ -31,10 +31,12 @@ std::vector<MonteCarloOption<T>> book() {
 }
 
 // The custom functor's estimates and the library payoff's, same settings otherwise.
+// `one_path_payoff` bounds what one path may add to the price's sum where the two may
+// decide a path's fate differently by rounding (0 where nothing is decided).
 template <class T, class Payoff>
 void expect_same_as_library(Backend backend, MonteCarloPayoff library, const Payoff& payoff, MonteCarloSettings s,
                             const std::vector<MonteCarloOption<T>>& options, const char* what,
-                            const std::vector<MonteCarloEstimate<T>>* reference = nullptr) {
+                            double one_path_payoff = 0) {
   s.payoff = MonteCarloPayoff::custom;
   const MonteCarloPricer<T> custom(s, backend);
   const auto batch = custom.load(options);
@@ -48,10 +50,10 @@ void expect_same_as_library(Backend backend, MonteCarloPayoff library, const Pay
     estimates = results.to_host();
   }
   s.payoff = library;
-  const auto expected = reference != nullptr ? *reference : MonteCarloPricer<T>(s, backend).price(options);
+  const auto expected = MonteCarloPricer<T>(s, backend).price(options);
   for (std::size_t i = 0; i < options.size(); ++i) {
     const double tolerance = (sizeof(T) == 4 ? 1e-4 : 1e-9) * std::abs(double(expected[i].price)) +
-                             2e-3 * double(expected[i].standard_error) + 1e-12;
+                             2e-3 * double(expected[i].standard_error) + 1e-12 + one_path_payoff / double(s.paths);
     EXPECT_NEAR(estimates[i].price, expected[i].price, tolerance) << what << " option " << i;
     EXPECT_NEAR(estimates[i].standard_error, expected[i].standard_error,
                 1e-2 * double(expected[i].standard_error) + 1e-12)
@@ -87,8 +89,14 @@ TYPED_TEST(MonteCarloCustom, FunctorsPriceAsTheLibraryOnTheCpu) {
     expect_same_as_library<T>(Backend::cpu, MonteCarloPayoff::asian_arithmetic, cunum::testing::AsianPayoff<T>{}, s,
                               options, "asian");
     s.control_variate = true;  // the terminal asset for both
+    // The library knocks a path out on log2(S/S0) against log2(B/S0), the functor on S
+    // against B: in float, a date within an ulp of the barrier (about one run in 300)
+    // is knocked out by one and not the other, a swing of at most B - K over the paths.
+    // Double's ulp makes that 2^29 times rarer.
+    const double one_knock_out = sizeof(T) == 4 ? 140.0 - 80.0 : 0.0;
     expect_same_as_library<T>(Backend::cpu, MonteCarloPayoff::up_and_out,
-                              cunum::testing::UpAndOutPayoff<T>{barriers.data()}, s, options, "up-and-out");
+                              cunum::testing::UpAndOutPayoff<T>{barriers.data()}, s, options, "up-and-out",
+                              one_knock_out);
   }
 }
 
