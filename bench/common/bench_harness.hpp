@@ -80,6 +80,9 @@ struct PairedMedians {
 PairedMedians compare_device_ms(const BenchOptions& options, StreamHandle stream,
                                 const std::function<void()>& ours, const std::function<void()>& peer,
                                 DeviceTiming timing = DeviceTiming::host_call, int calls_per_graph = 1);
+// Launches one warp that does nothing on `stream`: the least that a call launching a
+// kernel can cost under any DeviceTiming, the floor of fixed-cost rows.
+void launch_empty_kernel(StreamHandle stream);
 // The same for synchronous host work, timed with std::chrono::steady_clock.
 double median_host_ms(const BenchOptions& options, const std::function<void()>& run);
 

@@ -37,6 +37,8 @@ __global__ void hold_stream_kernel(const volatile int* release, volatile int* ti
   }
 }
 
+__global__ void empty_kernel() {}
+
 // Holds a stream with hold_stream_kernel while work is enqueued behind it, so that the
 // events around the work measure the GPU alone (the blocking kernel of NVIDIA's nvbench).
 class StreamHold {
@@ -170,6 +172,10 @@ std::vector<double> interleaved_medians(const BenchOptions& options, StreamHandl
 }
 
 }  // namespace
+
+void launch_empty_kernel(StreamHandle stream) {
+  detail::launch_kernel(empty_kernel, "empty_kernel", {dim3(1), dim3(32), 0, stream});
+}
 
 const char* to_string(DeviceTiming timing) noexcept {
   switch (timing) {

@@ -193,8 +193,16 @@ void european_case(const Context& context, std::int64_t option_count, std::int64
   }
 }
 
-// The reference work's curves: options x paths/option, Gpaths/s per shape.
+// The reference work's curves: options x paths/option, Gpaths/s per shape, after
+// their floor: an empty kernel timed the same way (host launch included).
 void shapes_section(const Context& context) {
+  {
+    const cunum::Stream stream;
+    BenchRow floor = bench_row(kModule, "an empty kernel (one warp), the floor of every shape", "-", 0);
+    floor.median_ms = median_device_ms(context.options, stream.get(), [&] { launch_empty_kernel(stream.get()); });
+    floor.note = "2^20 paths at this time would be " + gpaths(double(std::int64_t{1} << 20), floor.median_ms);
+    context.report.add(floor);
+  }
   const std::int64_t option_counts[] = {1, 64, 256, 4096, 65536};
   const std::int64_t max_total = context.options.quick ? (std::int64_t{1} << 24) : (std::int64_t{1} << 32);
   for (std::int64_t options : option_counts) {
@@ -225,7 +233,9 @@ void shapes_section(const Context& context) {
 // enqueue (validation, the stream's workspace, the launch; the launches past 2^20
 // paths); the second less the third is what the GPU spends starting the call's
 // kernels. A captured call runs the launch chain on chunk sums the graph allocates
-// and frees (no zeroing: the chain has no arrival counters).
+// and frees (no zeroing: the chain has no arrival counters). Beside each row, timed
+// the same way and interleaved: an empty kernel, the least any call that launches one
+// can cost (the batch-shape curve's floor).
 template <class T>
 void fixed_cost_rows(const Context& context) {
   constexpr int kGraphCalls = 16;
@@ -239,8 +249,12 @@ void fixed_cost_rows(const Context& context) {
     for (const DeviceTiming timing : {DeviceTiming::host_call, DeviceTiming::gpu_only, DeviceTiming::graph_replay}) {
       BenchRow row = bench_row(kModule, std::string("one european call, ") + to_string(timing), precision_name<T>(),
                                paths);
-      row.median_ms = median_device_ms(context.options, stream.get(),
-                                       [&] { pricer.price(batch, results.data(), stream.get()); }, timing, kGraphCalls);
+      const PairedMedians medians = compare_device_ms(
+          context.options, stream.get(), [&] { pricer.price(batch, results.data(), stream.get()); },
+          [&] { launch_empty_kernel(stream.get()); }, timing, kGraphCalls);
+      row.median_ms = medians.ours_ms;
+      row.peer = "an empty kernel (one warp), timed the same way";
+      row.peer_median_ms = medians.peer_ms;
       row.bytes_moved = double(paths) * sizeof(T);
       row.note = gpaths(double(paths), row.median_ms) + ", " + std::to_string(paths) + " paths";
       if (timing == DeviceTiming::graph_replay) row.note += ", " + std::to_string(kGraphCalls) + " calls a graph";

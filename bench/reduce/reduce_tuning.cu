@@ -14,8 +14,6 @@ ReduceVariant variant() {
           Policy::blocks_per_multiprocessor, &detail::launch_single_pass<Policy, float, ReduceOp::sum>};
 }
 
-__global__ void empty_kernel() {}
-
 }  // namespace
 
 // The first is the library's policy for the newest tuned architecture (sm_90); the
@@ -34,10 +32,6 @@ BareReduceWorkspace::BareReduceWorkspace(int blocks_per_multiprocessor, StreamHa
   blocks_done = DeviceBuffer<unsigned int>(1, stream);
   blocks_done.fill_bytes_async(0);
   scratch = {partials.data(), blocks_done.data(), device.multiprocessor_count, device.arch};
-}
-
-void launch_empty_kernel(StreamHandle stream) {
-  detail::launch_kernel(empty_kernel, "empty_kernel", {dim3(1), dim3(32), 0, stream});
 }
 
 }  // namespace cunum::bench

@@ -1,8 +1,7 @@
 #pragma once
 // Tuning sweep: policies of the production single-pass kernel (block size, blocks
 // per SM, 16-byte loads in flight) for float sums, instantiated from the library's
-// kernel template, and an empty kernel: the floor a CUDA-event timing of one launch
-// can reach.
+// kernel template.
 
 #include <cstdint>
 #include <string>
@@ -33,7 +32,5 @@ struct BareReduceWorkspace {
   DeviceBuffer<unsigned int> blocks_done;
   detail::ReduceScratch scratch;
 };
-
-void launch_empty_kernel(StreamHandle stream);
 
 }  // namespace cunum::bench
