@@ -141,6 +141,15 @@ void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, GridSid
 }
 
 template <class T>
+void launch_poisson_quarter_pair_lines(const PoissonDevice& device, GridSide side, std::int64_t n, const T* twiddles,
+                                       const LineGeometry& g, std::int64_t pitch, const T* grid,
+                                       PoissonComplex<T>* lines, StreamHandle stream) {
+  using Complex = CufftComplex<T>;
+  launch_lines_from_grid(device, "poisson_quarter_pair_lines_kernel", QuarterPairLine<T, Complex>{side, n, twiddles},
+                         g, pitch, grid, reinterpret_cast<Complex*>(lines), stream);
+}
+
+template <class T>
 void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                       const PoissonComplex<T>* lines, T* grid, StreamHandle stream) {
@@ -219,6 +228,9 @@ void launch_poisson_sums(const PoissonDevice& device, std::int64_t batch, std::i
   template void launch_poisson_cosine_inverse_spectrum(const PoissonDevice&, GridSide, std::int64_t, const T*,      \
                                                        const LineGeometry&, std::int64_t, const T*,                 \
                                                        PoissonComplex<T>*, StreamHandle);                           \
+  template void launch_poisson_quarter_pair_lines(const PoissonDevice&, GridSide, std::int64_t, const T*,         \
+                                                  const LineGeometry&, std::int64_t, const T*, PoissonComplex<T>*, \
+                                                  StreamHandle);                                                   \
   template void launch_poisson_wall_coefficients(const PoissonDevice&, WallLine, GridSide, std::int64_t, const T*,  \
                                                  const LineGeometry&, std::int64_t, const PoissonComplex<T>*, T*,   \
                                                  StreamHandle);                                                     \

@@ -73,6 +73,15 @@ struct ExtendedLine {
   }
 };
 
+// A complex line sample of the wall steps as cuFFT's complex type.
+template <class Complex, class T>
+__device__ __forceinline__ Complex as_complex(HalfSpectrumValue<T> z) {
+  Complex value;
+  value.x = z.re;
+  value.y = z.im;
+  return value;
+}
+
 // DCT-III (the Neumann inverse, the mixed vertex axes' forward): the half spectrum
 // whose C2R is the shuffled DCT-III of the line's values (taken as `side` says).
 template <class T, class Complex>
@@ -85,11 +94,23 @@ struct CosineInverseSpectrum {
   __device__ Complex operator()(std::int64_t k, const Fetch& fetch) const {
     const auto sample = [&](std::int64_t i) { return on_grid_side<T>(side, n, i, fetch); };
     const T mirror = k == 0 ? T(0) : sample(n - k);
-    const HalfSpectrumValue<T> z = cosine_inverse_mode(twiddles[2 * k], twiddles[2 * k + 1], sample(k), mirror);
-    Complex mode;
-    mode.x = z.re;
-    mode.y = z.im;
-    return mode;
+    return as_complex<Complex>(cosine_inverse_mode(twiddles[2 * k], twiddles[2 * k + 1], sample(k), mirror));
+  }
+};
+
+// DCT-IV by pairs (quarter_pairs): complex sample j of the C2C's input from grid points
+// 2j and n - 1 - 2j (taken as `side` says) and twiddle n + j.
+template <class T, class Complex>
+struct QuarterPairLine {
+  using Value = Complex;
+  GridSide side;
+  std::int64_t n;
+  const T* twiddles;
+  template <class Fetch>
+  __device__ Complex operator()(std::int64_t j, const Fetch& fetch) const {
+    const auto sample = [&](std::int64_t i) { return on_grid_side<T>(side, n, i, fetch); };
+    return as_complex<Complex>(
+        quarter_pair_sample(sample(2 * j), sample(n - 1 - 2 * j), twiddles[2 * (n + j)], twiddles[2 * (n + j) + 1]));
   }
 };
 
@@ -444,7 +465,10 @@ __global__ void __launch_bounds__(Policy::block_threads)
 //   cosine: mode k (k <= n / 2) holds DCT-II coefficients k and n - k; the inverse
 //           spectrum's mode k needs those two, so it is written in place.
 //   the transforms that are their own inverse (DST-I, DCT-I, DCT-IV): the R2C input
-//           made of the divided coefficients, into `extended`.
+//           made of the divided coefficients, into `extended`; DCT-IV by pairs: mode m
+//           holds coefficients 2m and n - 1 - 2m, the pair of the C2C's input sample m,
+//           written as a complex value to `extended`, which may be `spectrum` itself
+//           (each thread reads mode m before it writes sample m).
 //   a forward DCT-III (dct3_forward: the mixed axes at vertices): its C2R's line in
 //           `extended` holds coefficient cosine_shuffle_source(n, e) at sample e, and
 //           the DCT-II back takes the coefficients in that order (C2rLineSamples, then
@@ -467,6 +491,12 @@ __global__ void __launch_bounds__(Policy::block_threads)
     const auto divided = [&](std::int64_t i) {
       return coefficient.coefficient(i, line) * division.factor(i, m_lane, m_block);
     };
+    if (p.line == WallLine::quarter_pairs) {
+      const QuarterPairLine<T, Complex> pair{GridSide{}, p.n, p.twiddles};
+      Complex* target = reinterpret_cast<Complex*>(extended) + r * (p.length / 2);
+      for (std::int64_t m = threadIdx.x; m < p.half; m += blockDim.x) target[m] = pair(m, divided);
+      continue;
+    }
     if (p.line != WallLine::cosine) {
       const ExtendedLine<T> extend{p.line, GridSide{}, p.n};
       T* target = extended + r * p.length;

@@ -61,9 +61,11 @@ struct WallPass {
   GridSide grid_side;
   std::int64_t n;                          // grid points on the axis
   std::int64_t length;                     // the R2C's length: 2(n + 1), 2(n - 1), n or 2n by `line`
-  std::int64_t half;
+                                           // (quarter_pairs: n, the reals of its C2C's n / 2 values)
+  std::int64_t half;                       // modes a line: length / 2 + 1 (quarter_pairs: n / 2)
   std::int64_t lines;
-  // cosine: (cos, sin)(pi k / 2n); quarter_cosine: (cos, sin)(pi (2k + 1) / 4n); k < n, interleaved
+  // (cos, sin) of line_twiddle_angle, interleaved: cosine pi k / 2n; quarter_cosine
+  // pi (2k + 1) / 4n; quarter_pairs coefficient k's, then sample j's at n + j
   const T* twiddles;
 };
 
@@ -153,8 +155,17 @@ void launch_poisson_cosine_inverse_spectrum(const PoissonDevice& device, GridSid
                                             const T* twiddles, const LineGeometry& g, std::int64_t pitch,
                                             const T* grid, PoissonComplex<T>* lines, StreamHandle stream);
 
+// DCT-IV by pairs (quarter_pairs): lines[r * pitch + j] = the pre-twiddled pair j of
+// line r's n values (taken as `side` says), j < pitch = n / 2, the input of its C2C;
+// `twiddles` the pass's (line_twiddle_angle: sample j's at n + j).
+template <class T>
+void launch_poisson_quarter_pair_lines(const PoissonDevice& device, GridSide side, std::int64_t n, const T* twiddles,
+                                       const LineGeometry& g, std::int64_t pitch, const T* grid,
+                                       PoissonComplex<T>* lines, StreamHandle stream);
+
 // Grid point i of each line = real coefficient i (written as `side` says) of the
-// transform `line` names, from the line's half spectrum at lines + r * pitch.
+// transform `line` names, from the line's half spectrum (quarter_pairs: its C2C's
+// output) at lines + r * pitch.
 template <class T>
 void launch_poisson_wall_coefficients(const PoissonDevice& device, WallLine line, GridSide side, std::int64_t n,
                                       const T* twiddles, const LineGeometry& g, std::int64_t pitch,

@@ -13,8 +13,10 @@
 //                           in and out (DST-II / DST-III), its coefficients reversed;
 //   mixed, at vertices      the Neumann pass run the other way (DCT-III forward, DCT-II
 //                           back), the grid's samples reversed for dirichlet_neumann;
-//   mixed, at cells         DCT-IV: Makhoul's DCT-II of the line padded to 2n, its odd
-//                           modes; its own inverse; (-1)^i for dirichlet_neumann (DST-IV).
+//   mixed, at cells         DCT-IV: for even n (>= 4), one complex DFT of n / 2
+//                           pre-twiddled pairs (x_2j + i x_{n-1-2j}) and a twiddle; for odd
+//                           n, Makhoul's DCT-II of the line padded to 2n, its odd modes;
+//                           its own inverse; (-1)^i for dirichlet_neumann (DST-IV).
 // Where a pass keeps its coefficients reversed, its axis's eigenvalue table here is
 // reversed to match. The pencil kernels serve both walls at vertices (not the mixed
 // ones) and both walls at cells.
@@ -82,6 +84,10 @@ struct Cufft<float> {
   static constexpr cufftType inverse_type = CUFFT_C2R;
   static cufftResult forward(cufftHandle plan, float* in, Complex* out) { return cufftExecR2C(plan, in, out); }
   static cufftResult inverse(cufftHandle plan, Complex* in, float* out) { return cufftExecC2R(plan, in, out); }
+  static constexpr cufftType complex_type = CUFFT_C2C;
+  static cufftResult complex_forward(cufftHandle plan, Complex* in, Complex* out) {
+    return cufftExecC2C(plan, in, out, CUFFT_FORWARD);
+  }
 };
 template <>
 struct Cufft<double> {
@@ -90,6 +96,10 @@ struct Cufft<double> {
   static constexpr cufftType inverse_type = CUFFT_Z2D;
   static cufftResult forward(cufftHandle plan, double* in, Complex* out) { return cufftExecD2Z(plan, in, out); }
   static cufftResult inverse(cufftHandle plan, Complex* in, double* out) { return cufftExecZ2D(plan, in, out); }
+  static constexpr cufftType complex_type = CUFFT_Z2Z;
+  static cufftResult complex_forward(cufftHandle plan, Complex* in, Complex* out) {
+    return cufftExecZ2Z(plan, in, out, CUFFT_FORWARD);
+  }
 };
 
 // Where the values of an array sit: problem b, grid point (i0, i1, i2) is element
@@ -118,8 +128,9 @@ class PoissonCuda final : public PoissonBackend<T> {
   using Complex = typename Library::Complex;
 
   // A wall axis's pass: its kernel parameters and its plans: the R2C of its lines'
-  // length, and for the cosine passes the C2R of n (a transform that is its own inverse
-  // runs its R2C both ways, unless it folds: then a C2R of its extension's length).
+  // length (quarter_pairs: the C2C of n / 2), and for the cosine passes the C2R of n (a
+  // transform that is its own inverse runs its R2C both ways, unless it folds: then a
+  // C2R of its extension's length).
   struct Wall {
     WallPass<T> pass;
     LineGeometry on_grid;          // the lines in the caller's grid order
@@ -199,7 +210,7 @@ class PoissonCuda final : public PoissonBackend<T> {
         auto first = host_eigenvalues_.begin() + layout.eigen_offset[a];
         std::reverse(first, first + p.n);
       }
-      p.half = p.length / 2 + 1;
+      p.half = p.line == WallLine::quarter_pairs ? p.n / 2 : p.length / 2 + 1;
       p.lines = layout.batch * (layout.points / p.n);
       int others[2], other = 0;
       for (int j = 0; j < kPoissonAxes; ++j) {
@@ -211,7 +222,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       p.twiddles = nullptr;
       if (line_has_twiddles(p.line)) {
         twiddle_offsets_[w] = static_cast<std::int64_t>(host_twiddles_.size());
-        for (std::int64_t k = 0; k < p.n; ++k) {
+        for (std::int64_t k = 0; k < line_twiddle_count(p.line, p.n); ++k) {
           const double angle = line_twiddle_angle(p.line, p.n, k);
           host_twiddles_.push_back(static_cast<T>(std::cos(angle)));
           host_twiddles_.push_back(static_cast<T>(std::sin(angle)));
@@ -231,7 +242,11 @@ class PoissonCuda final : public PoissonBackend<T> {
       wall.in_place_lines = in_place;
       wall.line_pitch = in_place ? 2 * p.half : p.length;
       long long length = p.length, half = p.half, n = p.n, pitch = wall.line_pitch;
-      wall.r2c = plan(1, &length, &pitch, 1, pitch, &half, 1, p.half, Library::forward_type, p.lines);
+      if (p.line == WallLine::quarter_pairs) {  // in place in the line array (spectrum_of)
+        wall.r2c = plan(1, &half, &half, 1, p.half, &half, 1, p.half, Library::complex_type, p.lines);
+      } else {
+        wall.r2c = plan(1, &length, &pitch, 1, pitch, &half, 1, p.half, Library::forward_type, p.lines);
+      }
       // The cosine pass's DCT-III; a folded wall at vertices back (the C2R of its
       // extensions' imaginary or real half spectra: DST-I, DCT-I).
       if (p.line == WallLine::cosine || (in_place && is_extension(p.line))) {
@@ -239,7 +254,7 @@ class PoissonCuda final : public PoissonBackend<T> {
         wall.c2r = plan(1, &c2r_length, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
       }
       const auto reals = static_cast<std::size_t>(in_place ? 0 : p.lines * p.length);
-      const auto modes = static_cast<std::size_t>(p.lines * p.half);
+      const auto modes = static_cast<std::size_t>(p.line == WallLine::quarter_pairs ? 0 : p.lines * p.half);
       line_reals = reals > line_reals ? reals : line_reals;
       complex_values = modes > complex_values ? modes : complex_values;
     }
@@ -390,6 +405,14 @@ class PoissonCuda final : public PoissonBackend<T> {
     return wall.in_place_lines ? reinterpret_cast<T*>(complex_.data()) : line_real_.data();
   }
 
+  // Where a line pass's DFT leaves its modes: the complex array, or for quarter_pairs,
+  // whose C2C runs in place, its line array (so a grid of such walls alone needs no
+  // complex array).
+  PoissonComplex<T>* spectrum_of(const Wall& wall) {
+    return wall.pass.line == WallLine::quarter_pairs ? reinterpret_cast<PoissonComplex<T>*>(lines_of(wall))
+                                                     : spectrum();
+  }
+
   // A wall pass is four steps, split so that the last axis of a grid without periodic
   // axes can turn around on its lines: transform_lines (the lines from `source`, the
   // caller's grid or the coefficient array as `geometry` says, and their forward DFT),
@@ -405,8 +428,31 @@ class PoissonCuda final : public PoissonBackend<T> {
       CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
       return;
     }
-    launch_poisson_wall_lines(device_, p.line, p.grid_side, p.n, geometry, wall.line_pitch, source, lines_of(wall),
-                              stream);
+    make_lines(wall, p.grid_side, geometry, source, stream);
+    forward_lines(wall);
+  }
+
+  // A pass's forward DFT input from `source` (the grid's values taken as `side` says):
+  // its R2C's lines, or quarter_pairs' complex pairs.
+  void make_lines(const Wall& wall, GridSide side, const LineGeometry& geometry, const T* source,
+                  StreamHandle stream) {
+    const WallPass<T>& p = wall.pass;
+    if (p.line == WallLine::quarter_pairs) {
+      launch_poisson_quarter_pair_lines(device_, side, p.n, p.twiddles, geometry, p.half, source,
+                                        reinterpret_cast<PoissonComplex<T>*>(lines_of(wall)), stream);
+      return;
+    }
+    launch_poisson_wall_lines(device_, p.line, side, p.n, geometry, wall.line_pitch, source, lines_of(wall), stream);
+  }
+
+  // The forward DFT of a pass's lines: its R2C into the complex array, or quarter_pairs'
+  // C2C in place.
+  void forward_lines(const Wall& wall) {
+    if (wall.pass.line == WallLine::quarter_pairs) {
+      Complex* pairs = reinterpret_cast<Complex*>(lines_of(wall));
+      CUNUM_CHECK(Library::complex_forward(wall.r2c->get(), pairs, pairs));
+      return;
+    }
     CUNUM_CHECK(Library::forward(wall.r2c->get(), lines_of(wall), complex_.data()));
   }
 
@@ -419,13 +465,14 @@ class PoissonCuda final : public PoissonBackend<T> {
       return;
     }
     launch_poisson_wall_coefficients(device_, p.line, GridSide{}, p.n, p.twiddles, wall.on_coefficients, p.half,
-                                     static_cast<const PoissonComplex<T>*>(spectrum()), coefficients_.data(), stream);
+                                     static_cast<const PoissonComplex<T>*>(spectrum_of(wall)), coefficients_.data(),
+                                     stream);
   }
 
   // The last pass's coefficients divided and turned into its inverse's lines.
   void turn_around(const Wall& wall, StreamHandle stream) {
-    launch_poisson_turnaround(device_, wall.pass, wall.on_coefficients, division(wall.on_coefficients), spectrum(),
-                              lines_of(wall), stream);
+    launch_poisson_turnaround(device_, wall.pass, wall.on_coefficients, division(wall.on_coefficients),
+                              spectrum_of(wall), lines_of(wall), stream);
   }
 
   // The inverse's input from the coefficient array: the DCT-III's half spectrum (the
@@ -439,8 +486,7 @@ class PoissonCuda final : public PoissonBackend<T> {
                                              source, spectrum(), stream);
       return;
     }
-    launch_poisson_wall_lines(device_, p.line, GridSide{}, p.n, wall.on_coefficients, wall.line_pitch, source,
-                              lines_of(wall), stream);
+    make_lines(wall, GridSide{}, wall.on_coefficients, source, stream);
   }
 
   void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
@@ -452,9 +498,9 @@ class PoissonCuda final : public PoissonBackend<T> {
                                       static_cast<const T*>(lines_of(wall)), target, stream);
       return;
     }
-    CUNUM_CHECK(Library::forward(wall.r2c->get(), lines_of(wall), complex_.data()));
+    forward_lines(wall);
     launch_poisson_wall_coefficients(device_, p.line, p.grid_side, p.n, p.twiddles, geometry, p.half,
-                                     static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
+                                     static_cast<const PoissonComplex<T>*>(spectrum_of(wall)), target, stream);
   }
 
   LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {

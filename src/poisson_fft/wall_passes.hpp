@@ -18,7 +18,7 @@ struct WallPassKind {
   WallLine line;
   bool dct3_forward;         // cosine: DCT-III forward, DCT-II back
   GridSide grid_side;
-  std::int64_t length;       // the R2C's length
+  std::int64_t length;       // the R2C's length (quarter_pairs: the reals of its C2C's n / 2 values)
   // The pass's coefficients are the transform's reversed (alternating signs): the
   // axis's eigenvalue table is reversed to match.
   bool reversed_coefficients;
@@ -30,8 +30,8 @@ struct WallPassKind {
 //   sine_cell              cosine, n, alternating (DST-II / DST-III)
 //   cosine_quarter_vertex  cosine, n, DCT-III forward
 //   sine_quarter_vertex    cosine, n, DCT-III forward, reversed (DST-III / DST-II)
-//   cosine_quarter_cell    quarter_cosine, 2n
-//   sine_quarter_cell      quarter_cosine, 2n, alternating (DST-IV)
+//   cosine_quarter_cell    quarter_pairs, n (a C2C of n / 2); odd n or n = 2: quarter_cosine, 2n
+//   sine_quarter_cell      the same, alternating (DST-IV)
 inline WallPassKind wall_pass_kind(AxisTransform transform, std::int64_t n) {
   const bool alternating = transform == AxisTransform::sine_cell || transform == AxisTransform::sine_quarter_cell;
   const bool dct3_forward =
@@ -41,7 +41,9 @@ inline WallPassKind wall_pass_kind(AxisTransform transform, std::int64_t n) {
     case AxisTransform::sine_vertex: return {WallLine::odd_extension, false, side, 2 * (n + 1), false};
     case AxisTransform::cosine_vertex: return {WallLine::even_extension, false, side, 2 * (n - 1), false};
     case AxisTransform::sine_quarter_cell:
-    case AxisTransform::cosine_quarter_cell: return {WallLine::quarter_cosine, false, side, 2 * n, alternating};
+    case AxisTransform::cosine_quarter_cell:
+      if (n % 2 == 0 && n >= 4) return {WallLine::quarter_pairs, false, side, n, alternating};
+      return {WallLine::quarter_cosine, false, side, 2 * n, alternating};
     default: return {WallLine::cosine, dct3_forward, side, n, alternating};
   }
 }

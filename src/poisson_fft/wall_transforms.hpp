@@ -30,9 +30,16 @@
 //   s_j = (-1)^j: RODFT10(x)_k = REDFT10(s x)_{n-1-k} and RODFT01(X) = s REDFT01(X
 //   reversed). So a Dirichlet axis at cells is a Neumann one whose grid samples are
 //   multiplied by s on the way in and out, its coefficients in reverse order.
-// - DCT-IV (REDFT11): the odd outputs of the DCT-II of length 2n of x padded with n
-//   zeros, Y_k = REDFT10_2n(x, 0)_{2k+1}: Makhoul's steps at length 2n. DST-IV (RODFT11)
-//   is RODFT11(x)_k = REDFT11(s x)_{n-1-k}, the same signs and reversal.
+// - DCT-IV (REDFT11), n even (n >= 4): one complex DFT of n / 2 points (the usual
+//   algorithm; e.g. H. S. Malvar, "Signal Processing with Lapped Transforms", Artech
+//   House, 1992). The pairs z_j = (x_{2j} + i x_{n-1-2j}) exp(-i pi (4j + 1) / 4n),
+//   j < n / 2, their DFT Z, and w_m = Z_m exp(-i pi m / n) give Y_{2m} = 2 Re w_m and
+//   Y_{n-1-2m} = -2 Im w_m: coefficients 2m and n - 1 - 2m come from mode m alone, and
+//   the inverse (DCT-IV again) takes them as the same pair. Odd n and n = 2 (whose C2C
+//   would be of one point): the odd outputs of the DCT-II of length 2n of x padded with
+//   n zeros, Y_k = REDFT10_2n(x, 0)_{2k+1} (Makhoul's steps at length 2n, twice the
+//   data). DST-IV (RODFT11) is RODFT11(x)_k = REDFT11(s x)_{n-1-k}, the same signs and
+//   reversal.
 // - The mixed axes at vertices: DCT-III forward and DCT-II back (neumann_dirichlet), and
 //   RODFT01(x) = s REDFT01(x reversed), RODFT10(c) = REDFT10(s c) reversed
 //   (dirichlet_neumann: the signs cancel between the two, the reversals stay).
@@ -117,6 +124,27 @@ CUNUM_HOST_DEVICE inline std::int64_t quarter_shuffle_source(std::int64_t n, std
   return i < n ? i : -1;
 }
 
+// DCT-IV by pairs: the mode m < n / 2 that coefficient k comes from (k = 2m or
+// n - 1 - 2m), which is also the pair the inverse's sample m takes.
+CUNUM_HOST_DEVICE inline std::int64_t quarter_pair_mode(std::int64_t n, std::int64_t k) {
+  return k % 2 == 0 ? k / 2 : (n - 1 - k) / 2;
+}
+
+// DCT-IV coefficient k from its mode Z_m = (re, im) and (cos, sin)(pi m / n),
+// m = quarter_pair_mode(n, k): 2 Re w_m (k even) or -2 Im w_m (k odd), w_m = Z_m e^{-i pi m / n}.
+template <class T>
+CUNUM_HOST_DEVICE inline T quarter_pair_coefficient(std::int64_t k, T cos_twiddle, T sin_twiddle, T re, T im) {
+  return k % 2 == 0 ? 2 * (cos_twiddle * re + sin_twiddle * im) : 2 * (sin_twiddle * re - cos_twiddle * im);
+}
+
+// Sample j of the complex line whose DFT of n / 2 points gives DCT-IV: (even + i odd)
+// exp(-i pi (4j + 1) / 4n), from even = x_{2j}, odd = x_{n-1-2j} and that angle's
+// (cos, sin).
+template <class T>
+CUNUM_HOST_DEVICE inline HalfSpectrumValue<T> quarter_pair_sample(T even, T odd, T cos_twiddle, T sin_twiddle) {
+  return {even * cos_twiddle + odd * sin_twiddle, odd * cos_twiddle - even * sin_twiddle};
+}
+
 // --- a wall pass, as the CUDA backend composes the steps above ---
 
 // How a wall pass makes its R2C input and reads its coefficients.
@@ -124,7 +152,8 @@ enum class WallLine {
   odd_extension,   // DST-I: the R2C of the odd extension, 2(n + 1); its own inverse
   even_extension,  // DCT-I: the R2C of the even extension, 2(n - 1); its own inverse
   cosine,          // Makhoul: DCT-II by an R2C of n, DCT-III by a C2R of n
-  quarter_cosine,  // DCT-IV: Makhoul's DCT-II of the line padded with n zeros, an R2C of 2n; its own inverse
+  quarter_cosine,  // DCT-IV, odd n and n = 2: Makhoul's DCT-II of the line padded with n zeros, an R2C of 2n; its own inverse
+  quarter_pairs,   // DCT-IV, even n >= 4: the complex DFT of n / 2 pre-twiddled pairs (a C2C); its own inverse
 };
 
 // What a pass does to its axis's grid samples, on the way in and on the way out (never
@@ -142,7 +171,8 @@ struct PassSample {
 };
 
 // Sample e of the R2C input `line` makes of a line's n values (a cosine line padded
-// beyond n with zeros, for an R2C in place).
+// beyond n with zeros, for an R2C in place). Not for quarter_pairs, whose samples are
+// complex (quarter_pair_sample).
 CUNUM_HOST_DEVICE inline PassSample line_sample(WallLine line, std::int64_t n, std::int64_t e) {
   switch (line) {
     case WallLine::odd_extension: {
@@ -173,6 +203,7 @@ CUNUM_HOST_DEVICE inline std::int64_t line_coefficient_mode(WallLine line, std::
     case WallLine::odd_extension: return sine_spectrum_index(k);
     case WallLine::even_extension: return k;
     case WallLine::quarter_cosine: return cosine_spectrum_index(2 * n, 2 * k + 1);
+    case WallLine::quarter_pairs: return quarter_pair_mode(n, k);
     default: return cosine_spectrum_index(n, k);
   }
 }
@@ -186,6 +217,7 @@ CUNUM_HOST_DEVICE inline T line_coefficient(WallLine line, std::int64_t n, std::
     case WallLine::odd_extension: return -im;
     case WallLine::even_extension: return re;
     case WallLine::quarter_cosine: return cosine_coefficient(2 * n, 2 * k + 1, cos_twiddle, sin_twiddle, re, im);
+    case WallLine::quarter_pairs: return quarter_pair_coefficient(k, cos_twiddle, sin_twiddle, re, im);
     default: return cosine_coefficient(n, k, cos_twiddle, sin_twiddle, re, im);
   }
 }
@@ -196,14 +228,26 @@ CUNUM_HOST_DEVICE constexpr bool is_extension(WallLine line) {
   return line == WallLine::odd_extension || line == WallLine::even_extension;
 }
 
-// Whether a pass of `line` takes twiddles, and the angle of its twiddle k < n:
-// pi k / 2n (cosine), pi (2k + 1) / 4n (quarter_cosine).
-inline bool line_has_twiddles(WallLine line) { return line == WallLine::cosine || line == WallLine::quarter_cosine; }
+// Whether a pass of `line` takes twiddles, how many, and the angle of twiddle k:
+// coefficient k's, k < n: pi k / 2n (cosine), pi (2k + 1) / 4n (quarter_cosine),
+// pi quarter_pair_mode(n, k) / n (quarter_pairs); then, for quarter_pairs only, sample
+// j's at k = n + j, j < n / 2: pi (4j + 1) / 4n.
+inline bool line_has_twiddles(WallLine line) {
+  return line == WallLine::cosine || line == WallLine::quarter_cosine || line == WallLine::quarter_pairs;
+}
+inline std::int64_t line_twiddle_count(WallLine line, std::int64_t n) {
+  return line == WallLine::quarter_pairs ? n + n / 2 : n;
+}
 inline double line_twiddle_angle(WallLine line, std::int64_t n, std::int64_t k) {
   constexpr double kPi = 3.14159265358979323846;
   const double size = static_cast<double>(n);
-  return line == WallLine::quarter_cosine ? kPi * static_cast<double>(2 * k + 1) / (4.0 * size)
-                                          : kPi * static_cast<double>(k) / (2.0 * size);
+  switch (line) {
+    case WallLine::quarter_cosine: return kPi * static_cast<double>(2 * k + 1) / (4.0 * size);
+    case WallLine::quarter_pairs:
+      return k < n ? kPi * static_cast<double>(quarter_pair_mode(n, k)) / size
+                   : kPi * static_cast<double>(4 * (k - n) + 1) / (4.0 * size);
+    default: return kPi * static_cast<double>(k) / (2.0 * size);
+  }
 }
 
 // The element of a C2R's output line that holds grid point i of `line`'s transform:

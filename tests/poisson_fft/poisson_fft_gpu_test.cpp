@@ -237,7 +237,8 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 //   dirichlet at cells        DST-II / DST-III: the cosine pass with (-1)^i (pencils too)
 //   neumann at vertices       DCT-I: the even extension
 //   mixed at vertices         DCT-III forward, DCT-II back (reversed for dirichlet_neumann)
-//   mixed at cells            DCT-IV (DST-IV with (-1)^i): Makhoul at 2n
+//   mixed at cells            DCT-IV (DST-IV with (-1)^i): a C2C of n / 2 pre-twiddled pairs
+//                             (odd n and n = 2: Makhoul at 2n)
 template <class T>
 void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring centring, std::uint64_t& stream) {
   const PoissonOptions finite_difference = finite_difference_options();

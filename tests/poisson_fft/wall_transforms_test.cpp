@@ -2,7 +2,8 @@
 // host around FFTW's real DFTs exactly as the kernels run them around cuFFT's, against
 // FFTW's own real-to-real transforms: DST-I (RODFT00), DCT-I (REDFT00), DCT-II
 // (REDFT10), DCT-III (REDFT01), DST-II and DST-III (RODFT10, RODFT01) by signs and
-// reversal, DCT-IV (REDFT11) by Makhoul's steps at 2n, DST-IV (RODFT11), at even, odd,
+// reversal, DCT-IV (REDFT11) by Makhoul's steps at 2n and by a complex DFT of n / 2
+// pre-twiddled pairs, DST-IV (RODFT11), at even, odd,
 // prime and badly factored lengths; and every wall pass as the CUDA backend composes it
 // (wall_pass_kind and the per-sample steps its kernels call) around a division, against
 // FFTW's pair of kinds for that boundary and centring. This proves the pre- and
@@ -46,6 +47,9 @@ using cunum::detail::cosine_shuffle_source;
 using cunum::detail::cosine_spectrum_index;
 using cunum::detail::even_extension_source;
 using cunum::detail::odd_extension_source;
+using cunum::detail::quarter_pair_coefficient;
+using cunum::detail::quarter_pair_mode;
+using cunum::detail::quarter_pair_sample;
 using cunum::detail::quarter_shuffle_source;
 using cunum::detail::sine_spectrum_index;
 
@@ -79,6 +83,28 @@ std::vector<double> fftw_inverse(std::vector<std::complex<double>> spectrum, std
 }
 
 // (cos, sin)(pi k / 2n), as the CUDA backend tabulates them.
+std::vector<std::complex<double>> fftw_complex_forward(std::vector<std::complex<double>> v) {
+  std::vector<std::complex<double>> spectrum(v.size());
+  fftw_plan plan = fftw_plan_dft_1d(static_cast<int>(v.size()), reinterpret_cast<fftw_complex*>(v.data()),
+                                    reinterpret_cast<fftw_complex*>(spectrum.data()), FFTW_FORWARD, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return spectrum;
+}
+
+// The DFT of n / 2 of DCT-IV's pairs (quarter_pair_sample) of the values value(i), as
+// the quarter_pairs pass forms them (its twiddles from line_twiddle_angle).
+template <class Value>
+std::vector<std::complex<double>> quarter_pairs_spectrum(std::int64_t n, const Value& value) {
+  std::vector<std::complex<double>> pairs(static_cast<std::size_t>(n / 2));
+  for (std::int64_t j = 0; j < n / 2; ++j) {
+    const double angle = line_twiddle_angle(WallLine::quarter_pairs, n, n + j);
+    const auto z = quarter_pair_sample(value(2 * j), value(n - 1 - 2 * j), std::cos(angle), std::sin(angle));
+    pairs[j] = {z.re, z.im};
+  }
+  return fftw_complex_forward(pairs);
+}
+
 std::complex<double> twiddle(std::int64_t n, std::int64_t k) {
   const double angle = kPi * static_cast<double>(k) / (2.0 * static_cast<double>(n));
   return {std::cos(angle), std::sin(angle)};
@@ -148,6 +174,20 @@ std::vector<double> quarter_cosine_by_makhoul(const std::vector<double>& x) {
     const std::int64_t odd = 2 * k + 1;
     const std::complex<double> w = twiddle(2 * n, odd), v = spectrum[cosine_spectrum_index(2 * n, odd)];
     y[k] = cosine_coefficient(2 * n, odd, w.real(), w.imag(), v.real(), v.imag());
+  }
+  return y;
+}
+
+// DCT-IV by pairs, n even: coefficient k from mode quarter_pair_mode(n, k) of the
+// pairs' DFT.
+std::vector<double> quarter_cosine_by_pairs(const std::vector<double>& x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  const auto spectrum = quarter_pairs_spectrum(n, [&](std::int64_t i) { return x[i]; });
+  std::vector<double> y(x.size());
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double angle = line_twiddle_angle(WallLine::quarter_pairs, n, k);
+    const std::complex<double> mode = spectrum[quarter_pair_mode(n, k)];
+    y[k] = quarter_pair_coefficient(k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
   }
   return y;
 }
@@ -244,6 +284,21 @@ TEST(PoissonWallTransforms, QuarterWaveTransformsByMakhoulAtTwiceTheLength) {
   }
 }
 
+TEST(PoissonWallTransforms, QuarterWaveTransformsByPairsAtTheSameLength) {
+  for (std::int64_t n : kLengths) {
+    if (n % 2 != 0) continue;
+    const auto x = cunum::testing::random_vector<double>(static_cast<std::size_t>(n), 75 + n);
+    EXPECT_LE(relative_difference(quarter_cosine_by_pairs(x), fftw_real_to_real(x, FFTW_REDFT11)), 1e-13)
+        << "n = " << n;
+    EXPECT_LE(relative_difference(reversed(quarter_cosine_by_pairs(alternated(x))), fftw_real_to_real(x, FFTW_RODFT11)),
+              1e-13)
+        << "n = " << n;
+    std::vector<double> twice = quarter_cosine_by_pairs(quarter_cosine_by_pairs(x));
+    for (auto& v : twice) v /= static_cast<double>(2 * n);
+    EXPECT_LE(relative_difference(twice, x), 1e-13) << "n = " << n;
+  }
+}
+
 // The solve's sine passes keep their coefficients in the cosine pass's order (reversed)
 // and apply the signs on the grid side only: f -> s, cosine forward, divide by the
 // reversed eigenvalues, cosine back, -> s is the sine solve (cell: DST-II/III, and
@@ -291,6 +346,19 @@ std::vector<double> dct3_forward_line(const WallPassKind& kind, const std::vecto
   return fftw_inverse(spectrum, n);
 }
 
+// A pass's forward DFT of the values value(i) (make_lines, forward_lines): the R2C of
+// its line, or quarter_pairs' C2C of its pairs.
+template <class Value>
+std::vector<std::complex<double>> forward_spectrum(const WallPassKind& kind, std::int64_t n, const Value& value) {
+  if (kind.line == WallLine::quarter_pairs) return quarter_pairs_spectrum(n, value);
+  std::vector<double> line(static_cast<std::size_t>(kind.length));
+  for (std::int64_t e = 0; e < kind.length; ++e) {
+    const PassSample sample = line_sample(kind.line, n, e);
+    line[e] = sample.sign == 0 ? 0.0 : sample.sign * value(sample.source);
+  }
+  return fftw_forward(line);
+}
+
 // The pass's forward, as transform_lines and store_coefficients run it: the grid's
 // values f to the coefficients.
 std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<double>& f) {
@@ -305,12 +373,7 @@ std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<dou
     for (std::int64_t i = 0; i < n; ++i) c[i] = shuffled[cosine_shuffle_position(n, i)];
     return c;
   }
-  std::vector<double> line(static_cast<std::size_t>(kind.length));
-  for (std::int64_t e = 0; e < kind.length; ++e) {
-    const PassSample sample = line_sample(kind.line, n, e);
-    line[e] = sample.sign == 0 ? 0.0 : sample.sign * on_grid(sample.source);
-  }
-  const auto spectrum = fftw_forward(line);
+  const auto spectrum = forward_spectrum(kind, n, on_grid);
   for (std::int64_t k = 0; k < n; ++k) {
     const double angle = line_twiddle_angle(kind.line, n, k);
     const std::complex<double> mode = spectrum[line_coefficient_mode(kind.line, n, k)];
@@ -319,11 +382,11 @@ std::vector<double> pass_forward(const WallPassKind& kind, const std::vector<dou
   return c;
 }
 
-// The end of a pass's inverse from the R2C input `line` it made: the R2C and the
-// coefficients written to the grid's n values (inverse_transform_lines).
-std::vector<double> inverse_from_line(const WallPassKind& kind, std::int64_t n, const std::vector<double>& line) {
+// The end of a pass's inverse from the spectrum of the lines it made: the coefficients
+// written to the grid's n values (inverse_transform_lines).
+std::vector<double> inverse_from_spectrum(const WallPassKind& kind, std::int64_t n,
+                                          const std::vector<std::complex<double>>& spectrum) {
   std::vector<double> u(static_cast<std::size_t>(n));
-  const auto spectrum = fftw_forward(line);
   for (std::int64_t i = 0; i < n; ++i) {
     const PassSample at = grid_side_sample(kind.grid_side, n, i);
     const std::int64_t k = at.source;
@@ -332,6 +395,11 @@ std::vector<double> inverse_from_line(const WallPassKind& kind, std::int64_t n, 
     u[i] = at.sign * line_coefficient(kind.line, n, k, std::cos(angle), std::sin(angle), mode.real(), mode.imag());
   }
   return u;
+}
+
+// The same from the R2C input `line` it made.
+std::vector<double> inverse_from_line(const WallPassKind& kind, std::int64_t n, const std::vector<double>& line) {
+  return inverse_from_spectrum(kind, n, fftw_forward(line));
 }
 
 // The pass's inverse, as load_inverse_lines and inverse_transform_lines run it: the
@@ -355,12 +423,7 @@ std::vector<double> pass_inverse(const WallPassKind& kind, const std::vector<dou
     }
     return u;
   }
-  std::vector<double> line(static_cast<std::size_t>(kind.length));
-  for (std::int64_t e = 0; e < kind.length; ++e) {
-    const PassSample sample = line_sample(kind.line, n, e);
-    line[e] = sample.sign == 0 ? 0.0 : sample.sign * c[sample.source];
-  }
-  return inverse_from_line(kind, n, line);
+  return inverse_from_spectrum(kind, n, forward_spectrum(kind, n, [&](std::int64_t k) { return c[k]; }));
 }
 
 // FFTW's kinds for each wall transform (docs/poisson_fft.md's table), independent of the
