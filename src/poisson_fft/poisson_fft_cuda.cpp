@@ -149,7 +149,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     bool folds = false;
     bool slots = false;
     // The folded wall's lines are transformed in place in the complex array (lines_of),
-    // a line pitch of its half spectrum's reals; other line arrays have the R2C's length.
+    // a line pitch of its half spectrum's reals, and so are quarter_pairs' (their C2C in
+    // place: their lines, the complex array and the periodic spectrum are never needed at
+    // once); other line arrays have the R2C's length.
     bool in_place_lines = false;
     std::int64_t line_pitch = 0;
   };
@@ -238,11 +240,11 @@ class PoissonCuda final : public PoissonBackend<T> {
       Wall& wall = walls_[w];
       if (wall.pencils) continue;
       const WallPass<T>& p = wall.pass;
-      const bool in_place = w == folded_wall_;
+      const bool in_place = w == folded_wall_ || p.line == WallLine::quarter_pairs;
       wall.in_place_lines = in_place;
       wall.line_pitch = in_place ? 2 * p.half : p.length;
       long long length = p.length, half = p.half, n = p.n, pitch = wall.line_pitch;
-      if (p.line == WallLine::quarter_pairs) {  // in place in the line array (spectrum_of)
+      if (p.line == WallLine::quarter_pairs) {  // in place in the complex array
         wall.r2c = plan(1, &half, &half, 1, p.half, &half, 1, p.half, Library::complex_type, p.lines);
       } else {
         wall.r2c = plan(1, &length, &pitch, 1, pitch, &half, 1, p.half, Library::forward_type, p.lines);
@@ -254,7 +256,7 @@ class PoissonCuda final : public PoissonBackend<T> {
         wall.c2r = plan(1, &c2r_length, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
       }
       const auto reals = static_cast<std::size_t>(in_place ? 0 : p.lines * p.length);
-      const auto modes = static_cast<std::size_t>(p.line == WallLine::quarter_pairs ? 0 : p.lines * p.half);
+      const auto modes = static_cast<std::size_t>(p.lines * p.half);
       line_reals = reals > line_reals ? reals : line_reals;
       complex_values = modes > complex_values ? modes : complex_values;
     }
@@ -400,17 +402,9 @@ class PoissonCuda final : public PoissonBackend<T> {
 
  private:
   // A line pass's line array: the complex array itself for the folded wall (an R2C and
-  // a C2R in place), else the real one.
+  // a C2R in place) and quarter_pairs (a C2C in place), else the real one.
   T* lines_of(const Wall& wall) {
     return wall.in_place_lines ? reinterpret_cast<T*>(complex_.data()) : line_real_.data();
-  }
-
-  // Where a line pass's DFT leaves its modes: the complex array, or for quarter_pairs,
-  // whose C2C runs in place, its line array (so a grid of such walls alone needs no
-  // complex array).
-  PoissonComplex<T>* spectrum_of(const Wall& wall) {
-    return wall.pass.line == WallLine::quarter_pairs ? reinterpret_cast<PoissonComplex<T>*>(lines_of(wall))
-                                                     : spectrum();
   }
 
   // A wall pass is four steps, split so that the last axis of a grid without periodic
@@ -445,12 +439,11 @@ class PoissonCuda final : public PoissonBackend<T> {
     launch_poisson_wall_lines(device_, p.line, side, p.n, geometry, wall.line_pitch, source, lines_of(wall), stream);
   }
 
-  // The forward DFT of a pass's lines: its R2C into the complex array, or quarter_pairs'
-  // C2C in place.
+  // The forward DFT of a pass's lines into the complex array: its R2C, or quarter_pairs'
+  // C2C in place there.
   void forward_lines(const Wall& wall) {
     if (wall.pass.line == WallLine::quarter_pairs) {
-      Complex* pairs = reinterpret_cast<Complex*>(lines_of(wall));
-      CUNUM_CHECK(Library::complex_forward(wall.r2c->get(), pairs, pairs));
+      CUNUM_CHECK(Library::complex_forward(wall.r2c->get(), complex_.data(), complex_.data()));
       return;
     }
     CUNUM_CHECK(Library::forward(wall.r2c->get(), lines_of(wall), complex_.data()));
@@ -465,14 +458,13 @@ class PoissonCuda final : public PoissonBackend<T> {
       return;
     }
     launch_poisson_wall_coefficients(device_, p.line, GridSide{}, p.n, p.twiddles, wall.on_coefficients, p.half,
-                                     static_cast<const PoissonComplex<T>*>(spectrum_of(wall)), coefficients_.data(),
-                                     stream);
+                                     static_cast<const PoissonComplex<T>*>(spectrum()), coefficients_.data(), stream);
   }
 
   // The last pass's coefficients divided and turned into its inverse's lines.
   void turn_around(const Wall& wall, StreamHandle stream) {
-    launch_poisson_turnaround(device_, wall.pass, wall.on_coefficients, division(wall.on_coefficients),
-                              spectrum_of(wall), lines_of(wall), stream);
+    launch_poisson_turnaround(device_, wall.pass, wall.on_coefficients, division(wall.on_coefficients), spectrum(),
+                              lines_of(wall), stream);
   }
 
   // The inverse's input from the coefficient array: the DCT-III's half spectrum (the
@@ -500,7 +492,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     }
     forward_lines(wall);
     launch_poisson_wall_coefficients(device_, p.line, p.grid_side, p.n, p.twiddles, geometry, p.half,
-                                     static_cast<const PoissonComplex<T>*>(spectrum_of(wall)), target, stream);
+                                     static_cast<const PoissonComplex<T>*>(spectrum()), target, stream);
   }
 
   LineGeometry line_geometry(const WallPass<T>& p, const int others[2], const GridView& view) const {
