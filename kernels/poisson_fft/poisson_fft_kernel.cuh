@@ -480,7 +480,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   for (std::int64_t r = blockIdx.x; r < p.lines; r += gridDim.x) {
     const std::int64_t m_lane = r / g.lane_lines % g.n_lane, m_block = r / g.block_lines % g.n_block;
     if (p.dct3_forward) {
-      T* samples = extended + r * p.length;
+      T* samples = extended + r * p.line_pitch;
       for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) {
         samples[e] *= division.factor(cosine_shuffle_source(p.n, e), m_lane, m_block);
       }
@@ -493,13 +493,13 @@ __global__ void __launch_bounds__(Policy::block_threads)
     };
     if (p.line == WallLine::quarter_pairs) {
       const QuarterPairLine<T, Complex> pair{GridSide{}, p.n, p.twiddles};
-      Complex* target = reinterpret_cast<Complex*>(extended) + r * (p.length / 2);
+      Complex* target = reinterpret_cast<Complex*>(extended) + r * (p.line_pitch / 2);
       for (std::int64_t m = threadIdx.x; m < p.half; m += blockDim.x) target[m] = pair(m, divided);
       continue;
     }
     if (p.line != WallLine::cosine) {
       const ExtendedLine<T> extend{p.line, GridSide{}, p.n};
-      T* target = extended + r * p.length;
+      T* target = extended + r * p.line_pitch;
       for (std::int64_t e = threadIdx.x; e < p.length; e += blockDim.x) target[e] = extend(e, divided);
       continue;
     }

@@ -64,6 +64,7 @@ struct WallPass {
                                            // (quarter_pairs: n, the reals of its C2C's n / 2 values)
   std::int64_t half;                       // modes a line: length / 2 + 1 (quarter_pairs: n / 2)
   std::int64_t lines;
+  std::int64_t line_pitch;                 // reals from a line to the next in its line array
   // (cos, sin) of line_twiddle_angle, interleaved: cosine pi k / 2n; quarter_cosine
   // pi (2k + 1) / 4n; quarter_pairs coefficient k's, then sample j's at n + j
   const T* twiddles;

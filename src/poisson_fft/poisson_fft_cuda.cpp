@@ -149,11 +149,10 @@ class PoissonCuda final : public PoissonBackend<T> {
     bool folds = false;
     bool slots = false;
     // The folded wall's lines are transformed in place in the complex array (lines_of),
-    // a line pitch of its half spectrum's reals, and so are quarter_pairs' (their C2C in
-    // place: their lines, the complex array and the periodic spectrum are never needed at
-    // once); other line arrays have the R2C's length.
+    // a line pitch of its half spectrum's reals, and so are the cosine passes' and
+    // quarter_pairs' (a pass's lines and half spectra are never needed at once, nor
+    // beside the periodic spectrum); the extensions' line arrays have the R2C's length.
     bool in_place_lines = false;
-    std::int64_t line_pitch = 0;
   };
 
  public:
@@ -240,10 +239,10 @@ class PoissonCuda final : public PoissonBackend<T> {
       Wall& wall = walls_[w];
       if (wall.pencils) continue;
       const WallPass<T>& p = wall.pass;
-      const bool in_place = w == folded_wall_ || p.line == WallLine::quarter_pairs;
+      const bool in_place = w == folded_wall_ || p.line == WallLine::quarter_pairs || p.line == WallLine::cosine;
       wall.in_place_lines = in_place;
-      wall.line_pitch = in_place ? 2 * p.half : p.length;
-      long long length = p.length, half = p.half, n = p.n, pitch = wall.line_pitch;
+      wall.pass.line_pitch = in_place ? 2 * p.half : p.length;
+      long long length = p.length, half = p.half, n = p.n, pitch = p.line_pitch;
       if (p.line == WallLine::quarter_pairs) {  // in place in the complex array
         wall.r2c = plan(1, &half, &half, 1, p.half, &half, 1, p.half, Library::complex_type, p.lines);
       } else {
@@ -436,7 +435,7 @@ class PoissonCuda final : public PoissonBackend<T> {
                                         reinterpret_cast<PoissonComplex<T>*>(lines_of(wall)), stream);
       return;
     }
-    launch_poisson_wall_lines(device_, p.line, side, p.n, geometry, wall.line_pitch, source, lines_of(wall), stream);
+    launch_poisson_wall_lines(device_, p.line, side, p.n, geometry, p.line_pitch, source, lines_of(wall), stream);
   }
 
   // The forward DFT of a pass's lines into the complex array: its R2C, or quarter_pairs'
@@ -453,7 +452,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     const WallPass<T>& p = wall.pass;
     if (p.dct3_forward) {
       launch_poisson_c2r_line_samples(device_, WallLine::cosine, GridSide{}, p.n, wall.on_coefficients,
-                                      wall.line_pitch, static_cast<const T*>(lines_of(wall)), coefficients_.data(),
+                                      p.line_pitch, static_cast<const T*>(lines_of(wall)), coefficients_.data(),
                                       stream);
       return;
     }
@@ -486,7 +485,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     const bool folded_extension = wall.in_place_lines && is_extension(p.line);
     if ((p.line == WallLine::cosine && !p.dct3_forward) || folded_extension) {
       CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
-      launch_poisson_c2r_line_samples(device_, p.line, p.grid_side, p.n, geometry, wall.line_pitch,
+      launch_poisson_c2r_line_samples(device_, p.line, p.grid_side, p.n, geometry, p.line_pitch,
                                       static_cast<const T*>(lines_of(wall)), target, stream);
       return;
     }
