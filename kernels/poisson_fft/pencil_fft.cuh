@@ -547,6 +547,75 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
       [&](int m) { return grid_sign(m, kToGrid); });
 }
 
+// The quarter-wave transforms of a mixed axis at cells along pencils: DCT-IV, or DST-IV
+// with `alternating` (grid point i taken and given times (-1)^i; the division's table
+// for this axis reversed), each real pencil by one complex DFT of n / 2 pre-twiddled
+// pairs (quarter_pair_sample, quarter_pair_coefficient: src/poisson_fft/wall_transforms.hpp).
+// Complex pencil u (Policy::length = n / 2) is real pencil u (unit u; row_stride = the
+// real pencils), its element j the pair of points 2j and n - 1 - 2j. Mode m gives
+// coefficients 2m and n - 1 - 2m, the very pair the next transform's element m takes,
+// so the turnaround divides and transforms again in registers; and since DCT-IV is its
+// own inverse, every stage is the one transform, with the grid's signs where it reads
+// or writes the grid. Reads `source`, writes `target` (may be the same array).
+// `quarter_twiddles`: the pass's table (line_twiddle_angle: coefficient k's, then pair
+// j's at n + j).
+template <class Policy, WallStage kStage, class Division>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    quarter_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
+                          const PencilValue<typename Policy::Value>* quarter_twiddles, bool alternating,
+                          const typename Policy::Value* source, typename Policy::Value* target) {
+  using T = typename Policy::Value;
+  constexpr int E = Policy::items;
+  constexpr int n = 2 * Policy::length;
+  constexpr int kStride = Policy::length / E;
+  constexpr bool kFromGrid = kStage != WallStage::inverse, kToGrid = kStage != WallStage::forward;
+  PencilValue<T>* tile = pencil_tile<T>();
+  const PencilPlace place = pencil_place<Policy>(shape);
+  const bool active = place.unit < shape.pencils;  // the last tile of a problem may be short
+  const std::int64_t first = place.problem * n * shape.row_stride + place.unit;
+  const auto sign = [&](bool grid, int i) { return grid && alternating && alternating_sign(i) < 0 ? T(-1) : T(1); };
+  const auto pair_sample = [&](int j, T even, T odd) {
+    const PencilValue<T> w = quarter_twiddles[n + j];
+    const HalfSpectrumValue<T> sample = quarter_pair_sample(even, odd, w.re, w.im);
+    return PencilValue<T>{sample.re, sample.im};
+  };
+  const auto coefficients = [&](int m, PencilValue<T> z) {  // 2m and n - 1 - 2m
+    const PencilValue<T> w = quarter_twiddles[2 * m];
+    return PencilValue<T>{quarter_pair_coefficient<T>(2 * m, w.re, w.im, z.re, z.im),
+                          quarter_pair_coefficient<T>(n - 1 - 2 * m, w.re, w.im, z.re, z.im)};
+  };
+  PencilValue<T> v[E];
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const int j = place.t + m * kStride, even = 2 * j, odd = n - 1 - 2 * j;
+    v[m] = active ? pair_sample(j, sign(kFromGrid, even) * source[first + even * shape.row_stride],
+                                sign(kFromGrid, odd) * source[first + odd * shape.row_stride])
+                  : PencilValue<T>{T(0), T(0)};
+  }
+  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+#pragma unroll
+  for (int m = 0; m < E; ++m) v[m] = coefficients(place.t + m * kStride, v[m]);
+  if constexpr (kStage == WallStage::turnaround) {
+    const PencilFactors<Division> factors(division, shape, place.problem, place.unit);
+#pragma unroll
+    for (int m = 0; m < E; ++m) {
+      const int j = place.t + m * kStride;
+      v[m] = active ? pair_sample(j, v[m].re * factors(2 * j), v[m].im * factors(n - 1 - 2 * j))
+                    : PencilValue<T>{T(0), T(0)};
+    }
+    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+#pragma unroll
+    for (int m = 0; m < E; ++m) v[m] = coefficients(place.t + m * kStride, v[m]);
+  }
+  if (!active) return;
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const int j = place.t + m * kStride, even = 2 * j, odd = n - 1 - 2 * j;
+    target[first + even * shape.row_stride] = sign(kToGrid, even) * v[m].re;
+    target[first + odd * shape.row_stride] = sign(kToGrid, odd) * v[m].im;
+  }
+}
+
 // A periodic axis's turnaround along pencils with the contiguous wall axis at cells
 // folded in (PencilFold, WallPencilPair: that axis's coefficients c and n - c as the real
 // and imaginary parts of pencil c, the periodic axis in natural order). The pencil's DFT

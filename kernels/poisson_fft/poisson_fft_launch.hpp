@@ -241,6 +241,16 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
                                    bool alternating, const PencilFold<T>& fold, const T* source, T* target,
                                    StreamHandle stream);
 
+// Stage `stage` of a mixed axis's quarter-wave transform at cells (DCT-IV; DST-IV with
+// `alternating`) of n = 2 `length` points along pencils, each real pencil by a complex DFT
+// of `length` pairs, source -> target (may be equal); `quarter_twiddles`: the pass's
+// table (line_twiddle_angle).
+template <class T>
+void launch_poisson_quarter_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
+                                    const SpectralTables<T>& division, PencilShape shape,
+                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
+                                    bool alternating, const T* source, T* target, StreamHandle stream);
+
 // The turnaround along pencils of `length` points of a periodic axis with the
 // contiguous wall axis folded in (`fold` reads and writes its half spectra), in place.
 template <class T>

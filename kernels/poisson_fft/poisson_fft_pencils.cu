@@ -92,6 +92,30 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
 }
 
 template <class T>
+void launch_poisson_quarter_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
+                                    const SpectralTables<T>& division, PencilShape shape,
+                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
+                                    bool alternating, const T* source, T* target, StreamHandle stream) {
+  with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "poisson_quarter_pencil_kernel";
+    const PencilShape tiled = with_tiles<Policy>(shape);
+    const auto launch = [&](auto kernel) {
+      launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
+                    pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, source, target);
+    };
+    switch (stage) {
+      case WallStage::forward:
+        return launch(quarter_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>);
+      case WallStage::turnaround:
+        return launch(quarter_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>);
+      case WallStage::inverse:
+        return launch(quarter_pencil_kernel<Policy, WallStage::inverse, SpectralDivision<T>>);
+    }
+  });
+}
+
+template <class T>
 void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
                                              const SpectralTables<T>& division, PencilShape shape,
                                              const PoissonComplex<T>* twiddles, const PencilFold<T>& fold,
@@ -142,6 +166,9 @@ void launch_poisson_extension_pencils(const PoissonDevice& device, WallLine line
                                               const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
                                               const PoissonComplex<T>*, bool, const PencilFold<T>&, const T*, T*, \
                                               StreamHandle);                                                      \
+  template void launch_poisson_quarter_pencils(const PoissonDevice&, WallStage, std::int64_t,                     \
+                                               const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,   \
+                                               const PoissonComplex<T>*, bool, const T*, T*, StreamHandle);        \
   template void launch_poisson_folded_pencil_turnaround(const PoissonDevice&, std::int64_t,                      \
                                                         const SpectralTables<T>&, PencilShape,                     \
                                                         const PoissonComplex<T>*, const PencilFold<T>&,            \

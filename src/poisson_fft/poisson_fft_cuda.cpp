@@ -137,9 +137,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     LineGeometry on_coefficients;  // the lines in the coefficient array
     std::unique_ptr<CufftPlan> r2c;
     std::unique_ptr<CufftPlan> c2r;
-    // Transformed along pencils by cosine_pencil_kernel or extension_pencil_kernel instead
-    // (plan_wall_pencils): the pencils, and the offset of its length's table in the
-    // pencil twiddles (add_pencil_twiddles).
+    // Transformed along pencils by cosine_pencil_kernel, quarter_pencil_kernel or
+    // extension_pencil_kernel instead (plan_wall_pencils): the pencils, and the offset of
+    // its length's table in the pencil twiddles (add_pencil_twiddles).
     bool pencils = false;
     PencilShape pencil_shape{};
     std::int64_t pencil_twiddle_offset = 0;
@@ -298,7 +298,7 @@ class PoissonCuda final : public PoissonBackend<T> {
 
     if (pencil_axis_ >= 0) pencil_twiddle_offset_ = add_pencil_twiddles(layout.shape[pencil_axis_]);
     for (Wall& wall : walls_) {
-      if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(wall.pass.length);
+      if (wall.pencils) wall.pencil_twiddle_offset = add_pencil_twiddles(pencil_length(wall.pass));
     }
     if (!host_pencil_twiddles_.empty()) {
       pencil_twiddles_ = DeviceBuffer<PoissonComplex<T>>(host_pencil_twiddles_.size(), stream, memory_);
@@ -560,21 +560,22 @@ class PoissonCuda final : public PoissonBackend<T> {
   }
 
   // Whether wall pass w of a grid without periodic axes goes along pencils through
-  // cosine_pencil_kernel (cells) or extension_pencil_kernel (vertices), set then with the
-  // wall's pencil shape: the slowest wall axis (w = 0, the coefficient array's outer
-  // axis) when it can turn around that way (its DFT length, n, 2(n + 1) or 2(n - 1), a
-  // power of two up to kMaxPencilLength, its tile within the device's shared memory, and another
-  // wall pass to move the right-hand side into the coefficient array); and then each
-  // other wall axis of such a length but the array's contiguous one, whose pencils
-  // would be read across their rows.
+  // cosine_pencil_kernel or quarter_pencil_kernel (cells) or extension_pencil_kernel
+  // (vertices), set then with the wall's pencil shape: the slowest wall axis (w = 0, the
+  // coefficient array's outer axis) when it can turn around that way (its pencil length,
+  // n, 2(n + 1), 2(n - 1) or n / 2, a power of two up to kMaxPencilLength, its tile within the
+  // device's shared memory, and another wall pass to move the right-hand side into the
+  // coefficient array); and then each other wall axis of such a length but the array's
+  // contiguous one, whose pencils would be read across their rows.
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
-    // The pencil kernels take DST-I, DCT-I and the DCT-II / DCT-III (with alternating
-    // signs: DST-II / DST-III): the other passes run as line passes.
-    const bool pencil_kind = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward);
+    // The pencil kernels take DST-I, DCT-I, the DCT-II / DCT-III and DCT-IV by pairs (with
+    // alternating signs: DST-II / DST-III, DST-IV): the other passes run as line passes.
+    const bool pencil_kind = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward) ||
+                             p.line == WallLine::quarter_pairs;
     if (!pencil_kind || p.grid_side.reversed) return false;
-    if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(p.length)) return false;
+    if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(pencil_length(p))) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
     bool after = false;
     for (int j = 0; j < kPoissonAxes; ++j) {
@@ -588,8 +589,8 @@ class PoissonCuda final : public PoissonBackend<T> {
     shape.pencil_is_outer = true;  // the turnaround's axis is the outer one
     shape.inner = layout_.shape[order_[2]];
     shape.outer = layout_.shape[order_[0]];
-    shape.row_stride = faster;         // real pencils
-    shape.pencils = (faster + 1) / 2;  // taken in pairs
+    shape.row_stride = faster;  // real pencils, taken in pairs but by quarter_pencil_kernel
+    shape.pencils = p.line == WallLine::quarter_pairs ? faster : (faster + 1) / 2;
     shape.problems = layout_.batch * slower;
     wall.pencils = true;
     return true;
@@ -607,6 +608,10 @@ class PoissonCuda final : public PoissonBackend<T> {
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
+    // quarter_pencil_kernel takes no fold (its unit is one real pencil, not a pair).
+    for (const Wall& wall : walls_) {
+      if (wall.pencils && wall.pass.line == WallLine::quarter_pairs) return;
+    }
     const WallPass<T>& p = walls_[last].pass;
     const bool foldable = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward);
     if (walls_[last].pencils || !foldable) return;
@@ -681,6 +686,12 @@ class PoissonCuda final : public PoissonBackend<T> {
     if (!in_solution) copy_out_coefficients(solution, stream);
   }
 
+  // The complex length of a wall pass's pencil FFT: its DFT length, but n / 2 for a DCT-IV
+  // by pairs.
+  static std::int64_t pencil_length(const WallPass<T>& p) {
+    return p.line == WallLine::quarter_pairs ? p.half : p.length;
+  }
+
   // The twiddle table of an n-point pencil FFT (pencil_twiddle_table), appended to the
   // pencil twiddles in T; returns its offset.
   std::int64_t add_pencil_twiddles(std::int64_t n) {
@@ -714,7 +725,8 @@ class PoissonCuda final : public PoissonBackend<T> {
                                      stream);
   }
 
-  // A cosine pass's (cos, sin)(pi k / 2n), interleaved: a complex value each.
+  // A pass's twiddles (line_twiddle_angle), (cos, sin) interleaved: a complex value each;
+  // for a cosine pass (cos, sin)(pi k / 2n).
   static const PoissonComplex<T>* quarter_twiddles(const WallPass<T>& p) {
     return reinterpret_cast<const PoissonComplex<T>*>(p.twiddles);
   }
@@ -736,6 +748,12 @@ class PoissonCuda final : public PoissonBackend<T> {
               wall.folds && stage != WallStage::inverse,
               wall.folds && stage != WallStage::forward,
               wall.slots};
+    }
+    if (wall.pass.line == WallLine::quarter_pairs) {
+      launch_poisson_quarter_pencils(device_, stage, wall.pass.half, by_eigenvalues, wall.pencil_shape, twiddles,
+                                     quarter_twiddles(wall.pass),
+                                     wall.pass.grid_side.alternating, source, target, stream);
+      return;
     }
     if (wall.pass.line != WallLine::cosine) {
       launch_poisson_extension_pencils(device_, wall.pass.line, stage, wall.pass.length, by_eigenvalues,

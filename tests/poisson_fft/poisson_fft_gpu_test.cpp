@@ -238,7 +238,8 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 //   neumann at vertices       DCT-I: the even extension
 //   mixed at vertices         DCT-III forward, DCT-II back (reversed for dirichlet_neumann)
 //   mixed at cells            DCT-IV (DST-IV with (-1)^i): a C2C of n / 2 pre-twiddled pairs
-//                             (odd n and n = 2: Makhoul at 2n)
+//                             (odd n and n = 2: Makhoul at 2n); without periodic axes the
+//                             slow and middle axes along pencils (quarter_pencil_kernel)
 template <class T>
 void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring centring, std::uint64_t& stream) {
   const PoissonOptions finite_difference = finite_difference_options();
@@ -270,8 +271,9 @@ void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring cent
     compare_backends<T>(placed({{9, n + shift}, {1.0, 1.0}, {kNeumann, boundary}, 3}), screened_origin, ++stream);
   }
   compare_backends<T>(placed({{16, 5, 7}, {1.0, 1.0, 2.0}, {boundary, boundary, boundary}}), {}, ++stream);
-  // Dirichlet at cells along pencils (cosine_pencil_kernel with its signs): the slow
-  // axis turning around, the middle one forward and back, the contiguous one by cuFFT.
+  // Along pencils (Dirichlet at cells: cosine_pencil_kernel with its signs; the mixed
+  // axes at cells: quarter_pencil_kernel): the slow axis turning around, the middle one
+  // forward and back, the contiguous one by cuFFT.
   compare_backends<T>(placed({{16, 32, 8}, {1.0, 1.0, 1.0}, {boundary, boundary, boundary}, 2}), finite_difference,
                       ++stream);
   compare_backends<T>(placed({{8, 16, 33}, {1.0, 2.0, 1.0}, {kNeumann, boundary, kPeriodic}, 2}), finite_difference,
