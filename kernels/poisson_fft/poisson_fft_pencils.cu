@@ -6,6 +6,7 @@
 // tiles the shape and launches a block a tile.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/launch.cuh"
 #include "kernels/poisson_fft/pencil_fft.cuh"
@@ -49,6 +50,20 @@ void with_pencil_policy(const PoissonDevice& device, std::int64_t length, F&& f)
   });
 }
 
+// Calls f(std::integral_constant<WallStage, stage>{}): a kernel template's stage from the
+// run-time one.
+template <class F>
+void with_wall_stage(WallStage stage, F&& f) {
+  switch (stage) {
+    case WallStage::forward:
+      return f(std::integral_constant<WallStage, WallStage::forward>{});
+    case WallStage::turnaround:
+      return f(std::integral_constant<WallStage, WallStage::turnaround>{});
+    case WallStage::inverse:
+      return f(std::integral_constant<WallStage, WallStage::inverse>{});
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -80,14 +95,9 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
       launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
                     pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, fold, source, target);
     };
-    switch (stage) {
-      case WallStage::forward:
-        return launch(cosine_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>);
-      case WallStage::turnaround:
-        return launch(cosine_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>);
-      case WallStage::inverse:
-        return launch(cosine_pencil_kernel<Policy, WallStage::inverse, SpectralDivision<T>>);
-    }
+    with_wall_stage(stage, [&](auto tag) {
+      launch(cosine_pencil_kernel<Policy, decltype(tag)::value, SpectralDivision<T>>);
+    });
   });
 }
 
@@ -104,14 +114,9 @@ void launch_poisson_quarter_pencils(const PoissonDevice& device, WallStage stage
       launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
                     pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, source, target);
     };
-    switch (stage) {
-      case WallStage::forward:
-        return launch(quarter_pencil_kernel<Policy, WallStage::forward, SpectralDivision<T>>);
-      case WallStage::turnaround:
-        return launch(quarter_pencil_kernel<Policy, WallStage::turnaround, SpectralDivision<T>>);
-      case WallStage::inverse:
-        return launch(quarter_pencil_kernel<Policy, WallStage::inverse, SpectralDivision<T>>);
-    }
+    with_wall_stage(stage, [&](auto tag) {
+      launch(quarter_pencil_kernel<Policy, decltype(tag)::value, SpectralDivision<T>>);
+    });
   });
 }
 
