@@ -559,6 +559,51 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 // or writes the grid. Reads `source`, writes `target` (may be the same array).
 // `quarter_twiddles`: the pass's table (line_twiddle_angle: coefficient k's, then pair
 // j's at n + j).
+// A thread's share of the DCT-IV by pairs of real pencils of n = 2 Policy::length
+// points (quarter_pencil_kernel, folded_quarter_pencil_turnaround_kernel).
+template <class Policy>
+struct QuarterPencil {
+  using T = typename Policy::Value;
+  static constexpr int E = Policy::items;
+  static constexpr int n = 2 * Policy::length;
+  static constexpr int kStride = Policy::length / E;
+  const PencilValue<T>* quarter_twiddles;  // the pass's table (line_twiddle_angle)
+  const PencilValue<T>* twiddles;          // the pencil FFT's
+  PencilPlace place;
+
+  // The thread's register m holds element (pair, mode) j = t + m n / 2E.
+  __device__ int element(int m) const { return place.t + m * kStride; }
+  // Pair j's DFT input from points 2j and n - 1 - 2j.
+  __device__ PencilValue<T> pair(int j, T even, T odd) const {
+    const PencilValue<T> w = quarter_twiddles[n + j];
+    const HalfSpectrumValue<T> sample = quarter_pair_sample(even, odd, w.re, w.im);
+    return {sample.re, sample.im};
+  }
+  // The DCT-IV of the pencil whose pairs v holds: v[m] becomes coefficients 2j and
+  // n - 1 - 2j, j = element(m).
+  __device__ void transform(PencilValue<T> (&v)[E], PencilValue<T>* tile) const {
+    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+#pragma unroll
+    for (int m = 0; m < E; ++m) {
+      const int j = element(m);
+      const PencilValue<T> w = quarter_twiddles[2 * j];
+      v[m] = {quarter_pair_coefficient<T>(2 * j, w.re, w.im, v[m].re, v[m].im),
+              quarter_pair_coefficient<T>(n - 1 - 2 * j, w.re, w.im, v[m].re, v[m].im)};
+    }
+  }
+  // Each coefficient times its factor, as the next transform's pairs, and that transform.
+  template <class Factors>
+  __device__ void divide_and_transform(PencilValue<T> (&v)[E], bool active, const Factors& factors,
+                                       PencilValue<T>* tile) const {
+#pragma unroll
+    for (int m = 0; m < E; ++m) {
+      const int j = element(m);
+      v[m] = active ? pair(j, v[m].re * factors(2 * j), v[m].im * factors(n - 1 - 2 * j)) : PencilValue<T>{T(0), T(0)};
+    }
+    transform(v, tile);
+  }
+};
+
 template <class Policy, WallStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     quarter_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
@@ -567,52 +612,92 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   using T = typename Policy::Value;
   constexpr int E = Policy::items;
   constexpr int n = 2 * Policy::length;
-  constexpr int kStride = Policy::length / E;
   constexpr bool kFromGrid = kStage != WallStage::inverse, kToGrid = kStage != WallStage::forward;
   PencilValue<T>* tile = pencil_tile<T>();
-  const PencilPlace place = pencil_place<Policy>(shape);
+  const QuarterPencil<Policy> quarter{quarter_twiddles, twiddles, pencil_place<Policy>(shape)};
+  const PencilPlace& place = quarter.place;
   const bool active = place.unit < shape.pencils;  // the last tile of a problem may be short
   const std::int64_t first = place.problem * n * shape.row_stride + place.unit;
   const auto sign = [&](bool grid, int i) { return grid && alternating && alternating_sign(i) < 0 ? T(-1) : T(1); };
-  const auto pair_sample = [&](int j, T even, T odd) {
-    const PencilValue<T> w = quarter_twiddles[n + j];
-    const HalfSpectrumValue<T> sample = quarter_pair_sample(even, odd, w.re, w.im);
-    return PencilValue<T>{sample.re, sample.im};
-  };
-  const auto coefficients = [&](int m, PencilValue<T> z) {  // 2m and n - 1 - 2m
-    const PencilValue<T> w = quarter_twiddles[2 * m];
-    return PencilValue<T>{quarter_pair_coefficient<T>(2 * m, w.re, w.im, z.re, z.im),
-                          quarter_pair_coefficient<T>(n - 1 - 2 * m, w.re, w.im, z.re, z.im)};
-  };
   PencilValue<T> v[E];
 #pragma unroll
   for (int m = 0; m < E; ++m) {
-    const int j = place.t + m * kStride, even = 2 * j, odd = n - 1 - 2 * j;
-    v[m] = active ? pair_sample(j, sign(kFromGrid, even) * source[first + even * shape.row_stride],
-                                sign(kFromGrid, odd) * source[first + odd * shape.row_stride])
+    const int j = quarter.element(m), even = 2 * j, odd = n - 1 - 2 * j;
+    v[m] = active ? quarter.pair(j, sign(kFromGrid, even) * source[first + even * shape.row_stride],
+                                 sign(kFromGrid, odd) * source[first + odd * shape.row_stride])
                   : PencilValue<T>{T(0), T(0)};
   }
-  PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
-#pragma unroll
-  for (int m = 0; m < E; ++m) v[m] = coefficients(place.t + m * kStride, v[m]);
+  quarter.transform(v, tile);
   if constexpr (kStage == WallStage::turnaround) {
-    const PencilFactors<Division> factors(division, shape, place.problem, place.unit);
-#pragma unroll
-    for (int m = 0; m < E; ++m) {
-      const int j = place.t + m * kStride;
-      v[m] = active ? pair_sample(j, v[m].re * factors(2 * j), v[m].im * factors(n - 1 - 2 * j))
-                    : PencilValue<T>{T(0), T(0)};
-    }
-    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
-#pragma unroll
-    for (int m = 0; m < E; ++m) v[m] = coefficients(place.t + m * kStride, v[m]);
+    quarter.divide_and_transform(v, active, PencilFactors<Division>(division, shape, place.problem, place.unit), tile);
   }
   if (!active) return;
 #pragma unroll
   for (int m = 0; m < E; ++m) {
-    const int j = place.t + m * kStride, even = 2 * j, odd = n - 1 - 2 * j;
+    const int j = quarter.element(m), even = 2 * j, odd = n - 1 - 2 * j;
     target[first + even * shape.row_stride] = sign(kToGrid, even) * v[m].re;
     target[first + odd * shape.row_stride] = sign(kToGrid, odd) * v[m].im;
+  }
+}
+
+// quarter_pencil_kernel's turnaround with the contiguous axis folded in, itself a mixed
+// axis at cells of `fold.points` points (even) by pairs, its lines' C2C in place in
+// `fold.spectrum` (`fold.modes` = points / 2 a line, PencilFold): unit u is mode
+// c = u mod modes of line u / modes, which holds that axis's coefficients 2c and
+// points - 1 - 2c (quarter_pair_coefficient), so a unit is two real pencils of this
+// axis, transformed one after the other; on the way out the divided pair goes back into
+// mode c as that axis's inverse takes it (quarter_pair_sample). In place.
+template <class Policy, class Division>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    folded_quarter_pencil_turnaround_kernel(Division division, PencilShape shape,
+                                            const PencilValue<typename Policy::Value>* twiddles,
+                                            const PencilValue<typename Policy::Value>* quarter_twiddles,
+                                            bool alternating, PencilFold<typename Policy::Value> fold) {
+  using T = typename Policy::Value;
+  constexpr int E = Policy::items;
+  constexpr int n = 2 * Policy::length;
+  PencilValue<T>* tile = pencil_tile<T>();
+  const QuarterPencil<Policy> quarter{quarter_twiddles, twiddles, pencil_place<Policy>(shape)};
+  const PencilPlace& place = quarter.place;
+  const bool active = place.unit < shape.pencils;
+  const std::int64_t line = place.unit / fold.modes, c = place.unit - line * fold.modes;
+  const std::int64_t even_column = line * fold.points + 2 * c;
+  const std::int64_t odd_column = line * fold.points + fold.points - 1 - 2 * c;
+  const std::int64_t slots = slots_a_row(fold, shape);
+  PoissonComplex<T>* modes = fold.spectrum + place.problem * n * slots + line * fold.modes + c;
+  const PoissonComplex<T> coefficient_twiddle = active ? fold.twiddles[2 * c] : PoissonComplex<T>{};
+  const PoissonComplex<T> pair_twiddle = active ? fold.twiddles[fold.points + c] : PoissonComplex<T>{};
+  const auto sign = [&](int i) { return alternating && alternating_sign(i) < 0 ? T(-1) : T(1); };
+  // The folded axis's coefficients (2c, points - 1 - 2c) at row r of this axis.
+  const auto coefficients_at = [&](int r) {
+    const PoissonComplex<T> z = modes[r * slots];
+    const T s = sign(r), w_re = coefficient_twiddle.re, w_im = coefficient_twiddle.im;
+    return PencilValue<T>{s * quarter_pair_coefficient<T>(2 * c, w_re, w_im, z.re, z.im),
+                          s * quarter_pair_coefficient<T>(fold.points - 1 - 2 * c, w_re, w_im, z.re, z.im)};
+  };
+  PencilValue<T> a[E], b[E];  // the real pencils of columns even_column and odd_column
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const int j = quarter.element(m);
+    const PencilValue<T> even = active ? coefficients_at(2 * j) : PencilValue<T>{T(0), T(0)};
+    const PencilValue<T> odd = active ? coefficients_at(n - 1 - 2 * j) : PencilValue<T>{T(0), T(0)};
+    a[m] = quarter.pair(j, even.re, odd.re);
+    b[m] = quarter.pair(j, even.im, odd.im);
+  }
+  quarter.transform(a, tile);
+  quarter.divide_and_transform(a, active, PencilFactors<Division>(division, shape, place.problem, even_column), tile);
+  quarter.transform(b, tile);
+  quarter.divide_and_transform(b, active, PencilFactors<Division>(division, shape, place.problem, odd_column), tile);
+  if (!active) return;
+#pragma unroll
+  for (int m = 0; m < E; ++m) {
+    const int j = quarter.element(m), even = 2 * j, odd = n - 1 - 2 * j;
+    const HalfSpectrumValue<T> even_mode =
+        quarter_pair_sample(sign(even) * a[m].re, sign(even) * b[m].re, pair_twiddle.re, pair_twiddle.im);
+    const HalfSpectrumValue<T> odd_mode =
+        quarter_pair_sample(sign(odd) * a[m].im, sign(odd) * b[m].im, pair_twiddle.re, pair_twiddle.im);
+    modes[even * slots] = {even_mode.re, even_mode.im};
+    modes[odd * slots] = {odd_mode.re, odd_mode.im};
   }
 }
 

@@ -115,9 +115,11 @@ struct PencilShape {
 // coefficients c and n - c; `twiddles`: that axis's (cos, sin)(pi k / 2n));
 // odd_extension, Dirichlet at vertices (DST-I: coefficient k the negated imaginary part
 // of mode k + 1); even_extension, Neumann at vertices (DCT-I: coefficient k the real
-// part of mode k). Its real arrays hold unit u's pencils as a pair of that axis's
-// coefficients, or with `slots` the same pair in the spectrum's slot of the first one's
-// mode instead. None of the three: no fold.
+// part of mode k); quarter_pairs, a mixed axis at cells (mode c of its C2C of n / 2
+// pre-twiddled pairs giving coefficients 2c and n - 1 - 2c; `twiddles`: that pass's
+// table; folded_quarter_pencil_turnaround_kernel alone). Its real arrays hold unit u's
+// pencils as a pair of that axis's coefficients, or with `slots` the same pair in the
+// spectrum's slot of the first one's mode instead. None of these: no fold.
 template <class T>
 struct PencilFold {
   PoissonComplex<T>* spectrum;
@@ -129,7 +131,8 @@ struct PencilFold {
 
 // The units (pairs of coefficients) a line of a folded axis of n points gives a pencil
 // kernel (WallPencilPair): n / 2 + 1 for a cosine wall at cells, (n + 1) / 2 for a wall
-// at vertices (an extension).
+// at vertices (an extension) and n / 2 for a mixed axis at cells by pairs (n even; its
+// modes, folded_quarter_pencil_turnaround_kernel).
 CUNUM_HOST_DEVICE inline std::int64_t fold_units(WallLine line, std::int64_t n) {
   return line == WallLine::cosine ? n / 2 + 1 : (n + 1) / 2;
 }
@@ -250,6 +253,15 @@ void launch_poisson_quarter_pencils(const PoissonDevice& device, WallStage stage
                                     const SpectralTables<T>& division, PencilShape shape,
                                     const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
                                     bool alternating, const T* source, T* target, StreamHandle stream);
+
+// The turnaround of quarter_pencil_kernel with the contiguous axis folded in, itself a
+// mixed axis at cells by pairs (`fold` reads and writes its C2C's spectrum), in place.
+template <class T>
+void launch_poisson_folded_quarter_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
+                                                     const SpectralTables<T>& division, PencilShape shape,
+                                                     const PoissonComplex<T>* twiddles,
+                                                     const PoissonComplex<T>* quarter_twiddles, bool alternating,
+                                                     const PencilFold<T>& fold, StreamHandle stream);
 
 // The turnaround along pencils of `length` points of a periodic axis with the
 // contiguous wall axis folded in (`fold` reads and writes its half spectra), in place.

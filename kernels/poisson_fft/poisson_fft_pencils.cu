@@ -121,6 +121,22 @@ void launch_poisson_quarter_pencils(const PoissonDevice& device, WallStage stage
 }
 
 template <class T>
+void launch_poisson_folded_quarter_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
+                                                     const SpectralTables<T>& division, PencilShape shape,
+                                                     const PoissonComplex<T>* twiddles,
+                                                     const PoissonComplex<T>* quarter_twiddles, bool alternating,
+                                                     const PencilFold<T>& fold, StreamHandle stream) {
+  with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
+    using Policy = typename decltype(tag)::type;
+    const char* name = "poisson_folded_quarter_pencil_turnaround_kernel";
+    const PencilShape tiled = with_tiles<Policy>(shape);
+    launch_kernel(folded_quarter_pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name,
+                  pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
+                  pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, fold);
+  });
+}
+
+template <class T>
 void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
                                              const SpectralTables<T>& division, PencilShape shape,
                                              const PoissonComplex<T>* twiddles, const PencilFold<T>& fold,
@@ -174,6 +190,9 @@ void launch_poisson_extension_pencils(const PoissonDevice& device, WallLine line
   template void launch_poisson_quarter_pencils(const PoissonDevice&, WallStage, std::int64_t,                     \
                                                const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,   \
                                                const PoissonComplex<T>*, bool, const T*, T*, StreamHandle);        \
+  template void launch_poisson_folded_quarter_pencil_turnaround(                                                 \
+      const PoissonDevice&, std::int64_t, const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,         \
+      const PoissonComplex<T>*, bool, const PencilFold<T>&, StreamHandle);                                         \
   template void launch_poisson_folded_pencil_turnaround(const PoissonDevice&, std::int64_t,                      \
                                                         const SpectralTables<T>&, PencilShape,                     \
                                                         const PoissonComplex<T>*, const PencilFold<T>&,            \

@@ -599,7 +599,8 @@ class PoissonCuda final : public PoissonBackend<T> {
   // Whether the contiguous wall axis of a grid that turns around along wall pencils folds
   // into its first pencil kernel (PencilFold): a cosine pass at cells (DCT-II forward)
   // or a wall pass at vertices (DST-I, DCT-I), by line passes and the last of them, whose
-  // points are that kernel's whole rows. Its coefficients then never reach the
+  // points are that kernel's whole rows; or a mixed axis at cells (DCT-IV by pairs) into
+  // the turnaround of another one, the grid's only other wall. Its coefficients then never reach the
   // coefficient array: that kernel takes its R2C's half spectra and the last inverse
   // pencil kernel gives its C2R's, 2 passes fewer (its coefficient pass and the
   // inverse's spectrum or line pass; DST-I and DCT-I back by a C2R instead of a second
@@ -608,12 +609,17 @@ class PoissonCuda final : public PoissonBackend<T> {
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
-    // quarter_pencil_kernel takes no fold (its unit is one real pencil, not a pair).
-    for (const Wall& wall : walls_) {
-      if (wall.pencils && wall.pass.line == WallLine::quarter_pairs) return;
-    }
     const WallPass<T>& p = walls_[last].pass;
-    const bool foldable = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward);
+    // A mixed axis at cells folds only into the turnaround of another one, with no third
+    // wall (folded_quarter_pencil_turnaround_kernel); the other pencil kernels take no
+    // quarter fold, nor quarter_pencil_kernel another's.
+    const bool quarter_turnaround = walls_[0].pass.line == WallLine::quarter_pairs;
+    for (const Wall& wall : walls_) {
+      if (wall.pencils && wall.pass.line == WallLine::quarter_pairs && !quarter_turnaround) return;
+    }
+    if (quarter_turnaround && (last != 1 || p.line != WallLine::quarter_pairs)) return;
+    const bool foldable = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward) ||
+                          (p.line == WallLine::quarter_pairs && quarter_turnaround);
     if (walls_[last].pencils || !foldable) return;
     if (coefficient_view_.stride[p.axis] != 1) return;
     Wall* first = &walls_[0];  // the turnaround, unless a pencil pass runs before it
@@ -748,6 +754,12 @@ class PoissonCuda final : public PoissonBackend<T> {
               wall.folds && stage != WallStage::inverse,
               wall.folds && stage != WallStage::forward,
               wall.slots};
+    }
+    if (wall.pass.line == WallLine::quarter_pairs && wall.folds) {  // the turnaround (plan_fold)
+      launch_poisson_folded_quarter_pencil_turnaround(device_, wall.pass.half, by_eigenvalues, wall.pencil_shape,
+                                                      twiddles, quarter_twiddles(wall.pass),
+                                                      wall.pass.grid_side.alternating, fold, stream);
+      return;
     }
     if (wall.pass.line == WallLine::quarter_pairs) {
       launch_poisson_quarter_pencils(device_, stage, wall.pass.half, by_eigenvalues, wall.pencil_shape, twiddles,

@@ -239,7 +239,8 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 //   mixed at vertices         DCT-III forward, DCT-II back (reversed for dirichlet_neumann)
 //   mixed at cells            DCT-IV (DST-IV with (-1)^i): a C2C of n / 2 pre-twiddled pairs
 //                             (odd n and n = 2: Makhoul at 2n); without periodic axes the
-//                             slow and middle axes along pencils (quarter_pencil_kernel)
+//                             slow and middle axes along pencils (quarter_pencil_kernel), an
+//                             even contiguous one folded into a 2-D grid's turnaround
 template <class T>
 void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring centring, std::uint64_t& stream) {
   const PoissonOptions finite_difference = finite_difference_options();
@@ -260,6 +261,8 @@ void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring cent
     const std::int64_t n = power + shift;
     const std::int64_t m = n <= 64 ? 37 : 3 + 1024 / n;
     compare_backends<T>(placed({{n, m}, {1.0, 2.0}, {boundary, boundary}}), {}, ++stream);
+    // An even contiguous axis: a mixed one at cells folds into the slow axis's turnaround.
+    compare_backends<T>(placed({{n, 2 * m}, {1.0, 1.0}, {boundary, boundary}, 2}), finite_difference, ++stream);
     compare_backends<T>(placed({{n, 2 * m}, {1.0, 1.0}, {boundary, kPeriodic}, 2}), finite_difference, ++stream);
     compare_backends<T>(placed({{m, n}, {1.0, 1.0}, {kPeriodic, boundary}}), screened_origin, ++stream);
     compare_backends<T>(placed({{n, m}, {1.0, 1.0}, {boundary, kNeumann}}), finite_difference, ++stream);
