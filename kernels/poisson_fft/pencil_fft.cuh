@@ -220,8 +220,12 @@ __device__ PencilPlace pencil_place(const PencilShape& shape) {
 // wall at vertices, unit j of the line (j < (n + 1) / 2), coefficients j and n - 1 - j,
 // each a real part of its own mode of the extension's spectrum (the negated imaginary
 // part of mode k + 1 for DST-I, the real part of mode k for DCT-I; j = (n - 1) / 2 for
-// odd n makes one). The fold's `slots` keep the pair in the slot of the first mode
-// instead of the real array. Either coefficient may be absent: past the last, or none.
+// odd n makes one); a mixed axis at cells by pairs (quarter_pairs, n even; the
+// periodic fold only), unit j of the line (j < n / 2), coefficients 2j and n - 1 - 2j,
+// both from mode j of its pairs' C2C (quarter_pair_coefficient) and both making it
+// again (quarter_pair_sample). The fold's `slots` keep the pair in the slot of the first
+// mode instead of the real array. Either coefficient may be absent: past the last, or
+// none.
 struct WallPencilPair {
   std::int64_t first, second;
   std::int64_t mode;  // the fold's mode of the first coefficient
@@ -241,7 +245,9 @@ __device__ std::int64_t slots_a_row(const PencilFold<T>& fold, const PencilShape
   return shape.row_stride / fold.points * fold.modes;
 }
 
-template <class T>
+// kQuarterFold: the fold is a mixed axis's pairs (folded_pencil_turnaround_kernel alone;
+// a template argument, so that the other kernels carry none of its code).
+template <bool kQuarterFold = false, class T>
 __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const PencilShape& shape,
                                            std::int64_t points_on_axis, const PencilFold<T>& fold) {
   WallPencilPair pair;
@@ -258,6 +264,14 @@ __device__ WallPencilPair wall_pencil_pair(const PencilPlace& place, const Penci
   const std::int64_t points = fold.points, units = fold_units(fold.line, points);
   const std::int64_t line = u / units, j = u - line * units;
   pair.has_first = u < n / points * units;
+  if constexpr (kQuarterFold) {  // mode j of the pairs' C2C: coefficients 2j and points - 1 - 2j
+    pair.mode = j;
+    pair.slot = line * fold.modes + j;
+    pair.first = line * points + 2 * j;
+    pair.second = line * points + points - 1 - 2 * j;
+    pair.has_second = pair.has_first;
+    return pair;
+  }
   if (fold.line != WallLine::cosine) {
     pair.mode = j + (fold.line == WallLine::odd_extension ? 1 : 0);
     pair.slot = line * fold.modes + pair.mode;
@@ -285,8 +299,8 @@ __device__ inline std::int64_t extension_mirror_slot(const WallPencilPair& pair)
 // each of the thread's registers: from the fold's spectrum where it reads one (Makhoul's
 // post-processing, or an extension's real coefficients), else from the fold's slots, else
 // from the pair's columns of `source`. The branches are outside the loops, so that no
-// path's registers add to another's.
-template <class Policy, class Row, class Sign>
+// path's registers add to another's. kQuarterFold as for wall_pencil_pair.
+template <class Policy, bool kQuarterFold = false, class Row, class Sign>
 __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
                                       const WallPencilPair& pair, const PencilShape& shape,
                                       const PencilFold<typename Policy::Value>& fold,
@@ -295,7 +309,22 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
   if (fold.reads || fold.slots) {
     const std::int64_t slots = slots_a_row(fold, shape);
     const PoissonComplex<T>* rows = fold.spectrum + pair.row0 * slots;
-    if (fold.reads && fold.line != WallLine::cosine) {
+    if constexpr (kQuarterFold) {
+      const std::int64_t even = 2 * pair.mode, odd = fold.points - 1 - even;
+      const PoissonComplex<T> w = pair.has_first ? fold.twiddles[even] : PoissonComplex<T>{};
+#pragma unroll
+      for (int m = 0; m < Policy::items; ++m) {
+        const T s = sign(m);
+        if (s == T(0) || !pair.has_first) {
+          v[m] = {T(0), T(0)};
+          continue;
+        }
+        const PoissonComplex<T> z = rows[row(m) * slots + pair.slot];
+        v[m] = {s * quarter_pair_coefficient<T>(even, w.re, w.im, z.re, z.im),
+                s * quarter_pair_coefficient<T>(odd, w.re, w.im, z.re, z.im)};
+      }
+      return;
+    } else if (fold.reads && fold.line != WallLine::cosine) {
       const bool odd = fold.line == WallLine::odd_extension;
       const auto coefficient = [odd](PoissonComplex<T> mode) { return odd ? -mode.im : mode.re; };
       const std::int64_t mirror = extension_mirror_slot(pair);
@@ -344,8 +373,9 @@ __device__ void load_wall_pencil_pair(PencilValue<typename Policy::Value> (&v)[P
 // Element row(m) of the pair = v[m] times sign(m), for each of the thread's registers
 // whose row(m) is not negative: into the fold's spectrum where it writes one (Makhoul's
 // pre-processing, or an extension's modes), else into the
-// fold's slots, else into the pair's columns of `target`.
-template <class Policy, class Row, class Sign>
+// fold's slots, else into the pair's columns of `target`. kQuarterFold as for
+// wall_pencil_pair.
+template <class Policy, bool kQuarterFold = false, class Row, class Sign>
 __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value> (&v)[Policy::items],
                                        const WallPencilPair& pair, const PencilShape& shape,
                                        const PencilFold<typename Policy::Value>& fold, typename Policy::Value* target,
@@ -355,7 +385,17 @@ __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value>
   if (fold.writes || fold.slots) {
     const std::int64_t slots = slots_a_row(fold, shape);
     PoissonComplex<T>* rows = fold.spectrum + pair.row0 * slots;
-    if (fold.writes && fold.line != WallLine::cosine) {
+    if constexpr (kQuarterFold) {  // the pair as the inverse's DFT takes it
+      const PoissonComplex<T> w = fold.twiddles[fold.points + pair.mode];
+#pragma unroll
+      for (int m = 0; m < Policy::items; ++m) {
+        if (row(m) < 0) continue;
+        const T s = sign(m);
+        const HalfSpectrumValue<T> sample = quarter_pair_sample(s * v[m].re, s * v[m].im, w.re, w.im);
+        rows[row(m) * slots + pair.slot] = {sample.re, sample.im};
+      }
+      return;
+    } else if (fold.writes && fold.line != WallLine::cosine) {
       // The C2R of -i x (x real) is the odd extension of DST-I of x, and that of x the
       // even extension of DCT-I of x.
       const bool odd = fold.line == WallLine::odd_extension;
@@ -702,14 +742,14 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 }
 
 // A periodic axis's turnaround along pencils with the contiguous wall axis at cells
-// folded in (PencilFold, WallPencilPair: that axis's coefficients c and n - c as the real
-// and imaginary parts of pencil c, the periodic axis in natural order). The pencil's DFT
-// Z holds both real pencils' DFTs, A_m = (Z_m + conj Z_-m) / 2 and
-// B_m = (Z_m - conj Z_-m) / 2i, each divided by its own factor f_a, f_b (coefficient c's
-// and n - c's), and A'_m + i B'_m = ((f_a + f_b) / 2) Z_m + ((f_a - f_b) / 2) conj Z_-m,
-// the mirror read through shared memory; then the inverse DFT. In place in the fold's
-// spectrum.
-template <class Policy, class Division>
+// folded in (PencilFold, WallPencilPair: that axis's coefficients c and n - c, or with
+// kQuarterFold, a mixed axis by pairs, 2c and n - 1 - 2c, as the real and imaginary parts
+// of pencil c, the periodic axis in natural order). The pencil's DFT Z holds both real
+// pencils' DFTs, A_m = (Z_m + conj Z_-m) / 2 and B_m = (Z_m - conj Z_-m) / 2i, each
+// divided by its own factor f_a, f_b (the first coefficient's and the second's), and
+// A'_m + i B'_m = ((f_a + f_b) / 2) Z_m + ((f_a - f_b) / 2) conj Z_-m, the mirror read
+// through shared memory; then the inverse DFT. In place in the fold's spectrum.
+template <class Policy, bool kQuarterFold, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     folded_pencil_turnaround_kernel(Division division, PencilShape shape,
                                     const PencilValue<typename Policy::Value>* twiddles,
@@ -719,11 +759,11 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   constexpr int kStride = Policy::length / E;
   PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
-  const WallPencilPair pair = wall_pencil_pair(place, shape, Policy::length, fold);
+  const WallPencilPair pair = wall_pencil_pair<kQuarterFold>(place, shape, Policy::length, fold);
   const auto row = [&](int m) { return std::int64_t{place.t + m * kStride}; };
   const auto unsigned_sample = [](int) { return T(1); };
   PencilValue<T> v[E];
-  load_wall_pencil_pair<Policy>(v, pair, shape, fold, nullptr, row, unsigned_sample);
+  load_wall_pencil_pair<Policy, kQuarterFold>(v, pair, shape, fold, nullptr, row, unsigned_sample);
   PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
   const PencilFactors<Division> first_factors(division, shape, place.problem, pair.first);
   const PencilFactors<Division> second_factors(division, shape, place.problem, pair.second);
@@ -734,7 +774,7 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     return PencilValue<T>{sum * z.re + difference * mirror.re, sum * z.im - difference * mirror.im};
   });
   PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
-  store_wall_pencil_pair<Policy>(v, pair, shape, fold, nullptr, row, unsigned_sample);
+  store_wall_pencil_pair<Policy, kQuarterFold>(v, pair, shape, fold, nullptr, row, unsigned_sample);
 }
 
 // Two real pencils' DST-I coefficients from their complex pencil's DFT of their odd

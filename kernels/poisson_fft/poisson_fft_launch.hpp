@@ -117,7 +117,7 @@ struct PencilShape {
 // of mode k + 1); even_extension, Neumann at vertices (DCT-I: coefficient k the real
 // part of mode k); quarter_pairs, a mixed axis at cells (mode c of its C2C of n / 2
 // pre-twiddled pairs giving coefficients 2c and n - 1 - 2c; `twiddles`: that pass's
-// table; folded_quarter_pencil_turnaround_kernel alone). Its real arrays hold unit u's
+// table; folded_quarter_pencil_turnaround_kernel and folded_pencil_turnaround_kernel). Its real arrays hold unit u's
 // pencils as a pair of that axis's coefficients, or with `slots` the same pair in the
 // spectrum's slot of the first one's mode instead. None of these: no fold.
 template <class T>
@@ -132,7 +132,7 @@ struct PencilFold {
 // The units (pairs of coefficients) a line of a folded axis of n points gives a pencil
 // kernel (WallPencilPair): n / 2 + 1 for a cosine wall at cells, (n + 1) / 2 for a wall
 // at vertices (an extension) and n / 2 for a mixed axis at cells by pairs (n even; its
-// modes, folded_quarter_pencil_turnaround_kernel).
+// modes: folded_quarter_pencil_turnaround_kernel, folded_pencil_turnaround_kernel).
 CUNUM_HOST_DEVICE inline std::int64_t fold_units(WallLine line, std::int64_t n) {
   return line == WallLine::cosine ? n / 2 + 1 : (n + 1) / 2;
 }
@@ -264,7 +264,8 @@ void launch_poisson_folded_quarter_pencil_turnaround(const PoissonDevice& device
                                                      const PencilFold<T>& fold, StreamHandle stream);
 
 // The turnaround along pencils of `length` points of a periodic axis with the
-// contiguous wall axis folded in (`fold` reads and writes its half spectra), in place.
+// contiguous wall axis folded in (`fold` reads and writes its half spectra, or a mixed
+// axis's pairs' spectra), in place.
 template <class T>
 void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::int64_t length,
                                              const SpectralTables<T>& division, PencilShape shape,

@@ -145,9 +145,13 @@ void launch_poisson_folded_pencil_turnaround(const PoissonDevice& device, std::i
     using Policy = typename decltype(tag)::type;
     const char* name = "poisson_folded_pencil_turnaround_kernel";
     const PencilShape tiled = with_tiles<Policy>(shape);
-    launch_kernel(folded_pencil_turnaround_kernel<Policy, SpectralDivision<T>>, name,
-                  pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
-                  pencil_values(twiddles), fold);
+    const auto launch = [&](auto kernel) {
+      launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
+                    pencil_values(twiddles), fold);
+    };
+    using Division = SpectralDivision<T>;
+    if (fold.line == WallLine::quarter_pairs) return launch(folded_pencil_turnaround_kernel<Policy, true, Division>);
+    launch(folded_pencil_turnaround_kernel<Policy, false, Division>);
   });
 }
 

@@ -649,14 +649,16 @@ class PoissonCuda final : public PoissonBackend<T> {
   // one point), the wall axis contiguous and the periodic one of a pencil length, turns
   // around along the periodic axis's pencils with the wall folded in
   // (folded_pencil_turnaround_kernel): the wall's lines and R2C in place, that
-  // turnaround, the C2R and the unshuffle, 5 launches over the input's size in work
-  // memory, where the route through the coefficient array takes 9 (two of them
-  // transposes) over 3 times it. Sets periodic_fold_, folded_wall_, pencil_axis_ and
-  // pencil_shape_.
+  // turnaround, the C2R and the unshuffle (a mixed axis of even length: its pairs and
+  // C2C, the turnaround, the C2C and the coefficients), 5 launches over the input's size
+  // in work memory, where the route through the coefficient array takes 9 (two of them
+  // transposes) over 2 or 3 times it. Sets periodic_fold_, folded_wall_, pencil_axis_
+  // and pencil_shape_.
   void plan_periodic_fold() {
     if (layout_.wall_count != 1) return;
     const WallPass<T>& p = walls_[0].pass;
-    if (p.line != WallLine::cosine || p.dct3_forward || p.n < 2 || grid_view_.stride[p.axis] != 1) return;
+    const bool foldable = (p.line == WallLine::cosine && !p.dct3_forward) || p.line == WallLine::quarter_pairs;
+    if (!foldable || p.n < 2 || grid_view_.stride[p.axis] != 1) return;
     int periodic = -1;
     for (int a = 0; a < kPoissonAxes; ++a) {
       if (a == p.axis || layout_.shape[a] == 1) continue;
@@ -671,7 +673,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     pencil_shape_.inner = 1;
     pencil_shape_.outer = 1;
     pencil_shape_.row_stride = p.n;
-    pencil_shape_.pencils = p.n / 2 + 1;
+    pencil_shape_.pencils = fold_units(p.line, p.n);
     pencil_shape_.problems = layout_.batch;
   }
 
@@ -683,7 +685,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     const int other = kPoissonAxes * (kPoissonAxes - 1) / 2 - pencil_axis_ - wall.pass.axis;
     transform_lines(wall, rhs, wall.on_grid, stream);
     const PencilFold<T> fold{
-        spectrum(), quarter_twiddles(wall.pass), wall.pass.n, wall.pass.half, WallLine::cosine, true, true, false};
+        spectrum(), quarter_twiddles(wall.pass), wall.pass.n, wall.pass.half, wall.pass.line, true, true, false};
     launch_poisson_folded_pencil_turnaround(device_, layout_.shape[pencil_axis_],
                                             division(pencil_axis_, wall.pass.axis, other), pencil_shape_,
                                             pencil_twiddles_.data() + pencil_twiddle_offset_, fold, stream);

@@ -265,6 +265,8 @@ void compare_wall_at_every_length(PoissonBoundary boundary, PoissonCentring cent
     compare_backends<T>(placed({{n, 2 * m}, {1.0, 1.0}, {boundary, boundary}, 2}), finite_difference, ++stream);
     compare_backends<T>(placed({{n, 2 * m}, {1.0, 1.0}, {boundary, kPeriodic}, 2}), finite_difference, ++stream);
     compare_backends<T>(placed({{m, n}, {1.0, 1.0}, {kPeriodic, boundary}}), screened_origin, ++stream);
+    // A periodic axis of a pencil length: a wall at cells beside it folds into its turnaround.
+    compare_backends<T>(placed({{64, n}, {1.0, 1.0}, {kPeriodic, boundary}, 2}), finite_difference, ++stream);
     compare_backends<T>(placed({{n, m}, {1.0, 1.0}, {boundary, kNeumann}}), finite_difference, ++stream);
   }
   for (const std::int64_t n : under_sanitizer() ? std::vector<std::int64_t>{3, 31}
@@ -517,9 +519,9 @@ TYPED_TEST(PoissonGpu, FoldedVertexAxis) {
 }
 
 // The periodic turnaround with a wall at cells folded in (a periodic slow axis of
-// power-of-two length, the contiguous axis Neumann or Dirichlet at cells, every other
-// axis of one point): every length from 2 to 8192, even and odd wall lengths (modes 0
-// and n / 2 carry one coefficient each), batches, both discretizations, screening and
+// power-of-two length, the contiguous axis Neumann, Dirichlet or mixed at cells, every
+// other axis of one point): every length from 2 to 8192, even and odd wall lengths (modes
+// 0 and n / 2 carry one coefficient each), batches, both discretizations, screening and
 // both gauges.
 TYPED_TEST(PoissonGpu, FoldedPeriodicTurnaroundAtEveryLength) {
   CUNUM_REQUIRE_GPU();
@@ -540,6 +542,11 @@ TYPED_TEST(PoissonGpu, FoldedPeriodicTurnaroundAtEveryLength) {
     compare_backends<TypeParam>(at_cells({{n, m + 1}, {1.0, 1.0}, {kPeriodic, kDirichlet}, 2}), finite_difference,
                                 ++stream);
     compare_backends<TypeParam>(at_cells({{n, 2}, {1.0, 1.0}, {kPeriodic, kNeumann}}), screened_origin, ++stream);
+    // The mixed axes at cells of even length fold by their pairs (quarter_pairs).
+    compare_backends<TypeParam>(at_cells({{n, 2 * m}, {1.0, 1.0}, {kPeriodic, kDirichletNeumann}, 2}),
+                                finite_difference, ++stream);
+    compare_backends<TypeParam>(at_cells({{n, 2 * m + 2}, {1.0, 2.0}, {kPeriodic, kNeumannDirichlet}}),
+                                screened_origin, ++stream);
   }
   compare_backends<TypeParam>(at_cells({{16, 1, 9}, {1.0, 1.0, 1.0}, {kPeriodic, kPeriodic, kNeumann}, 3}),
                               screened_origin, ++stream);
