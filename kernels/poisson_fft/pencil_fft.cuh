@@ -587,18 +587,6 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
       [&](int m) { return grid_sign(m, kToGrid); });
 }
 
-// The quarter-wave transforms of a mixed axis at cells along pencils: DCT-IV, or DST-IV
-// with `alternating` (grid point i taken and given times (-1)^i; the division's table
-// for this axis reversed), each real pencil by one complex DFT of n / 2 pre-twiddled
-// pairs (quarter_pair_sample, quarter_pair_coefficient: src/poisson_fft/wall_transforms.hpp).
-// Complex pencil u (Policy::length = n / 2) is real pencil u (unit u; row_stride = the
-// real pencils), its element j the pair of points 2j and n - 1 - 2j. Mode m gives
-// coefficients 2m and n - 1 - 2m, the very pair the next transform's element m takes,
-// so the turnaround divides and transforms again in registers; and since DCT-IV is its
-// own inverse, every stage is the one transform, with the grid's signs where it reads
-// or writes the grid. Reads `source`, writes `target` (may be the same array).
-// `quarter_twiddles`: the pass's table (line_twiddle_angle: coefficient k's, then pair
-// j's at n + j).
 // A thread's share of the DCT-IV by pairs of real pencils of n = 2 Policy::length
 // points (quarter_pencil_kernel, folded_quarter_pencil_turnaround_kernel).
 template <class Policy>
@@ -644,6 +632,18 @@ struct QuarterPencil {
   }
 };
 
+// The quarter-wave transforms of a mixed axis at cells along pencils: DCT-IV, or DST-IV
+// with `alternating` (grid point i taken and given times (-1)^i; the division's table
+// for this axis reversed), each real pencil by one complex DFT of n / 2 pre-twiddled
+// pairs (quarter_pair_sample, quarter_pair_coefficient: src/poisson_fft/wall_transforms.hpp).
+// Complex pencil u (Policy::length = n / 2) is real pencil u (unit u; row_stride = the
+// real pencils), its element j the pair of points 2j and n - 1 - 2j. Mode m gives
+// coefficients 2m and n - 1 - 2m, the very pair the next transform's element m takes,
+// so the turnaround divides and transforms again in registers; and since DCT-IV is its
+// own inverse, every stage is the one transform, with the grid's signs where it reads
+// or writes the grid. Reads `source`, writes `target` (may be the same array).
+// `quarter_twiddles`: the pass's table (line_twiddle_angle: coefficient k's, then pair
+// j's at n + j).
 template <class Policy, WallStage kStage, class Division>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     quarter_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,

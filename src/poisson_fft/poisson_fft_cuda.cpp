@@ -600,12 +600,13 @@ class PoissonCuda final : public PoissonBackend<T> {
   // into its first pencil kernel (PencilFold): a cosine pass at cells (DCT-II forward)
   // or a wall pass at vertices (DST-I, DCT-I), by line passes and the last of them, whose
   // points are that kernel's whole rows; or a mixed axis at cells (DCT-IV by pairs) into
-  // the turnaround of another one, the grid's only other wall. Its coefficients then never reach the
-  // coefficient array: that kernel takes its R2C's half spectra and the last inverse
-  // pencil kernel gives its C2R's, 2 passes fewer (its coefficient pass and the
-  // inverse's spectrum or line pass; DST-I and DCT-I back by a C2R instead of a second
-  // R2C). Sets folded_wall_, the kernel's wall's `folds` and units, and where every other
-  // wall goes along pencils, their `slots` and pairs_in_slots_.
+  // the turnaround of another one, the grid's only other wall. Its coefficients then
+  // never reach the coefficient array: that kernel takes its R2C's half spectra (the
+  // pairs' C2C's) and the last inverse pencil kernel gives its C2R's, 2 passes fewer (its
+  // coefficient pass and the inverse's spectrum or line pass; DST-I and DCT-I back by a
+  // C2R instead of a second R2C). Sets folded_wall_, the kernel's wall's `folds` and
+  // units, and where every other wall goes along pencils, their `slots` and
+  // pairs_in_slots_.
   void plan_fold() {
     const int last = static_cast<int>(walls_.size()) - 1;
     if (last < 1 || !walls_[0].pencils) return;
