@@ -442,20 +442,20 @@ __device__ void store_wall_pencil_pair(const PencilValue<typename Policy::Value>
   }
 }
 
-// Element e of both real pencils times the division's factor of coefficient e - shift,
-// 0 outside coefficients shift .. count - 1 + shift (a pencil absent: 0).
-template <class Policy, class Division>
+// Element e of both real pencils times the division's factor of coefficient
+// coefficient_of(e), 0 where that is negative (no coefficient) or a pencil is absent.
+template <class Policy, class Division, class CoefficientOf>
 __device__ void divide_real_pencil_pair(PencilValue<typename Policy::Value> (&v)[Policy::items],
                                         const Division& division, const PencilShape& shape,
-                                        const PencilPlace& place,
-                                        const WallPencilPair& pair, int shift, int count) {
+                                        const PencilPlace& place, const WallPencilPair& pair,
+                                        const CoefficientOf& coefficient_of) {
   using T = typename Policy::Value;
   const PencilFactors<Division> first_factors(division, shape, place.problem, pair.first);
   const PencilFactors<Division> second_factors(division, shape, place.problem, pair.second);
 #pragma unroll
   for (int m = 0; m < Policy::items; ++m) {
-    const int k = place.t + m * (Policy::length / Policy::items) - shift;
-    const bool coefficient = k >= 0 && k < count;
+    const std::int64_t k = coefficient_of(place.t + m * (Policy::length / Policy::items));
+    const bool coefficient = k >= 0;
     v[m] = {coefficient && pair.has_first ? v[m].re * first_factors(k) : T(0),
             coefficient && pair.has_second ? v[m].im * second_factors(k) : T(0)};
   }
@@ -534,8 +534,12 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 // (cos, sin)(pi k / 2n), k < n. Division: used by the turnaround only. With
 // `alternating` (Dirichlet walls at cells: DST-II / DST-III, src/poisson_fft/
 // wall_transforms.hpp) grid point i is taken and given times (-1)^i, and the division's
-// table for this axis is the reversed one.
-template <class Policy, WallStage kStage, class Division>
+// table for this axis is the reversed one. With kDct3First, the turnaround of a mixed
+// axis at vertices, whose analysis is the DCT-III and synthesis the DCT-II: grid samples
+// in natural order on both sides, the DCT-III, the division of element e by the factor
+// of coefficient cosine_shuffle_source(n, e) (where the DCT-III leaves it), the DCT-II.
+// (Such an axis's forward and inverse stages are this kernel's inverse and forward ones.)
+template <class Policy, WallStage kStage, class Division, bool kDct3First = false>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     cosine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
                          const PencilValue<typename Policy::Value>* quarter_twiddles, bool alternating,
@@ -549,42 +553,62 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   PencilValue<T>* tile = pencil_tile<T>();
   const PencilPlace place = pencil_place<Policy>(shape);
   const WallPencilPair pair = wall_pencil_pair(place, shape, n, fold);
-  // Element e of the thread's pencil (its register m, e = t + m n / E) sits at this row.
-  const auto row_of = [&](int m, bool grid) {
+  // Element e of the thread's pencil (its register m, e = t + m n / E) sits at this row:
+  // Makhoul's shuffled order on the grid's side, natural on the coefficients' (and on
+  // both sides of the DCT-III-first turnaround).
+  const auto row_of = [&](int m, bool shuffled) {
     const int e = place.t + m * kStride;
-    return grid ? cosine_shuffle_source(n, e) : std::int64_t{e};
+    return shuffled ? cosine_shuffle_source(n, e) : std::int64_t{e};
   };
-  // The sign of the grid point element m holds, on the grid's side (alternating).
-  const auto grid_sign = [&](int m, bool grid) {
-    return grid && alternating && alternating_sign(cosine_shuffle_source(n, place.t + m * kStride)) < 0 ? T(-1)
-                                                                                                         : T(1);
+  constexpr bool kLoadShuffled = kFromGrid && !kDct3First, kStoreShuffled = kToGrid && !kDct3First;
+  // The sign of the grid point a row holds, on the grid's side (alternating).
+  const auto grid_sign = [&](std::int64_t row, bool grid) {
+    return grid && alternating && alternating_sign(row) < 0 ? T(-1) : T(1);
+  };
+  // Makhoul's post-processing of the DCT-II (DFT Z of the shuffled pencils to their
+  // coefficients) and pre-processing of the DCT-III (coefficients to the DFT's input).
+  const auto dct2_from_dft = [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
+    const PencilValue<T> w = quarter_twiddles[k];
+    const T sum_re = z.re + mirror.re, sum_im = z.im - mirror.im;                // 2 V_a
+    const T difference_re = z.re - mirror.re, difference_im = z.im + mirror.im;  // 2i V_b
+    return PencilValue<T>{w.re * sum_re + w.im * sum_im, w.re * difference_im - w.im * difference_re};
+  };
+  const auto dft_for_dct3 = [&](int k, PencilValue<T> x, PencilValue<T> mirror) {
+    const PencilValue<T> w = quarter_twiddles[k];
+    const PencilValue<T> opposite = k == 0 ? PencilValue<T>{T(0), T(0)} : mirror;  // X_n = 0
+    const T re = x.re + opposite.im, im = x.im - opposite.re;
+    return PencilValue<T>{w.re * re - w.im * im, w.im * re + w.re * im};
   };
   PencilValue<T> v[E];
   load_wall_pencil_pair<Policy>(
-      v, pair, shape, fold, source, [&](int m) { return row_of(m, kFromGrid); },
-      [&](int m) { return grid_sign(m, kFromGrid); });
-  if constexpr (kStage != WallStage::inverse) {
-    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
-    combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> z, PencilValue<T> mirror) {
-      const PencilValue<T> w = quarter_twiddles[k];
-      const T sum_re = z.re + mirror.re, sum_im = z.im - mirror.im;                // 2 V_a
-      const T difference_re = z.re - mirror.re, difference_im = z.im + mirror.im;  // 2i V_b
-      return PencilValue<T>{w.re * sum_re + w.im * sum_im, w.re * difference_im - w.im * difference_re};
-    });
-  }
-  if constexpr (kStage == WallStage::turnaround) divide_real_pencil_pair<Policy>(v, division, shape, place, pair, 0, n);
-  if constexpr (kStage != WallStage::forward) {
-    combine_with_mirrors<Policy>(v, place, tile, [&](int k, PencilValue<T> x, PencilValue<T> mirror) {
-      const PencilValue<T> w = quarter_twiddles[k];
-      const PencilValue<T> opposite = k == 0 ? PencilValue<T>{T(0), T(0)} : mirror;  // X_n = 0
-      const T re = x.re + opposite.im, im = x.im - opposite.re;
-      return PencilValue<T>{w.re * re - w.im * im, w.im * re + w.re * im};
-    });
+      v, pair, shape, fold, source, [&](int m) { return row_of(m, kLoadShuffled); },
+      [&](int m) { return grid_sign(row_of(m, kLoadShuffled), kFromGrid); });
+  if constexpr (kDct3First) {
+    // DCT-III, division, DCT-II (the mixed axes at vertices): the DCT-III leaves element e
+    // holding coefficient cosine_shuffle_source(n, e), the order the DCT-II takes.
+    static_assert(kStage == WallStage::turnaround, "a DCT-III first is the turnaround alone");
+    combine_with_mirrors<Policy>(v, place, tile, dft_for_dct3);
     PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
+    divide_real_pencil_pair<Policy>(v, division, shape, place, pair,
+                                    [](int e) { return cosine_shuffle_source(n, e); });
+    PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+    combine_with_mirrors<Policy>(v, place, tile, dct2_from_dft);
+  } else {
+    if constexpr (kStage != WallStage::inverse) {
+      PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
+      combine_with_mirrors<Policy>(v, place, tile, dct2_from_dft);
+    }
+    if constexpr (kStage == WallStage::turnaround) {
+      divide_real_pencil_pair<Policy>(v, division, shape, place, pair, [](int e) { return std::int64_t{e}; });
+    }
+    if constexpr (kStage != WallStage::forward) {
+      combine_with_mirrors<Policy>(v, place, tile, dft_for_dct3);
+      PencilFft<Policy, true>::run(v, place.t, place.pencil, twiddles, tile);
+    }
   }
   store_wall_pencil_pair<Policy>(
-      v, pair, shape, fold, target, [&](int m) { return row_of(m, kToGrid); },
-      [&](int m) { return grid_sign(m, kToGrid); });
+      v, pair, shape, fold, target, [&](int m) { return row_of(m, kStoreShuffled); },
+      [&](int m) { return grid_sign(row_of(m, kStoreShuffled), kToGrid); });
 }
 
 // A thread's share of the DCT-IV by pairs of real pencils of n = 2 Policy::length
@@ -824,7 +848,9 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   PencilFft<Policy, false>::run(v, place.t, place.pencil, twiddles, tile);
   if constexpr (kOdd) separate_odd_extension_spectra(v);
   if constexpr (kStage == WallStage::turnaround) {
-    divide_real_pencil_pair<Policy>(v, division, shape, place, pair, kFirst, n);
+    divide_real_pencil_pair<Policy>(v, division, shape, place, pair, [](int e) {
+      return e >= kFirst && e < n + kFirst ? std::int64_t{e - kFirst} : std::int64_t{-1};
+    });
     // The divided coefficients' extension: element e holds coefficient e - kFirst on the
     // line; past it, the mirror's (element L - e), negated for the odd extension; 0 at
     // the odd extension's elements 0 and n + 1.

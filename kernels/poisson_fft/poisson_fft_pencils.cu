@@ -85,8 +85,8 @@ template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   bool alternating, const PencilFold<T>& fold, const T* source, T* target,
-                                   StreamHandle stream) {
+                                   bool alternating, bool dct3_first, const PencilFold<T>& fold, const T* source,
+                                   T* target, StreamHandle stream) {
   with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
     const char* name = "poisson_cosine_pencil_kernel";
@@ -96,7 +96,11 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
                     pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, fold, source, target);
     };
     with_wall_stage(stage, [&](auto tag) {
-      launch(cosine_pencil_kernel<Policy, decltype(tag)::value, SpectralDivision<T>>);
+      constexpr WallStage kStage = decltype(tag)::value;
+      if constexpr (kStage == WallStage::turnaround) {
+        if (dct3_first) return launch(cosine_pencil_kernel<Policy, kStage, SpectralDivision<T>, true>);
+      }
+      launch(cosine_pencil_kernel<Policy, kStage, SpectralDivision<T>>);
     });
   });
 }
@@ -189,8 +193,8 @@ void launch_poisson_extension_pencils(const PoissonDevice& device, WallLine line
                                                  StreamHandle);                                                   \
   template void launch_poisson_cosine_pencils(const PoissonDevice&, WallStage, std::int64_t,                      \
                                               const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
-                                              const PoissonComplex<T>*, bool, const PencilFold<T>&, const T*, T*, \
-                                              StreamHandle);                                                      \
+                                              const PoissonComplex<T>*, bool, bool, const PencilFold<T>&,         \
+                                              const T*, T*, StreamHandle);                                        \
   template void launch_poisson_quarter_pencils(const PoissonDevice&, WallStage, std::int64_t,                     \
                                                const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,   \
                                                const PoissonComplex<T>*, bool, const T*, T*, StreamHandle);        \

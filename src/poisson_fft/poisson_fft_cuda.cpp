@@ -570,10 +570,11 @@ class PoissonCuda final : public PoissonBackend<T> {
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
-    // The pencil kernels take DST-I, DCT-I, the DCT-II / DCT-III and DCT-IV by pairs (with
-    // alternating signs: DST-II / DST-III, DST-IV): the other passes run as line passes.
-    const bool pencil_kind = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward) ||
-                             p.line == WallLine::quarter_pairs;
+    // The pencil kernels take DST-I, DCT-I, the DCT-II / DCT-III either way round and DCT-IV
+    // by pairs (with alternating signs: DST-II / DST-III, DST-IV); a wall read reversed
+    // (DST-III / DST-II at vertices) runs as line passes.
+    const bool pencil_kind =
+        is_extension(p.line) || p.line == WallLine::cosine || p.line == WallLine::quarter_pairs;
     if (!pencil_kind || p.grid_side.reversed) return false;
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(pencil_length(p))) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
@@ -617,6 +618,7 @@ class PoissonCuda final : public PoissonBackend<T> {
     const bool quarter_turnaround = walls_[0].pass.line == WallLine::quarter_pairs;
     for (const Wall& wall : walls_) {
       if (wall.pencils && wall.pass.line == WallLine::quarter_pairs && !quarter_turnaround) return;
+      if (wall.pencils && wall.pass.dct3_forward) return;  // no fold into a DCT-III-first kernel
     }
     if (quarter_turnaround && (last != 1 || p.line != WallLine::quarter_pairs)) return;
     const bool foldable = is_extension(p.line) || (p.line == WallLine::cosine && !p.dct3_forward) ||
@@ -775,9 +777,15 @@ class PoissonCuda final : public PoissonBackend<T> {
                                        wall.pencil_shape, twiddles, fold, source, target, stream);
       return;
     }
-    launch_poisson_cosine_pencils(device_, stage, wall.pass.length, by_eigenvalues, wall.pencil_shape, twiddles,
-                                  quarter_twiddles(wall.pass), wall.pass.grid_side.alternating, fold, source, target,
-                                  stream);
+    // A DCT-III forward (a mixed axis at vertices) is the kernel's inverse stage, its DCT-II
+    // back the forward stage, and its turnaround the DCT-III first.
+    const bool dct3_first = wall.pass.dct3_forward;
+    const WallStage kernel_stage = !dct3_first || stage == WallStage::turnaround ? stage
+                                   : stage == WallStage::forward                ? WallStage::inverse
+                                                                                : WallStage::forward;
+    launch_poisson_cosine_pencils(device_, kernel_stage, wall.pass.length, by_eigenvalues, wall.pencil_shape,
+                                  twiddles, quarter_twiddles(wall.pass), wall.pass.grid_side.alternating, dct3_first,
+                                  fold, source, target, stream);
   }
 
   // A grid without periodic axes whose slowest wall axis turns around along pencils:

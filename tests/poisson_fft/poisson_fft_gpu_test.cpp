@@ -236,7 +236,8 @@ void compare_at_slow_axis_lengths(const std::vector<std::int64_t>& lengths, Pois
 // discretizations, screening and the zero_at_origin gauge.
 //   dirichlet at cells        DST-II / DST-III: the cosine pass with (-1)^i (pencils too)
 //   neumann at vertices       DCT-I: the even extension
-//   mixed at vertices         DCT-III forward, DCT-II back (reversed for dirichlet_neumann)
+//   mixed at vertices         DCT-III forward, DCT-II back (reversed for dirichlet_neumann);
+//                             neumann_dirichlet along pencils without periodic axes
 //   mixed at cells            DCT-IV (DST-IV with (-1)^i): a C2C of n / 2 pre-twiddled pairs
 //                             (odd n and n = 2: Makhoul at 2n); without periodic axes the
 //                             slow and middle axes along pencils (quarter_pencil_kernel), an
