@@ -539,10 +539,13 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
 // in natural order on both sides, the DCT-III, the division of element e by the factor
 // of coefficient cosine_shuffle_source(n, e) (where the DCT-III leaves it), the DCT-II.
 // (Such an axis's forward and inverse stages are this kernel's inverse and forward ones.)
+// With `reversed` (dirichlet_neumann at vertices: DST-III / DST-II, the signs cancelling
+// between the two) such an axis's grid samples, its rows in natural order, are read and
+// written as row n - 1 - e.
 template <class Policy, WallStage kStage, class Division, bool kDct3First = false>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     cosine_pencil_kernel(Division division, PencilShape shape, const PencilValue<typename Policy::Value>* twiddles,
-                         const PencilValue<typename Policy::Value>* quarter_twiddles, bool alternating,
+                         const PencilValue<typename Policy::Value>* quarter_twiddles, GridSide grid_side,
                          PencilFold<typename Policy::Value> fold, const typename Policy::Value* source,
                          typename Policy::Value* target) {
   using T = typename Policy::Value;
@@ -555,15 +558,16 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   const WallPencilPair pair = wall_pencil_pair(place, shape, n, fold);
   // Element e of the thread's pencil (its register m, e = t + m n / E) sits at this row:
   // Makhoul's shuffled order on the grid's side, natural on the coefficients' (and on
-  // both sides of the DCT-III-first turnaround).
+  // both sides of the DCT-III-first turnaround; reversed where the grid's side is).
   const auto row_of = [&](int m, bool shuffled) {
     const int e = place.t + m * kStride;
-    return shuffled ? cosine_shuffle_source(n, e) : std::int64_t{e};
+    if (shuffled) return cosine_shuffle_source(n, e);
+    return grid_side.reversed ? std::int64_t{n - 1 - e} : std::int64_t{e};
   };
   constexpr bool kLoadShuffled = kFromGrid && !kDct3First, kStoreShuffled = kToGrid && !kDct3First;
   // The sign of the grid point a row holds, on the grid's side (alternating).
   const auto grid_sign = [&](std::int64_t row, bool grid) {
-    return grid && alternating && alternating_sign(row) < 0 ? T(-1) : T(1);
+    return grid && grid_side.alternating && alternating_sign(row) < 0 ? T(-1) : T(1);
   };
   // Makhoul's post-processing of the DCT-II (DFT Z of the shuffled pencils to their
   // coefficients) and pre-processing of the DCT-III (coefficients to the DFT's input).

@@ -234,16 +234,17 @@ void launch_poisson_pencil_turnaround(const PoissonDevice& device, std::int64_t 
 
 // Stage `stage` of a Neumann axis's cosine transforms of DFT length `length` along
 // pencils, source -> target (may be equal); `quarter_twiddles`: (cos, sin)(pi k / 2n);
-// `alternating`: grid point i times (-1)^i on the grid's side (Dirichlet at cells);
-// `dct3_first`: the turnaround runs the DCT-III first (a mixed axis at vertices);
+// `grid_side`: grid point i times (-1)^i on the grid's side (alternating: Dirichlet at
+// cells), or a mixed axis's grid samples read and written reversed (dirichlet_neumann at
+// vertices); `dct3_first`: the turnaround runs the DCT-III first (a mixed axis at vertices);
 // `fold`: the contiguous axis folded in (its spectrum read or written in place of
 // `source` or `target`).
 template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   bool alternating, bool dct3_first, const PencilFold<T>& fold, const T* source,
-                                   T* target, StreamHandle stream);
+                                   GridSide grid_side, bool dct3_first, const PencilFold<T>& fold,
+                                   const T* source, T* target, StreamHandle stream);
 
 // Stage `stage` of a mixed axis's quarter-wave transform at cells (DCT-IV; DST-IV with
 // `alternating`) of n = 2 `length` points along pencils, each real pencil by a complex DFT

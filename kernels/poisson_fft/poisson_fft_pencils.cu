@@ -85,7 +85,7 @@ template <class T>
 void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage, std::int64_t length,
                                    const SpectralTables<T>& division, PencilShape shape,
                                    const PoissonComplex<T>* twiddles, const PoissonComplex<T>* quarter_twiddles,
-                                   bool alternating, bool dct3_first, const PencilFold<T>& fold, const T* source,
+                                   GridSide grid_side, bool dct3_first, const PencilFold<T>& fold, const T* source,
                                    T* target, StreamHandle stream) {
   with_pencil_policy<PoissonWallPencilPolicies, T>(device, length, [&](auto tag) {
     using Policy = typename decltype(tag)::type;
@@ -93,7 +93,7 @@ void launch_poisson_cosine_pencils(const PoissonDevice& device, WallStage stage,
     const PencilShape tiled = with_tiles<Policy>(shape);
     const auto launch = [&](auto kernel) {
       launch_kernel(kernel, name, pencil_launch<Policy>(tiled, name, stream), spectral_division(division), tiled,
-                    pencil_values(twiddles), pencil_values(quarter_twiddles), alternating, fold, source, target);
+                    pencil_values(twiddles), pencil_values(quarter_twiddles), grid_side, fold, source, target);
     };
     with_wall_stage(stage, [&](auto tag) {
       constexpr WallStage kStage = decltype(tag)::value;
@@ -193,7 +193,7 @@ void launch_poisson_extension_pencils(const PoissonDevice& device, WallLine line
                                                  StreamHandle);                                                   \
   template void launch_poisson_cosine_pencils(const PoissonDevice&, WallStage, std::int64_t,                      \
                                               const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,    \
-                                              const PoissonComplex<T>*, bool, bool, const PencilFold<T>&,         \
+                                              const PoissonComplex<T>*, GridSide, bool, const PencilFold<T>&,     \
                                               const T*, T*, StreamHandle);                                        \
   template void launch_poisson_quarter_pencils(const PoissonDevice&, WallStage, std::int64_t,                     \
                                                const SpectralTables<T>&, PencilShape, const PoissonComplex<T>*,   \

@@ -18,8 +18,8 @@
 //                           n, Makhoul's DCT-II of the line padded to 2n, its odd modes;
 //                           its own inverse; (-1)^i for dirichlet_neumann (DST-IV).
 // Where a pass keeps its coefficients reversed, its axis's eigenvalue table here is
-// reversed to match. The pencil kernels serve both walls at vertices (not the mixed
-// ones) and both walls at cells.
+// reversed to match. The pencil kernels serve every wall at both placements (the mixed
+// ones at cells for even n, by pairs).
 // Each wall pass is a pre-processing kernel that gathers the lines of its axis into a
 // contiguous line array, one batched 1-D cuFFT over them, and a post-processing kernel
 // that scatters the real coefficients back into a grid-sized array (the coefficient
@@ -570,12 +570,12 @@ class PoissonCuda final : public PoissonBackend<T> {
   bool plan_wall_pencils(int w, Wall& wall) const {
     const WallPass<T>& p = wall.pass;
     if (layout_.last_fourier >= 0 || layout_.wall_count < 2 || (w > 0 && !walls_[0].pencils)) return false;
-    // The pencil kernels take DST-I, DCT-I, the DCT-II / DCT-III either way round and DCT-IV
-    // by pairs (with alternating signs: DST-II / DST-III, DST-IV); a wall read reversed
-    // (DST-III / DST-II at vertices) runs as line passes.
+    // The pencil kernels take DST-I, DCT-I, the DCT-II / DCT-III either way round (the mixed
+    // axes at vertices with their grid samples reversed or not: DST-III / DST-II, DCT-III /
+    // DCT-II) and DCT-IV by pairs (with alternating signs: DST-II / DST-III, DST-IV).
     const bool pencil_kind =
         is_extension(p.line) || p.line == WallLine::cosine || p.line == WallLine::quarter_pairs;
-    if (!pencil_kind || p.grid_side.reversed) return false;
+    if (!pencil_kind) return false;
     if ((w > 0 && coefficient_view_.stride[p.axis] == 1) || !pencil_shared_memory_fits(pencil_length(p))) return false;
     std::int64_t slower = 1, faster = 1;  // points of the axes before and after it
     bool after = false;
@@ -784,7 +784,7 @@ class PoissonCuda final : public PoissonBackend<T> {
                                    : stage == WallStage::forward                ? WallStage::inverse
                                                                                 : WallStage::forward;
     launch_poisson_cosine_pencils(device_, kernel_stage, wall.pass.length, by_eigenvalues, wall.pencil_shape,
-                                  twiddles, quarter_twiddles(wall.pass), wall.pass.grid_side.alternating, dct3_first,
+                                  twiddles, quarter_twiddles(wall.pass), wall.pass.grid_side, dct3_first,
                                   fold, source, target, stream);
   }
 
