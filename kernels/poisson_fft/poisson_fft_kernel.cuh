@@ -7,6 +7,7 @@
 // (src/poisson_fft/poisson_fft_cuda.cpp, whose file comment has the algorithm).
 
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 #include "cunum/device/detail/block_reduce.cuh"
@@ -371,32 +372,75 @@ struct RunCursor {
   }
 };
 
+// Two real values in one 8- or 16-byte store (the layout of cuFFT's complex type).
+template <class T>
+using RealPair = CufftComplex<T>;
+
+// Whether every line or row the staged kernels write starts on a RealPair: `values`
+// aligned to one, and each of `strides` (the line's length, the strides that place its
+// lines; 0 for one that never moves) even.
+template <class T>
+__device__ __forceinline__ bool pair_aligned(const T* values, std::initializer_list<std::int64_t> strides) {
+  if ((reinterpret_cast<std::uintptr_t>(values) & (sizeof(RealPair<T>) - 1)) != 0) return false;
+  for (const std::int64_t stride : strides) {
+    if (stride % 2 != 0) return false;
+  }
+  return true;
+}
+
+// A staged run's items written two a store where `pairs` (real values, pair_aligned),
+// else one: write(r, e, value) for each item (row r < count, index e < length) of the
+// run, value(r, e) its value.
+template <class Policy, class U, class Write, class Value>
+__device__ __forceinline__ void write_run(bool pairs, std::int64_t count, std::int64_t length, const Write& write,
+                                          const Value& value) {
+  if constexpr (std::is_floating_point_v<U>) {
+    if (pairs) {
+      for (RunCursor<Policy> at(length / 2); at.r < count; at.next()) {
+        const std::int64_t e = 2 * at.e;
+        write(at.r, at.e, RealPair<U>{value(at.r, e), value(at.r, e + 1)});
+      }
+      return;
+    }
+  }
+  for (RunCursor<Policy> at(length); at.r < count; at.next()) write(at.r, at.e, value(at.r, at.e));
+}
+
 // lines_from_grid_kernel's along case (g.along), staged: each run's grid points into
-// shared memory, then the samples from there, `rows` lanes a run.
+// shared memory, then the samples from there, `rows` lanes a run; real samples two a
+// store where the lines allow.
 template <class Policy, class T, class Sample>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     staged_lines_from_grid_kernel(Sample sample, LineGeometry g, std::int64_t pitch, const T* grid,
                                   typename Sample::Value* lines, std::int64_t rows) {
+  using Value = typename Sample::Value;
   extern __shared__ __align__(16) unsigned char staged_bytes[];
   T* staged = reinterpret_cast<T*>(staged_bytes);
   const std::int64_t runs = g.batch * g.n_block * ((g.n_lane + rows - 1) / rows);
+  const bool pairs = pair_aligned(lines, {pitch});
   for (std::int64_t run = blockIdx.x; run < runs; run += gridDim.x) {
     const StagedRun s = staged_run(run, g, rows);
     stage_rows<Policy>(grid + s.b * g.problem + s.m_block * g.block_stride + s.lane0 * g.lane_stride, g.lane_stride,
                        g.n_axis, s.count, staged);
     __syncthreads();
-    typename Sample::Value* run_lines =
-        lines + (s.b * g.problem_lines + s.m_block * g.block_lines + s.lane0 * g.lane_lines) * pitch;
-    for (RunCursor<Policy> at(pitch); at.r < s.count; at.next()) {
-      const T* row = staged + at.r * g.n_axis;
-      run_lines[at.r * g.lane_lines * pitch + at.e] = sample(at.e, [row](std::int64_t i) { return row[i]; });
-    }
+    Value* run_lines = lines + (s.b * g.problem_lines + s.m_block * g.block_lines + s.lane0 * g.lane_lines) * pitch;
+    const std::int64_t line_stride = g.lane_lines * pitch;
+    write_run<Policy, Value>(
+        pairs, s.count, pitch,
+        [&](std::int64_t r, std::int64_t e, auto v) {
+          reinterpret_cast<decltype(v)*>(run_lines + r * line_stride)[e] = v;
+        },
+        [&](std::int64_t r, std::int64_t e) {
+          const T* row = staged + r * g.n_axis;
+          return sample(e, [row](std::int64_t i) { return row[i]; });
+        });
     __syncthreads();
   }
 }
 
 // grid_from_lines_kernel's along case (g.along), staged: each run's lines into shared
-// memory, then the grid points from there, `rows` lanes a run.
+// memory, then the grid points from there, `rows` lanes a run; two a store where the
+// grid allows.
 template <class Policy, class T, class Coefficient>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     staged_grid_from_lines_kernel(Coefficient coefficient, LineGeometry g, std::int64_t pitch,
@@ -405,15 +449,20 @@ __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
   extern __shared__ __align__(16) unsigned char staged_bytes[];
   Line* staged = reinterpret_cast<Line*>(staged_bytes);
   const std::int64_t runs = g.batch * g.n_block * ((g.n_lane + rows - 1) / rows);
+  const bool pairs = pair_aligned(grid, {g.n_axis, g.n_lane > 1 ? g.lane_stride : 0,
+                                         g.n_block > 1 ? g.block_stride : 0, g.batch > 1 ? g.problem : 0});
   for (std::int64_t run = blockIdx.x; run < runs; run += gridDim.x) {
     const StagedRun s = staged_run(run, g, rows);
     stage_rows<Policy>(lines + (s.b * g.problem_lines + s.m_block * g.block_lines + s.lane0 * g.lane_lines) * pitch,
                        g.lane_lines * pitch, pitch, s.count, staged);
     __syncthreads();
     T* run_grid = grid + s.b * g.problem + s.m_block * g.block_stride + s.lane0 * g.lane_stride;
-    for (RunCursor<Policy> at(g.n_axis); at.r < s.count; at.next()) {
-      run_grid[at.r * g.lane_stride + at.e] = coefficient(at.e, staged + at.r * pitch);
-    }
+    write_run<Policy, T>(
+        pairs, s.count, g.n_axis,
+        [&](std::int64_t r, std::int64_t e, auto v) {
+          reinterpret_cast<decltype(v)*>(run_grid + r * g.lane_stride)[e] = v;
+        },
+        [&](std::int64_t r, std::int64_t e) { return coefficient(e, staged + r * pitch); });
     __syncthreads();
   }
 }
