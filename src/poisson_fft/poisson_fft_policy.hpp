@@ -54,7 +54,9 @@ using PoissonLinesPolicies = PolicyChain<ArchPolicy<900, PoissonLinesPolicyOf<32
 // gather the shuffles and extensions there. Read straight from global memory, Makhoul's
 // shuffle and unshuffle of 4096^2 floats had run at 31% and 46% of DRAM peak (119 and
 // 137 us, about 41 us of bytes at the copy rate); staged, 68 and 58 us, now bound by the
-// functors' index arithmetic (SM 65-75%). min_blocks: resident blocks asked of the
+// functors' index arithmetic (SM 65-75%; 66 and 64 us on an H200, whose copy rate moves
+// the bytes in about 32), less where real values go two a store (2-D float cell walls
+// 2-5% faster). min_blocks: resident blocks asked of the
 // compiler (a register cap): 4 beat no cap by 0-10%, median 2% (Nsight Compute and the
 // placements bench, H100; docs/measurements/2026-11-27-h100-poisson-staged.md).
 template <int BlockThreads, int RunBytes, int MaxRowBytes, int Batch, int MinBlocks>
@@ -155,9 +157,9 @@ struct PencilPolicy {
 // H100 (docs/poisson_fft.md): at least 8 pencils a block (rows of 64 bytes or more) and
 // at least 128 threads, within max_threads and 128 KB of shared memory; and as many
 // resident blocks as leave a thread about `registers` (float_registers or
-// double_registers) registers, up to 4: with one block an SM, loading, transforming and
-// storing take turns instead of overlapping (54% of the copy rate at 512^3 float, 70%
-// with three).
+// double_registers) registers, up to max_blocks (4 unless a tuning says): with one block
+// an SM, loading, transforming and storing take turns instead of overlapping (54% of the
+// copy rate at 512^3 float, 70% with three).
 template <class T>
 constexpr int pencils_per_block(int length, int max_threads) {
   const int complex_bytes = 2 * static_cast<int>(sizeof(T));
@@ -170,30 +172,36 @@ constexpr int pencils_per_block(int length, int max_threads) {
   return pencils;
 }
 template <class T>
-constexpr int pencil_blocks_per_multiprocessor(int length, int max_threads, int registers_wanted) {
+constexpr int pencil_blocks_per_multiprocessor(int length, int max_threads, int registers_wanted, int max_blocks) {
   const int threads = pencils_per_block<T>(length, max_threads) * (length < 16 ? 1 : length / 16);
   const int blocks = 65536 / (threads * registers_wanted);
-  return blocks < 1 ? 1 : blocks > 4 ? 4 : blocks;
+  return blocks < 1 ? 1 : blocks > max_blocks ? max_blocks : blocks;
 }
-template <int MaxThreads, int FloatRegisters, int DoubleRegisters>
+template <int MaxThreads, int FloatRegisters, int DoubleRegisters, int MaxBlocks = 4>
 struct PencilTuningOf {
   static constexpr int max_threads = MaxThreads;
+  static constexpr int max_blocks = MaxBlocks;
   static constexpr int registers(int value_bytes) { return value_bytes == 4 ? FloatRegisters : DoubleRegisters; }
 };
 template <class Tuning, class T, int kLength>
 using PencilPolicyFor =
     PencilPolicy<T, kLength, pencils_per_block<T>(kLength, Tuning::max_threads),
                  pencil_blocks_per_multiprocessor<T>(kLength, Tuning::max_threads,
-                                                     Tuning::registers(static_cast<int>(sizeof(T))))>;
+                                                     Tuning::registers(static_cast<int>(sizeof(T))),
+                                                     Tuning::max_blocks)>;
 
 // The periodic turnaround (pencil_turnaround_kernel): up to 1024 threads, about 80
 // registers a thread (float) or 128 (double).
 using PoissonPencilPolicies = PolicyChain<ArchPolicy<900, PencilTuningOf<1024, 80, 128>>>;
-// The wall kernels (cosine_pencil_kernel, extension_pencil_kernel) hold more per thread (a
-// mirror, twiddles, signs): at most 512 threads and 128 registers a thread in both
-// precisions (at 1024, the 4096-point turnaround spilled 420 bytes a thread and moved
-// 2.4 times its data, Nsight Compute).
-using PoissonWallPencilPolicies = PolicyChain<ArchPolicy<900, PencilTuningOf<512, 128, 128>>>;
+// The wall kernels (cosine_pencil_kernel, extension_pencil_kernel, the quarter ones) hold
+// more per thread (a mirror, twiddles, signs): at most 512 threads (at 1024, the
+// 4096-point turnaround spilled 420 bytes a thread and moved 2.4 times its data, Nsight
+// Compute); about 80 registers a thread in float, up to 8 blocks an SM, 128 in double.
+// At 128 registers the 256-point kernels ran 4 blocks of 128 threads an SM (25%
+// occupancy, latency-bound); at 80, 6 blocks, the turnaround spilling 24-168 bytes a
+// thread, 256^3 float wall solves ran 3-9% faster (H200, 2026-11-28); a 4096-point
+// kernel keeps one block of 512 threads and its 128.
+using PoissonWallPencilPolicies = PolicyChain<ArchPolicy<900, PencilTuningOf<512, 80, 128, 8>>>;
 
 // The pencil lengths compiled: calls f(std::integral_constant<int, n>) for a pencil
 // length n = 2^1 .. 2^13; false for any other n.
