@@ -151,7 +151,9 @@ class PoissonCuda final : public PoissonBackend<T> {
     // The folded wall's lines are transformed in place in the complex array (lines_of),
     // a line pitch of its half spectrum's reals, and so are the cosine passes' and
     // quarter_pairs' (a pass's lines and half spectra are never needed at once, nor
-    // beside the periodic spectrum); the extensions' line arrays have the R2C's length.
+    // beside the periodic spectrum), and the extensions' beside periodic axes; the
+    // extensions' line arrays without periodic axes have the R2C's length (the line
+    // turnaround reads the half spectra while it writes the lines).
     bool in_place_lines = false;
   };
 
@@ -239,7 +241,8 @@ class PoissonCuda final : public PoissonBackend<T> {
       Wall& wall = walls_[w];
       if (wall.pencils) continue;
       const WallPass<T>& p = wall.pass;
-      const bool in_place = w == folded_wall_ || p.line == WallLine::quarter_pairs || p.line == WallLine::cosine;
+      const bool in_place = w == folded_wall_ || p.line == WallLine::quarter_pairs || p.line == WallLine::cosine ||
+                            (is_extension(p.line) && layout.last_fourier >= 0);
       wall.in_place_lines = in_place;
       wall.pass.line_pitch = in_place ? 2 * p.half : p.length;
       long long length = p.length, half = p.half, n = p.n, pitch = p.line_pitch;
@@ -250,7 +253,7 @@ class PoissonCuda final : public PoissonBackend<T> {
       }
       // The cosine pass's DCT-III; a folded wall at vertices back (the C2R of its
       // extensions' imaginary or real half spectra: DST-I, DCT-I).
-      if (p.line == WallLine::cosine || (in_place && is_extension(p.line))) {
+      if (p.line == WallLine::cosine || (w == folded_wall_ && is_extension(p.line))) {
         long long c2r_length = p.line == WallLine::cosine ? n : length;
         wall.c2r = plan(1, &c2r_length, &half, 1, p.half, &pitch, 1, pitch, Library::inverse_type, p.lines);
       }
@@ -482,7 +485,7 @@ class PoissonCuda final : public PoissonBackend<T> {
 
   void inverse_transform_lines(const Wall& wall, T* target, const LineGeometry& geometry, StreamHandle stream) {
     const WallPass<T>& p = wall.pass;
-    const bool folded_extension = wall.in_place_lines && is_extension(p.line);
+    const bool folded_extension = folded_wall_ >= 0 && &wall == &walls_[folded_wall_] && is_extension(p.line);
     if ((p.line == WallLine::cosine && !p.dct3_forward) || folded_extension) {
       CUNUM_CHECK(Library::inverse(wall.c2r->get(), complex_.data(), lines_of(wall)));
       launch_poisson_c2r_line_samples(device_, p.line, p.grid_side, p.n, geometry, p.line_pitch,
